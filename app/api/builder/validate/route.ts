@@ -1,0 +1,4 @@
+import { handle } from "@/server/http/endpoint";
+import { validate } from "@/server/http/endpoints/builder";
+
+export const POST = handle(validate);

@@ -1,0 +1,107 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/lib/trpc";
+import { ROLE_OPTIONS, type RoleValue } from "./roles";
+
+export function TokensPanel() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const tokens = useQuery(trpc.admin.tokens.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.list.queryKey() });
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [role, setRole] = useState<RoleValue>("builder");
+  const create = useMutation(
+    trpc.admin.tokens.create.mutationOptions({
+      onSuccess: async (t) => {
+        setCreated({ name: t.name, token: t.token });
+        setCopied(false);
+        await refresh();
+      },
+    }),
+  );
+  const revoke = useMutation(trpc.admin.tokens.revoke.mutationOptions({ onSuccess: refresh }));
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    create.mutate({ name: String(new FormData(form).get("name")), role }, { onSuccess: () => form.reset() });
+  }
+
+  return (
+    <section aria-labelledby="tokens-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="border-b border-slate-200 px-5 py-4">
+        <h2 id="tokens-title" className="font-semibold">
+          API tokens
+        </h2>
+        <p className="text-sm text-slate-500">
+          Send as <code className="rounded bg-slate-100 px-1">Authorization: Bearer …</code>. A token is shown once and stored only as a hash.
+        </p>
+      </div>
+      {created && (
+        <div role="status" className="m-5 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm">
+          <p className="font-medium text-amber-900">Copy the token “{created.name}” now: it will not be shown again.</p>
+          <div className="mt-2 flex items-center gap-2">
+            <code data-testid="new-token" className="flex-1 overflow-x-auto rounded bg-white px-2 py-1.5 font-mono text-xs">
+              {created.token}
+            </code>
+            <Button
+              variant="secondary"
+              onClick={async () => {
+                await navigator.clipboard?.writeText(created.token).catch(() => undefined);
+                setCopied(true);
+              }}
+            >
+              {copied ? "Copied" : "Copy"}
+            </Button>
+            <Button variant="ghost" onClick={() => setCreated(null)}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
+      <ul className="divide-y divide-slate-100">
+        {tokens.data?.length === 0 && <li className="px-5 py-6 text-center text-sm text-slate-500">No tokens yet.</li>}
+        {tokens.data?.map((t) => (
+          <li key={t.id} className="flex items-center gap-3 px-5 py-3 text-sm">
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-medium">{t.name}</p>
+              <p className="text-xs text-slate-500">
+                <code>{t.prefix}…</code> · {t.role} · created {new Date(t.createdAt).toLocaleDateString()}
+                {t.lastUsedAt ? ` · last used ${new Date(t.lastUsedAt).toLocaleString()}` : " · never used"}
+              </p>
+            </div>
+            {t.revokedAt ? (
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-500">revoked</span>
+            ) : (
+              <Button variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
+                Revoke
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4" aria-label="Create a token">
+        <input name="name" required maxLength={120} placeholder="Token name, e.g. CI gate" aria-label="Token name" className="min-w-48 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Token role" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+          {ROLE_OPTIONS.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create token"}
+        </Button>
+        {create.error && (
+          <p role="alert" className="w-full text-sm text-red-700">
+            {create.error.message}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}

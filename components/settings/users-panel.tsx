@@ -1,0 +1,96 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useTRPC } from "@/lib/trpc";
+import { ROLE_OPTIONS, type RoleValue } from "./roles";
+
+export function UsersPanel({ selfId }: { selfId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const users = useQuery(trpc.admin.users.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.users.list.queryKey() });
+  const create = useMutation(trpc.admin.users.create.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(trpc.admin.users.update.mutationOptions({ onSuccess: refresh }));
+  const [role, setRole] = useState<RoleValue>("builder");
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    create.mutate(
+      { email: String(data.get("email")), name: String(data.get("name") || "") || undefined, password: String(data.get("password")), role },
+      { onSuccess: () => form.reset() },
+    );
+  }
+
+  return (
+    <section aria-labelledby="users-title" className="rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="border-b border-slate-200 px-5 py-4">
+        <h2 id="users-title" className="font-semibold">
+          Users
+        </h2>
+        <p className="text-sm text-slate-500">Passwords are stored with scrypt; nobody can read them back.</p>
+      </div>
+      <ul className="divide-y divide-slate-100">
+        {users.data?.map((u) => (
+          <li key={u.id} className="flex items-center gap-3 px-5 py-3 text-sm">
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-medium">{u.email}</p>
+              <p className="text-xs text-slate-500">{u.disabledAt ? "disabled" : u.name || "active"}</p>
+            </div>
+            <label className="sr-only" htmlFor={`role-${u.id}`}>
+              Role of {u.email}
+            </label>
+            <select
+              id={`role-${u.id}`}
+              value={u.role}
+              disabled={u.id === selfId || update.isPending}
+              onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })}
+              className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+            >
+              {ROLE_OPTIONS.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+            {u.id !== selfId && (
+              <Button variant={u.disabledAt ? "secondary" : "danger"} onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })}>
+                {u.disabledAt ? "Enable" : "Disable"}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={onSubmit} className="grid gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4 sm:grid-cols-2" aria-label="Add a user">
+        <input name="email" type="email" required placeholder="E-mail" aria-label="E-mail" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+        <input name="name" placeholder="Name (optional)" aria-label="Name" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+        <input name="password" type="password" required minLength={8} placeholder="Initial password (8+ characters)" aria-label="Initial password" autoComplete="new-password" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Role" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+          {ROLE_OPTIONS.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}: {r.hint}
+            </option>
+          ))}
+        </select>
+        <div className="flex items-center gap-3 sm:col-span-2">
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Adding…" : "Add user"}
+          </Button>
+          {create.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {create.error.message}
+            </p>
+          )}
+          {update.error && (
+            <p role="alert" className="text-sm text-red-700">
+              {update.error.message}
+            </p>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

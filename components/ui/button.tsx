@@ -1,0 +1,18 @@
+import type { ButtonHTMLAttributes } from "react";
+
+const VARIANTS = {
+  primary: "bg-brand-600 text-white hover:bg-brand-700 shadow-sm",
+  secondary: "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+  danger: "border border-red-200 bg-white text-red-700 hover:bg-red-50",
+  ghost: "text-slate-600 hover:bg-slate-100",
+} as const;
+
+export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof VARIANTS }) {
+  return (
+    <button
+      type="button"
+      {...props}
+      className={`inline-flex items-center justify-center gap-1.5 rounded-lg px-3.5 py-2 text-sm font-medium transition disabled:cursor-not-allowed disabled:opacity-60 ${VARIANTS[variant]} ${className}`}
+    />
+  );
+}

@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** Response shapes of the agents API (for OpenAPI and typed clients). */
+export const FindingOut = z
+  .object({
+    code: z.string(),
+    severity: z.enum(["error", "warning"]),
+    message: z.string(),
+    path: z.string().meta({ description: "JSON pointer into the request body" }),
+    nodeId: z.string().optional(),
+    edgeIndex: z.number().int().optional(),
+  })
+  .meta({ id: "Finding" });
+
+export const AgentOut = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    latestVersion: z.number().int(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    createdById: z.string().nullable(),
+  })
+  .meta({ id: "Agent" });
+
+export const VersionMetaOut = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    version: z.number().int(),
+    note: z.string(),
+    warnings: z.array(FindingOut),
+    createdAt: z.iso.datetime(),
+    createdById: z.string().nullable(),
+  })
+  .meta({ id: "WorkflowVersionMeta" });
+
+export const WorkflowOut = z
+  .object({ nodes: z.array(z.record(z.string(), z.unknown())), edges: z.array(z.record(z.string(), z.unknown())) })
+  .meta({ id: "Workflow", description: "A workflow graph: see GET /api/builder/node-types for node configs" });
+
+export const VersionOut = VersionMetaOut.extend({ workflow: WorkflowOut }).meta({ id: "WorkflowVersion" });
+
+export const ProvisionOut = z
+  .object({ agent: AgentOut, version: VersionMetaOut, warnings: z.array(FindingOut) })
+  .meta({ id: "ProvisionResult" });
+
+export const ValidationOut = z
+  .object({ valid: z.boolean(), errors: z.array(FindingOut), warnings: z.array(FindingOut) })
+  .meta({ id: "ValidationResult" });
+
+export const ErrorOut = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) })
+  .meta({ id: "Error" });
+
+export const ValidationErrorOut = ValidationOut.extend({ error: ErrorOut.shape.error }).meta({
+  id: "ValidationError",
+  description: "valid:false with the findings, plus the common error object (code WORKFLOW_INVALID)",
+});

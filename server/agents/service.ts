@@ -1,0 +1,168 @@
+import { z } from "zod";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { ApiError, errors } from "../http/errors";
+import type { Principal } from "../auth/service";
+import { validateWorkflow, type ValidationResult } from "../workflow";
+
+/**
+ * Agents and their immutable, numbered workflow versions. Provisioning always validates first; a workflow with
+ * any error is refused with the same findings the validate endpoint reports. Consumed by REST, tRPC and
+ * (later) the runtime and the evaluation center.
+ */
+
+export const AgentMetaSchema = z.object({
+  name: z.string().trim().min(1, "name is required").max(120),
+  description: z.string().max(2000).optional(),
+});
+export const CreateAgentInput = AgentMetaSchema.extend({
+  workflow: z.unknown().meta({ description: "A workflow {nodes, edges}; validated exactly like POST /api/builder/validate" }),
+  note: z.string().max(500).optional().meta({ description: "What changed in this version" }),
+});
+export const AddVersionInput = z.object({ workflow: z.unknown(), note: z.string().max(500).optional() });
+export const UpdateAgentInput = AgentMetaSchema.partial();
+export const ListAgentsQuery = z.object({
+  q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
+});
+
+export type ProvisionOptions = { webhookBaseUrl?: string };
+
+function actorId(actor: Principal | null): string | null {
+  return actor?.userId ?? null;
+}
+
+/** Throws the 400 that carries both the one error shape and the validation result. */
+export function workflowInvalid(result: ValidationResult): ApiError {
+  const n = result.errors.length;
+  return new ApiError(400, "WORKFLOW_INVALID", `The workflow has ${n} error${n === 1 ? "" : "s"}`, result.errors, {
+    valid: false,
+    errors: result.errors,
+    warnings: result.warnings,
+  });
+}
+
+function validateOrThrow(workflow: unknown, opts: ProvisionOptions): ValidationResult {
+  const result = validateWorkflow(workflow, { webhookBaseUrl: opts.webhookBaseUrl, pathPrefix: "/workflow" });
+  if (!result.valid) throw workflowInvalid(result);
+  return result;
+}
+
+const agentSelect = {
+  id: true,
+  name: true,
+  description: true,
+  latestVersion: true,
+  createdAt: true,
+  updatedAt: true,
+  createdById: true,
+} as const;
+const versionMetaSelect = { id: true, agentId: true, version: true, note: true, warnings: true, createdAt: true, createdById: true } as const;
+
+export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput>, actor: Principal | null, opts: ProvisionOptions) {
+  const data = CreateAgentInput.parse(input);
+  const result = validateOrThrow(data.workflow, opts);
+  return db.$transaction(async (tx) => {
+    const agent = await tx.agent.create({
+      data: { name: data.name, description: data.description ?? "", latestVersion: 1, createdById: actorId(actor) },
+      select: agentSelect,
+    });
+    const version = await tx.workflowVersion.create({
+      data: {
+        agentId: agent.id,
+        version: 1,
+        workflow: data.workflow as Prisma.InputJsonValue,
+        note: data.note ?? "",
+        warnings: result.warnings as unknown as Prisma.InputJsonValue,
+        createdById: actorId(actor),
+      },
+      select: versionMetaSelect,
+    });
+    return { agent, version, warnings: result.warnings };
+  });
+}
+
+/** Stores the next version. The row lock taken by the increment serialises concurrent provisioning. */
+export async function addVersion(db: Db, agentId: string, input: z.input<typeof AddVersionInput>, actor: Principal | null, opts: ProvisionOptions) {
+  const data = AddVersionInput.parse(input);
+  const result = validateOrThrow(data.workflow, opts);
+  return db.$transaction(async (tx) => {
+    let agent;
+    try {
+      agent = await tx.agent.update({ where: { id: agentId }, data: { latestVersion: { increment: 1 } }, select: agentSelect });
+    } catch (e) {
+      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
+      throw e;
+    }
+    const version = await tx.workflowVersion.create({
+      data: {
+        agentId,
+        version: agent.latestVersion,
+        workflow: data.workflow as Prisma.InputJsonValue,
+        note: data.note ?? "",
+        warnings: result.warnings as unknown as Prisma.InputJsonValue,
+        createdById: actorId(actor),
+      },
+      select: versionMetaSelect,
+    });
+    return { agent, version, warnings: result.warnings };
+  });
+}
+
+export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>) {
+  const q = ListAgentsQuery.parse(query);
+  const rows = await db.agent.findMany({
+    where: q.q ? { name: { contains: q.q, mode: "insensitive" } } : undefined,
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+    select: agentSelect,
+  });
+  const items = rows.slice(0, q.limit);
+  return { items, nextCursor: rows.length > q.limit ? (items.at(-1)?.id ?? null) : null };
+}
+
+export async function getAgent(db: Db, id: string) {
+  const agent = await db.agent.findUnique({ where: { id }, select: agentSelect });
+  if (!agent) throw errors.notFound(`Agent ${id}`);
+  const latest = await db.workflowVersion.findUnique({
+    where: { agentId_version: { agentId: id, version: agent.latestVersion } },
+    select: { ...versionMetaSelect, workflow: true },
+  });
+  return { ...agent, latest };
+}
+
+export async function updateAgent(db: Db, id: string, input: z.input<typeof UpdateAgentInput>) {
+  const data = UpdateAgentInput.parse(input);
+  try {
+    return await db.agent.update({ where: { id }, data, select: agentSelect });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${id}`);
+    throw e;
+  }
+}
+
+export async function deleteAgent(db: Db, id: string) {
+  try {
+    await db.agent.delete({ where: { id } });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${id}`);
+    throw e;
+  }
+}
+
+export async function listVersions(db: Db, agentId: string) {
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
+  if (!agent) throw errors.notFound(`Agent ${agentId}`);
+  return db.workflowVersion.findMany({ where: { agentId }, orderBy: { version: "desc" }, select: versionMetaSelect });
+}
+
+export async function getVersion(db: Db, agentId: string, version: number) {
+  const row = await db.workflowVersion.findUnique({
+    where: { agentId_version: { agentId, version } },
+    select: { ...versionMetaSelect, workflow: true },
+  });
+  if (!row) throw errors.notFound(`Version ${version} of agent ${agentId}`);
+  return row;
+}

@@ -1,0 +1,69 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { resolvePrincipal } from "../auth/principal";
+import { can, type Permission } from "../auth/roles";
+import type { Principal } from "../auth/service";
+import { getDb } from "../db/client";
+import { ApiError } from "../http/errors";
+
+/** Context: who is calling (session or bearer token) and the database. */
+export async function createContext({ headers }: { headers: Headers }) {
+  return { principal: await resolvePrincipal(headers, "token-or-session"), db: await getDb() };
+}
+type Context = Awaited<ReturnType<typeof createContext>>;
+
+const STATUS_TO_TRPC: Record<number, TRPCError["code"]> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+};
+
+const t = initTRPC.context<Context>().create({
+  // The same stable codes and details as REST, so the UI can show the one error vocabulary.
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const api = cause instanceof ApiError ? cause : null;
+    const zod = cause instanceof ZodError ? cause : null;
+    return {
+      ...shape,
+      message: api?.message ?? (zod ? zod.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") : shape.message),
+      data: {
+        ...shape.data,
+        stack: undefined,
+        appCode: api?.code ?? (zod ? "REQUEST_INVALID" : error.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL" : error.code),
+        details: api?.details ?? zod?.issues.map((i) => ({ path: i.path.join("/"), message: i.message })) ?? [],
+        ...(api?.extra ?? {}),
+      },
+    };
+  },
+});
+
+/** Maps service errors (ApiError) to tRPC errors keeping the original as cause for the formatter. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof ApiError) {
+    const api = result.error.cause;
+    throw new TRPCError({ code: STATUS_TO_TRPC[api.status] ?? "INTERNAL_SERVER_ERROR", message: api.message, cause: api });
+  }
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && !(result.error.cause instanceof ZodError)) {
+    console.error("[flowbench] tRPC internal error:", result.error.cause ?? result.error);
+  }
+  return result;
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure.use(mapErrors);
+
+/** A procedure that requires a principal holding `permission`. */
+export function procedure(permission: Permission) {
+  return publicProcedure.use(({ ctx, next }) => {
+    if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
+    if (!can(ctx.principal.role, permission)) {
+      throw new TRPCError({ code: "FORBIDDEN", message: `Your role (${ctx.principal.role}) may not do this (needs ${permission})` });
+    }
+    return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
+  });
+}

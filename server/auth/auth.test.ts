@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb } from "../db/test-db";
+import type { PrismaClient } from "../db/generated/client";
+import { bootstrapAccess } from "./bootstrap";
+import { generateToken, hashPassword, hashToken, verifyPassword } from "./crypto";
+import { PERMISSIONS, ROLES, can } from "./roles";
+import { authenticatePassword, createToken, createUser, principalFromToken, revokeToken, updateUser } from "./service";
+import { parseEnv } from "../env";
+
+describe("password hashing", () => {
+  it("uses scrypt with a random salt and verifies only the right password", async () => {
+    const a = await hashPassword("correct horse");
+    const b = await hashPassword("correct horse");
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse", a)).toBe(true);
+    expect(await verifyPassword("correct horsE", a)).toBe(false);
+    expect(await verifyPassword("x", "garbage")).toBe(false);
+  });
+  it("makes 256-bit tokens and stores only their hash", () => {
+    const t = generateToken();
+    expect(t).toMatch(/^fb_[A-Za-z0-9_-]{43}$/);
+    expect(hashToken(t)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("roles", () => {
+  it("admin can do everything, viewer only reads", () => {
+    for (const p of Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>) expect(can("admin", p)).toBe(true);
+    expect(can("viewer", "builder.read")).toBe(true);
+    expect(can("viewer", "builder.write")).toBe(false);
+    expect(can("annotator", "eval.annotate")).toBe(true);
+    expect(can("builder", "admin")).toBe(false);
+    expect(ROLES).toEqual(["admin", "builder", "annotator", "viewer"]);
+  });
+});
+
+describe("users, tokens and first start (embedded database)", () => {
+  let db: PrismaClient;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, close } = await createTestDb());
+  }, 60_000);
+  afterAll(async () => close());
+
+  it("first start creates an admin and prints a one-time password and token that work", async () => {
+    const lines: string[] = [];
+    await bootstrapAccess(db, parseEnv({}), (l) => lines.push(l));
+    const out = lines.join("\n");
+    const password = /Password:\s+(\S+)/.exec(out)?.[1];
+    const token = /Admin API token:\s+(\S+)/.exec(out)?.[1];
+    expect(password && token).toBeTruthy();
+    expect(await authenticatePassword(db, "admin@flowbench.local", password!)).toMatchObject({ role: "admin" });
+    expect(await principalFromToken(db, token!)).toMatchObject({ kind: "token", role: "admin" });
+    // stored hashed, never in clear
+    const row = await db.apiToken.findFirstOrThrow();
+    expect(row.tokenHash).not.toContain(token!);
+    // the second start prints nothing new
+    const again: string[] = [];
+    await bootstrapAccess(db, parseEnv({}), (l) => again.push(l));
+    expect(again).toEqual([]);
+  });
+
+  it("headless init ensures the admin and that exact token, idempotently, restoring a revoked one", async () => {
+    const env = parseEnv({ FLOWBENCH_INIT_ADMIN_EMAIL: "Ops@Example.com", FLOWBENCH_INIT_ADMIN_PASSWORD: "ops-password", FLOWBENCH_INIT_API_TOKEN: "ci_token_0123456789abcdefghij" });
+    await bootstrapAccess(db, env, () => undefined);
+    await bootstrapAccess(db, env, () => undefined);
+    expect(await principalFromToken(db, "ci_token_0123456789abcdefghij")).toMatchObject({ role: "admin" });
+    expect(await db.user.count({ where: { email: "ops@example.com" } })).toBe(1);
+    const row = await db.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken("ci_token_0123456789abcdefghij") } });
+    await revokeToken(db, row.id);
+    expect(await principalFromToken(db, "ci_token_0123456789abcdefghij")).toBeNull();
+    await bootstrapAccess(db, env, () => undefined);
+    expect(await principalFromToken(db, "ci_token_0123456789abcdefghij")).toMatchObject({ role: "admin" });
+  });
+
+  it("refuses duplicate e-mails, disabled users and revoked tokens", async () => {
+    const u = await createUser(db, { email: "Dup@Example.com", password: "password-1", role: "viewer" });
+    await expect(createUser(db, { email: "dup@example.com", password: "password-2", role: "viewer" })).rejects.toMatchObject({ status: 409 });
+    expect(await authenticatePassword(db, "dup@example.com", "password-1")).toBeTruthy();
+    await updateUser(db, u.id, { disabled: true }, { kind: "token", tokenId: "t", userId: null, role: "admin" });
+    expect(await authenticatePassword(db, "dup@example.com", "password-1")).toBeNull();
+    const t = await createToken(db, { name: "x", role: "builder" }, null);
+    expect(await principalFromToken(db, t.token)).toMatchObject({ role: "builder" });
+    await revokeToken(db, t.id);
+    expect(await principalFromToken(db, t.token)).toBeNull();
+    expect(await principalFromToken(db, "")).toBeNull();
+  });
+
+  it("an admin cannot lock themself out", async () => {
+    const me = await createUser(db, { email: "me@example.com", password: "password-1", role: "admin" });
+    await expect(updateUser(db, me.id, { disabled: true }, { kind: "user", userId: me.id, email: me.email, role: "admin" })).rejects.toMatchObject({
+      code: "SELF_LOCKOUT",
+    });
+  });
+});

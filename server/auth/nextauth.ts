@@ -1,0 +1,60 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getDb } from "../db/client";
+import { authSecret } from "./secret";
+import { authenticatePassword } from "./service";
+import type { Role } from "./roles";
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; email: string; name?: string | null; role: Role };
+  }
+  interface User {
+    role: Role;
+  }
+}
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    role?: Role;
+  }
+}
+
+let options: NextAuthOptions | undefined;
+
+/** next-auth 4 with e-mail/password credentials and JWT sessions (12 h). Role changes apply on the next request:
+ * every protected path re-reads the user from the database (principalFromUserId). */
+export function authOptions(): NextAuthOptions {
+  options ??= {
+    secret: authSecret(),
+    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    pages: { signIn: "/login" },
+    providers: [
+      CredentialsProvider({
+        name: "E-mail and password",
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          const email = credentials?.email ?? "";
+          const password = credentials?.password ?? "";
+          if (!email || !password || email.length > 254 || password.length > 200) return null;
+          const user = await authenticatePassword(await getDb(), email, password);
+          return user ? { id: user.id, email: user.email, name: user.name, role: user.role } : null;
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) {
+          token.uid = user.id;
+          token.role = user.role;
+        }
+        return token;
+      },
+      session({ session, token }) {
+        if (token.uid) session.user = { ...session.user, id: token.uid, email: session.user?.email ?? "", role: token.role ?? "viewer" };
+        return session;
+      },
+    },
+  };
+  return options;
+}

@@ -1,0 +1,115 @@
+import { z } from "zod";
+import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { ApiError, errors } from "../http/errors";
+import { generateToken, hashPassword, hashToken, tokenPrefix, verifyPassword } from "./crypto";
+import { ROLES, type Role } from "./roles";
+
+/** Who is calling: a signed-in user (session) or an API token. */
+export type Principal =
+  | { kind: "user"; userId: string; email: string; role: Role }
+  | { kind: "token"; tokenId: string; userId: string | null; role: Role };
+
+export const RoleSchema = z.enum(ROLES);
+
+export const CreateUserInput = z.object({
+  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  name: z.string().trim().max(120).optional(),
+  password: z.string().min(8, "at least 8 characters").max(200),
+  role: RoleSchema,
+});
+
+export const CreateTokenInput = z.object({
+  name: z.string().trim().min(1).max(120),
+  role: RoleSchema,
+});
+
+const publicUser = { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true } as const;
+const publicToken = { id: true, name: true, prefix: true, role: true, createdAt: true, lastUsedAt: true, revokedAt: true, ownerId: true } as const;
+
+export async function createUser(db: Db, input: z.input<typeof CreateUserInput>) {
+  const data = CreateUserInput.parse(input);
+  try {
+    return await db.user.create({
+      data: { email: data.email, name: data.name, role: data.role, passwordHash: await hashPassword(data.password) },
+      select: publicUser,
+    });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002") {
+      throw new ApiError(409, "CONFLICT", `A user with e-mail ${data.email} already exists`);
+    }
+    throw e;
+  }
+}
+
+export function listUsers(db: Db) {
+  return db.user.findMany({ select: publicUser, orderBy: { createdAt: "asc" } });
+}
+
+export async function updateUser(db: Db, id: string, patch: { role?: Role; disabled?: boolean; password?: string }, actor: Principal) {
+  const user = await db.user.findUnique({ where: { id } });
+  if (!user) throw errors.notFound(`User ${id}`);
+  if (actor.kind === "user" && actor.userId === id && (patch.disabled || (patch.role && patch.role !== "admin"))) {
+    throw errors.badRequest("SELF_LOCKOUT", "You cannot disable yourself or remove your own admin role");
+  }
+  return db.user.update({
+    where: { id },
+    data: {
+      role: patch.role,
+      disabledAt: patch.disabled === undefined ? undefined : patch.disabled ? new Date() : null,
+      passwordHash: patch.password ? await hashPassword(patch.password) : undefined,
+    },
+    select: publicUser,
+  });
+}
+
+/** Checks an e-mail/password pair; null on any mismatch (never says which part was wrong). */
+export async function authenticatePassword(db: Db, email: string, password: string) {
+  const user = await db.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+  if (!user || user.disabledAt) {
+    await hashPassword(password); // same cost either way, so timing does not reveal which e-mails exist
+    return null;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : null;
+}
+
+/** Creates a token; the plain value is returned exactly once. */
+export async function createToken(db: Db, input: z.input<typeof CreateTokenInput>, ownerId: string | null) {
+  const data = CreateTokenInput.parse(input);
+  const token = generateToken();
+  const row = await db.apiToken.create({
+    data: { name: data.name, role: data.role, tokenHash: hashToken(token), prefix: tokenPrefix(token), ownerId },
+    select: publicToken,
+  });
+  return { ...row, token };
+}
+
+export function listTokens(db: Db) {
+  return db.apiToken.findMany({ select: publicToken, orderBy: { createdAt: "desc" } });
+}
+
+export async function revokeToken(db: Db, id: string) {
+  const row = await db.apiToken.findUnique({ where: { id } });
+  if (!row) throw errors.notFound(`Token ${id}`);
+  if (row.revokedAt) return db.apiToken.findUniqueOrThrow({ where: { id }, select: publicToken });
+  return db.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select: publicToken });
+}
+
+/** Resolves a bearer token to a principal; null when unknown or revoked. */
+export async function principalFromToken(db: Db, token: string): Promise<Principal | null> {
+  if (!token || token.length > 512) return null;
+  const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) } });
+  if (!row || row.revokedAt) return null;
+  // lastUsedAt is informational: update at most once a minute to keep token checks off the write path.
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+  }
+  return { kind: "token", tokenId: row.id, userId: row.ownerId, role: row.role };
+}
+
+/** Resolves a session's user id to a principal, re-reading role and disabled state from the database. */
+export async function principalFromUserId(db: Db, userId: string): Promise<Principal | null> {
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user || user.disabledAt) return null;
+  return { kind: "user", userId: user.id, email: user.email, role: user.role };
+}

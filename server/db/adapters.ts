@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import type { DatabaseTarget } from "./url";
+
+type Globals = { __flowbenchPglite?: Map<string, Promise<PGlite>> };
+const globals = globalThis as typeof globalThis & Globals;
+
+/**
+ * One PGlite instance per data folder per process. PGlite has no cross-process lock and two instances in one
+ * process corrupt the folder, so the Prisma client and the migration engine must share this one
+ * (and `next dev` re-evaluating modules must not open a second: hence globalThis).
+ */
+export function openPglite(dataDir: string): Promise<PGlite> {
+  globals.__flowbenchPglite ??= new Map();
+  let db = globals.__flowbenchPglite.get(dataDir);
+  if (!db) {
+    const inMemory = dataDir.startsWith("memory://");
+    if (!inMemory) fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create parents
+    db = PGlite.create(inMemory ? undefined : dataDir);
+    globals.__flowbenchPglite.set(dataDir, db);
+  }
+  return db;
+}
+
+export async function closePglite(dataDir: string): Promise<void> {
+  const db = globals.__flowbenchPglite?.get(dataDir);
+  if (!db) return;
+  globals.__flowbenchPglite?.delete(dataDir);
+  await (await db).close();
+}
+
+/** The adapter factory the application's Prisma client uses. */
+export async function appAdapterFactory(target: DatabaseTarget): Promise<SqlMigrationAwareDriverAdapterFactory> {
+  if (target.kind === "pglite") return new PrismaPGlite(await openPglite(target.dataDir));
+  return new PrismaPg({ connectionString: target.url, max: 10 });
+}
+
+// ---- Migration-only wrappers for adapter defects (prisma 7.10 / pglite-prisma-adapter 0.7.2) ----
+
+type Queryable = {
+  executeScript(script: string): Promise<void>;
+  onError(error: unknown): never;
+  client: { query(sql: string): Promise<unknown>; exec?(sql: string): Promise<unknown> };
+};
+type PerformIO = (query: unknown) => Promise<{ fields: Array<{ dataTypeID: number }> }>;
+
+let charPatched = false;
+/**
+ * adapter-pg cannot deserialize Postgres' internal `"char"` type (OID 18), which the schema engine's catalog
+ * queries return. Report it as text (OID 25); pg already hands the value over as a string.
+ */
+function patchCharType(adapter: object): void {
+  if (charPatched) return;
+  const queryableProto = Object.getPrototypeOf(Object.getPrototypeOf(adapter)) as { performIO: PerformIO };
+  const original = queryableProto.performIO;
+  queryableProto.performIO = async function (this: unknown, query: unknown) {
+    const result = await original.call(this, query);
+    for (const field of result.fields) if (field.dataTypeID === 18) field.dataTypeID = 25;
+    return result;
+  };
+  charPatched = true;
+}
+
+/** adapter-pg splits scripts on `;` (breaking `DO $$` bodies and literals): send the script whole. */
+function wholeScriptPg<T extends object>(adapter: T): T {
+  const q = adapter as unknown as Queryable;
+  q.executeScript = async (script: string) => {
+    try {
+      await q.client.query(script);
+    } catch (error) {
+      q.onError(error);
+    }
+  };
+  return adapter;
+}
+
+/** pglite-prisma-adapter does not await exec(): a failing migration would be recorded as applied. */
+function awaitedScriptPglite<T extends object>(adapter: T): T {
+  const q = adapter as unknown as Queryable;
+  q.executeScript = async (script: string) => {
+    try {
+      await q.client.exec!(script);
+    } catch (error) {
+      q.onError(error);
+    }
+  };
+  return adapter;
+}
+
+function shadowUrl(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * The adapter factory handed to Prisma's WebAssembly schema engine. Besides the wrappers above it builds the
+ * shadow database itself: adapter-pg's connectToShadowDb() lets `connectionString` override `database` and
+ * so would run migration SQL against the MAIN database.
+ */
+export async function migrationAdapterFactory(target: DatabaseTarget): Promise<SqlMigrationAwareDriverAdapterFactory> {
+  if (target.kind === "pglite") {
+    const inner = new PrismaPGlite(await openPglite(target.dataDir));
+    return {
+      provider: inner.provider,
+      adapterName: inner.adapterName,
+      connect: async () => awaitedScriptPglite(await inner.connect()),
+      connectToShadowDb: async () => {
+        const shadow = await PGlite.create();
+        const adapter = awaitedScriptPglite(await new PrismaPGlite(shadow).connect());
+        const dispose = adapter.dispose.bind(adapter);
+        adapter.dispose = async () => {
+          await dispose();
+          await shadow.close();
+        };
+        return adapter;
+      },
+    };
+  }
+  const inner = new PrismaPg({ connectionString: target.url, max: 2 });
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => {
+      const adapter = await inner.connect();
+      patchCharType(adapter);
+      return wholeScriptPg(adapter);
+    },
+    connectToShadowDb: async () => {
+      const explicit = process.env.SHADOW_DATABASE_URL;
+      if (explicit) {
+        const adapter = await new PrismaPg({ connectionString: explicit, max: 2 }).connect();
+        patchCharType(adapter);
+        return wholeScriptPg(adapter);
+      }
+      const name = `flowbench_shadow_${crypto.randomUUID().replaceAll("-", "")}`;
+      const admin = wholeScriptPg(await inner.connect());
+      await admin.executeScript(`CREATE DATABASE "${name}"`);
+      const adapter = wholeScriptPg(await new PrismaPg({ connectionString: shadowUrl(target.url, name), max: 2 }).connect());
+      patchCharType(adapter);
+      const dispose = adapter.dispose.bind(adapter);
+      adapter.dispose = async () => {
+        await dispose();
+        await admin.executeScript(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.dispose();
+      };
+      return adapter;
+    },
+  };
+}

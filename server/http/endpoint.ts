@@ -1,0 +1,152 @@
+import { z, ZodError, type ZodType } from "zod";
+import { getDb, type Db } from "../db/client";
+import type { AuthMode } from "../auth/principal";
+import { can, type Permission } from "../auth/roles";
+import type { Principal } from "../auth/service";
+import { ApiError, errors } from "./errors";
+
+/**
+ * A REST endpoint described once: the route handler and the OpenAPI document are both derived from this.
+ * Route files stay a line long (`export const POST = handle(validateEndpoint)`).
+ */
+export type EndpointResponse = { description: string; schema?: ZodType };
+
+export type Endpoint<P extends ZodType = ZodType, Q extends ZodType = ZodType, B extends ZodType = ZodType> = {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** OpenAPI-style path, e.g. /api/builder/agents/{id} */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthMode | "none";
+  permission?: Permission;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Defaults to DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+  responses: Record<number, EndpointResponse>;
+  handler: (ctx: {
+    principal: Principal | null;
+    params: z.output<P>;
+    query: z.output<Q>;
+    body: z.output<B>;
+    db: Db;
+    request: Request;
+  }) => Promise<{ status: number; body: unknown } | Response>;
+};
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export function defineEndpoint<P extends ZodType, Q extends ZodType, B extends ZodType>(e: Endpoint<P, Q, B>): Endpoint<P, Q, B> {
+  return e;
+}
+
+export function json(status: number, body: unknown, headers?: HeadersInit): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** Reads the body as text, refusing more than `limit` bytes even when Content-Length is absent or lies. */
+async function readBody(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw errors.tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+function zodDetails(error: ZodError, root: string) {
+  return error.issues.map((i) => ({
+    path: `${root}${i.path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("")}`,
+    message: i.message,
+    code: i.code,
+  }));
+}
+
+function parsePart<T extends ZodType>(schema: T | undefined, value: unknown, where: string): z.output<T> {
+  if (!schema) return undefined as z.output<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw errors.badRequest("REQUEST_INVALID", `The ${where} is invalid: ${result.error.issues[0]?.message ?? "see details"}`, zodDetails(result.error, where === "body" ? "" : `${where}:`));
+  }
+  return result.data;
+}
+
+let errorCounter = 0;
+/** Unexpected errors are logged with a reference; the client sees the reference, never a stack trace. */
+export function internalError(error: unknown): Response {
+  const ref = `E${Date.now().toString(36)}${(errorCounter++).toString(36)}`.toUpperCase();
+  console.error(`[flowbench] internal error ${ref}:`, error);
+  return json(500, { error: { code: "INTERNAL", message: `Internal error (reference ${ref})`, details: [] } });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return json(error.status, error.body());
+  if (error instanceof ZodError) return json(400, { error: { code: "REQUEST_INVALID", message: "The request is invalid", details: zodDetails(error, "") } });
+  return internalError(error);
+}
+
+export async function authorize(endpoint: Pick<Endpoint, "auth" | "permission">, headers: Headers): Promise<Principal | null> {
+  if (endpoint.auth === "none") return null;
+  const { resolvePrincipal } = await import("../auth/principal");
+  const principal = await resolvePrincipal(headers, endpoint.auth);
+  if (!principal) {
+    throw errors.unauthorized(
+      endpoint.auth === "token" ? "A valid API token is required: send Authorization: Bearer <token>" : "Sign in, or send Authorization: Bearer <token>",
+    );
+  }
+  if (endpoint.permission && !can(principal.role, endpoint.permission)) {
+    throw errors.forbidden(`Your role (${principal.role}) may not do this (needs ${endpoint.permission})`);
+  }
+  return principal;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/** Turns an endpoint into a Next.js route handler: auth, parse, call, map errors. */
+export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
+  return async (request: Request, context: RouteContext): Promise<Response> => {
+    try {
+      const principal = await authorize(endpoint, request.headers);
+      const params = parsePart(endpoint.params, await context.params, "path");
+      const url = new URL(request.url);
+      const query = parsePart(endpoint.query, Object.fromEntries(url.searchParams), "query");
+      let body: unknown = undefined;
+      if (endpoint.body) {
+        const type = request.headers.get("content-type") ?? "";
+        if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+          throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json");
+        }
+        const text = await readBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        let raw: unknown;
+        try {
+          raw = text.trim() ? JSON.parse(text) : undefined;
+        } catch (e) {
+          throw errors.badRequest("INVALID_JSON", `The request body is not valid JSON: ${(e as Error).message}`);
+        }
+        if (raw === undefined) throw errors.badRequest("REQUEST_INVALID", "A JSON request body is required");
+        body = parsePart(endpoint.body, raw, "body");
+      }
+      const result = await endpoint.handler({ principal, params, query, body, db: await getDb(), request });
+      return result instanceof Response ? result : json(result.status, result.body);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

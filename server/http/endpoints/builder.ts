@@ -1,0 +1,214 @@
+import { z } from "zod";
+import { env } from "../../env";
+import { defineEndpoint } from "../endpoint";
+import { errors } from "../errors";
+import {
+  AddVersionInput,
+  CreateAgentInput,
+  ListAgentsQuery,
+  UpdateAgentInput,
+  addVersion,
+  createAgent,
+  deleteAgent,
+  getAgent,
+  getVersion,
+  listAgents,
+  listVersions,
+  updateAgent,
+  workflowInvalid,
+} from "../../agents/service";
+import { AgentOut, ErrorOut, ProvisionOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
+import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary, validateWorkflowRequest } from "../../workflow";
+
+const auth = { auth: "token", tag: "Workflow builder" } as const;
+const common = {
+  401: { description: "Missing or invalid token", schema: ErrorOut },
+  403: { description: "The token's role may not do this", schema: ErrorOut },
+};
+const AgentId = z.object({ id: z.string().min(1).max(64) });
+const AgentVersion = z.object({ id: z.string().min(1).max(64), version: z.coerce.number().int().min(1) });
+
+export const nodeTypes = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/node-types",
+  operationId: "builderListNodeTypes",
+  summary: "The node-type contract",
+  description:
+    "Machine-readable summary of the 8 node types: required config (any-of groups), optional keys with types and ranges, JSON Schema per type, output fields, ports, example configs, template syntax, recipes, limits and finding codes.",
+  permission: "builder.read",
+  responses: { 200: { description: "The node-type summary" }, ...common },
+  handler: async () => ({ status: 200, body: nodeTypesSummary() }),
+});
+
+export const validate = defineEndpoint({
+  ...auth,
+  method: "POST",
+  path: "/api/builder/validate",
+  operationId: "builderValidate",
+  summary: "Validate a workflow without storing it",
+  description:
+    "Body: `{ \"workflow\": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body.",
+  permission: "builder.read",
+  body: z.unknown().meta({ description: '{ "workflow": { "nodes": [...], "edges": [...] } }' }),
+  maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
+  responses: {
+    200: { description: "Valid (possibly with warnings)", schema: ValidationOut },
+    400: { description: "Invalid: findings listed", schema: ValidationErrorOut },
+    413: { description: "Body larger than the limit", schema: ErrorOut },
+    ...common,
+  },
+  handler: async ({ body }) => {
+    const result = validateWorkflowRequest(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL });
+    if (!result.valid) throw workflowInvalid(result);
+    return { status: 200, body: result };
+  },
+});
+
+export const listRecipes = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/recipes",
+  operationId: "builderListRecipes",
+  summary: "Built-in workflow recipes",
+  permission: "builder.read",
+  responses: { 200: { description: "Recipes with their workflows" }, ...common },
+  handler: async () => ({ status: 200, body: { items: Object.values(RECIPES) } }),
+});
+
+export const getRecipeEndpoint = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/recipes/{name}",
+  operationId: "builderGetRecipe",
+  summary: "One recipe (minimal, http_call_thin)",
+  permission: "builder.read",
+  params: z.object({ name: z.string().max(64) }),
+  responses: { 200: { description: "The recipe" }, 404: { description: "No such recipe", schema: ErrorOut }, ...common },
+  handler: async ({ params }) => {
+    const recipe = getRecipe(params.name);
+    if (!recipe) throw errors.notFound(`Recipe ${params.name}`);
+    return { status: 200, body: recipe };
+  },
+});
+
+export const createAgentEndpoint = defineEndpoint({
+  ...auth,
+  method: "POST",
+  path: "/api/builder/agents",
+  operationId: "builderCreateAgent",
+  summary: "Provision a new agent with its first workflow version",
+  description: "Validates the workflow first; any error answers 400 with the same findings as /api/builder/validate and stores nothing.",
+  permission: "builder.write",
+  body: CreateAgentInput,
+  maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
+  responses: {
+    201: { description: "Created: agent, version 1 and any warnings", schema: ProvisionOut },
+    400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
+    413: { description: "Body larger than the limit", schema: ErrorOut },
+    ...common,
+  },
+  handler: async ({ db, body, principal }) => ({
+    status: 201,
+    body: await createAgent(db, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+  }),
+});
+
+export const listAgentsEndpoint = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/agents",
+  operationId: "builderListAgents",
+  summary: "List agents (newest first, paginated)",
+  permission: "builder.read",
+  query: ListAgentsQuery,
+  responses: { 200: { description: "A page of agents", schema: z.object({ items: z.array(AgentOut), nextCursor: z.string().nullable() }) }, ...common },
+  handler: async ({ db, query }) => ({ status: 200, body: await listAgents(db, query) }),
+});
+
+export const getAgentEndpoint = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/agents/{id}",
+  operationId: "builderGetAgent",
+  summary: "One agent with its latest version's workflow",
+  permission: "builder.read",
+  params: AgentId,
+  responses: { 200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  handler: async ({ db, params }) => ({ status: 200, body: await getAgent(db, params.id) }),
+});
+
+export const updateAgentEndpoint = defineEndpoint({
+  ...auth,
+  method: "PATCH",
+  path: "/api/builder/agents/{id}",
+  operationId: "builderUpdateAgent",
+  summary: "Rename or re-describe an agent (its versions are immutable)",
+  permission: "builder.write",
+  params: AgentId,
+  body: UpdateAgentInput,
+  responses: { 200: { description: "The agent", schema: AgentOut }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  handler: async ({ db, params, body }) => ({ status: 200, body: await updateAgent(db, params.id, body) }),
+});
+
+export const deleteAgentEndpoint = defineEndpoint({
+  ...auth,
+  method: "DELETE",
+  path: "/api/builder/agents/{id}",
+  operationId: "builderDeleteAgent",
+  summary: "Delete an agent and all its versions",
+  permission: "builder.write",
+  params: AgentId,
+  responses: { 204: { description: "Deleted" }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  handler: async ({ db, params }) => {
+    await deleteAgent(db, params.id);
+    return new Response(null, { status: 204 });
+  },
+});
+
+export const addVersionEndpoint = defineEndpoint({
+  ...auth,
+  method: "POST",
+  path: "/api/builder/agents/{id}/versions",
+  operationId: "builderAddVersion",
+  summary: "Provision the next version of an agent's workflow",
+  permission: "builder.write",
+  params: AgentId,
+  body: AddVersionInput,
+  maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
+  responses: {
+    201: { description: "Created", schema: ProvisionOut },
+    400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
+    404: { description: "No such agent", schema: ErrorOut },
+    413: { description: "Body larger than the limit", schema: ErrorOut },
+    ...common,
+  },
+  handler: async ({ db, params, body, principal }) => ({
+    status: 201,
+    body: await addVersion(db, params.id, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+  }),
+});
+
+export const listVersionsEndpoint = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/agents/{id}/versions",
+  operationId: "builderListVersions",
+  summary: "An agent's versions, newest first",
+  permission: "builder.read",
+  params: AgentId,
+  responses: { 200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) }, 404: { description: "No such agent", schema: ErrorOut }, ...common },
+  handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
+});
+
+export const getVersionEndpoint = defineEndpoint({
+  ...auth,
+  method: "GET",
+  path: "/api/builder/agents/{id}/versions/{version}",
+  operationId: "builderGetVersion",
+  summary: "One version with its workflow",
+  permission: "builder.read",
+  params: AgentVersion,
+  responses: { 200: { description: "The version", schema: VersionOut }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
+});

@@ -1,0 +1,46 @@
+/**
+ * The one error shape every API failure uses: `{ "error": { "code", "message", "details" } }`.
+ * Codes are stable identifiers (documented in /docs); messages are for people.
+ */
+export type ErrorBody = { error: { code: string; message: string; details: unknown[] } };
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown[] = [],
+    /** extra top-level fields kept beside `error` (validation results carry valid/errors/warnings) */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody & Record<string, unknown> {
+    return { ...this.extra, error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+export const errors = {
+  unauthorized: (message = "Authentication required: send Authorization: Bearer <token>") => new ApiError(401, "UNAUTHORIZED", message),
+  forbidden: (message: string) => new ApiError(403, "FORBIDDEN", message),
+  notFound: (what: string) => new ApiError(404, "NOT_FOUND", `${what} was not found`),
+  badRequest: (code: string, message: string, details: unknown[] = []) => new ApiError(400, code, message, details),
+  conflict: (code: string, message: string) => new ApiError(409, code, message),
+  tooLarge: (limit: number) => new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`, [{ limitBytes: limit }]),
+};
+
+/** Stable codes used outside validation findings; the docs render this table. */
+export const ERROR_CODES: Record<string, { status: number; description: string }> = {
+  UNAUTHORIZED: { status: 401, description: "No credentials, or a token/session that is unknown, revoked or expired." },
+  FORBIDDEN: { status: 403, description: "The caller's role may not perform this operation." },
+  NOT_FOUND: { status: 404, description: "The resource or path does not exist." },
+  METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this HTTP method." },
+  INVALID_JSON: { status: 400, description: "The request body is not valid JSON." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: "The request body must be sent as application/json." },
+  REQUEST_INVALID: { status: 400, description: "The body, query or path parameters do not match the documented schema; details list each problem with its path." },
+  WORKFLOW_INVALID: { status: 400, description: "The workflow has validation errors; details (and `errors`) list the findings." },
+  PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
+  CONFLICT: { status: 409, description: "The request conflicts with the current state (e.g. a duplicate e-mail)." },
+  INTERNAL: { status: 500, description: "An unexpected server error; the message carries a reference to the server log, never a stack trace." },
+};

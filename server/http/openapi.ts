@@ -1,0 +1,100 @@
+import { createDocument } from "zod-openapi";
+import { ENDPOINTS } from "./endpoints";
+import { ERROR_CODES } from "./errors";
+import { DEFAULT_MAX_BODY_BYTES } from "./endpoint";
+import { PERMISSIONS } from "../auth/roles";
+import { FINDING_CODES, WORKFLOW_LIMITS } from "../workflow";
+
+function table(head: string[], rows: string[][]): string {
+  const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
+  return [`| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+}
+
+function description(): string {
+  const limits = WORKFLOW_LIMITS as Record<string, number>;
+  return [
+    "Flowbench: build AI agents as workflows and prove they are good enough to release.",
+    "",
+    "## Authentication",
+    "- `/api/builder/*`: `Authorization: Bearer <token>` (API tokens are created by admins under Settings, or by the headless `FLOWBENCH_INIT_API_TOKEN`).",
+    "- `/api/eval/*`: a signed-in session (cookie) or a bearer token.",
+    "- Missing or bad credentials: **401**; a role that may not do it: **403**.",
+    "",
+    "### Roles and permissions",
+    table(["permission", "roles"], Object.entries(PERMISSIONS).map(([p, roles]) => [p, roles.join(", ")])),
+    "",
+    "## Errors",
+    'Every failure has one shape: `{ "error": { "code": "STABLE_CODE", "message": "...", "details": [...] } }`. Validation failures add `valid`, `errors` and `warnings` beside it.',
+    "",
+    table(["code", "status", "meaning"], Object.entries(ERROR_CODES).map(([c, v]) => [`\`${c}\``, String(v.status), v.description])),
+    "",
+    "## Workflow finding codes",
+    "Each finding is `{ code, severity, message, path, nodeId?, edgeIndex? }`; `path` is a JSON pointer into the request body. Codes never change meaning once released.",
+    "",
+    table(["code", "severity", "meaning"], Object.entries(FINDING_CODES).map(([c, v]) => [`\`${c}\``, v.severity, v.description])),
+    "",
+    "## Limits",
+    table(
+      ["limit", "value"],
+      [
+        ["request body, workflow endpoints (413 above)", `${limits.maxBodyBytes} bytes`],
+        ["request body, other endpoints (413 above)", `${DEFAULT_MAX_BODY_BYTES} bytes`],
+        ...Object.entries(limits)
+          .filter(([k]) => k !== "maxBodyBytes")
+          .map(([k, v]) => [k, String(v)]),
+      ],
+    ),
+    "",
+    "## tRPC",
+    "The web UI uses the same services through tRPC at `/api/trpc` (routers `builder`, `admin`); REST is the stable public face.",
+  ].join("\n");
+}
+
+let cached: ReturnType<typeof createDocument> | undefined;
+
+/** OpenAPI 3.1, generated from the endpoint list and the same zod schemas the handlers parse with. */
+export function openapiDocument() {
+  cached ??= build();
+  return cached;
+}
+
+function build() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of ENDPOINTS) {
+    const op: Record<string, unknown> = {
+      operationId: e.operationId,
+      summary: e.summary,
+      description: e.description,
+      tags: [e.tag],
+      security: e.auth === "none" ? [] : e.auth === "token" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+      requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) },
+      responses: Object.fromEntries(
+        Object.entries(e.responses).map(([status, r]) => [
+          status,
+          { description: r.description, ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}) },
+        ]),
+      ),
+    };
+    if (e.body) op.requestBody = { required: true, content: { "application/json": { schema: e.body } } };
+    if (e.permission) op["x-permission"] = e.permission;
+    (paths[e.path] ??= {})[e.method.toLowerCase()] = op;
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: { title: "Flowbench API", version: "0.1.0", description: description() },
+      tags: [
+        { name: "Workflow builder", description: "Node-type contract, validation, recipes and provisioning" },
+        { name: "System", description: "Health and this document" },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: "http", scheme: "bearer", description: "An API token (shown once when created)" },
+          sessionCookie: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "A signed-in browser session" },
+        },
+      },
+      paths: paths as Parameters<typeof createDocument>[0]["paths"],
+    },
+    { allowEmptySchema: { unknown: true, custom: true } },
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Structural zod schemas of a workflow body and of the validation result. They describe the shape for
+ * OpenAPI, typed clients and the canvas; the validator itself walks the input by hand so that it can
+ * report every problem with a stable code (see validate.ts), and agrees with these schemas.
+ */
+import { z } from "zod";
+import { FINDING_CODE_LIST, type FindingCode } from "./codes";
+import { NODE_TYPES } from "./contract";
+import { WORKFLOW_LIMITS } from "./limits";
+
+export const PositionSchema = z
+  .object({
+    x: z.number().meta({ description: "Canvas x coordinate (finite number)." }),
+    y: z.number().meta({ description: "Canvas y coordinate (finite number)." }),
+  })
+  .meta({ description: "Canvas coordinates of the node." });
+
+export const NodeSchema = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(WORKFLOW_LIMITS.maxIdLength)
+      .meta({ description: "Unique across the workflow. Letters, digits, _ and - keep it usable in templates." }),
+    type: z.enum(NODE_TYPES).meta({ description: "The node type; see GET /api/builder/node-types." }),
+    config: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .meta({ description: "Keys per node type; see GET /api/builder/node-types. May be omitted for start and end." }),
+    position: PositionSchema,
+  })
+  .meta({ title: "Node" });
+
+/** An edge's `condition` labels which branch of its source condition node it is. */
+export const EdgeConditionSchema = z.union([z.enum(["true", "false"]), z.boolean()]).meta({
+  description:
+    'Only on edges leaving a condition node: which branch the edge is ("true"/"false" or a boolean). Alternative to trueTarget/falseTarget.',
+});
+
+export const EdgeSchema = z
+  .object({
+    id: z.string().max(WORKFLOW_LIMITS.maxStringLength).optional().meta({ description: "Optional edge id (for the canvas)." }),
+    source: z.string().meta({ description: "Id of the node the edge leaves." }),
+    target: z.string().meta({ description: "Id of the node the edge enters." }),
+    condition: EdgeConditionSchema.nullish(),
+    label: z.string().max(WORKFLOW_LIMITS.maxStringLength).optional().meta({ description: "Optional display label." }),
+  })
+  .meta({ title: "Edge" });
+
+export const WorkflowSchema = z
+  .object({
+    nodes: z.array(NodeSchema).max(WORKFLOW_LIMITS.maxNodes),
+    edges: z.array(EdgeSchema).max(WORKFLOW_LIMITS.maxEdges),
+  })
+  .meta({ title: "Workflow", description: "A workflow graph: at least one start and one end node." });
+
+export const ValidateRequestSchema = z
+  .object({ workflow: WorkflowSchema })
+  .meta({ title: "Validate request", description: "Body of POST /api/builder/validate." });
+
+export type Workflow = z.output<typeof WorkflowSchema>;
+export type WorkflowInput = z.input<typeof WorkflowSchema>;
+export type WorkflowNode = z.output<typeof NodeSchema>;
+export type WorkflowEdge = z.output<typeof EdgeSchema>;
+export type NodePosition = z.output<typeof PositionSchema>;
+
+export const FindingSchema = z
+  .object({
+    code: z.enum(FINDING_CODE_LIST as [FindingCode, ...FindingCode[]]).meta({ description: "Stable finding code." }),
+    severity: z.enum(["error", "warning"]),
+    message: z.string().meta({ description: "A sentence naming the node and field." }),
+    path: z.string().meta({ description: "JSON pointer into the request body." }),
+    nodeId: z.string().optional().meta({ description: "Id of the node concerned, when there is one." }),
+    edgeIndex: z.int().optional().meta({ description: "Index of the edge concerned, when there is one." }),
+  })
+  .meta({ title: "Finding" });
+
+export const ValidationResultSchema = z
+  .object({
+    valid: z.boolean().meta({ description: "True when there is no error (warnings may exist)." }),
+    errors: z.array(FindingSchema),
+    warnings: z.array(FindingSchema),
+  })
+  .meta({ title: "Validation result" });
+
+export type Finding = z.output<typeof FindingSchema>;
+export type ValidationResult = z.output<typeof ValidationResultSchema>;

@@ -1,0 +1,227 @@
+/**
+ * `{{node_id.field}}` templates: parsing (for validation and the canvas) and rendering (for the runtime).
+ *
+ * Grammar: `{{` ws* NODE_ID `.` FIELD (`.` SEGMENT)* ws* `}}`, where every part is made of letters,
+ * digits, `_` and `-`. FIELD must be an output field of NODE_ID; SEGMENTs are a path into that field's
+ * value (object keys, or array indexes written as digits). A literal `{{` is written `\{{`.
+ * Only `{{` opens a template, so JSON such as `{"a":{"b":1}}` in a prompt is plain text.
+ */
+
+/** Characters allowed in a node id, field or path segment inside a template. */
+export const TEMPLATE_SEGMENT_SOURCE = "[A-Za-z0-9_-]+";
+/** A well-formed template, as a regular expression source (for documentation and the canvas). */
+export const TEMPLATE_PATTERN_SOURCE =
+  "\\{\\{\\s*([A-Za-z0-9_-]+)\\.([A-Za-z0-9_-]+)((?:\\.[A-Za-z0-9_-]+)*)\\s*\\}\\}";
+
+const SEGMENT_RE = /^[A-Za-z0-9_-]+$/;
+const INNER_CHARS_RE = /^[A-Za-z0-9_.-]+$/;
+
+/** True when `id` can be written as the node id of a template. */
+export function isTemplateNodeId(id: string): boolean {
+  return SEGMENT_RE.test(id);
+}
+
+export interface TemplateRef {
+  /** The whole template text, braces included. */
+  raw: string;
+  nodeId: string;
+  /** The output field of the node. */
+  field: string;
+  /** Deeper path into the field's value (may be empty). */
+  path: string[];
+  /** Offset of `{{` in the text. */
+  start: number;
+  /** Offset just after `}}`. */
+  end: number;
+}
+
+export type TemplateErrorKind = "unclosed" | "empty" | "no_field" | "bad_characters" | "empty_segment";
+
+export interface TemplateError {
+  kind: TemplateErrorKind;
+  /** A sentence describing the problem, including the character offset. */
+  message: string;
+  raw: string;
+  start: number;
+  end: number;
+}
+
+export interface TemplateScan {
+  refs: TemplateRef[];
+  errors: TemplateError[];
+}
+
+type Token =
+  | { kind: "text"; value: string }
+  | { kind: "ref"; ref: TemplateRef }
+  | { kind: "error"; error: TemplateError };
+
+const BACKSLASH = 92;
+
+function errorToken(kind: TemplateErrorKind, raw: string, start: number, end: number): Token {
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}...` : raw;
+  const what: Record<TemplateErrorKind, string> = {
+    unclosed: `Template "${shown}" at character ${start} is not closed with "}}"`,
+    empty: `Template at character ${start} is empty; write {{node_id.field}}`,
+    no_field: `Template "${shown}" at character ${start} has no field; write {{node_id.field}}`,
+    bad_characters: `Template "${shown}" at character ${start} contains characters other than letters, digits, "_", "-" and "."`,
+    empty_segment: `Template "${shown}" at character ${start} has an empty part between dots`,
+  };
+  return { kind: "error", error: { kind, message: `${what[kind]}.`, raw, start, end } };
+}
+
+function parseInner(text: string, start: number, end: number): Token {
+  const raw = text.slice(start, end);
+  const inner = text.slice(start + 2, end - 2).trim();
+  if (inner === "") return errorToken("empty", raw, start, end);
+  if (!INNER_CHARS_RE.test(inner)) return errorToken("bad_characters", raw, start, end);
+  const parts = inner.split(".");
+  if (parts.length < 2) return errorToken("no_field", raw, start, end);
+  if (parts.some((p) => p === "")) return errorToken("empty_segment", raw, start, end);
+  const [nodeId = "", field = "", ...path] = parts;
+  return { kind: "ref", ref: { raw, nodeId, field, path, start, end } };
+}
+
+/** Splits text into literal text, references and malformed templates. Linear in the text length. */
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let literalStart = 0;
+  let i = 0;
+  let close = -2; // cached offset of the next "}}", -1 once none is left
+  const pushText = (upTo: number) => {
+    if (upTo > literalStart) tokens.push({ kind: "text", value: text.slice(literalStart, upTo) });
+  };
+  for (;;) {
+    const open = text.indexOf("{{", i);
+    if (open < 0) break;
+    if (open > 0 && text.charCodeAt(open - 1) === BACKSLASH) {
+      // `\{{` is a literal `{{`: drop the backslash.
+      pushText(open - 1);
+      tokens.push({ kind: "text", value: "{{" });
+      literalStart = i = open + 2;
+      continue;
+    }
+    if (close !== -1 && close < open + 2) close = text.indexOf("}}", open + 2);
+    pushText(open);
+    if (close === -1) {
+      // No "}}" anywhere after this point: one error covers the rest of the text.
+      tokens.push(errorToken("unclosed", text.slice(open), open, text.length));
+      literalStart = i = text.length;
+      break;
+    }
+    const nested = text.slice(open + 2, close).indexOf("{{");
+    if (nested >= 0) {
+      const next = open + 2 + nested;
+      tokens.push(errorToken("unclosed", text.slice(open, next), open, next));
+      literalStart = i = next;
+      continue;
+    }
+    tokens.push(parseInner(text, open, close + 2));
+    literalStart = i = close + 2;
+  }
+  pushText(text.length);
+  return tokens;
+}
+
+/** All well-formed references and all malformed templates in `text`, with character offsets. */
+export function extractTemplateRefs(text: string): TemplateScan {
+  const scan: TemplateScan = { refs: [], errors: [] };
+  if (text.indexOf("{{") < 0) return scan; // the common case: no template at all
+  for (const token of tokenize(text)) {
+    if (token.kind === "ref") scan.refs.push(token.ref);
+    else if (token.kind === "error") scan.errors.push(token.error);
+  }
+  return scan;
+}
+
+/** True when the text contains at least one `{{` (escaped or not). Cheap pre-check. */
+export function hasTemplate(text: string): boolean {
+  return text.indexOf("{{") >= 0;
+}
+
+/** Outputs of already-run nodes: `scope[nodeId][field]...`. */
+export type TemplateScope = Readonly<Record<string, unknown>>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Looks up `nodeId.field.path...` in the scope. Only own properties are followed (no prototype
+ * access such as `__proto__`); digit segments index arrays.
+ */
+export function resolveTemplateRef(
+  scope: TemplateScope,
+  ref: Pick<TemplateRef, "nodeId" | "field" | "path">,
+): { found: boolean; value: unknown } {
+  let current: unknown = scope;
+  for (const segment of [ref.nodeId, ref.field, ...ref.path]) {
+    if (Array.isArray(current) && /^\d+$/.test(segment)) {
+      const index = Number(segment);
+      if (index >= current.length) return { found: false, value: undefined };
+      current = current[index];
+    } else if (isRecord(current) && Object.hasOwn(current, segment)) {
+      current = current[segment];
+    } else {
+      return { found: false, value: undefined };
+    }
+  }
+  return { found: current !== undefined, value: current };
+}
+
+/** How a value is written into a string: strings as-is, null/missing as "", objects as JSON. */
+export function formatTemplateValue(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  try {
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v)) ?? "";
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Renders every `{{node.field.path}}` in `text` from `scope`. Missing values render as "",
+ * objects and arrays as JSON, malformed templates are kept as written, `\{{` becomes `{{`.
+ */
+export function renderTemplate(text: string, scope: TemplateScope): string {
+  if (text.indexOf("{{") < 0) return text;
+  let out = "";
+  for (const token of tokenize(text)) {
+    if (token.kind === "text") out += token.value;
+    else if (token.kind === "ref") out += formatTemplateValue(resolveTemplateRef(scope, token.ref).value);
+    else out += token.error.raw;
+  }
+  return out;
+}
+
+/**
+ * Like renderTemplate, but when the whole string (ignoring surrounding whitespace) is a single
+ * template, returns the referenced value with its type kept (an object stays an object), so a JSON
+ * body `{"items": "{{http_1.result}}"}` can carry structured data. A missing value gives "".
+ */
+export function renderTemplateValue(text: string, scope: TemplateScope): unknown {
+  const tokens = tokenize(text);
+  const meaningful = tokens.filter((t) => !(t.kind === "text" && t.value.trim() === ""));
+  const only = meaningful[0];
+  if (meaningful.length === 1 && only?.kind === "ref") {
+    const { found, value } = resolveTemplateRef(scope, only.ref);
+    return found ? value : "";
+  }
+  return renderTemplate(text, scope);
+}
+
+const MAX_RENDER_DEPTH = 200;
+
+/** Renders templates in every string inside a JSON-like value (objects, arrays), keeping structure. */
+export function renderTemplatesDeep(value: unknown, scope: TemplateScope, depth = 0): unknown {
+  if (typeof value === "string") return renderTemplateValue(value, scope);
+  if (depth >= MAX_RENDER_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => renderTemplatesDeep(v, scope, depth + 1));
+  if (isRecord(value)) {
+    // fromEntries defines own properties, so a "__proto__" key stays a plain key.
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderTemplatesDeep(v, scope, depth + 1)]));
+  }
+  return value;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { ENDPOINTS } from "@/server/http/endpoints";
+import { api, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
+
+/** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
+function concrete(path: string): string {
+  return path.replace(/\{version\}/g, "1").replace(/\{[^}]+\}/g, "x");
+}
+
+const protectedEndpoints = ENDPOINTS.filter((e) => e.auth !== "none");
+
+for (const server of servers()) {
+  describe(`auth on ${server.name}`, () => {
+    it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))("%s: 401 without or with a bad token", async (_name, e) => {
+      const body = e.body ? { workflow: {} } : undefined;
+      const none = await api(server, e.method, concrete(e.path), { token: null, body });
+      expect(none.status).toBe(401);
+      expect(none.body.error).toMatchObject({ code: "UNAUTHORIZED" });
+      const bad = await api(server, e.method, concrete(e.path), { token: "fb_not-a-real-token", body });
+      expect(bad.status).toBe(401);
+      const malformed = await api(server, e.method, concrete(e.path), { token: null, body, headers: { authorization: "Basic abc" } });
+      expect(malformed.status).toBe(401);
+    });
+
+    it("403 for a role that may not write, with the JSON error body", async () => {
+      const viewer = await tokenWithRole(server, "viewer");
+      const annotator = await tokenWithRole(server, "annotator");
+      for (const token of [viewer, annotator]) {
+        for (const e of protectedEndpoints.filter((x) => x.permission === "builder.write")) {
+          const res = await api(server, e.method, concrete(e.path), { token, body: e.body ? { name: "x", workflow: {} } : undefined });
+          expect(res.status, `${e.method} ${e.path}`).toBe(403);
+          expect(res.body.error.code).toBe("FORBIDDEN");
+        }
+        // reading and validating are allowed
+        expect((await api(server, "GET", "/api/builder/node-types", { token })).status).toBe(200);
+      }
+    });
+
+    it("a revoked token stops working at once", async () => {
+      const client = trpc(server);
+      const created = await client.admin.tokens.create.mutate({ name: "to revoke", role: "builder" });
+      expect((await api(server, "GET", "/api/builder/agents", { token: created.token })).status).toBe(200);
+      await client.admin.tokens.revoke.mutate({ id: created.id });
+      const after = await api(server, "GET", "/api/builder/agents", { token: created.token });
+      expect(after.status).toBe(401);
+      const listed = await client.admin.tokens.list.query();
+      const row = listed.find((t) => t.id === created.id);
+      expect(row?.revokedAt).toBeTruthy();
+      expect(JSON.stringify(listed)).not.toContain(created.token); // never shown again
+    });
+
+    it("/api/builder/* does not accept a browser session, only a bearer token", async () => {
+      const cookie = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const res = await fetch(`${server.url}/api/builder/agents`, { headers: { cookie } });
+      expect(res.status).toBe(401);
+      // the same session works on tRPC (the canvas' face)
+      const me = await fetch(`${server.url}/api/trpc/me`, { headers: { cookie } });
+      expect(me.status).toBe(200);
+      expect((await me.json()).result.data.role).toBe("admin");
+    });
+
+    it("tRPC: 401 without credentials, 403 for admin procedures with a builder token", async () => {
+      expect(trpcErrorOf(await trpc(server, null).me.query().catch((e) => e)).httpStatus).toBe(401);
+      const builder = await tokenWithRole(server, "builder");
+      const err = trpcErrorOf(await trpc(server, builder).admin.users.list.query().catch((e) => e));
+      expect(err.httpStatus).toBe(403);
+      expect(err.appCode).toBe("FORBIDDEN");
+      expect(trpcErrorOf(await trpc(server, "fb_bad").builder.nodeTypes.query().catch((e) => e)).httpStatus).toBe(401);
+    });
+
+    it("a wrong password does not sign in", async () => {
+      await expect(signIn(server.url, server.adminEmail, "wrong-password")).rejects.toThrow(/sign-in failed/);
+    });
+  });
+}
+
+/** Signs in through next-auth's credentials flow over HTTP and returns the session cookie. */
+async function signIn(base: string, email: string, password: string): Promise<string> {
+  const csrfRes = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const cookies = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  if (!session) throw new Error(`sign-in failed (${res.status})`);
+  return session.split(";")[0]!;
+}

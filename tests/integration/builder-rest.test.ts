@@ -1,0 +1,166 @@
+import { describe, expect, it } from "vitest";
+import { api, minimalWorkflow, servers, tokenWithRole } from "./client";
+
+for (const server of servers()) {
+  describe(`builder REST on ${server.name}`, () => {
+    it("serves the node-type contract with JSON Schema per type, template syntax and recipes", async () => {
+      const res = await api(server, "GET", "/api/builder/node-types");
+      expect(res.status).toBe(200);
+      const types = res.body.nodeTypes.map((t: { type: string }) => t.type);
+      expect(types).toEqual(["start", "end", "llm", "http", "condition", "code", "memory_load", "memory_save"]);
+      for (const t of res.body.nodeTypes) {
+        expect(t.jsonSchema, t.type).toBeTypeOf("object");
+        expect(t.example, t.type).toBeTypeOf("object");
+      }
+      const llm = res.body.nodeTypes.find((t: { type: string }) => t.type === "llm");
+      expect(llm.requiredAnyOf).toEqual([["userPrompt", "user_prompt", "prompt_template"]]);
+      expect(res.body.templateSyntax).toBeTruthy();
+      expect(res.body.recipes).toEqual(expect.arrayContaining(["minimal", "http_call_thin"]));
+    });
+
+    it("validates the spec's minimal workflow with 200 and stores nothing", async () => {
+      const before = await api(server, "GET", "/api/builder/agents?limit=200");
+      const res = await api(server, "POST", "/api/builder/validate", { body: { workflow: minimalWorkflow() } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ valid: true, errors: [] });
+      expect(Array.isArray(res.body.warnings)).toBe(true);
+      const after = await api(server, "GET", "/api/builder/agents?limit=200");
+      expect(after.body.items.length).toBe(before.body.items.length);
+    });
+
+    it("answers 400 with the missing-config code at /workflow/nodes/1/config when the llm has no userPrompt", async () => {
+      const wf = minimalWorkflow();
+      delete (wf.nodes[1]!.config as Record<string, unknown>).userPrompt;
+      const res = await api(server, "POST", "/api/builder/validate", { body: { workflow: wf } });
+      expect(res.status).toBe(400);
+      expect(res.body.valid).toBe(false);
+      expect(res.body.errors).toContainEqual(
+        expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config", nodeId: "llm_1", severity: "error" }),
+      );
+      expect(res.body.error.code).toBe("WORKFLOW_INVALID");
+    });
+
+    it("reports every wrong type with its path, not just the first", async () => {
+      const res = await api(server, "POST", "/api/builder/validate", {
+        body: { workflow: { nodes: [{ id: 1, type: "start", config: [], position: { x: "a", y: 0 } }, "x"], edges: {} } },
+      });
+      expect(res.status).toBe(400);
+      const paths = res.body.errors.map((f: { path: string }) => f.path);
+      expect(paths).toEqual(expect.arrayContaining(["/workflow/nodes/0/id", "/workflow/nodes/1", "/workflow/edges"]));
+      expect(paths.some((p: string) => p.startsWith("/workflow/nodes/0/position"))).toBe(true);
+    });
+
+    it("answers bad input with clear 4xx codes, never a 5xx or HTML", async () => {
+      const bad = await api(server, "POST", "/api/builder/validate", { rawBody: "{not json" });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe("INVALID_JSON");
+      const empty = await api(server, "POST", "/api/builder/validate", { rawBody: "" });
+      expect(empty.status).toBe(400);
+      expect(empty.body.error.code).toBe("REQUEST_INVALID");
+      const media = await api(server, "POST", "/api/builder/validate", { rawBody: "workflow", headers: { "content-type": "text/plain" } });
+      expect(media.status).toBe(415);
+      expect(media.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      const nullWorkflow = await api(server, "POST", "/api/builder/validate", { body: { workflow: null } });
+      expect(nullWorkflow.status).toBe(400);
+      const notObject = await api(server, "POST", "/api/builder/validate", { body: [1, 2] });
+      expect(notObject.status).toBe(400);
+      const unknownPath = await api(server, "GET", "/api/builder/nope");
+      expect(unknownPath.status).toBe(404);
+      expect(unknownPath.body.error.code).toBe("NOT_FOUND");
+    });
+
+    it("refuses a body over the documented limit with 413", async () => {
+      const limits = (await api(server, "GET", "/api/builder/node-types")).body.limits;
+      const big = JSON.stringify({ workflow: { nodes: [], edges: [], pad: "x".repeat(limits.maxBodyBytes + 10) } });
+      const res = await api(server, "POST", "/api/builder/validate", { rawBody: big });
+      expect(res.status).toBe(413);
+      expect(res.body.error.code).toBe("PAYLOAD_TOO_LARGE");
+    });
+
+    it("provisions an agent, adds versions, lists and reads them", async () => {
+      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Minimal agent", workflow: minimalWorkflow(), note: "first" } });
+      expect(created.status).toBe(201);
+      expect(created.body.version.version).toBe(1);
+      const id = created.body.agent.id as string;
+
+      const wf2 = minimalWorkflow();
+      (wf2.nodes[1]!.config as Record<string, unknown>).temperature = 0.3;
+      const v2 = await api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: wf2, note: "cooler" } });
+      expect(v2.status).toBe(201);
+      expect(v2.body.version.version).toBe(2);
+
+      const list = await api(server, "GET", `/api/builder/agents/${id}/versions`);
+      expect(list.body.items.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+      const one = await api(server, "GET", `/api/builder/agents/${id}/versions/2`);
+      expect(one.status).toBe(200);
+      expect(one.body.workflow.nodes[1].config.temperature).toBe(0.3);
+      const agent = await api(server, "GET", `/api/builder/agents/${id}`);
+      expect(agent.body).toMatchObject({ id, name: "Minimal agent", latestVersion: 2 });
+      expect(agent.body.latest.version).toBe(2);
+      const agents = await api(server, "GET", "/api/builder/agents?q=minimal%20agent");
+      expect(agents.body.items.some((a: { id: string }) => a.id === id)).toBe(true);
+
+      expect((await api(server, "GET", `/api/builder/agents/${id}/versions/9`)).status).toBe(404);
+      expect((await api(server, "GET", `/api/builder/agents/nope/versions`)).status).toBe(404);
+      expect((await api(server, "GET", `/api/builder/agents/${id}/versions/abc`)).status).toBe(400);
+    });
+
+    it("refuses to provision an invalid workflow with the same findings and stores nothing", async () => {
+      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Keep me", workflow: minimalWorkflow() } });
+      const id = created.body.agent.id as string;
+      const wf = minimalWorkflow();
+      delete (wf.nodes[1]!.config as Record<string, unknown>).userPrompt;
+      const refused = await api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: wf } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toContainEqual(expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }));
+      const versions = await api(server, "GET", `/api/builder/agents/${id}/versions`);
+      expect(versions.body.items).toHaveLength(1);
+
+      const before = (await api(server, "GET", "/api/builder/agents?limit=200")).body.items.length;
+      const refusedNew = await api(server, "POST", "/api/builder/agents", { body: { name: "Broken", workflow: wf } });
+      expect(refusedNew.status).toBe(400);
+      expect((await api(server, "GET", "/api/builder/agents?limit=200")).body.items.length).toBe(before);
+      const noName = await api(server, "POST", "/api/builder/agents", { body: { workflow: minimalWorkflow() } });
+      expect(noName.status).toBe(400);
+      expect(noName.body.error.code).toBe("REQUEST_INVALID");
+    });
+
+    it("numbers concurrent provisions without gaps or duplicates", async () => {
+      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Concurrent", workflow: minimalWorkflow() } });
+      const id = created.body.agent.id as string;
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: minimalWorkflow() } })),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+      expect(results.map((r) => r.body.version.version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it("serves recipes; http_call_thin can be fetched, pointed at a real url, validated and provisioned", async () => {
+      const list = await api(server, "GET", "/api/builder/recipes");
+      expect(list.body.items.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(["minimal", "http_call_thin"]));
+      const recipe = await api(server, "GET", "/api/builder/recipes/http_call_thin");
+      expect(recipe.status).toBe(200);
+      const wf = recipe.body.workflow;
+      const http = wf.nodes.find((n: { type: string }) => n.type === "http");
+      expect(http.config.method ?? "GET").toBe("GET");
+      http.config.url = "https://api.example.com/api/dishes?scene={{start.query}}";
+      const valid = await api(server, "POST", "/api/builder/validate", { body: { workflow: wf } });
+      expect(valid.status).toBe(200);
+      const provisioned = await api(server, "POST", "/api/builder/agents", { body: { name: "From recipe", workflow: wf } });
+      expect(provisioned.status).toBe(201);
+      expect((await api(server, "GET", "/api/builder/recipes/nope")).status).toBe(404);
+    });
+
+    it("lets a builder rename and delete an agent", async () => {
+      const builder = await tokenWithRole(server, "builder");
+      const created = await api(server, "POST", "/api/builder/agents", { token: builder, body: { name: "Temp", workflow: minimalWorkflow() } });
+      expect(created.status).toBe(201);
+      const id = created.body.agent.id;
+      const renamed = await api(server, "PATCH", `/api/builder/agents/${id}`, { token: builder, body: { name: "Renamed" } });
+      expect(renamed.body.name).toBe("Renamed");
+      expect((await api(server, "DELETE", `/api/builder/agents/${id}`, { token: builder })).status).toBe(204);
+      expect((await api(server, "GET", `/api/builder/agents/${id}`)).status).toBe(404);
+      expect((await api(server, "DELETE", `/api/builder/agents/${id}`, { token: builder })).status).toBe(404);
+    });
+  });
+}

@@ -1,0 +1,77 @@
+import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
+import { inject } from "vitest";
+import type { AppRouter } from "@/server/api/root";
+import type { ServerInfo } from "./global-setup";
+
+export const servers = (): ServerInfo[] => inject("servers");
+
+export type ApiResult<T = any> = { status: number; body: T; headers: Headers; text: string };
+
+/** A real HTTP call to a started server. */
+export async function api<T = any>(
+  server: ServerInfo,
+  method: string,
+  path: string,
+  opts: { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const token = opts.token === undefined ? server.adminToken : opts.token;
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+  const res = await fetch(`${server.url}${path}`, { method, headers, body, redirect: "manual" });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers, text };
+}
+
+export function trpc(server: ServerInfo, token: string | null = server.adminToken) {
+  return createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${server.url}/api/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],
+  });
+}
+
+export function trpcErrorOf(e: unknown): { httpStatus?: number; appCode?: string; message: string } {
+  if (e instanceof TRPCClientError) {
+    const data = e.data as { httpStatus?: number; appCode?: string } | undefined;
+    return { httpStatus: data?.httpStatus, appCode: data?.appCode, message: e.message };
+  }
+  throw e;
+}
+
+/** Creates a token with the given role through the admin face and returns the plain token. */
+export async function tokenWithRole(server: ServerInfo, role: "admin" | "builder" | "annotator" | "viewer"): Promise<string> {
+  const created = await trpc(server).admin.tokens.create.mutate({ name: `it ${role} ${Date.now()}`, role });
+  return created.token;
+}
+
+export function minimalWorkflow() {
+  return {
+    nodes: [
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] },
+        position: { x: 0, y: 0 },
+      },
+      {
+        id: "llm_1",
+        type: "llm",
+        config: { systemPrompt: "You are a helpful assistant.", userPrompt: "{{start.query}}" },
+        position: { x: 250, y: 0 },
+      },
+      { id: "end", type: "end", config: { output: "{{llm_1.result}}" }, position: { x: 500, y: 0 } },
+    ],
+    edges: [
+      { source: "start", target: "llm_1" },
+      { source: "llm_1", target: "end" },
+    ],
+  };
+}

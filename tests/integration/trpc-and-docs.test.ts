@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ENDPOINTS } from "@/server/http/endpoints";
+import { api, minimalWorkflow, servers, trpc, trpcErrorOf } from "./client";
+import { ROOT } from "../../scripts/lib/app-server";
+
+/** Every app/api route file, as an OpenAPI-style path with its exported methods. */
+function routeFiles(): Array<{ path: string; methods: string[] }> {
+  const out: Array<{ path: string; methods: string[] }> = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === "route.ts") {
+        const rel = path.relative(path.join(ROOT, "app"), path.dirname(full)).split(path.sep);
+        // catch-alls (404 fallback, next-auth, tRPC) are framework plumbing, documented in the description
+        if (rel.some((s) => s.startsWith("[...") || s === "[trpc]")) continue;
+        const src = fs.readFileSync(full, "utf8");
+        const methods = [...src.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
+        out.push({ path: `/${rel.map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/")}`, methods });
+      }
+    }
+  };
+  walk(path.join(ROOT, "app", "api"));
+  return out;
+}
+
+for (const server of servers()) {
+  describe(`tRPC, OpenAPI and docs on ${server.name}`, () => {
+    it("tRPC builder exposes the same validate and provisioning", async () => {
+      const client = trpc(server);
+      const ok = await client.builder.validate.mutate({ workflow: minimalWorkflow() });
+      expect(ok).toMatchObject({ valid: true, errors: [] });
+      const wf = minimalWorkflow();
+      delete (wf.nodes[1]!.config as Record<string, unknown>).userPrompt;
+      const bad = await client.builder.validate.mutate({ workflow: wf });
+      expect(bad.valid).toBe(false);
+      expect(bad.errors).toContainEqual(expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }));
+
+      const created = await client.builder.agents.create.mutate({ name: "via tRPC", workflow: minimalWorkflow() });
+      expect(created.version.version).toBe(1);
+      const v2 = await client.builder.versions.create.mutate({ id: created.agent.id, workflow: minimalWorkflow(), note: "v2" });
+      expect(v2.version.version).toBe(2);
+      const versions = await client.builder.versions.list.query({ id: created.agent.id });
+      expect(versions.map((v) => v.version)).toEqual([2, 1]);
+      const refused = trpcErrorOf(await client.builder.versions.create.mutate({ id: created.agent.id, workflow: wf }).catch((e) => e));
+      expect(refused.httpStatus).toBe(400);
+      expect(refused.appCode).toBe("WORKFLOW_INVALID");
+      const types = await client.builder.nodeTypes.query();
+      expect(types.nodeTypes).toHaveLength(8);
+    });
+
+    it("OpenAPI 3.1 lists every REST path and method of the app", async () => {
+      const res = await api(server, "GET", "/api/openapi.json", { token: null });
+      expect(res.status).toBe(200);
+      expect(res.body.openapi).toBe("3.1.0");
+      for (const route of routeFiles()) {
+        if (route.path.startsWith("/docs")) continue;
+        for (const m of route.methods) expect(res.body.paths[route.path]?.[m.toLowerCase()], `${m} ${route.path}`).toBeTruthy();
+      }
+      expect(Object.keys(res.body.paths).length).toBe(new Set(ENDPOINTS.map((e) => e.path)).size);
+      expect(res.body.paths["/api/builder/validate"].post.responses["400"]).toBeTruthy();
+      expect(res.body.info.description).toContain("NODE_CONFIG_MISSING_REQUIRED");
+    });
+
+    it("/docs is a readable reference served without any CDN", async () => {
+      const page = await fetch(`${server.url}/docs`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("/api/openapi.json");
+      const external = [...html.matchAll(/(?:src|href)="(https?:\/\/[^"]+)"/g)].map((m) => m[1]);
+      expect(external).toEqual([]);
+      const asset = await fetch(`${server.url}/docs/assets/scalar.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toContain("javascript");
+    });
+
+    it("health answers without auth and names the database", async () => {
+      const res = await api(server, "GET", "/api/health", { token: null });
+      expect(res.body).toEqual({ status: "ok", database: { kind: server.name, status: "ok" } });
+    });
+  });
+}
