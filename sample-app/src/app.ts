@@ -1,7 +1,6 @@
 // HTTP surface of the meal-scenes API. Every response is JSON, errors included, in the shape
 // { error: { code, message, details } } so a calling agent can branch on `code`.
-import type { Context } from "hono";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Database } from "./db.ts";
 import type { Logger } from "./logger.ts";

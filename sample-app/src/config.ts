@@ -10,6 +10,9 @@ export type DatabaseConfig =
   | { kind: "pglite"; dataDir: string }
   | { kind: "postgresql"; url: string };
 
+/** The environment, loosely typed so tests can pass a plain object. */
+export type Env = Record<string, string | undefined>;
+
 export interface Config {
   database: DatabaseConfig;
   port: number;
@@ -45,7 +48,7 @@ export function describeDatabase(db: DatabaseConfig): string {
 }
 
 // An empty value (e.g. `LOG_LEVEL=` in an env file) means "use the default".
-function read(env: NodeJS.ProcessEnv, name: string): string | undefined {
+function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
@@ -94,7 +97,7 @@ function parseLogLevel(raw: string | undefined, problems: string[]): LogLevel {
 }
 
 /** Reads and validates the configuration; throws ConfigError listing every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const problems: string[] = [];
   const config: Config = {
     database: parseDatabaseUrl(read(env, "DATABASE_URL"), cwd, problems),

@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAIN_TS, SAMPLE_APP_DIR as sampleAppDir, TSX_CLI } from "../scripts/paths.ts";
-import { ConfigError, DEFAULT_PGLITE_DIR, loadConfig } from "../src/config.ts";
+import { ConfigError, DEFAULT_PGLITE_DIR, loadConfig, type Env } from "../src/config.ts";
 
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
+function problemsOf(env: Env): string[] {
   try {
     loadConfig(env, "/srv");
   } catch (err) {

@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { SAMPLE_APP_DIR, TSX_CLI } from "../scripts/paths.ts";
-import { describeDatabase } from "../src/config.ts";
+import { redactUrl } from "../src/config.ts";
 import { DatabaseOpenError, openDatabase } from "../src/db.ts";
 import { MIGRATIONS, migrationStatus, runMigrations } from "../src/migrations.ts";
 import { SEED_SCENES } from "../src/seed-data.ts";
@@ -111,7 +111,7 @@ const pgReachable = await (async () => {
     await client.connect();
     return true;
   } catch (err) {
-    console.warn(`[sample-app] PostgreSQL at ${describeDatabase({ kind: "postgresql", url: adminUrl })} is unreachable (${(err as Error).message}); skipping the PostgreSQL test.`);
+    console.warn(`[sample-app] PostgreSQL at ${redactUrl(adminUrl)} is unreachable (${(err as Error).message}); skipping the PostgreSQL test.`);
     return false;
   } finally {
     await client.end().catch(() => undefined);
