@@ -33,14 +33,18 @@ const BUILTIN_IDENTIFIERS = new Set([
 // Macros whose first argument names a variable bound inside the other arguments.
 const COMPREHENSION_MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
 
-const CACHE_LIMIT = 500;
+const CACHE_LIMIT = 2000;
 const parseCache = new Map<string, ParseResult>();
 
 function parseCached(src: string): ParseResult {
   const hit = parseCache.get(src);
   if (hit) return hit;
   const parsed = parse(src);
-  if (parseCache.size >= CACHE_LIMIT) parseCache.clear(); // crude bound; parsing is cheap
+  // Bounded, oldest first out: the canvas re-validates the same expressions on every edit.
+  if (parseCache.size >= CACHE_LIMIT) {
+    const oldest = parseCache.keys().next();
+    if (!oldest.done) parseCache.delete(oldest.value);
+  }
   parseCache.set(src, parsed);
   return parsed;
 }
@@ -179,7 +183,7 @@ function toPlain(value: unknown): unknown {
 export function evaluateExpression(src: string, scope: Readonly<Record<string, unknown>>): EvaluationResult {
   try {
     const program = parseCached(src);
-    const value: unknown = program({ ...scope });
+    const value: unknown = program(scope);
     if (value instanceof Promise) return { ok: false, error: "Asynchronous expressions are not supported." };
     return { ok: true, value: toPlain(value) };
   } catch (err) {

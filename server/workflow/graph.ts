@@ -168,62 +168,91 @@ export function topologicalOrder(g: Digraph): number[] | null {
   return order.length === g.n ? order : null;
 }
 
-/**
- * Answers "is `a` an ancestor of `v`?" for a fixed set of candidate ancestors (the nodes that are
- * referenced), with one bitset per strongly connected component over just those candidates. Cost is
- * O(E * candidates / 32): linear when few nodes are referenced, which is the common case.
- */
-export class AncestorIndex {
-  private readonly words: number;
-  private readonly bits: Uint32Array;
-  private readonly slot: Map<number, number>;
-  private readonly comps: Components;
+/** Candidates per bitset pass: bounds memory to components x 64 words (2.5 MB at 10,000 nodes). */
+const CHUNK = 2048;
 
-  constructor(g: Digraph, candidates: Iterable<number>, comps: Components = stronglyConnectedComponents(g)) {
-    this.comps = comps;
-    this.slot = new Map();
-    for (const c of candidates) if (!this.slot.has(c)) this.slot.set(c, this.slot.size);
-    this.words = Math.ceil(this.slot.size / 32);
-    const { comp, count } = comps;
-    const W = this.words;
-    this.bits = new Uint32Array(count * W);
-    if (W === 0) return;
-    // Members of each component, by counting sort.
-    const start = new Int32Array(count + 1);
-    for (let v = 0; v < g.n; v++) start[comp[v]! + 1]!++;
-    for (let c = 0; c < count; c++) start[c + 1]! += start[c]!;
-    const fill = start.slice(0, count);
-    const members = new Int32Array(g.n);
-    for (let v = 0; v < g.n; v++) members[fill[comp[v]!]!++] = v;
-    const bits = this.bits;
+/**
+ * Answers a batch of "is there a path of at least one edge from `ancestors[i]` to `vertices[i]`?".
+ * Cheap cases first: component order rejects most negatives (an edge u -> v across components has
+ * comp[u] > comp[v]), the same cyclic component or a direct edge accepts. The rest uses bitsets over
+ * the remaining candidate ancestors, one per component, filled in topological order, in chunks of
+ * 2048 candidates: O(E x candidates / 32) time, linear when few nodes are referenced from afar.
+ */
+export function ancestorQueries(
+  g: Digraph,
+  ancestors: ArrayLike<number>,
+  vertices: ArrayLike<number>,
+  comps: Components = stronglyConnectedComponents(g),
+): Uint8Array {
+  const { comp, count, size } = comps;
+  const q = ancestors.length;
+  const result = new Uint8Array(q);
+  const open: number[] = [];
+  for (let i = 0; i < q; i++) {
+    const a = ancestors[i] as number;
+    const v = vertices[i] as number;
+    const ca = comp[a]!;
+    const cv = comp[v]!;
+    if (ca < cv) continue; // a comes after v in topological order
+    if (ca === cv) {
+      result[i] = size[ca]! > 1 ? 1 : 0; // same component: a path exists iff it is a cycle
+      continue;
+    }
+    let direct = false;
+    const end = Math.min(g.inStart[v + 1]!, g.inStart[v]! + 32);
+    for (let e = g.inStart[v]!; e < end; e++) {
+      if (g.inSources[e] === a) {
+        direct = true;
+        break;
+      }
+    }
+    if (direct) result[i] = 1;
+    else open.push(i);
+  }
+  if (open.length === 0) return result;
+
+  // Members of each component (counting sort), for the bitset passes.
+  const start = new Int32Array(count + 1);
+  for (let v = 0; v < g.n; v++) start[comp[v]! + 1]!++;
+  for (let c = 0; c < count; c++) start[c + 1]! += start[c]!;
+  const fill = start.slice(0, count);
+  const members = new Int32Array(g.n);
+  for (let v = 0; v < g.n; v++) members[fill[comp[v]!]!++] = v;
+
+  const candidates = [...new Set(open.map((i) => ancestors[i] as number))];
+  const slot = new Int32Array(g.n).fill(-1);
+  for (let from = 0; from < candidates.length; from += CHUNK) {
+    const chunk = candidates.slice(from, from + CHUNK);
+    slot.fill(-1);
+    chunk.forEach((a, k) => (slot[a] = k));
+    const W = Math.ceil(chunk.length / 32);
+    const bits = new Uint32Array(count * W);
     // Sources first: predecessors in other components have larger numbers and are done already.
     for (let c = count - 1; c >= 0; c--) {
       const base = c * W;
-      const cyclic = start[c + 1]! - start[c]! > 1;
+      // In a cycle every member reaches every member, itself included.
+      const cyclic = size[c]! > 1;
       for (let m = start[c]!; m < start[c + 1]!; m++) {
         const v = members[m]!;
-        if (cyclic) {
-          const s = this.slot.get(v);
-          if (s !== undefined) bits[base + (s >>> 5)]! |= 1 << (s & 31);
-        }
-        for (let i = g.inStart[v]!, end = g.inStart[v + 1]!; i < end; i++) {
-          const u = g.inSources[i]!;
+        const own = cyclic ? slot[v]! : -1;
+        if (own >= 0) bits[base + (own >>> 5)]! |= 1 << (own & 31);
+        for (let e = g.inStart[v]!, end = g.inStart[v + 1]!; e < end; e++) {
+          const u = g.inSources[e]!;
           const cu = comp[u]!;
           if (cu === c) continue;
           const ubase = cu * W;
           for (let k = 0; k < W; k++) bits[base + k]! |= bits[ubase + k]!;
-          const s = this.slot.get(u);
-          if (s !== undefined) bits[base + (s >>> 5)]! |= 1 << (s & 31);
+          const s = slot[u]!;
+          if (s >= 0) bits[base + (s >>> 5)]! |= 1 << (s & 31);
         }
       }
     }
+    for (const i of open) {
+      const s = slot[ancestors[i] as number]!;
+      if (s < 0) continue;
+      const c = comp[vertices[i] as number]!;
+      result[i] = (bits[c * W + (s >>> 5)]! >>> (s & 31)) & 1;
+    }
   }
-
-  /** True when there is a path of at least one edge from `ancestor` to `v`. `ancestor` must be a candidate. */
-  isAncestor(ancestor: number, v: number): boolean {
-    const s = this.slot.get(ancestor);
-    if (s === undefined) return false;
-    const c = this.comps.comp[v]!;
-    return ((this.bits[c * this.words + (s >>> 5)]! >>> (s & 31)) & 1) === 1;
-  }
+  return result;
 }

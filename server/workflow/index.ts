@@ -89,7 +89,7 @@ export {
   type ExpressionIdentifier,
   type EvaluationResult,
 } from "./expression";
-export { buildDigraph, reachable, stronglyConnectedComponents, topologicalOrder, AncestorIndex, type Digraph } from "./graph";
+export { buildDigraph, reachable, stronglyConnectedComponents, topologicalOrder, ancestorQueries, type Digraph, type Components } from "./graph";
 export { validateWorkflow, validateWorkflowRequest, type ValidateOptions } from "./validate";
 export { RECIPES, RECIPE_NAMES, getRecipe, type Recipe, type RecipeName } from "./recipes";
 export { nodeTypesSummary, configJsonSchema, CONTRACT_VERSION, type NodeTypesSummary, type NodeTypeSummary, type OptionalKeySummary } from "./summary";

@@ -120,7 +120,7 @@ function build(): NodeTypesSummary {
       language: "CEL",
       description:
         "Condition expressions are CEL (https://cel.dev). Upstream node outputs are maps named by node id. JSON numbers are doubles: comparisons with integers work, arithmetic needs 1.0-style literals.",
-      examples: ['start.query != "" && http_1.status == 200', 'size(llm_1.result) > 0', '"refund" in start.query'],
+      examples: ['start.query != "" && http_1.status == 200', 'size(llm_1.result) > 0', 'start.query.contains("refund")'],
     },
     nodeTypes: NODE_TYPES.map((type) => {
       const contract = getContract(type);

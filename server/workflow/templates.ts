@@ -14,7 +14,6 @@ export const TEMPLATE_PATTERN_SOURCE =
   "\\{\\{\\s*([A-Za-z0-9_-]+)\\.([A-Za-z0-9_-]+)((?:\\.[A-Za-z0-9_-]+)*)\\s*\\}\\}";
 
 const SEGMENT_RE = /^[A-Za-z0-9_-]+$/;
-const INNER_CHARS_RE = /^[A-Za-z0-9_.-]+$/;
 
 /** True when `id` can be written as the node id of a template. */
 export function isTemplateNodeId(id: string): boolean {
@@ -70,56 +69,84 @@ function errorToken(kind: TemplateErrorKind, raw: string, start: number, end: nu
   return { kind: "error", error: { kind, message: `${what[kind]}.`, raw, start, end } };
 }
 
-function parseInner(text: string, start: number, end: number): Token {
-  const raw = text.slice(start, end);
-  const inner = text.slice(start + 2, end - 2).trim();
-  if (inner === "") return errorToken("empty", raw, start, end);
-  if (!INNER_CHARS_RE.test(inner)) return errorToken("bad_characters", raw, start, end);
-  const parts = inner.split(".");
-  if (parts.length < 2) return errorToken("no_field", raw, start, end);
-  if (parts.some((p) => p === "")) return errorToken("empty_segment", raw, start, end);
-  const [nodeId = "", field = "", ...path] = parts;
-  return { kind: "ref", ref: { raw, nodeId, field, path, start, end } };
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 }
 
-/** Splits text into literal text, references and malformed templates. Linear in the text length. */
-function tokenize(text: string): Token[] {
+// Letters, digits, "_" and "-".
+function isSegmentChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/** Parses the text between `{{` at `start` and `}}` ending at `end`, by hand: this runs for every template. */
+function parseInner(text: string, start: number, end: number): Token {
+  let a = start + 2;
+  let b = end - 2;
+  while (a < b && isSpace(text.charCodeAt(a))) a++;
+  while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+  if (a === b) return errorToken("empty", text.slice(start, end), start, end);
+  const parts: string[] = [];
+  let segmentStart = a;
+  let emptySegment = false;
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (i === segmentStart) emptySegment = true;
+      parts.push(text.slice(segmentStart, i));
+      segmentStart = i + 1;
+    } else if (!isSegmentChar(c)) {
+      return errorToken("bad_characters", text.slice(start, end), start, end);
+    }
+  }
+  if (segmentStart === b) emptySegment = true;
+  parts.push(text.slice(segmentStart, b));
+  if (parts.length < 2) return errorToken("no_field", text.slice(start, end), start, end);
+  if (emptySegment) return errorToken("empty_segment", text.slice(start, end), start, end);
+  const nodeId = parts[0] as string;
+  const field = parts[1] as string;
+  const path = parts.length > 2 ? parts.slice(2) : [];
+  return { kind: "ref", ref: { raw: text.slice(start, end), nodeId, field, path, start, end } };
+}
+
+/**
+ * Splits text into literal text (only when `withText`), references and malformed templates.
+ * Linear in the text length: the next "}}" is searched once and reused.
+ */
+function tokenize(text: string, withText: boolean): Token[] {
   const tokens: Token[] = [];
   let literalStart = 0;
   let i = 0;
   let close = -2; // cached offset of the next "}}", -1 once none is left
-  const pushText = (upTo: number) => {
-    if (upTo > literalStart) tokens.push({ kind: "text", value: text.slice(literalStart, upTo) });
-  };
   for (;;) {
     const open = text.indexOf("{{", i);
     if (open < 0) break;
     if (open > 0 && text.charCodeAt(open - 1) === BACKSLASH) {
       // `\{{` is a literal `{{`: drop the backslash.
-      pushText(open - 1);
-      tokens.push({ kind: "text", value: "{{" });
+      if (withText) {
+        if (open - 1 > literalStart) tokens.push({ kind: "text", value: text.slice(literalStart, open - 1) });
+        tokens.push({ kind: "text", value: "{{" });
+      }
       literalStart = i = open + 2;
       continue;
     }
     if (close !== -1 && close < open + 2) close = text.indexOf("}}", open + 2);
-    pushText(open);
+    if (withText && open > literalStart) tokens.push({ kind: "text", value: text.slice(literalStart, open) });
     if (close === -1) {
       // No "}}" anywhere after this point: one error covers the rest of the text.
       tokens.push(errorToken("unclosed", text.slice(open), open, text.length));
       literalStart = i = text.length;
       break;
     }
-    const nested = text.slice(open + 2, close).indexOf("{{");
-    if (nested >= 0) {
-      const next = open + 2 + nested;
-      tokens.push(errorToken("unclosed", text.slice(open, next), open, next));
-      literalStart = i = next;
+    const nested = text.indexOf("{{", open + 2);
+    if (nested >= 0 && nested < close) {
+      tokens.push(errorToken("unclosed", text.slice(open, nested), open, nested));
+      literalStart = i = nested;
       continue;
     }
     tokens.push(parseInner(text, open, close + 2));
     literalStart = i = close + 2;
   }
-  pushText(text.length);
+  if (withText && text.length > literalStart) tokens.push({ kind: "text", value: text.slice(literalStart) });
   return tokens;
 }
 
@@ -127,7 +154,7 @@ function tokenize(text: string): Token[] {
 export function extractTemplateRefs(text: string): TemplateScan {
   const scan: TemplateScan = { refs: [], errors: [] };
   if (text.indexOf("{{") < 0) return scan; // the common case: no template at all
-  for (const token of tokenize(text)) {
+  for (const token of tokenize(text, false)) {
     if (token.kind === "ref") scan.refs.push(token.ref);
     else if (token.kind === "error") scan.errors.push(token.error);
   }
@@ -188,7 +215,7 @@ export function formatTemplateValue(value: unknown): string {
 export function renderTemplate(text: string, scope: TemplateScope): string {
   if (text.indexOf("{{") < 0) return text;
   let out = "";
-  for (const token of tokenize(text)) {
+  for (const token of tokenize(text, true)) {
     if (token.kind === "text") out += token.value;
     else if (token.kind === "ref") out += formatTemplateValue(resolveTemplateRef(scope, token.ref).value);
     else out += token.error.raw;
@@ -202,7 +229,7 @@ export function renderTemplate(text: string, scope: TemplateScope): string {
  * body `{"items": "{{http_1.result}}"}` can carry structured data. A missing value gives "".
  */
 export function renderTemplateValue(text: string, scope: TemplateScope): unknown {
-  const tokens = tokenize(text);
+  const tokens = tokenize(text, true);
   const meaningful = tokens.filter((t) => !(t.kind === "text" && t.value.trim() === ""));
   const only = meaningful[0];
   if (meaningful.length === 1 && only?.kind === "ref") {

@@ -55,9 +55,10 @@ export function wideGraph(n: number): WorkflowInput {
 /**
  * A realistic mix of all node types: repeated blocks of
  * memory_load -> llm -> http -> condition -(true)-> code / -(false)-> llm -> memory_save,
- * with templates into the start, the block's own nodes and the previous block. About `n` nodes.
+ * with templates into the start, the block's own nodes and the previous block; exactly `n` nodes
+ * (n >= 9).
  */
-export function realisticWorkflow(n: number): WorkflowInput {
+export function realisticWorkflow(n: number, variant = 0): WorkflowInput {
   const nodes: NodeIn[] = [startNode()];
   const edges: EdgeIn[] = [];
   const blocks = Math.max(1, Math.floor((n - 2) / 7));
@@ -101,7 +102,8 @@ export function realisticWorkflow(n: number): WorkflowInput {
       {
         id: c,
         type: "condition",
-        config: { expression: `${h}.status == 200 && size(${l}.result) > 0 && start.query != ""` },
+        // `variant` changes the expression text so repeated runs cannot hit the CEL parse cache.
+        config: { expression: `${h}.status == 200 && size(${l}.result) > ${variant} && start.query != ""` },
         position: at(x + 3),
       },
       {

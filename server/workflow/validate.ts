@@ -25,7 +25,7 @@ import {
   START_OUTPUT_TYPES,
 } from "./contract";
 import { parseExpression } from "./expression";
-import { AncestorIndex, buildDigraph, outDegree, reachable, stronglyConnectedComponents } from "./graph";
+import { ancestorQueries, buildDigraph, outDegree, reachable, stronglyConnectedComponents } from "./graph";
 import { WORKFLOW_LIMITS } from "./limits";
 import type { Finding, ValidationResult } from "./schema";
 import { extractTemplateRefs, isTemplateNodeId } from "./templates";
@@ -55,7 +55,10 @@ function own(obj: Json, key: string): unknown {
 
 /** One JSON pointer segment (RFC 6901). */
 function seg(key: string | number): string {
-  return typeof key === "number" ? `/${key}` : `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  if (typeof key === "number") return `/${key}`;
+  // Fast path: almost no key needs escaping.
+  if (key.indexOf("~") < 0 && key.indexOf("/") < 0) return `/${key}`;
+  return `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
 function ptr(base: string, ...keys: Array<string | number>): string {
@@ -107,6 +110,7 @@ const TEMPLATE_KEYS: Record<NodeType, ReadonlySet<string>> = Object.fromEntries(
 ) as unknown as Record<NodeType, ReadonlySet<string>>;
 
 const MAX_STR = WORKFLOW_LIMITS.maxStringLength;
+const EDGE_TEXT_KEYS = ["id", "label"] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Findings collector
@@ -130,10 +134,6 @@ class Findings {
     if (where.nodeId !== undefined) finding.nodeId = where.nodeId;
     if (where.edgeIndex !== undefined) finding.edgeIndex = where.edgeIndex;
     list.push(finding);
-  }
-
-  hasError(code: FindingCode): boolean {
-    return this.errors.some((f) => f.code === code);
   }
 
   result(rootPath: string): ValidationResult {
@@ -182,12 +182,30 @@ interface PendingRef {
   field: string | undefined;
   /** The reference as written, for messages. */
   shown: string;
-  path: string;
+  /** Where it is: the pointer is `parent` + `key`, built only when a finding needs it. */
+  parent: string;
+  key: string | number;
+  /** Index of the named node, once resolved. */
+  to: number;
+}
+
+interface WalkItem {
+  value: unknown;
+  parent: string;
+  key: string | number;
+  /** Whether strings here are rendered as templates. */
+  templates: boolean;
 }
 
 function nodeLabel(info: NodeInfo): string {
   const base = info.id !== undefined ? `Node ${q(info.id)}` : `Node at index ${info.index}`;
   return info.type ? `${base} (${info.type})` : base;
+}
+
+/** The same, for use inside a sentence. */
+function nodeRef(info: NodeInfo): string {
+  const label = nodeLabel(info);
+  return `n${label.slice(1)}`;
 }
 
 function where(info: NodeInfo): { nodeId?: string } {
@@ -352,12 +370,12 @@ class Validator {
     } else if (isRecord(config)) {
       info.config = config;
     }
-    this.stringLimits(info.config, configPath, info);
     if (info.type) this.config(info, configPath);
+    else this.walkConfig(info, configPath, undefined);
   }
 
   private nodeId(raw: Json, info: NodeInfo): void {
-    const path = ptr(info.path, "id");
+    const path = info.path + "/id";
     if (!Object.hasOwn(raw, "id") || raw.id === undefined) {
       this.f.add("BODY_REQUIRED_FIELD", path, `Node at index ${info.index} has no "id".`);
       return;
@@ -392,24 +410,24 @@ class Validator {
   }
 
   private nodeType(raw: Json, info: NodeInfo): void {
-    const path = ptr(info.path, "type");
-    const label = info.id !== undefined ? `Node ${q(info.id)}` : `Node at index ${info.index}`;
+    const path = info.path + "/type";
+    const label = () => (info.id !== undefined ? `Node ${q(info.id)}` : `Node at index ${info.index}`);
     if (!Object.hasOwn(raw, "type") || raw.type === undefined) {
-      this.f.add("BODY_REQUIRED_FIELD", path, `${label} has no "type"; use one of ${NODE_TYPES.join(", ")}.`, where(info));
+      this.f.add("BODY_REQUIRED_FIELD", path, `${label()} has no "type"; use one of ${NODE_TYPES.join(", ")}.`, where(info));
       return;
     }
     const type = raw.type;
     if (typeof type !== "string") {
-      this.f.add("BODY_INVALID_TYPE", path, `${label}: "type" must be a string, got ${describeValue(type)}.`, where(info));
+      this.f.add("BODY_INVALID_TYPE", path, `${label()}: "type" must be a string, got ${describeValue(type)}.`, where(info));
     } else if (!isNodeType(type)) {
-      this.f.add("NODE_TYPE_UNKNOWN", path, `${label} has unknown type ${q(type)}; use one of ${NODE_TYPES.join(", ")}.`, where(info));
+      this.f.add("NODE_TYPE_UNKNOWN", path, `${label()} has unknown type ${q(type)}; use one of ${NODE_TYPES.join(", ")}.`, where(info));
     } else {
       info.type = type;
     }
   }
 
   private position(raw: Json, info: NodeInfo): void {
-    const path = ptr(info.path, "position");
+    const path = info.path + "/position";
     const pos = own(raw, "position");
     if (pos === undefined) {
       this.f.add("NODE_POSITION_INVALID", path, `${nodeLabel(info)} has no "position"; give canvas coordinates {x, y}.`, where(info));
@@ -427,30 +445,50 @@ class Validator {
     }
   }
 
-  /** Reports every over-long string inside a value (iterative walk, safe on deep or cyclic input). */
-  private stringLimits(value: unknown, path: string, info: NodeInfo | undefined): void {
-    if (typeof value === "string") {
-      if (value.length > MAX_STR) this.tooLong(path, value.length, info);
-      return;
+  /**
+   * One walk over every value in the config: over-long strings anywhere, and template syntax in the
+   * keys whose widget renders templates. Iterative (deep input is fine) and cycle-safe (JS callers);
+   * a pointer is only built for strings that need one.
+   */
+  private walkConfig(info: NodeInfo, configPath: string, templateKeys: ReadonlySet<string> | undefined): void {
+    let seen: Set<object> | undefined;
+    const stack: WalkItem[] = [];
+    const config = info.config;
+    for (const key of Object.keys(config)) {
+      const value = config[key];
+      const templates = templateKeys?.has(key) ?? false;
+      // Top-level strings (the common case) are checked without going through the stack.
+      if (typeof value === "string") this.walkString(info, value, configPath, key, templates);
+      else if (typeof value === "object" && value !== null) stack.push({ value, parent: configPath, key, templates });
     }
-    if (typeof value !== "object" || value === null) return;
-    const seen = new Set<object>();
-    const stack: Array<[unknown, string]> = [[value, path]];
+    // Children are pushed in reverse so findings come out in document order.
+    stack.reverse();
     for (let item = stack.pop(); item; item = stack.pop()) {
-      const [v, p] = item;
+      const v = item.value;
       if (typeof v === "string") {
-        if (v.length > MAX_STR) this.tooLong(p, v.length, info);
-      } else if (typeof v === "object" && v !== null && !seen.has(v)) {
+        this.walkString(info, v, item.parent, item.key, item.templates);
+      } else if (typeof v === "object" && v !== null && !(seen ??= new Set()).has(v)) {
         seen.add(v);
-        if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], ptr(p, i)]);
-        else for (const k of Object.keys(v)) stack.push([(v as Json)[k], ptr(p, k)]);
+        const p = ptr(item.parent, item.key);
+        if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: p, key: i, templates: item.templates });
+        } else {
+          const keys = Object.keys(v);
+          for (let i = keys.length - 1; i >= 0; i--) {
+            const k = keys[i] as string;
+            stack.push({ value: (v as Json)[k], parent: p, key: k, templates: item.templates });
+          }
+        }
       }
     }
   }
 
-  private tooLong(path: string, length: number, info: NodeInfo | undefined): void {
-    const who = info ? `${nodeLabel(info)}: a` : "A";
-    this.f.add("LIMIT_STRING_LENGTH", path, `${who} string is ${length} characters long; at most ${MAX_STR} are allowed.`, info ? where(info) : {});
+  private walkString(info: NodeInfo, v: string, parent: string, key: string | number, templates: boolean): void {
+    if (v.length > MAX_STR) {
+      this.f.add("LIMIT_STRING_LENGTH", ptr(parent, key), `${nodeLabel(info)}: a string is ${v.length} characters long; at most ${MAX_STR} are allowed.`, where(info));
+    } else if (templates && v.indexOf("{{") >= 0) {
+      this.templateString(info, v, parent, key);
+    }
   }
 
   private config(info: NodeInfo, configPath: string): void {
@@ -482,9 +520,7 @@ class Validator {
       }
     }
 
-    for (const key of TEMPLATE_KEYS[type]) {
-      if (Object.hasOwn(config, key)) this.templates(info, config[key], ptr(configPath, key));
-    }
+    this.walkConfig(info, configPath, TEMPLATE_KEYS[type]);
 
     if (type === "start") this.startOutputs(info, configPath);
     else if (type === "http") this.httpUrl(info, configPath);
@@ -563,48 +599,26 @@ class Validator {
   // -------------------------------------------------------------------------------------------
   // References (collected now, checked once the graph is known)
 
-  /** Scans every string inside a template-bearing value. */
-  private templates(info: NodeInfo, value: unknown, path: string): void {
-    if (typeof value === "string") {
-      this.templateString(info, value, path);
-      return;
-    }
-    if (typeof value !== "object" || value === null) return;
-    const seen = new Set<object>();
-    const stack: Array<[unknown, string]> = [[value, path]];
-    for (let item = stack.pop(); item; item = stack.pop()) {
-      const [v, p] = item;
-      if (typeof v === "string") this.templateString(info, v, p);
-      else if (typeof v === "object" && v !== null && !seen.has(v)) {
-        seen.add(v);
-        if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], ptr(p, i)]);
-        else for (const k of Object.keys(v)) stack.push([(v as Json)[k], ptr(p, k)]);
-      }
-    }
-  }
-
-  private templateString(info: NodeInfo, text: string, path: string): void {
-    if (text.length > MAX_STR || text.indexOf("{{") < 0) return;
+  private templateString(info: NodeInfo, text: string, parent: string, key: string | number): void {
     const scan = extractTemplateRefs(text);
-    for (const err of scan.errors) this.f.add("TEMPLATE_MALFORMED", path, `${nodeLabel(info)}: ${err.message}`, where(info));
+    for (const err of scan.errors) this.f.add("TEMPLATE_MALFORMED", ptr(parent, key), `${nodeLabel(info)}: ${err.message}`, where(info));
     // Resolved after all nodes are read: a template may name a node that comes later in the array.
     for (const ref of scan.refs) {
-      this.pending.push({ kind: "template", from: info.index, name: ref.nodeId, field: ref.field, shown: ref.raw, path });
+      this.pending.push({ kind: "template", from: info.index, name: ref.nodeId, field: ref.field, shown: ref.raw, parent, key, to: -1 });
     }
   }
 
   private conditionExpression(info: NodeInfo, configPath: string): void {
     const expression = own(info.config, "expression");
     if (typeof expression !== "string" || expression.trim() === "" || expression.length > MAX_STR) return;
-    const path = ptr(configPath, "expression");
     const parsed = parseExpression(expression);
     if (!parsed.ok) {
       const at = parsed.errorOffset !== undefined ? ` at character ${parsed.errorOffset}` : "";
-      this.f.add("CONDITION_EXPRESSION_INVALID", path, `${nodeLabel(info)}: the expression is not valid CEL${at}: ${parsed.error ?? "parse error"}.`, where(info));
+      this.f.add("CONDITION_EXPRESSION_INVALID", ptr(configPath, "expression"), `${nodeLabel(info)}: the expression is not valid CEL${at}: ${parsed.error ?? "parse error"}.`, where(info));
       return;
     }
     for (const ident of parsed.identifiers) {
-      this.pending.push({ kind: "condition", from: info.index, name: ident.root, field: ident.field, shown: ident.root, path });
+      this.pending.push({ kind: "condition", from: info.index, name: ident.root, field: ident.field, shown: ident.root, parent: configPath, key: "expression", to: -1 });
     }
   }
 
@@ -612,7 +626,7 @@ class Validator {
     const value = own(info.config, "extractFrom");
     if (typeof value !== "string" || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(value)) return; // format: schema
     const [nodeId = "", field] = value.split(".");
-    this.pending.push({ kind: "extract", from: info.index, name: nodeId, field, shown: value, path: ptr(configPath, "extractFrom") });
+    this.pending.push({ kind: "extract", from: info.index, name: nodeId, field, shown: value, parent: configPath, key: "extractFrom", to: -1 });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -620,7 +634,7 @@ class Validator {
 
   private edges(edges: unknown[], nodesKnown: boolean): GraphEdge[] {
     const out: GraphEdge[] = [];
-    const seen = new Set<string>();
+    const seen = new Set<number>();
     for (let k = 0; k < edges.length; k++) {
       const edge = this.edge(edges[k], k, nodesKnown, seen);
       if (edge) out.push(edge);
@@ -628,14 +642,14 @@ class Validator {
     return out;
   }
 
-  private edge(raw: unknown, k: number, nodesKnown: boolean, seen: Set<string>): GraphEdge | undefined {
+  private edge(raw: unknown, k: number, nodesKnown: boolean, seen: Set<number>): GraphEdge | undefined {
     const path = ptr(this.prefix, "edges", k);
     const at = { edgeIndex: k };
     if (!isRecord(raw)) {
       this.f.add("BODY_INVALID_TYPE", path, `Edge at index ${k} must be an object {source, target}, got ${describeValue(raw)}.`, at);
       return undefined;
     }
-    for (const key of ["id", "label"] as const) {
+    for (const key of EDGE_TEXT_KEYS) {
       const v = own(raw, key);
       if (v === undefined || v === null) continue;
       if (typeof v !== "string") this.f.add("BODY_INVALID_TYPE", ptr(path, key), `Edge at index ${k}: "${key}" must be a string, got ${describeValue(v)}.`, at);
@@ -658,10 +672,10 @@ class Validator {
     const s = this.nodes[source] as NodeInfo;
     const t = this.nodes[target] as NodeInfo;
     if (branch !== undefined && s.type !== undefined && s.type !== "condition") {
-      this.f.add("EDGE_CONDITION_INVALID", ptr(path, "condition"), `Edge at index ${k} carries a condition, but its source ${nodeLabel(s)} is not a condition node.`, { ...where(s), ...at });
+      this.f.add("EDGE_CONDITION_INVALID", ptr(path, "condition"), `Edge at index ${k} carries a condition, but its source ${nodeRef(s)} is not a condition node.`, { ...where(s), ...at });
     }
     if (source === target) {
-      this.f.add("EDGE_SELF_LOOP", path, `Edge at index ${k} connects ${nodeLabel(s)} to itself.`, { ...where(s), ...at });
+      this.f.add("EDGE_SELF_LOOP", path, `Edge at index ${k} connects ${nodeRef(s)} to itself.`, { ...where(s), ...at });
       return undefined;
     }
     if (t.type === "start") {
@@ -670,13 +684,14 @@ class Validator {
     if (s.type === "end") {
       this.f.add("END_HAS_OUTGOING", path, `Edge at index ${k} leaves the end node ${q(s.id ?? "")}; it is never followed.`, { ...where(s), ...at });
     }
-    const key = `${source}>${target}>${String(branch)}`;
+    // Numeric key: (source, target, branch) packed; n <= maxNodes keeps it far below 2^53.
+    const key = (source * (this.nodes.length + 1) + target) * 3 + (branch === undefined ? 0 : branch ? 1 : 2);
     if (seen.has(key)) {
       this.f.add("EDGE_DUPLICATE", path, `Edge at index ${k} repeats an earlier edge from ${q(s.id ?? "")} to ${q(t.id ?? "")}; it is ignored.`, { ...where(s), ...at });
       return undefined;
     }
     seen.add(key);
-    return { index: k, source, target, branch: condOk ? branch : undefined, path };
+    return { index: k, source, target, branch, labelInvalid: !condOk, path };
   }
 
   private endpoint(raw: Json, key: "source" | "target", k: number, path: string, nodesKnown: boolean): number | undefined {
@@ -738,8 +753,9 @@ class Validator {
     const starts = graphNodes.filter((info) => info.type === "start").map((info) => info.index);
     const ends = graphNodes.filter((info) => info.type === "end").map((info) => info.index);
 
-    if (starts.length > 0) {
-      const fromStart = reachable(g, starts, "forward");
+    // Without a start every node would be unreachable; WORKFLOW_NO_START says it once.
+    const fromStart = starts.length > 0 ? reachable(g, starts, "forward") : undefined;
+    if (fromStart) {
       for (const info of graphNodes) {
         if (!fromStart[info.index]) {
           this.f.add("NODE_UNREACHABLE", info.path, `${nodeLabel(info)} cannot be reached from any start node; connect it or remove it.`, where(info));
@@ -762,7 +778,7 @@ class Validator {
     }
 
     this.conditionBranches(edges);
-    this.references(g, comps);
+    this.references(g, comps, fromStart);
   }
 
   private conditionBranches(edges: GraphEdge[]): void {
@@ -796,15 +812,15 @@ class Validator {
         if (e.branch === true) hasTrue = true;
         if (e.branch === false) hasFalse = true;
         const named = targetId !== undefined && (targetId === trueTarget || targetId === falseTarget);
-        if (e.branch === undefined && !named) {
-          this.f.add("EDGE_CONDITION_MISSING", e.path, `Edge at index ${e.index} leaves condition ${nodeLabel(info)} without a "condition" label, and trueTarget/falseTarget do not name its target; set "condition": "true" or "false".`, { ...where(info), edgeIndex: e.index });
+        if (e.branch === undefined && !named && !e.labelInvalid) {
+          this.f.add("EDGE_CONDITION_MISSING", e.path, `Edge at index ${e.index} leaves the condition ${nodeRef(info)} without a "condition" label, and trueTarget/falseTarget do not name its target; set "condition": "true" or "false".`, { ...where(info), edgeIndex: e.index });
         } else if (
           e.branch !== undefined &&
           targetId !== undefined &&
           targetId === (e.branch ? falseTarget : trueTarget) &&
           targetId !== (e.branch ? trueTarget : falseTarget)
         ) {
-          this.f.add("EDGE_CONDITION_INVALID", ptr(e.path, "condition"), `Edge at index ${e.index} is labelled ${String(e.branch)}, but ${nodeLabel(info)} names its target as ${e.branch ? "falseTarget" : "trueTarget"}.`, { ...where(info), edgeIndex: e.index });
+          this.f.add("EDGE_CONDITION_INVALID", ptr(e.path, "condition"), `Edge at index ${e.index} is labelled ${String(e.branch)}, but ${nodeRef(info)} names its target as ${e.branch ? "falseTarget" : "trueTarget"}.`, { ...where(info), edgeIndex: e.index });
         }
       }
       if (!hasTrue || !hasFalse) {
@@ -814,48 +830,56 @@ class Validator {
     }
   }
 
-  private references(g: ReturnType<typeof buildDigraph>, comps: ReturnType<typeof stronglyConnectedComponents>): void {
+  private references(
+    g: ReturnType<typeof buildDigraph>,
+    comps: ReturnType<typeof stronglyConnectedComponents>,
+    fromStart: Uint8Array | undefined,
+  ): void {
     if (this.pending.length === 0) return;
     // Resolve names now that every id is known, and report the unknown ones.
-    const resolved: Array<PendingRef & { to: number }> = [];
+    const resolved: PendingRef[] = [];
     for (const ref of this.pending) {
       const from = this.nodes[ref.from] as NodeInfo;
       const to = this.idIndex.get(ref.name);
       if (to === undefined) {
         if (ref.kind === "condition") {
-          this.f.add("CONDITION_UNKNOWN_VARIABLE", ref.path, `${nodeLabel(from)}: the expression uses ${q(ref.name)}, which is not the id of any node.`, where(from));
+          this.f.add("CONDITION_UNKNOWN_VARIABLE", ptr(ref.parent, ref.key), `${nodeLabel(from)}: the expression uses ${q(ref.name)}, which is not the id of any node.`, where(from));
         } else {
           const what = ref.kind === "template" ? `template ${ref.shown}` : `extractFrom ${q(ref.shown)}`;
-          this.f.add("TEMPLATE_UNKNOWN_NODE", ref.path, `${nodeLabel(from)}: ${what} refers to node ${q(ref.name)}, which does not exist.`, where(from));
+          this.f.add("TEMPLATE_UNKNOWN_NODE", ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what} refers to node ${q(ref.name)}, which does not exist.`, where(from));
         }
         continue;
       }
-      resolved.push({ ...ref, to });
+      ref.to = to;
+      resolved.push(ref);
     }
     if (resolved.length === 0) return;
-    const ancestors = new AncestorIndex(
+    const upstream = ancestorQueries(
       g,
       resolved.map((r) => r.to),
+      resolved.map((r) => r.from),
       comps,
     );
-    for (const ref of resolved) {
+    const what = (ref: PendingRef) =>
+      ref.kind === "template" ? `template ${ref.shown}` : ref.kind === "extract" ? `extractFrom ${q(ref.shown)}` : "the expression";
+    resolved.forEach((ref, i) => {
       const from = this.nodes[ref.from] as NodeInfo;
       const to = this.nodes[ref.to] as NodeInfo;
-      const toName = q(to.id ?? "");
-      const what = ref.kind === "template" ? `template ${ref.shown}` : ref.kind === "extract" ? `extractFrom ${q(ref.shown)}` : "the expression";
-      // A duplicate-id node is outside the graph, so "upstream" cannot be judged for it.
-      if (from.owner && (ref.from === ref.to || !ancestors.isAncestor(ref.to, ref.from))) {
+      // "Upstream" is not judged for a duplicate-id node (outside the graph) nor for an unreachable
+      // one: NODE_UNREACHABLE already points at the broken wiring, which would cascade here.
+      const judged = from.owner && (fromStart === undefined || fromStart[ref.from] === 1);
+      if (judged && (ref.from === ref.to || !upstream[i])) {
         const code: FindingCode = ref.kind === "condition" ? "CONDITION_NOT_UPSTREAM" : "TEMPLATE_NOT_UPSTREAM";
         const why = ref.from === ref.to ? "the node itself" : "not upstream of it (no path of edges leads from it to this node)";
-        this.f.add(code, ref.path, `${nodeLabel(from)}: ${what} uses node ${toName}, which is ${why}.`, where(from));
+        this.f.add(code, ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what(ref)} uses node ${q(to.id ?? "")}, which is ${why}.`, where(from));
       }
       const outputs = outputsOf(to);
       if (ref.field !== undefined && outputs && !outputs.has(ref.field)) {
         const code: FindingCode = ref.kind === "condition" ? "CONDITION_UNKNOWN_FIELD" : "TEMPLATE_UNKNOWN_FIELD";
         const list = outputs.size > 0 ? [...outputs].join(", ") : "none";
-        this.f.add(code, ref.path, `${nodeLabel(from)}: ${what} uses field ${q(ref.field)} of node ${toName}, which outputs only: ${list}.`, where(from));
+        this.f.add(code, ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what(ref)} uses field ${q(ref.field)} of node ${q(to.id ?? "")}, which outputs only: ${list}.`, where(from));
       }
-    }
+    });
   }
 }
 
@@ -864,6 +888,8 @@ interface GraphEdge {
   source: number;
   target: number;
   branch: boolean | undefined;
+  /** The edge had a `condition` that is not a branch label (already reported). */
+  labelInvalid: boolean;
   path: string;
 }
 
