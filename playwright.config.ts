@@ -11,7 +11,7 @@ export default defineConfig({
   timeout: 60_000,
   retries: 0,
   workers: 1,
-  outputDir: ".tmp/e2e-results",
+  outputDir: `.tmp/e2e-results-${PORT}`,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
@@ -21,14 +21,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .tmp/e2e-db .tmp/e2e-data && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    command: `rm -rf .tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT} && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
-      DATABASE_URL: "pglite:./.tmp/e2e-db",
-      FLOWBENCH_DATA_DIR: ".tmp/e2e-data",
+      DATABASE_URL: `pglite:./.tmp/e2e-db-${PORT}`,
+      FLOWBENCH_DATA_DIR: `.tmp/e2e-data-${PORT}`,
       FLOWBENCH_INIT_ADMIN_EMAIL: "admin@e2e.flowbench.test",
       FLOWBENCH_INIT_ADMIN_PASSWORD: "e2e-admin-password",
       FLOWBENCH_INIT_API_TOKEN: "e2e_admin_token_0123456789abcdef",

@@ -9,14 +9,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchValidation, generateWorkflow } from "./bench-validate";
-import { ROOT, startServer } from "./lib/app-server";
+import { DIST_DIR, startServer } from "./lib/app-server";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 async function restThroughput(total = 2000, concurrency = 16) {
-  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) throw new Error("run `npm run build` first");
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-"));
   const server = await startServer("bench", `pglite:${dir}`);
   try {

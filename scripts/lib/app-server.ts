@@ -9,6 +9,8 @@ import pg from "pg";
 export type StartedServer = { name: string; url: string; adminToken: string; adminEmail: string; adminPassword: string; stop: () => Promise<void> };
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+/** The build folder (`NEXT_DIST_DIR`, default .next): `next start` reads the same variable via next.config.mjs. */
+export const DIST_DIR = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next");
 export const PG_ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 export async function freePort(): Promise<number> {

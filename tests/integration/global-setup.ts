@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
-import { ROOT, createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "../../scripts/lib/app-server";
 
 export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
 
@@ -19,7 +19,7 @@ declare module "vitest" {
  * PostgreSQL server is reachable.
  */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
     console.log("[integration] no production build: running next build");
     const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, stdio: "inherit" });
     if (r.status !== 0) throw new Error("next build failed");
