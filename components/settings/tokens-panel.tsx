@@ -38,14 +38,14 @@ export function TokensPanel() {
           API tokens
         </h2>
         <p className="text-sm text-slate-500">
-          Send as <code className="rounded bg-slate-100 px-1">Authorization: Bearer …</code>. A token is shown once and stored only as a hash.
+          Send as <code className="rounded bg-slate-100 px-1 text-slate-700">Authorization: Bearer …</code>. A token is shown once and stored only as a hash.
         </p>
       </div>
       {created && (
         <div role="status" className="m-5 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm">
           <p className="font-medium text-amber-900">Copy the token “{created.name}” now: it will not be shown again.</p>
           <div className="mt-2 flex items-center gap-2">
-            <code data-testid="new-token" className="flex-1 overflow-x-auto rounded bg-white px-2 py-1.5 font-mono text-xs">
+            <code data-testid="new-token" className="flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-xs select-all">
               {created.token}
             </code>
             <Button
@@ -75,7 +75,7 @@ export function TokensPanel() {
               </p>
             </div>
             {t.revokedAt ? (
-              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-500">revoked</span>
+              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">revoked</span>
             ) : (
               <Button variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
                 Revoke

@@ -71,10 +71,11 @@ export function UsersPanel({ selfId }: { selfId: string }) {
         <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Role" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
-              {r.label}: {r.hint}
+              {r.label}
             </option>
           ))}
         </select>
+        <p className="text-xs text-slate-600 sm:col-span-2">{ROLE_OPTIONS.find((r) => r.value === role)?.hint}</p>
         <div className="flex items-center gap-3 sm:col-span-2">
           <Button type="submit" disabled={create.isPending}>
             {create.isPending ? "Adding…" : "Add user"}

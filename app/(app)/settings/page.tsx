@@ -21,7 +21,7 @@ export default async function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="People who can sign in, and API tokens for scripts, CI and the SDK." />
-      <div className="grid gap-8 p-8 xl:grid-cols-2">
+      <div className="grid items-start gap-8 p-8 xl:grid-cols-2">
         <UsersPanel selfId={principal.kind === "user" ? principal.userId : ""} />
         <TokensPanel />
       </div>
