@@ -71,9 +71,11 @@ for (const server of servers()) {
       expect(html).toContain("/api/openapi.json");
       const external = [...html.matchAll(/(?:src|href)="(https?:\/\/[^"]+)"/g)].map((m) => m[1]);
       expect(external).toEqual([]);
-      const asset = await fetch(`${server.url}/docs/assets/scalar.js`);
+      const asset = await fetch(`${server.url}/docs/assets/swagger-ui-bundle.js`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get("content-type")).toContain("javascript");
+      expect((await fetch(`${server.url}/docs/assets/swagger-ui.css`)).status).toBe(200);
+      expect((await fetch(`${server.url}/docs/assets/..%2Fpackage.json`)).status).toBe(404);
     });
 
     it("health answers without auth and names the database", async () => {
