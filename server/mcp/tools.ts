@@ -1,0 +1,47 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+
+/** What the builder tools need; the in-app endpoint calls the services, the stdio server calls REST via the SDK. */
+export type BuilderToolsApi = {
+  listNodeTypes(): Promise<unknown>;
+  validate(workflow: unknown): Promise<{ valid: boolean; errors: Array<{ code: string; message: string; path: string }>; warnings: unknown[] }>;
+};
+
+function summary(result: Awaited<ReturnType<BuilderToolsApi["validate"]>>): string {
+  if (result.valid) return `valid (${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"})`;
+  const lines = result.errors.slice(0, 20).map((e) => `- ${e.code} at ${e.path}: ${e.message}`);
+  return [`invalid: ${result.errors.length} error(s)`, ...lines, result.errors.length > 20 ? "- …" : ""].filter(Boolean).join("\n");
+}
+
+/** The spec's MCP tools `builder_list_node_types` and `builder_validate`, defined once for both transports. */
+export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
+  const server = new McpServer({ name: "flowbench-builder", version: "0.1.0" });
+  server.registerTool(
+    "builder_list_node_types",
+    {
+      title: "List workflow node types",
+      description:
+        "The Flowbench node-type contract: for each of the 8 node types its required config (any-of groups), optional keys with types and ranges, JSON Schema, output fields, ports and an example; plus the {{node.field}} template syntax, recipes and limits.",
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async () => {
+      const types = await api.listNodeTypes();
+      return { content: [{ type: "text", text: JSON.stringify(types) }], structuredContent: types as Record<string, unknown> };
+    },
+  );
+  server.registerTool(
+    "builder_validate",
+    {
+      title: "Validate a workflow",
+      description:
+        "Validates a workflow graph {nodes, edges} without storing it. Returns { valid, errors, warnings }; every finding has a stable code and a JSON-pointer path into { workflow }.",
+      inputSchema: { workflow: z.unknown().describe("The workflow object: { nodes: [...], edges: [...] }") },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ workflow }) => {
+      const result = await api.validate(workflow);
+      return { content: [{ type: "text", text: `${summary(result)}\n\n${JSON.stringify(result)}` }], structuredContent: result };
+    },
+  );
+  return server;
+}
