@@ -3,7 +3,8 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { ApiError, errors } from "../http/errors";
 import type { Principal } from "../auth/service";
-import { validateWorkflow, type ValidationResult } from "../workflow";
+import type { ValidationResult } from "../workflow";
+import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /**
  * Agents and their immutable, numbered workflow versions. Provisioning always validates first; a workflow with
@@ -43,8 +44,9 @@ export function workflowInvalid(result: ValidationResult): ApiError {
   });
 }
 
-function validateOrThrow(workflow: unknown, opts: ProvisionOptions): ValidationResult {
-  const result = validateWorkflow(workflow, { webhookBaseUrl: opts.webhookBaseUrl, pathPrefix: "/workflow" });
+/** Validation (with the Python syntax check of code nodes) before anything is stored. */
+async function validateOrThrow(workflow: unknown, opts: ProvisionOptions): Promise<ValidationResult> {
+  const result = await validateWorkflowWithCode({ workflow }, { webhookBaseUrl: opts.webhookBaseUrl });
   if (!result.valid) throw workflowInvalid(result);
   return result;
 }
@@ -60,25 +62,31 @@ const agentSelect = {
 } as const;
 const versionMetaSelect = { id: true, agentId: true, version: true, note: true, warnings: true, createdAt: true, createdById: true } as const;
 
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+function insertVersion(tx: Tx, agentId: string, version: number, data: { workflow: unknown; note?: string }, result: ValidationResult, actor: Principal | null) {
+  return tx.workflowVersion.create({
+    data: {
+      agentId,
+      version,
+      workflow: data.workflow as Prisma.InputJsonValue,
+      note: data.note ?? "",
+      warnings: result.warnings as unknown as Prisma.InputJsonValue,
+      createdById: actorId(actor),
+    },
+    select: versionMetaSelect,
+  });
+}
+
 export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput>, actor: Principal | null, opts: ProvisionOptions) {
   const data = CreateAgentInput.parse(input);
-  const result = validateOrThrow(data.workflow, opts);
+  const result = await validateOrThrow(data.workflow, opts);
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.create({
       data: { name: data.name, description: data.description ?? "", latestVersion: 1, createdById: actorId(actor) },
       select: agentSelect,
     });
-    const version = await tx.workflowVersion.create({
-      data: {
-        agentId: agent.id,
-        version: 1,
-        workflow: data.workflow as Prisma.InputJsonValue,
-        note: data.note ?? "",
-        warnings: result.warnings as unknown as Prisma.InputJsonValue,
-        createdById: actorId(actor),
-      },
-      select: versionMetaSelect,
-    });
+    const version = await insertVersion(tx, agent.id, 1, data, result, actor);
     return { agent, version, warnings: result.warnings };
   });
 }
@@ -86,7 +94,7 @@ export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput
 /** Stores the next version. The row lock taken by the increment serialises concurrent provisioning. */
 export async function addVersion(db: Db, agentId: string, input: z.input<typeof AddVersionInput>, actor: Principal | null, opts: ProvisionOptions) {
   const data = AddVersionInput.parse(input);
-  const result = validateOrThrow(data.workflow, opts);
+  const result = await validateOrThrow(data.workflow, opts);
   return db.$transaction(async (tx) => {
     let agent;
     try {
@@ -95,17 +103,7 @@ export async function addVersion(db: Db, agentId: string, input: z.input<typeof 
       if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
       throw e;
     }
-    const version = await tx.workflowVersion.create({
-      data: {
-        agentId,
-        version: agent.latestVersion,
-        workflow: data.workflow as Prisma.InputJsonValue,
-        note: data.note ?? "",
-        warnings: result.warnings as unknown as Prisma.InputJsonValue,
-        createdById: actorId(actor),
-      },
-      select: versionMetaSelect,
-    });
+    const version = await insertVersion(tx, agentId, agent.latestVersion, data, result, actor);
     return { agent, version, warnings: result.warnings };
   });
 }

@@ -27,7 +27,8 @@ describe("finding codes", () => {
     const fixture = FINDING_FIXTURES[code];
     const severity = FINDING_CODES[code].severity;
 
-    it("is produced by its trigger body", () => {
+    // Codes of the async validator (fixture.sandbox set) are asserted by server/runtime/validate-code.test.ts.
+    it.skipIf(fixture.sandbox !== undefined)("is produced by its trigger body", () => {
       const result = validateWorkflowRequest(fixture.trigger, fixture.opts ?? {});
       const list = severity === "error" ? result.errors : result.warnings;
       const hits = list.filter((f) => f.code === code);

@@ -58,6 +58,9 @@ export const FINDING_CODES = {
   // HTTP nodes
   HTTP_URL_INVALID: { severity: "error", description: "An http `url` is neither an absolute http(s) URL nor a relative path starting with `/` (templates allowed)." },
   HTTP_BASE_URL_UNSET: { severity: "warning", description: "An http `url` is relative but WEBHOOK_BASE_URL is not set, so the call cannot be made." },
+  // Code nodes: reported by the async validator (server/runtime/validate-code.ts), which compiles each code node's Python in the sandbox without running it
+  CODE_SYNTAX_ERROR: { severity: "error", description: "A code node's Python does not compile; the message gives the line, column and Python's message. Reported by validate, provisioning and test runs (not by the pure, synchronous validator)." },
+  CODE_SYNTAX_UNCHECKED: { severity: "warning", description: "A code node's Python could not be syntax-checked because the sandbox is unavailable or slow; a syntax error would then surface when the node runs." },
   // Limits
   LIMIT_NODES: { severity: "error", description: "The workflow has more nodes than allowed; the graph is not checked further." },
   LIMIT_EDGES: { severity: "error", description: "The workflow has more edges than allowed; the graph is not checked further." },

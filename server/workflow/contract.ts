@@ -131,6 +131,13 @@ export const EndConfigSchema = z.object({
     description: "The workflow's answer, usually a template such as {{llm_1.result}}.",
     "x-widget": "textarea-template",
   }),
+  payload: optional(z.record(z.string(), z.unknown()), {
+    title: "Payload",
+    description:
+      'Structured data returned beside the answer (e.g. the goods shown in the annotation view): an object whose string values are templates. A value that is exactly one template keeps the referenced value\'s type, e.g. {"goods_list": "{{http_1.result.dishes}}"}.',
+    "x-widget": "json",
+    "x-templates": true,
+  }),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -25,6 +25,12 @@ export interface FindingFixture {
   nodeId?: string;
   /** Options for both bodies. */
   opts?: Omit<ValidateOptions, "pathPrefix">;
+  /**
+   * Set for codes only the async validator reports (server/runtime/validate-code.ts compiles code nodes in the
+   * sandbox): the pure validator never produces them, and server/runtime/validate-code.test.ts asserts the
+   * trigger and clean bodies with the sandbox available or unavailable.
+   */
+  sandbox?: "available" | "unavailable";
 }
 
 function clone<T>(value: T): T {
@@ -69,6 +75,23 @@ function branching(edit?: (b: Body) => void): Body {
   };
   edit?.(body);
   return body;
+}
+
+/** start -> code_1 -> end (nodes 0, 1, 2), the code node running `code`. */
+function withCode(code: string): Body {
+  return {
+    workflow: {
+      nodes: [
+        { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
+        { id: "code_1", type: "code", config: { code, inputs: { text: "{{start.query}}" } }, position: { x: 200, y: 0 } },
+        { id: "end", type: "end", config: { output: "{{code_1.result}}" }, position: { x: 400, y: 0 } },
+      ],
+      edges: [
+        { source: "start", target: "code_1" },
+        { source: "code_1", target: "end" },
+      ],
+    },
+  };
 }
 
 /** Same graph as `branching`, with the branches named by trueTarget/falseTarget instead of edge labels. */
@@ -399,6 +422,20 @@ export const FINDING_FIXTURES: Record<FindingCode, FindingFixture> = {
     trigger: minimal((b) => Object.assign(config(b, 1), manyKeys(WORKFLOW_LIMITS.maxFindings + 50))),
     clean: minimal((b) => Object.assign(config(b, 1), manyKeys(WORKFLOW_LIMITS.maxFindings - 50))),
     path: "/workflow",
+  },
+  CODE_SYNTAX_ERROR: {
+    trigger: withCode("result = inputs['text'].upper(\n"),
+    clean: withCode("result = inputs['text'].upper()\n"),
+    path: "/workflow/nodes/1/config/code",
+    nodeId: "code_1",
+    sandbox: "available",
+  },
+  CODE_SYNTAX_UNCHECKED: {
+    trigger: withCode("result = 1\n"),
+    clean: minimal(),
+    path: "/workflow/nodes/1/config/code",
+    nodeId: "code_1",
+    sandbox: "unavailable",
   },
   VALIDATOR_INTERNAL_ERROR: {
     trigger: {

@@ -101,7 +101,7 @@ describe("contract", () => {
     expect(TEMPLATE_FIELDS.llm).toEqual(["userPrompt", "user_prompt", "prompt_template", "systemPrompt"]);
     expect(TEMPLATE_FIELDS.http).toEqual(["url", "headers", "params", "body"]);
     expect(TEMPLATE_FIELDS.start).toEqual([]);
-    expect(TEMPLATE_FIELDS.end).toEqual(["output"]);
+    expect(TEMPLATE_FIELDS.end).toEqual(["output", "payload"]);
     expect(TEMPLATE_FIELDS.code).toEqual(["inputs"]);
     expect(TEMPLATE_FIELDS.condition).toEqual([]);
     expect(TEMPLATE_FIELDS.memory_save).toEqual(["key", "data"]);

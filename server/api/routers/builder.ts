@@ -16,7 +16,8 @@ import {
   listVersions,
   updateAgent,
 } from "../../agents/service";
-import { RECIPES, getRecipe, nodeTypesSummary, validateWorkflowRequest } from "../../workflow";
+import { RECIPES, getRecipe, nodeTypesSummary } from "../../workflow";
+import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const AgentId = z.object({ id: z.string().min(1).max(64) });
 
@@ -26,7 +27,7 @@ export const builderRouter = router({
   /** Returns findings rather than throwing: the canvas shows them in place. */
   validate: procedure("builder.read")
     .input(z.object({ workflow: z.unknown() }))
-    .mutation(({ input }) => validateWorkflowRequest(input, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
+    .mutation(({ input }) => validateWorkflowWithCode(input, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
   recipes: procedure("builder.read").query(() => Object.values(RECIPES)),
   recipe: procedure("builder.read")
     .input(z.object({ name: z.string().max(64) }))

@@ -18,7 +18,8 @@ import {
   workflowInvalid,
 } from "../../agents/service";
 import { AgentOut, ErrorOut, ProvisionOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
-import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary, validateWorkflowRequest } from "../../workflow";
+import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary } from "../../workflow";
+import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
 const common = {
@@ -48,7 +49,7 @@ export const validate = defineEndpoint({
   operationId: "builderValidate",
   summary: "Validate a workflow without storing it",
   description:
-    "Body: `{ \"workflow\": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body.",
+    "Body: `{ \"workflow\": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body. Code nodes are also compiled (never run) in the Python sandbox: CODE_SYNTAX_ERROR, or the warning CODE_SYNTAX_UNCHECKED when the sandbox is unavailable.",
   permission: "builder.read",
   body: z.unknown().meta({ description: '{ "workflow": { "nodes": [...], "edges": [...] } }' }),
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
@@ -59,7 +60,7 @@ export const validate = defineEndpoint({
     ...common,
   },
   handler: async ({ body }) => {
-    const result = validateWorkflowRequest(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL });
+    const result = await validateWorkflowWithCode(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL });
     if (!result.valid) throw workflowInvalid(result);
     return { status: 200, body: result };
   },

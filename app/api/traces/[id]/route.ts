@@ -1,0 +1,4 @@
+import { handle } from "@/server/http/endpoint";
+import { getTraceEndpoint } from "@/server/http/endpoints/runtime";
+
+export const GET = handle(getTraceEndpoint);

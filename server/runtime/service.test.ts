@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb } from "../db/test-db";
+import type { Db } from "../db/client";
+import { createAgent, addVersion } from "../agents/service";
+import type { Principal } from "../auth/service";
+import { createOfflineProvider } from "../llm";
+import { ApiError } from "../http/errors";
+import { chat, testRun } from "./service";
+import { addFeedback, getTrace, listTraces } from "./traces";
+import { publishVersion } from "./versions";
+import { chatCacheKey, normalizeQuestion } from "./cache";
+import { HTTP_LIMITS, defaultResolver } from "./http/client";
+import type { RuntimeDeps } from "./nodes/context";
+import type { LlmProvider } from "./index";
+import type { Workflow } from "../workflow";
+
+let db: Db;
+let close: () => Promise<void>;
+let userId: string;
+let actor: Principal;
+let otherActor: Principal;
+
+const calls: string[][] = [];
+/** The offline provider, recording the roles of each conversation it is given. */
+const recording: LlmProvider = {
+  name: "offline",
+  offline: true,
+  chat: async (req) => {
+    calls.push(req.messages.map((m) => m.role));
+    return createOfflineProvider().chat(req);
+  },
+};
+const deps: RuntimeDeps = {
+  llm: recording,
+  http: { policy: { rules: [], resolver: defaultResolver, ...HTTP_LIMITS } },
+  sandbox: async () => ({ run: async () => ({ result: null, stdout: "", stderr: "", durationMs: 0 }) }),
+};
+
+function minimal() {
+  return {
+    nodes: [
+      { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
+      { id: "llm_1", type: "llm", config: { systemPrompt: "Be brief.", userPrompt: "{{start.query}}" }, position: { x: 1, y: 0 } },
+      { id: "end", type: "end", config: { output: "{{llm_1.result}}" }, position: { x: 2, y: 0 } },
+    ],
+    edges: [
+      { source: "start", target: "llm_1" },
+      { source: "llm_1", target: "end" },
+    ],
+  };
+}
+
+async function agentWith(workflow: unknown, name = "svc agent") {
+  const created = await createAgent(db, { name, workflow }, actor, {});
+  return created.agent.id;
+}
+
+async function apiError(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error("expected an ApiError");
+}
+
+beforeAll(async () => {
+  ({ db, close } = await createTestDb());
+  userId = (await db.user.create({ data: { email: "svc@example.test", passwordHash: "x", role: "builder" } })).id;
+  const other = (await db.user.create({ data: { email: "other@example.test", passwordHash: "x", role: "viewer" } })).id;
+  actor = { kind: "user", userId, email: "svc@example.test", role: "builder" };
+  otherActor = { kind: "user", userId: other, email: "other@example.test", role: "viewer" };
+}, 120_000);
+afterAll(async () => close());
+
+describe("publish and chat", () => {
+  it("refuses chat before publishing (409 AGENT_NOT_PUBLISHED), then runs the published version at pipeline_live", async () => {
+    const id = await agentWith(minimal());
+    expect((await apiError(chat(db, id, { message: "hi" }, actor, { deps }))).code).toBe("AGENT_NOT_PUBLISHED");
+    expect((await apiError(publishVersion(db, id, 7))).status).toBe(404);
+    expect((await apiError(chat(db, "missing-agent", { message: "hi" }, actor, { deps }))).status).toBe(404);
+    const published = await publishVersion(db, id, 1);
+    expect(published.agent.publishedVersion).toBe(1);
+
+    const res = await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 0 });
+    expect(res.answer).toContain("Question: What is for dinner?");
+    expect(res.cache).toBe("bypass");
+    const trace = await getTrace(db, res.traceId);
+    expect(trace).toMatchObject({ source: "chat", mode: "pipeline_live", status: "succeeded", agentId: id, workflowVersionId: published.workflowVersionId, cache: "bypass", createdById: userId });
+    expect(trace.steps).toHaveLength(3);
+  });
+
+  it("publishing another version switches what chat runs", async () => {
+    const id = await agentWith(minimal());
+    const v2 = minimal();
+    v2.nodes[2] = { id: "end", type: "end", config: { output: "v2: {{llm_1.result}}" }, position: { x: 2, y: 0 } };
+    await addVersion(db, id, { workflow: v2 }, actor, {});
+    await publishVersion(db, id, 1);
+    expect((await chat(db, id, { message: "x" }, actor, { deps, cacheTtlSeconds: 0 })).answer).not.toMatch(/^v2:/);
+    await publishVersion(db, id, 2);
+    expect((await chat(db, id, { message: "x" }, actor, { deps, cacheTtlSeconds: 0 })).answer).toMatch(/^v2:/);
+  });
+
+  it("answers a repeated question from the cache: normalised text, per version, TTL, trace says hit and points at the original", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const first = await chat(db, id, { message: "  What is   for DINNER? " }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(first.cache).toBe("miss");
+    const before = calls.length;
+    const second = await chat(db, id, { message: "what is for dinner?" }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(second).toMatchObject({ cache: "hit", answer: first.answer });
+    expect(second.traceId).not.toBe(first.traceId);
+    expect(calls.length).toBe(before); // no model call
+    const hit = await getTrace(db, second.traceId);
+    expect(hit).toMatchObject({ cache: "hit", cacheSourceTraceId: first.traceId, status: "succeeded", source: "chat", answer: first.answer });
+    expect((await getTrace(db, first.traceId)).cache).toBe("miss");
+    const entry = await db.chatCacheEntry.findFirstOrThrow({ where: { traceId: first.traceId } });
+    expect(entry).toMatchObject({ question: "what is for dinner?", hits: 1 });
+
+    // another question, or other inputs, miss
+    expect((await chat(db, id, { message: "what is for lunch?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe("miss");
+    // expired entries are not used
+    await db.chatCacheEntry.update({ where: { id: entry.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe("miss");
+    // TTL 0 disables it
+    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 0 })).cache).toBe("bypass");
+  });
+
+  it("sessions: earlier turns (by the same caller) become history and bypass the cache", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const a = await chat(db, id, { message: "I like tofu", sessionId: "s1" }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(a.cache).toBe("miss"); // no history yet
+    const before = calls.length;
+    const b = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(b.cache).toBe("bypass");
+    expect(b.answer).toContain("Context: 2 earlier messages");
+    expect(calls[before]).toEqual(["system", "user", "assistant", "user"]);
+    // the same session id from another user does not see those turns
+    const c = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, otherActor, { deps, cacheTtlSeconds: 0 });
+    expect(c.answer).not.toContain("earlier messages");
+    expect((await getTrace(db, b.traceId)).sessionId).toBe("s1");
+  });
+
+  it("a failed run is an error naming the trace: 400 INPUT_REQUIRED, 502 RUN_FAILED", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const e = await apiError(chat(db, id, { input: {} }, actor, { deps }));
+    expect(e).toMatchObject({ status: 400, code: "INPUT_REQUIRED" });
+    expect(e.body().traceId).toEqual(expect.any(String));
+    expect((await getTrace(db, e.body().traceId as string)).status).toBe("failed");
+
+    const failing: RuntimeDeps = { ...deps, llm: { name: "broken", offline: false, chat: async () => Promise.reject(Object.assign(new Error("down"), { name: "x" })) } };
+    const f = await apiError(chat(db, id, { message: "x" }, actor, { deps: failing, cacheTtlSeconds: 0 }));
+    expect(f).toMatchObject({ status: 502, code: "RUN_FAILED" });
+    expect(f.details[0]).toMatchObject({ code: "INTERNAL", nodeId: "llm_1" });
+  });
+
+  it("a cancelled request cancels the run", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const controller = new AbortController();
+    const slow: RuntimeDeps = {
+      ...deps,
+      llm: { name: "slow", offline: false, chat: (req) => new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(req.signal?.reason as Error))) },
+    };
+    setTimeout(() => controller.abort(), 50);
+    const e = await apiError(chat(db, id, { message: "x" }, actor, { deps: slow, signal: controller.signal, cacheTtlSeconds: 0 }));
+    expect(e.details[0]).toMatchObject({ code: "CANCELLED" });
+    expect((await getTrace(db, e.body().traceId as string)).status).toBe("cancelled");
+  });
+});
+
+describe("cache key", () => {
+  it("normalises with NFKC, lower-case and collapsed whitespace; other inputs are part of the key", () => {
+    expect(normalizeQuestion("  ＷＨＡＴ\tis\n\n  ｆｏｒ dinner ")).toBe("what is for dinner");
+    const w = minimal() as unknown as Workflow;
+    expect(chatCacheKey(w, { query: "A b" })?.hash).toBe(chatCacheKey(w, { query: "a  B" })?.hash);
+    expect(chatCacheKey(w, { query: "a b", scene: "x" })?.hash).not.toBe(chatCacheKey(w, { query: "a b" })?.hash);
+    expect(chatCacheKey(w, { query: "a b", sessionId: "s" })?.hash).toBe(chatCacheKey(w, { query: "a b" })?.hash);
+    expect(chatCacheKey(w, { query: "   " })).toBeNull();
+  });
+});
+
+describe("feedback and trace queries", () => {
+  it("records scores on online traces only, and filters traces by agent, source, status and score", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const good = await chat(db, id, { message: "good question" }, actor, { deps, cacheTtlSeconds: 0 });
+    const bad = await chat(db, id, { message: "bad question" }, actor, { deps, cacheTtlSeconds: 0 });
+    await addFeedback(db, good.traceId, { score: 5 }, actor);
+    const fb = await addFeedback(db, bad.traceId, { score: 1, comment: "wrong dish" }, actor);
+    expect(fb).toMatchObject({ traceId: bad.traceId, score: 1, comment: "wrong dish", createdById: userId });
+    await addFeedback(db, bad.traceId, { score: 2 }, otherActor);
+
+    const low = await listTraces(db, { agentId: id, maxScore: 2 });
+    expect(low.items.map((t) => t.id)).toEqual([bad.traceId]);
+    expect(low.items[0]?.feedbackSummary).toEqual({ count: 2, averageScore: 1.5, lastScore: 2 });
+    expect((await listTraces(db, { agentId: id, minScore: 5 })).items.map((t) => t.id)).toEqual([good.traceId]);
+    expect((await listTraces(db, { agentId: id, source: "chat", status: "succeeded" })).items).toHaveLength(2);
+    expect((await listTraces(db, { agentId: id, source: "eval" })).items).toHaveLength(0);
+
+    const page1 = await listTraces(db, { agentId: id, limit: 1 });
+    expect(page1.nextCursor).toBe(page1.items[0]?.id);
+    const page2 = await listTraces(db, { agentId: id, limit: 1, cursor: page1.nextCursor ?? undefined });
+    expect(page2.items[0]?.id).not.toBe(page1.items[0]?.id);
+
+    const detail = await getTrace(db, bad.traceId);
+    expect(detail.feedback.map((f) => f.score)).toEqual([1, 2]);
+    expect((await apiError(getTrace(db, "nope"))).status).toBe(404);
+    expect((await apiError(addFeedback(db, "nope", { score: 3 }, actor))).status).toBe(404);
+    await expect(addFeedback(db, good.traceId, { score: 6 }, actor)).rejects.toThrow();
+
+    const run = await testRun(db, id, { input: { query: "x" } }, actor, { deps });
+    expect((await apiError(addFeedback(db, run.id, { score: 1 }, actor))).code).toBe("TRACE_NOT_ONLINE");
+  });
+});
+
+describe("test runs", () => {
+  it("runs a draft (validated first: 400 with findings) or the latest version, returning the trace with steps", async () => {
+    const id = await agentWith(minimal());
+    const latest = await testRun(db, id, { message: "hello" }, actor, { deps });
+    expect(latest).toMatchObject({ source: "test_run", mode: "pipeline", status: "succeeded" });
+    expect(latest.workflowVersionId).toEqual(expect.any(String));
+    expect(latest.steps.map((s) => s.nodeId)).toEqual(["start", "llm_1", "end"]);
+
+    const draft = minimal();
+    draft.nodes[2] = { id: "end", type: "end", config: { output: "draft {{llm_1.result}}" }, position: { x: 2, y: 0 } };
+    const ran = await testRun(db, id, { workflow: draft, input: { query: "x" }, mode: "invoke" }, actor, { deps });
+    expect(ran).toMatchObject({ mode: "invoke", workflowVersionId: null, status: "succeeded" });
+    expect(ran.answer).toMatch(/^draft /);
+
+    const invalid = minimal();
+    (invalid.nodes[1] as { config: Record<string, unknown> }).config = {};
+    const e = await apiError(testRun(db, id, { workflow: invalid, input: {} }, actor, { deps }));
+    expect(e).toMatchObject({ status: 400, code: "WORKFLOW_INVALID" });
+    expect(e.body().errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" })]));
+
+    const failed = await testRun(db, id, { input: {} }, actor, { deps });
+    expect(failed).toMatchObject({ status: "failed", error: { code: "INPUT_REQUIRED" } });
+  });
+});

@@ -1,0 +1,234 @@
+import { describe, expect, inject, it } from "vitest";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import type { ServerInfo } from "./global-setup";
+
+const webhookUrl = inject("webhookUrl");
+
+async function webhookCount(): Promise<number> {
+  return ((await (await fetch(`${webhookUrl}/__stats`)).json()) as { count: number }).count;
+}
+
+async function createAgent(server: ServerInfo, workflow: unknown, name = `runtime it ${Date.now()}`): Promise<string> {
+  const res = await api(server, "POST", "/api/builder/agents", { body: { name, workflow } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.agent.id as string;
+}
+
+/** start(scene, query) -> http_1 GET /api/dishes (relative: WEBHOOK_BASE_URL) -> llm_1 -> end with a payload. */
+function dishesWorkflow() {
+  return {
+    nodes: [
+      {
+        id: "start",
+        type: "start",
+        config: {
+          outputs: [
+            { name: "query", type: "string", required: true, default: "" },
+            { name: "scene", type: "string", required: false, default: "dinner" },
+          ],
+        },
+        position: { x: 0, y: 0 },
+      },
+      { id: "http_1", type: "http", config: { url: "/api/dishes", params: { scene: "{{start.scene}}" } }, position: { x: 200, y: 0 } },
+      { id: "llm_1", type: "llm", config: { userPrompt: "{{start.query}} Choose from {{http_1.result.dishes}}" }, position: { x: 400, y: 0 } },
+      { id: "end", type: "end", config: { output: "{{llm_1.result}}", payload: { goods_list: "{{http_1.result.dishes}}" } }, position: { x: 600, y: 0 } },
+    ],
+    edges: [
+      { source: "start", target: "http_1" },
+      { source: "http_1", target: "llm_1" },
+      { source: "llm_1", target: "end" },
+    ],
+  };
+}
+
+for (const server of servers()) {
+  describe(`runtime on ${server.name}`, () => {
+    it("publish + chat: 409 before publishing, offline answer, cache hit on the repeated question, traces", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      const before = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "hello" } });
+      expect(before.status).toBe(409);
+      expect(before.body.error.code).toBe("AGENT_NOT_PUBLISHED");
+
+      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 9 } })).status).toBe(404);
+      const published = await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      expect(published.status).toBe(200);
+      expect(published.body.agent.publishedVersion).toBe(1);
+
+      const first = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "What is for  dinner?" } });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body).toMatchObject({ cache: "miss", payload: null, sessionId: null });
+      expect(first.body.answer).toContain("[offline model");
+      expect(first.body.answer).toContain("Question: What is for dinner?");
+
+      const again = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "  what is for DINNER? " } });
+      expect(again.body).toMatchObject({ cache: "hit", answer: first.body.answer });
+      expect(again.body.traceId).not.toBe(first.body.traceId);
+
+      const hit = await api(server, "GET", `/api/traces/${again.body.traceId}`);
+      expect(hit.status).toBe(200);
+      expect(hit.body).toMatchObject({ cache: "hit", cacheSourceTraceId: first.body.traceId, source: "chat", mode: "pipeline_live", status: "succeeded" });
+      const original = await api(server, "GET", `/api/traces/${first.body.traceId}`);
+      expect(original.body).toMatchObject({ cache: "miss", llmProvider: "offline", agentId: id });
+      expect(original.body.steps.map((s: { nodeId: string; status: string }) => `${s.nodeId}:${s.status}`)).toEqual(["start:succeeded", "llm_1:succeeded", "end:succeeded"]);
+      expect(original.body.steps[1].usage.promptTokens).toBeGreaterThan(0);
+
+      const list = await api(server, "GET", `/api/traces?agentId=${id}&source=chat&limit=10`);
+      expect(list.status).toBe(200);
+      expect(list.body.items.map((t: { id: string }) => t.id)).toEqual([again.body.traceId, first.body.traceId]);
+      expect(list.body.items[0].steps).toBeUndefined();
+    });
+
+    it("feedback: scores online traces, filters by score, refuses bad scores and test-run traces", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const viewer = await tokenWithRole(server, "viewer");
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { token: viewer, body: { message: `low score ${Date.now()}` } });
+      expect(chat.status).toBe(200);
+
+      const fb = await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { token: viewer, body: { score: 2, comment: "wrong dish" } });
+      expect(fb.status).toBe(201);
+      expect(fb.body).toMatchObject({ traceId: chat.body.traceId, score: 2, comment: "wrong dish" });
+      expect((await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { score: 9 } })).status).toBe(400);
+      expect((await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { comment: "no score" } })).body.error.code).toBe("REQUEST_INVALID");
+      expect((await api(server, "POST", `/api/traces/nope/feedback`, { body: { score: 3 } })).status).toBe(404);
+
+      const low = await api(server, "GET", `/api/traces?agentId=${id}&maxScore=2`);
+      expect(low.body.items.map((t: { id: string }) => t.id)).toEqual([chat.body.traceId]);
+      expect(low.body.items[0].feedbackSummary).toEqual({ count: 1, averageScore: 2, lastScore: 2 });
+      expect((await api(server, "GET", `/api/traces?agentId=${id}&minScore=3`)).body.items).toEqual([]);
+      expect((await api(server, "GET", `/api/traces?minScore=0`)).status).toBe(400);
+      const detail = await api(server, "GET", `/api/traces/${chat.body.traceId}`, { token: viewer });
+      expect(detail.body.feedback).toEqual([expect.objectContaining({ score: 2, comment: "wrong dish" })]);
+
+      const run = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { input: { query: "x" } } });
+      expect((await api(server, "POST", `/api/traces/${run.body.id}/feedback`, { body: { score: 1 } })).body.error.code).toBe("TRACE_NOT_ONLINE");
+    });
+
+    it("sessions: the second turn gets the first as history and bypasses the cache", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const sessionId = `s-${Date.now()}`;
+      const a = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "I like tofu", sessionId } });
+      const b = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "What do I like?", sessionId } });
+      expect(a.body.sessionId).toBe(sessionId);
+      expect(b.body.cache).toBe("bypass");
+      expect(b.body.answer).toContain("Context: 2 earlier messages");
+      const traces = await api(server, "GET", `/api/traces?agentId=${id}&sessionId=${sessionId}`);
+      expect(traces.body.items).toHaveLength(2);
+    });
+
+    it("pipeline_live chat calls the owner's API (WEBHOOK_BASE_URL) and returns the structured payload; pipeline test runs make no request", async () => {
+      const id = await createAgent(server, dishesWorkflow());
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const n0 = await webhookCount();
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: `Recommend a dish ${Date.now()}` } });
+      expect(chat.status, chat.text).toBe(200);
+      expect(await webhookCount()).toBe(n0 + 1);
+      expect(chat.body.payload.goods_list.map((d: { name: string }) => d.name)).toEqual(["Mapo tofu", "Kung pao chicken"]);
+      expect(chat.body.answer).toContain("Items (2): Mapo tofu; Kung pao chicken");
+
+      const n1 = await webhookCount();
+      const dry = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { message: "Recommend", mode: "pipeline" } });
+      expect(dry.status).toBe(200);
+      expect(dry.body).toMatchObject({ source: "test_run", mode: "pipeline", status: "succeeded", payload: { goods_list: "" } });
+      expect(dry.body.steps.find((s: { nodeId: string }) => s.nodeId === "http_1").output.result).toEqual({ items: [], dryRun: true });
+      const invoke = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { message: "Recommend", mode: "invoke" } });
+      expect(invoke.body.steps.find((s: { nodeId: string }) => s.nodeId === "http_1").status).toBe("skipped");
+      expect(await webhookCount()).toBe(n1);
+    });
+
+    it("test-run: drafts are validated (400 with findings), SSRF is refused, code nodes run in the sandbox", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      const invalid = minimalWorkflow();
+      (invalid.nodes[1] as { config: Record<string, unknown> }).config = {};
+      const bad = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { workflow: invalid, input: {} } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ valid: false, error: { code: "WORKFLOW_INVALID" } });
+
+      const ssrf = {
+        nodes: [
+          { id: "start", type: "start", config: {}, position: { x: 0, y: 0 } },
+          { id: "http_1", type: "http", config: { url: "http://169.254.169.254/latest/meta-data/" }, position: { x: 1, y: 0 } },
+          { id: "end", type: "end", config: { output: "{{http_1.result}}" }, position: { x: 2, y: 0 } },
+        ],
+        edges: [
+          { source: "start", target: "http_1" },
+          { source: "http_1", target: "end" },
+        ],
+      };
+      const refused = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { workflow: ssrf, mode: "pipeline_live" } });
+      expect(refused.status).toBe(200);
+      expect(refused.body).toMatchObject({ status: "failed", error: { code: "HTTP_FORBIDDEN_DESTINATION", nodeId: "http_1" } });
+
+      const code = {
+        nodes: [
+          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }] }, position: { x: 0, y: 0 } },
+          { id: "code_1", type: "code", config: { code: "result = {'upper': inputs['q'].upper()}", inputs: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
+          { id: "end", type: "end", config: { output: "{{code_1.result.upper}}" }, position: { x: 2, y: 0 } },
+        ],
+        edges: [
+          { source: "start", target: "code_1" },
+          { source: "code_1", target: "end" },
+        ],
+      };
+      const ran = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { workflow: code, message: "tofu" } });
+      expect(ran.status, ran.text).toBe(200);
+      expect(ran.body).toMatchObject({ status: "succeeded", answer: "TOFU" });
+
+      code.nodes[1]!.config.code = "result = (";
+      const syntax = await api(server, "POST", "/api/builder/validate", { body: { workflow: code } });
+      expect(syntax.status).toBe(400);
+      expect(syntax.body.errors).toEqual([expect.objectContaining({ code: "CODE_SYNTAX_ERROR", path: "/workflow/nodes/1/config/code", nodeId: "code_1" })]);
+    });
+
+    it("bad input: 4xx with the one error shape", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const empty = await api(server, "POST", `/api/agents/${id}/chat`, { body: {} });
+      expect(empty.status).toBe(400);
+      expect(empty.body.error.code).toBe("REQUEST_INVALID");
+      const required = await api(server, "POST", `/api/agents/${id}/chat`, { body: { input: {} } });
+      expect(required.status).toBe(400);
+      expect(required.body).toMatchObject({ error: { code: "INPUT_REQUIRED" }, traceId: expect.any(String) });
+      const wrongType = await api(server, "POST", `/api/agents/${id}/chat`, { body: { input: { query: 42 } } });
+      expect(wrongType.body.error.code).toBe("INPUT_INVALID_TYPE");
+      expect((await api(server, "POST", `/api/agents/${id}/chat`, { rawBody: "{nope" })).body.error.code).toBe("INVALID_JSON");
+      expect((await api(server, "POST", `/api/agents/missing/chat`, { body: { message: "x" } })).status).toBe(404);
+      expect((await api(server, "POST", `/api/agents/${id}/test-run`, { body: { mode: "turbo" } })).status).toBe(400);
+      expect((await api(server, "GET", `/api/traces/missing`)).status).toBe(404);
+      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: "one" } })).status).toBe(400);
+    });
+
+    it("permissions: viewers chat and score; test runs and publishing need builder.write; chat accepts no anonymous caller", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      const viewer = await tokenWithRole(server, "viewer");
+      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: viewer, body: { version: 1 } })).status).toBe(403);
+      expect((await api(server, "POST", `/api/agents/${id}/test-run`, { token: viewer, body: { input: {} } })).status).toBe(403);
+      const builder = await tokenWithRole(server, "builder");
+      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: builder, body: { version: 1 } })).status).toBe(200);
+      expect((await api(server, "POST", `/api/agents/${id}/chat`, { token: viewer, body: { message: "hi" } })).status).toBe(200);
+      expect((await api(server, "POST", `/api/agents/${id}/chat`, { token: null, body: { message: "hi" } })).status).toBe(401);
+    });
+
+    it("tRPC twin: runtime.publish, chat, testRun, traces.list/get, feedback", async () => {
+      const client = trpc(server);
+      const id = await createAgent(server, minimalWorkflow());
+      const notYet = trpcErrorOf(await client.runtime.chat.mutate({ agentId: id, chat: { message: "x" } }).catch((e) => e));
+      expect(notYet).toMatchObject({ httpStatus: 409, appCode: "AGENT_NOT_PUBLISHED" });
+      await client.runtime.publish.mutate({ id, version: 1 });
+      const chat = await client.runtime.chat.mutate({ agentId: id, chat: { message: `trpc ${Date.now()}` } });
+      expect(chat.answer).toContain("Question: trpc");
+      const run = await client.runtime.testRun.mutate({ agentId: id, run: { input: { query: "canvas" }, mode: "invoke" } });
+      expect(run).toMatchObject({ source: "test_run", mode: "invoke", status: "succeeded" });
+      expect(run.steps).toHaveLength(3);
+      await client.runtime.feedback.mutate({ id: chat.traceId, score: 4 });
+      const list = await client.runtime.traces.list.query({ agentId: id });
+      expect(list.items.map((t) => t.source).sort()).toEqual(["chat", "test_run"]);
+      const got = await client.runtime.traces.get.query({ id: chat.traceId });
+      expect(got.feedback.map((f) => f.score)).toEqual([4]);
+      const viewer = await tokenWithRole(server, "viewer");
+      const denied = trpcErrorOf(await trpc(server, viewer).runtime.testRun.mutate({ agentId: id, run: { input: {} } }).catch((e) => e));
+      expect(denied.httpStatus).toBe(403);
+    });
+  });
+}
