@@ -1,0 +1,4 @@
+import { handle } from "@/server/http/endpoint";
+import { setVerdictEndpoint } from "@/server/http/endpoints/eval";
+
+export const PUT = handle(setVerdictEndpoint);

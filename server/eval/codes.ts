@@ -1,0 +1,18 @@
+/**
+ * Stable error codes of the evaluation center (merged into ERROR_CODES, rendered in /docs). Pure data: no imports,
+ * so server/http/errors.ts can include it without a cycle.
+ */
+export const EVAL_ERROR_CODES: Record<string, { status: number; description: string }> = {
+  SET_VERSION_NOT_FROZEN: { status: 400, description: "A run can only be created from a frozen evaluation set version; freeze the version first." },
+  SET_VERSION_FROZEN: { status: 409, description: "The evaluation set version is frozen and immutable; create a new version (a copy) and edit that." },
+  SET_VERSION_INCOMPLETE: { status: 400, description: "The version cannot be frozen: it has no samples, or samples without expected points (details list them)." },
+  SET_HAS_RUNS: { status: 409, description: "Runs reference this set or version; it cannot be deleted (runs are kept for history)." },
+  IMPORT_INVALID: { status: 400, description: "The import has row errors; nothing was imported. Each detail is { row, field, message }." },
+  EVAL_LIMIT_EXCEEDED: { status: 413, description: "An evaluation limit was exceeded (samples per version, import size, answers per upload); details name the limit." },
+  RUN_STATE_CONFLICT: { status: 409, description: "The operation is not allowed in the run's current state (details carry the state)." },
+  RUN_MODE_MISMATCH: { status: 400, description: "The operation needs the other evaluation mode (e.g. pasted answers sent to an in-platform run)." },
+  ITEM_NOT_JUDGEABLE: { status: 409, description: "The item has no answer yet (pending, answering or cancelled): it cannot receive a verdict." },
+  VERDICT_BASIS_REQUIRED: { status: 400, description: "A fail verdict needs a basis: a short text saying what is wrong." },
+  VERDICT_ATTRIBUTION_REQUIRED: { status: 400, description: "A fail verdict needs an attribution: the failure point in the chain (see GET /api/eval/meta)." },
+  BAD_CASE_REQUIRES_FAIL: { status: 409, description: "Only an item whose verdict is fail can become a Bad Case." },
+};

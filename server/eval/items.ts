@@ -1,0 +1,84 @@
+import type { Prisma } from "../db/generated/client";
+import type { Suggestion } from "./suggest";
+import type { Assertion, Turn } from "./schemas";
+
+/** The item shape every face returns. */
+export const itemSelect = {
+  id: true,
+  runId: true,
+  sampleId: true,
+  status: true,
+  attempts: true,
+  answer: true,
+  payload: true,
+  turns: true,
+  traceId: true,
+  latencyMs: true,
+  promptTokens: true,
+  completionTokens: true,
+  llmCalls: true,
+  error: true,
+  answeredAt: true,
+  suggestion: true,
+  suggestedAt: true,
+  judgeTokens: true,
+  judgeCalls: true,
+  verdict: true,
+  verdictSource: true,
+  verdictBasis: true,
+  attribution: true,
+  classification: true,
+  verdictById: true,
+  verdictAt: true,
+  sample: { select: { key: true, position: true, question: true, expectedPoints: true, classification: true, script: true, assertions: true, sourceTraceId: true } },
+  badCase: { select: { id: true, status: true } },
+} as const;
+export type ItemRow = Prisma.EvalRunItemGetPayload<{ select: typeof itemSelect }>;
+
+export function verdictOf(i: Pick<ItemRow, "verdict" | "verdictSource" | "verdictBasis" | "attribution" | "classification" | "verdictById" | "verdictAt">) {
+  if (!i.verdict) return null;
+  return {
+    verdict: i.verdict,
+    source: (i.verdictSource ?? "human") as "human" | "adopted",
+    basis: i.verdictBasis,
+    attribution: i.attribution,
+    classification: i.classification,
+    byId: i.verdictById,
+    at: i.verdictAt,
+  };
+}
+
+export function itemOut(i: ItemRow) {
+  return {
+    id: i.id,
+    runId: i.runId,
+    sampleId: i.sampleId,
+    key: i.sample.key,
+    position: i.sample.position,
+    question: i.sample.question,
+    expectedPoints: (i.sample.expectedPoints as string[]) ?? [],
+    sampleClassification: i.sample.classification,
+    script: (i.sample.script as Turn[] | null) ?? null,
+    assertions: (i.sample.assertions as Assertion[] | null) ?? null,
+    sourceTraceId: i.sample.sourceTraceId,
+    status: i.status,
+    attempts: i.attempts,
+    answer: i.answer,
+    payload: (i.payload as Record<string, unknown> | null) ?? null,
+    turns: (i.turns as unknown[] | null) ?? null,
+    traceId: i.traceId,
+    latencyMs: i.latencyMs,
+    promptTokens: i.promptTokens,
+    completionTokens: i.completionTokens,
+    llmCalls: i.llmCalls,
+    error: i.error,
+    answeredAt: i.answeredAt,
+    suggestion: (i.suggestion as Suggestion | null) ?? null,
+    suggestedAt: i.suggestedAt,
+    judgeTokens: i.judgeTokens,
+    judgeCalls: i.judgeCalls,
+    verdict: verdictOf(i),
+    badCase: i.badCase,
+  };
+}
+export type ItemOutT = ReturnType<typeof itemOut>;

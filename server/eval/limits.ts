@@ -1,0 +1,24 @@
+/** Limits of the evaluation center (documented in /docs and server/eval/README.md). */
+export const EVAL_LIMITS = {
+  /** samples in one set version */
+  maxSamplesPerVersion: 10_000,
+  maxKeyChars: 64,
+  maxQuestionChars: 4000,
+  maxPointsPerSample: 20,
+  maxPointChars: 500,
+  maxClassificationChars: 120,
+  maxScriptTurns: 20,
+  maxTurnChars: 4000,
+  maxAssertionsPerSample: 20,
+  maxRegexChars: 500,
+  /** the import file itself (the `content` string), in UTF-8 bytes */
+  maxImportBytes: 5 * 1024 * 1024,
+  /** request body of the import and pasted-answers endpoints (the file travels JSON-escaped) */
+  maxUploadBodyBytes: 12 * 1024 * 1024,
+  maxAnswerChars: 50_000,
+  maxAnswersPerUpload: 10_000,
+  /** items of one run answered at once by one app instance */
+  maxConcurrency: 32,
+  maxEnvironmentChars: 120,
+  maxBasisChars: 4000,
+} as const;

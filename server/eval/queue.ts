@@ -1,0 +1,533 @@
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+import type { Db } from "../db/client";
+import { openPglite } from "../db/adapters";
+import { databaseTarget } from "../db/client";
+import type { DatabaseTarget } from "../db/url";
+import { env } from "../env";
+import { WorkflowSchema, type Workflow } from "../workflow";
+import { answerSample } from "./answering";
+import { suggest } from "./judging";
+import { EVAL_LIMITS } from "./limits";
+import type { Assertion, Tier, Turn } from "./schemas";
+import { settleAnswering } from "./store";
+
+/**
+ * The durable answering queue: pg-boss 10 over PostgreSQL. One queue (`eval-item`), one job per item to answer
+ * (or, with the LLM judge, to judge), stored in the database (schema `pgboss`), so several app instances on one
+ * PostgreSQL server share a run's items (pg-boss fetches with FOR UPDATE SKIP LOCKED).
+ *
+ * Embedded PGlite: pg-boss runs in the server process on the SAME PGlite instance as Prisma, through pg-boss's
+ * `db: { executeSql }` option (parameterised statements go through `query`, pg-boss's multi-statement scripts
+ * through `exec`). PGlite serialises every statement and transaction of the process, so SKIP LOCKED and
+ * pg-boss's advisory locks behave as on a single-connection server. No second process can open the folder.
+ *
+ * Exactly-once answers: a job claims its item with one UPDATE (status -> answering, attempts + 1) that only
+ * succeeds while the run is answering and the item is unfinished; the answer is written back only if `attempts`
+ * is still the claimed value (a fencing token). So a job delivered twice (expiry after a crash) can never store a
+ * second answer, and answered items are never run again. Answer jobs have deterministic ids (from the item id),
+ * so enqueuing an item twice is a no-op.
+ *
+ * Restarts: a graceful stop lets in-flight items finish (EvalQueue.stop drainMs), then aborts what is left, puts
+ * those items back to pending and fails their jobs (pg-boss retries them). At start the worker sweeps: in embedded mode any job still `active` belonged to a dead
+ * process (only one process can open the folder) and is failed at once (-> retry); on a PostgreSQL server such
+ * jobs are retried by pg-boss after their expiry (EVAL_ITEM_TIMEOUT_SECONDS). Then every unfinished item of an
+ * answering run gets a live job again (missing -> inserted, failed -> retried, cancelled -> resumed).
+ *
+ * Concurrency: each run answers at most `run.concurrency` items at once per app instance (default
+ * EVAL_CONCURRENCY = 4); the worker's slots are the largest concurrency among answering runs (jobs of a run at
+ * its limit wait in the worker until one of its items finishes).
+ */
+export const EVAL_QUEUE = "eval-item";
+const SCHEMA = "pgboss";
+
+export type EvalJob = { kind: "answer" | "judge"; runId: string; itemId: string };
+export type RunQueue = {
+  enqueue(items: EvalJob[]): Promise<void>;
+  cancelItems(itemIds: string[]): Promise<void>;
+  abortRun(runId: string): void;
+};
+
+/** A stable UUID per answer job, so enqueuing the same item twice inserts one job. */
+export function answerJobId(itemId: string): string {
+  const h = createHash("sha256").update(`eval-answer:${itemId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+type SqlResult = { rows: Array<Record<string, unknown>> };
+type ExecSql = { executeSql(text: string, values?: unknown[]): Promise<SqlResult> };
+
+/** pg-boss's database for a target: its own small pool on a server, the shared PGlite instance when embedded. */
+export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.DatabaseOptions> {
+  if (target.kind === "postgresql") return { connectionString: target.url, max: 4, application_name: "flowbench-eval" };
+  const pg = await openPglite(target.dataDir);
+  const db: ExecSql = {
+    async executeSql(text, values) {
+      if (values && values.length) return (await pg.query(text, values)) as SqlResult;
+      const results = await pg.exec(text);
+      return (results.at(-1) ?? { rows: [] }) as SqlResult;
+    },
+  };
+  return { db: db as PgBoss.Db };
+}
+
+type RunCtx = {
+  tier: Tier;
+  agentId: string;
+  workflowVersionId: string;
+  workflow: Workflow;
+  hasHttpNodes: boolean;
+  setAssertions: Assertion[] | null;
+  concurrency: number;
+};
+
+type Inflight = { runId: string; abort: AbortController; promise: Promise<void> };
+
+export type EvalQueueOptions = {
+  db: Db;
+  target: DatabaseTarget;
+  /** start the worker (fetch and answer); false = send-only (enqueue, cancel) */
+  worker?: boolean;
+  /** slots while no answering run is known (judge jobs); answering runs set them to their largest concurrency */
+  concurrency?: number;
+  pollMs?: number;
+  itemTimeoutSeconds?: number;
+  /** fail jobs left active by a dead process at start (safe only when no other process shares the database) */
+  recoverActive?: boolean;
+  log?: (message: string) => void;
+};
+
+export class EvalQueue implements RunQueue {
+  readonly boss: PgBoss;
+  private readonly db: Db;
+  private readonly opts: Required<Omit<EvalQueueOptions, "db" | "target" | "log">> & { log: (m: string) => void };
+  private readonly inflight = new Map<string, Inflight>();
+  private readonly held: Array<PgBoss.JobWithMetadata<EvalJob>> = [];
+  private readonly runCtx = new Map<string, RunCtx>();
+  private readonly workflows = new Map<string, Workflow>();
+  private stopping = false;
+  private crashed = false;
+  private loopDone: Promise<void> | null = null;
+  private wakeFn: (() => void) | null = null;
+  private slots: number;
+  private lastCheck = 0;
+  /** executions finished (any outcome) by this instance, for tests and the benchmark */
+  processed = 0;
+
+  private constructor(db: Db, connection: PgBoss.DatabaseOptions, opts: EvalQueueOptions) {
+    this.db = db;
+    const e = env();
+    this.opts = {
+      worker: opts.worker ?? true,
+      concurrency: opts.concurrency ?? e.EVAL_CONCURRENCY,
+      pollMs: opts.pollMs ?? 500,
+      itemTimeoutSeconds: opts.itemTimeoutSeconds ?? e.EVAL_ITEM_TIMEOUT_SECONDS,
+      recoverActive: opts.recoverActive ?? opts.target.kind === "pglite",
+      log: opts.log ?? ((m) => console.log(`[flowbench] eval queue: ${m}`)),
+    };
+    this.slots = this.opts.concurrency;
+    this.boss = new PgBoss({
+      ...connection,
+      schema: SCHEMA,
+      schedule: false,
+      supervise: true,
+      migrate: true,
+      maintenanceIntervalSeconds: opts.target.kind === "pglite" ? 60 : 30,
+    });
+    this.boss.on("error", (err: Error) => this.opts.log(`pg-boss error: ${err.message}`));
+  }
+
+  static async start(opts: EvalQueueOptions): Promise<EvalQueue> {
+    const q = new EvalQueue(opts.db, await bossConnection(opts.target), opts);
+    await q.boss.start();
+    const settings = { retryLimit: 10, retryDelay: 1, expireInSeconds: q.opts.itemTimeoutSeconds, retentionMinutes: 60 * 24 * 7 };
+    await q.boss.createQueue(EVAL_QUEUE, { name: EVAL_QUEUE, policy: "standard", ...settings });
+    await q.boss.updateQueue(EVAL_QUEUE, { name: EVAL_QUEUE, policy: "standard", ...settings });
+    if (q.opts.worker) {
+      await q.recover();
+      q.loopDone = q.loop();
+    }
+    return q;
+  }
+
+  /** pg-boss accepts output data with several ids; its typings only declare it for one. */
+  private async failJobs(ids: string[], message: string): Promise<void> {
+    await (this.boss as unknown as { fail(name: string, ids: string[], data: object): Promise<unknown> }).fail(EVAL_QUEUE, ids, { message });
+  }
+
+  private sql(): ExecSql {
+    return this.boss.getDb() as unknown as ExecSql;
+  }
+
+  // ------------------------------------------------------------ sending
+
+  async enqueue(items: EvalJob[]): Promise<void> {
+    for (let i = 0; i < items.length; i += 1000) {
+      const chunk = items.slice(i, i + 1000);
+      await this.boss.insert(chunk.map((j) => ({ name: EVAL_QUEUE, data: j, ...(j.kind === "answer" ? { id: answerJobId(j.itemId) } : {}) })));
+    }
+    this.wake();
+  }
+
+  async cancelItems(itemIds: string[]): Promise<void> {
+    for (let i = 0; i < itemIds.length; i += 1000) {
+      const ids = itemIds.slice(i, i + 1000).map(answerJobId);
+      if (ids.length) await this.boss.cancel(EVAL_QUEUE, ids);
+    }
+  }
+
+  abortRun(runId: string): void {
+    for (const f of this.inflight.values()) if (f.runId === runId) f.abort.abort(new Error("the run was cancelled"));
+    for (let i = this.held.length - 1; i >= 0; i--) {
+      const job = this.held[i]!;
+      if (job.data.runId === runId) {
+        this.held.splice(i, 1);
+        void this.boss.complete(EVAL_QUEUE, job.id).catch(() => undefined);
+        void this.db.evalRunItem.updateMany({ where: { id: job.data.itemId, status: { in: ["pending", "answering"] } }, data: { status: "cancelled" } }).catch(() => undefined);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ recovery
+
+  /** See the class comment: fail orphaned active jobs (embedded only), then give every unfinished item a live job. */
+  async recover(): Promise<{ failedActive: number; inserted: number; retried: number }> {
+    const sql = this.sql();
+    let failedActive = 0;
+    if (this.opts.recoverActive) {
+      const { rows } = await sql.executeSql(`SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active'`, [EVAL_QUEUE]);
+      const ids = rows.map((r) => String(r.id));
+      if (ids.length) {
+        await this.failJobs(ids, "the process running this job stopped; it is retried");
+        failedActive = ids.length;
+      }
+      // nobody is answering anything yet in this (the only) process: items a dead process was answering are pending
+      await this.db.evalRunItem.updateMany({ where: { status: "answering", run: { status: "answering", mode: "in_platform" } }, data: { status: "pending" } });
+    }
+    const items = await this.db.evalRunItem.findMany({
+      where: { status: { in: ["pending", "answering"] }, run: { status: "answering", mode: "in_platform" } },
+      select: { id: true, runId: true },
+    });
+    let inserted = 0;
+    let retried = 0;
+    for (let i = 0; i < items.length; i += 500) {
+      const chunk = items.slice(i, i + 500);
+      const ids = chunk.map((c) => answerJobId(c.id));
+      const { rows } = await sql.executeSql(`SELECT id::text AS id, state::text AS state FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])`, [EVAL_QUEUE, ids]);
+      const state = new Map(rows.map((r) => [String(r.id), String(r.state)]));
+      const missing: EvalJob[] = [];
+      const failed: string[] = [];
+      const cancelled: string[] = [];
+      const completed: string[] = [];
+      chunk.forEach((c, j) => {
+        const s = state.get(ids[j]!);
+        if (s === undefined) missing.push({ kind: "answer", runId: c.runId, itemId: c.id });
+        else if (s === "failed") failed.push(ids[j]!);
+        else if (s === "cancelled") cancelled.push(ids[j]!);
+        else if (s === "completed") {
+          completed.push(ids[j]!);
+          missing.push({ kind: "answer", runId: c.runId, itemId: c.id });
+        }
+      });
+      if (failed.length) await this.boss.retry(EVAL_QUEUE, failed);
+      if (cancelled.length) await this.boss.resume(EVAL_QUEUE, cancelled);
+      if (completed.length) await this.boss.deleteJob(EVAL_QUEUE, completed);
+      if (missing.length) await this.enqueue(missing);
+      inserted += missing.length;
+      retried += failed.length + cancelled.length;
+    }
+    if (failedActive || inserted || retried) this.opts.log(`recovered: ${failedActive} orphaned job(s) failed for retry, ${retried} retried, ${inserted} re-enqueued`);
+    return { failedActive, inserted, retried };
+  }
+
+  // ------------------------------------------------------------ worker loop
+
+  private wake() {
+    const f = this.wakeFn;
+    this.wakeFn = null;
+    f?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.wakeFn = null;
+        resolve();
+      }, ms);
+      this.wakeFn = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private runningFor(runId: string): number {
+    let n = 0;
+    for (const f of this.inflight.values()) if (f.runId === runId) n++;
+    return n;
+  }
+
+  private capOf(runId: string): number {
+    return this.runCtx.get(runId)?.concurrency ?? this.opts.concurrency;
+  }
+
+  /** Every pollMs at most: the slots (largest concurrency of answering runs) and runs cancelled elsewhere. */
+  private async housekeeping(): Promise<void> {
+    if (Date.now() - this.lastCheck < this.opts.pollMs) return;
+    this.lastCheck = Date.now();
+    const rows = await this.db.$queryRaw<Array<{ max: number | null }>>`SELECT max("concurrency") AS max FROM "EvalRun" WHERE "status" = 'answering' AND "mode" = 'in_platform'`;
+    const max = Number(rows[0]?.max ?? 0);
+    this.slots = Math.min(EVAL_LIMITS.maxConcurrency, max > 0 ? max : this.opts.concurrency);
+    const runIds = [...new Set([...this.inflight.values()].map((f) => f.runId))];
+    if (runIds.length) {
+      const stopped = await this.db.evalRun.findMany({ where: { id: { in: runIds }, status: { in: ["cancelled", "failed"] } }, select: { id: true } });
+      for (const r of stopped) this.abortRun(r.id);
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let fetched = 0;
+      await new Promise((r) => setImmediate(r));
+      try {
+        await this.housekeeping();
+        this.launchHeld();
+        const free = this.slots - this.inflight.size - this.held.length;
+        if (free > 0) {
+          const jobs = await this.boss.fetch<EvalJob>(EVAL_QUEUE, { batchSize: free, includeMetadata: true });
+          fetched = jobs.length;
+          if (this.stopping) {
+            // stopped while fetching: hand the jobs back (a crashed process would leave them active)
+            if (!this.crashed && jobs.length) await this.failJobs(jobs.map((j) => j.id), "the worker stopped before starting it");
+            break;
+          }
+          for (const job of jobs) {
+            await this.ensureRunCtx(job.data.runId).catch(() => undefined);
+            if (this.runningFor(job.data.runId) < this.capOf(job.data.runId)) this.launch(job);
+            else this.held.push(job);
+          }
+        }
+      } catch (e) {
+        if (!this.stopping) this.opts.log(`worker loop error: ${(e as Error).message}`);
+      }
+      if (this.stopping) break;
+      if (fetched === 0 || this.inflight.size + this.held.length >= this.slots) await this.sleep(this.opts.pollMs);
+    }
+  }
+
+  private launchHeld() {
+    if (this.stopping) return;
+    for (let i = 0; i < this.held.length; ) {
+      const job = this.held[i]!;
+      if (this.runningFor(job.data.runId) < this.capOf(job.data.runId)) {
+        this.held.splice(i, 1);
+        this.launch(job);
+      } else i++;
+    }
+  }
+
+  private launch(job: PgBoss.JobWithMetadata<EvalJob>) {
+    const abort = new AbortController();
+    const entry: Inflight = { runId: job.data.runId, abort, promise: Promise.resolve() };
+    this.inflight.set(job.id, entry);
+    entry.promise = (async () => {
+      try {
+        // Embedded PGlite answers queries without real I/O, so a worker whose model is fast (the offline provider)
+        // could chain promises for a whole run and starve the HTTP server: give the event loop a turn per item.
+        await new Promise((r) => setImmediate(r));
+        if (job.data.kind === "judge") await this.processJudge(job.data);
+        else await this.processAnswer(job.data, abort.signal);
+        if (!this.crashed) await this.boss.complete(EVAL_QUEUE, job.id);
+      } catch (e) {
+        if (this.crashed) return;
+        const message = (e as Error).message ?? String(e);
+        if (job.retryCount >= job.retryLimit) await this.giveUp(job.data, message).catch(() => undefined);
+        await this.boss.fail(EVAL_QUEUE, job.id, { message }).catch(() => undefined);
+      } finally {
+        this.processed++;
+        this.inflight.delete(job.id);
+        if (!this.crashed) {
+          this.launchHeld();
+          this.wake();
+        }
+      }
+    })();
+  }
+
+  private async giveUp(job: EvalJob, message: string) {
+    if (job.kind !== "answer") return;
+    await this.db.evalRunItem.updateMany({
+      where: { id: job.itemId, status: { in: ["pending", "answering"] } },
+      data: { status: "failed", error: `gave up after repeated failures: ${message}`.slice(0, 2000), answeredAt: new Date() },
+    });
+    await settleAnswering(this.db, job.runId);
+  }
+
+  private async ensureRunCtx(runId: string): Promise<RunCtx> {
+    const cached = this.runCtx.get(runId);
+    if (cached) return cached;
+    const run = await this.db.evalRun.findUniqueOrThrow({
+      where: { id: runId },
+      select: {
+        tier: true,
+        concurrency: true,
+        workflowVersionId: true,
+        workflowVersion: { select: { workflow: true, agentId: true } },
+        setVersion: { select: { assertions: true } },
+      },
+    });
+    let workflow = this.workflows.get(run.workflowVersionId);
+    if (!workflow) {
+      const parsed = WorkflowSchema.safeParse(run.workflowVersion.workflow);
+      workflow = parsed.success ? parsed.data : (run.workflowVersion.workflow as unknown as Workflow);
+      this.workflows.set(run.workflowVersionId, workflow);
+    }
+    const ctx: RunCtx = {
+      tier: run.tier,
+      agentId: run.workflowVersion.agentId,
+      workflowVersionId: run.workflowVersionId,
+      workflow,
+      hasHttpNodes: workflow.nodes.some((n) => n.type === "http"),
+      setAssertions: (run.setVersion.assertions as Assertion[] | null) ?? null,
+      concurrency: run.concurrency,
+    };
+    if (this.runCtx.size > 200) this.runCtx.delete(this.runCtx.keys().next().value as string);
+    this.runCtx.set(runId, ctx);
+    return ctx;
+  }
+
+  /**
+   * Answers one item; see the class comment for the claim / fencing protocol. The hot path uses three raw
+   * statements (claim + sample, write-back + open count, job completion) besides the runtime's own trace writes.
+   */
+  private async processAnswer(job: EvalJob, signal: AbortSignal): Promise<void> {
+    const db = this.db;
+    const claim = await db.$queryRaw<Array<{ attempts: number; question: string; script: unknown; expectedPoints: unknown; assertions: unknown }>>`
+      UPDATE "EvalRunItem" AS i SET "status" = 'answering', "attempts" = i."attempts" + 1
+      FROM "EvalRun" AS r, "EvalSample" AS s
+      WHERE i."id" = ${job.itemId} AND r."id" = i."runId" AND r."status" = 'answering' AND i."status" IN ('pending', 'answering') AND s."id" = i."sampleId"
+      RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions"`;
+    if (!claim.length) {
+      // finished already, or the run stopped: settle what a stopped run left open
+      await db.evalRunItem.updateMany({ where: { id: job.itemId, status: { in: ["pending", "answering"] }, run: { status: { in: ["cancelled", "failed"] } } }, data: { status: "cancelled" } });
+      return;
+    }
+    const sample = claim[0]!;
+    const attempt = sample.attempts;
+    const ctx = await this.ensureRunCtx(job.runId);
+    const outcome = await answerSample(db, {
+      workflow: ctx.workflow,
+      tier: ctx.tier,
+      agentId: ctx.agentId,
+      workflowVersionId: ctx.workflowVersionId,
+      question: sample.question,
+      script: (sample.script as Turn[] | null) ?? null,
+      signal,
+    });
+    if (this.crashed) return; // simulated process death: nothing after this point happens
+    const fence = { id: job.itemId, attempts: attempt, status: "answering" as const };
+    if (outcome.status === "cancelled") {
+      const run = await db.evalRun.findUnique({ where: { id: job.runId }, select: { status: true } });
+      if (run?.status === "answering") {
+        // interrupted by a shutdown, not by the user: release the item and let pg-boss retry the job
+        await db.evalRunItem.updateMany({ where: fence, data: { status: "pending" } });
+        throw new Error("interrupted by a shutdown");
+      }
+      await db.evalRunItem.updateMany({ where: fence, data: { status: "cancelled", traceId: outcome.traceId, latencyMs: outcome.latencyMs } });
+      return;
+    }
+    const judged = await suggest({
+      question: sample.question,
+      expectedPoints: (sample.expectedPoints as string[]) ?? [],
+      sampleAssertions: (sample.assertions as Assertion[] | null) ?? null,
+      setAssertions: ctx.setAssertions,
+      tier: ctx.tier,
+      answer: outcome.answer ?? "",
+      judgeText: outcome.judgeText,
+      payload: outcome.payload,
+      failed: outcome.status === "failed",
+      error: outcome.error,
+      steps: outcome.steps,
+      hasHttpNodes: ctx.hasHttpNodes,
+    }, { signal });
+    if (this.crashed) return;
+    const now = new Date();
+    const jsonb = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+    const rows = await db.$queryRaw<Array<{ updated: bigint | number; open: bigint | number }>>`
+      WITH upd AS (
+        UPDATE "EvalRunItem" SET
+          "status" = ${outcome.status}::"EvalItemStatus", "answer" = ${outcome.answer}, "payload" = ${jsonb(outcome.payload)}::jsonb,
+          "turns" = ${jsonb(outcome.turns)}::jsonb, "traceId" = ${outcome.traceId}, "latencyMs" = ${outcome.latencyMs},
+          "promptTokens" = ${outcome.promptTokens}, "completionTokens" = ${outcome.completionTokens}, "llmCalls" = ${outcome.llmCalls},
+          "error" = ${outcome.error}, "answeredAt" = ${now}, "suggestion" = ${JSON.stringify(judged.suggestion)}::jsonb, "suggestedAt" = ${now},
+          "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}
+        WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
+        RETURNING "id")
+      SELECT (SELECT count(*) FROM upd) AS "updated",
+        (SELECT count(*) FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" IN ('pending', 'answering') AND "id" <> ${job.itemId}) AS "open"`;
+    if (Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
+  }
+
+  private async processJudge(job: EvalJob): Promise<void> {
+    const { judgeStoredItem } = await import("./runs");
+    const run = await this.db.evalRun.findUnique({ where: { id: job.runId }, select: { tier: true, setVersion: { select: { assertions: true } } } });
+    if (run) await judgeStoredItem(this.db, job.itemId, run, undefined);
+  }
+
+  // ------------------------------------------------------------ stopping
+
+  /**
+   * graceful (default): stop fetching, let in-flight items finish for up to `drainMs` (default 10 s), then abort
+   * the rest (their items go back to pending and their jobs are retried by the next worker), stop pg-boss.
+   * `crash: true` (tests) simulates the process dying: in-flight executions are cut off and nothing more is
+   * written; their jobs stay active until a new worker recovers them.
+   */
+  async stop(opts: { crash?: boolean; drainMs?: number; timeoutMs?: number } = {}): Promise<void> {
+    this.stopping = true;
+    if (opts.crash) this.crashed = true;
+    this.wake();
+    await this.loopDone?.catch(() => undefined); // no job is launched after this
+    const settled = () => Promise.allSettled([...this.inflight.values()].map((f) => f.promise));
+    if (!opts.crash && this.inflight.size) await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.drainMs ?? 10_000))]);
+    for (const f of this.inflight.values()) f.abort.abort(new Error("the worker is stopping"));
+    await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.timeoutMs ?? 15_000))]);
+    if (!opts.crash && this.held.length) {
+      await this.failJobs(this.held.map((j) => j.id), "the worker stopped before starting it").catch(() => undefined);
+    }
+    this.held.length = 0;
+    await this.boss.stop({ graceful: false, close: true, wait: true });
+    if (globals.__flowbenchEvalQueue === this) globals.__flowbenchEvalQueue = undefined;
+  }
+
+  get inflightCount(): number {
+    return this.inflight.size;
+  }
+}
+
+// ---------------------------------------------------------------- process singleton
+
+type Globals = { __flowbenchEvalQueue?: EvalQueue; __flowbenchEvalQueueStarting?: Promise<EvalQueue> };
+const globals = globalThis as typeof globalThis & Globals;
+
+/** Makes `queue` the process's queue (the server's worker, or a test's). */
+export function registerEvalQueue(queue: EvalQueue | undefined): void {
+  globals.__flowbenchEvalQueue = queue;
+  globals.__flowbenchEvalQueueStarting = undefined;
+}
+
+/** The process's queue; when none was started (a process without the worker) a send-only one is started. */
+export async function getEvalQueue(db: Db): Promise<EvalQueue> {
+  if (globals.__flowbenchEvalQueue) return globals.__flowbenchEvalQueue;
+  globals.__flowbenchEvalQueueStarting ??= EvalQueue.start({ db, target: databaseTarget(), worker: false }).then((q) => {
+    globals.__flowbenchEvalQueue = q;
+    return q;
+  });
+  return globals.__flowbenchEvalQueueStarting;
+}
+
+/** Server start-up: the worker, in the server process, after migrations. */
+export async function startEvalWorker(db: Db, target: DatabaseTarget = databaseTarget()): Promise<EvalQueue> {
+  const q = await EvalQueue.start({ db, target, worker: true });
+  registerEvalQueue(q);
+  return q;
+}

@@ -1,0 +1,68 @@
+import type { JudgeResult, PointCoverage } from "./judge";
+import type { Flag } from "./guardrails";
+import type { RuleResult } from "./rules";
+
+/**
+ * A machine suggestion: assistance for the human, never counted by a gate. Pure.
+ *
+ * verdict:
+ *   fail    when the execution failed or the answer is empty (execution_error, empty_answer), a blocking guardrail
+ *           fired (no_query, fabricated_items, refusal), any rule assertion failed, or the judge found a point missing;
+ *   unknown when the judge could not decide (partial/unclear points, no expected points, unreadable LLM reply), or
+ *           the judge says pass but the item carries a non-blocking flag (empty_items);
+ *   pass    otherwise (every point covered, every rule passed, no flag).
+ */
+export type SuggestionVerdict = "pass" | "fail" | "unknown";
+export type Suggestion = {
+  verdict: SuggestionVerdict;
+  judge: string;
+  coverage: PointCoverage[];
+  failedRules: RuleResult[];
+  rulesPassed: number;
+  flags: Flag[];
+  rationale: string;
+  judgeError?: string;
+};
+
+export const BLOCKING_FLAGS = new Set(["execution_error", "empty_answer", "no_query", "fabricated_items", "refusal"]);
+
+export function combineSuggestion(judge: JudgeResult, rules: RuleResult[], flags: Flag[]): Suggestion {
+  const failedRules = rules.filter((r) => !r.passed);
+  const blocking = flags.filter((f) => BLOCKING_FLAGS.has(f.flag));
+  let verdict: SuggestionVerdict;
+  if (blocking.length || failedRules.length || judge.verdict === "fail") verdict = "fail";
+  else if (judge.verdict === "unknown" || flags.length) verdict = "unknown";
+  else verdict = "pass";
+  const parts: string[] = [];
+  if (blocking.length) parts.push(`guardrail: ${blocking.map((f) => f.flag).join(", ")}`);
+  if (failedRules.length) parts.push(`rule failed: ${failedRules.map((r) => r.label).slice(0, 3).join("; ")}${failedRules.length > 3 ? "; ..." : ""}`);
+  parts.push(judge.rationale);
+  const other = flags.filter((f) => !BLOCKING_FLAGS.has(f.flag));
+  if (other.length) parts.push(`flagged: ${other.map((f) => f.flag).join(", ")}`);
+  return {
+    verdict,
+    judge: judge.judge,
+    coverage: judge.coverage,
+    failedRules,
+    rulesPassed: rules.length - failedRules.length,
+    flags,
+    rationale: parts.join("; ").slice(0, 600),
+    ...(judge.error ? { judgeError: judge.error } : {}),
+  };
+}
+
+/** Spot-check after bulk adoption: suggestion fail or unknown, or any guardrail flag. */
+export function needsSpotCheck(s: Pick<Suggestion, "verdict" | "flags"> | null | undefined): boolean {
+  if (!s) return false;
+  return s.verdict !== "pass" || s.flags.length > 0;
+}
+
+/** The attribution an adopted fail gets (a fail verdict needs one): derived from the strongest signal. */
+export function inferAttribution(s: Pick<Suggestion, "flags" | "failedRules">): string {
+  const has = (f: string) => s.flags.some((x) => x.flag === f);
+  if (has("no_query")) return "retrieval";
+  if (has("execution_error")) return "tool";
+  if (has("refusal")) return "guardrail";
+  if (has("empty_items")) return "data";
+  return "generation";
+}

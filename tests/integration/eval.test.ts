@@ -1,0 +1,284 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { ROOT } from "../../scripts/lib/app-server";
+import type { ServerInfo } from "./global-setup";
+
+/** The evaluation center over real HTTP, on the embedded database and on PostgreSQL. */
+
+type Cli = { code: number; stdout: string; stderr: string };
+function cli(name: "check_eval_golden_gate" | "check_eval_wave_c_size", args: string[], env: Record<string, string>): Promise<Cli> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, "bin", `${name}.mjs`), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function questions(n: number, scripted = 0) {
+  return Array.from({ length: n }, (_, i) => ({
+    key: `q${String(i + 1).padStart(2, "0")}`,
+    question: `Please recommend a breakfast dish and mention the price (${i + 1})`,
+    expected_points: ["recommends a breakfast dish", "mentions the price"],
+    classification: i % 2 ? "breakfast" : "price",
+    ...(i < scripted
+      ? {
+          script: [
+            { role: "system", content: "The user is vegetarian.", preset: true },
+            { role: "user", content: `Hello (${i + 1})`, preset: false },
+            { role: "user", content: `Recommend a breakfast dish with its price (${i + 1})`, preset: false },
+          ],
+        }
+      : {}),
+  }));
+}
+
+async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
+  const r = await p;
+  expect(r.status, r.text).toBe(status);
+  return r.body;
+}
+
+async function frozenSet(server: ServerInfo, agentId: string, opts: { n: number; scripted?: number; threshold: number; kind?: string; name?: string }) {
+  const set = await ok(api(server, "POST", "/api/eval/sets", { body: { agentId, name: opts.name ?? "Golden", kind: opts.kind ?? "golden", gateThreshold: opts.threshold } }), 201);
+  await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format: "json", content: JSON.stringify(questions(opts.n, opts.scripted)) } }));
+  const v = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+  return { set, versionId: v.id as string };
+}
+
+async function waitForStatus(server: ServerInfo, runId: string, status: string, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await ok(api(server, "GET", `/api/eval/runs/${runId}`));
+    if (run.status === status) return run;
+    if (Date.now() > until) throw new Error(`run ${runId} stayed ${run.status}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+for (const server of servers()) {
+  describe(`evaluation center on ${server.name}`, () => {
+    let agentId: string;
+    const env = { FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken };
+
+    it("sets, versions and samples: freeze makes a version immutable; a new version is an editable copy", async () => {
+      const created = await ok(api(server, "POST", "/api/builder/agents", { body: { name: `eval agent ${server.name}`, workflow: minimalWorkflow() } }), 201);
+      agentId = created.agent.id;
+      const set = await ok(api(server, "POST", "/api/eval/sets", { body: { agentId, name: "CRUD", kind: "golden", gateThreshold: 1 } }), 201);
+      expect(set.versions).toEqual([expect.objectContaining({ version: 1, status: "draft", sampleCount: 0 })]);
+      const sample = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, { body: { question: "推荐什么早餐?", expectedPoints: ["推荐了早餐菜品", "给出价格"] } }), 201);
+      expect(sample).toMatchObject({ key: "q001", position: 1 });
+      const bad = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format: "csv", content: "key,question,expected_points\nq2,,x\n" } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: "IMPORT_INVALID", details: [{ row: 2, field: "question", message: "question is required" }] });
+      expect((await ok(api(server, "PATCH", `/api/eval/samples/${sample.id}`, { body: { classification: "breakfast" } }))).classification).toBe("breakfast");
+      const frozen = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+      expect(frozen).toMatchObject({ status: "frozen", sampleCount: 1 });
+      const edit = await api(server, "PATCH", `/api/eval/samples/${sample.id}`, { body: { question: "changed" } });
+      expect(edit.status).toBe(409);
+      expect(edit.body.error.code).toBe("SET_VERSION_FROZEN");
+      expect((await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, { body: { question: "more" } })).status).toBe(409);
+      expect((await api(server, "DELETE", `/api/eval/samples/${sample.id}`)).status).toBe(409);
+      const v2 = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions`, { body: {} }), 201);
+      expect(v2).toMatchObject({ version: 2, status: "draft", sampleCount: 1 });
+      const samples = await ok(api(server, "GET", `/api/eval/sets/${set.id}/versions/2/samples`));
+      expect((await ok(api(server, "PATCH", `/api/eval/samples/${samples.items[0].id}`, { body: { question: "changed in v2" } }))).question).toBe("changed in v2");
+      const csv = await api(server, "GET", `/api/eval/sets/${set.id}/versions/2/export?format=csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("content-type")).toContain("text/csv");
+      expect(csv.text).toContain("changed in v2");
+      const draftRun = await api(server, "POST", "/api/eval/runs", { body: { setVersionId: v2.id, mode: "pasted", tier: "pipeline" } });
+      expect(draftRun.status).toBe(400);
+      expect(draftRun.body.error.code).toBe("SET_VERSION_NOT_FROZEN");
+      expect((await ok(api(server, "GET", `/api/eval/sets?agentId=${agentId}`))).items.map((s: { id: string }) => s.id)).toContain(set.id);
+    });
+
+    it("the five spec endpoints, pasted answers, adopt, verdicts, gate CLI, compare, usage, bad cases", async () => {
+      const { versionId, set } = await frozenSet(server, agentId, { n: 30, scripted: 2, threshold: 26 });
+      // POST /api/eval/runs
+      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted", tier: "pipeline_live", environment: "it" } }), 201);
+      expect(run).toMatchObject({ status: "created", mode: "pasted", tier: "pipeline_live", setKind: "golden", gateThreshold: 26, progress: { total: 30 } });
+      expect(run.shortId).toMatch(/^R-[0-9A-Z]{5}$/);
+      // POST /api/eval/runs/{id}/start (idempotent)
+      expect((await ok(api(server, "POST", `/api/eval/runs/${run.shortId}/start`))).status).toBe("answering");
+      expect((await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`))).status).toBe("answering");
+      const good = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
+      const upload = await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: { answers: [...questions(30).map((q, i) => ({ key: q.key, answer: i < 27 ? good : "Sorry, I cannot help with that.", latencyMs: 100 + i })), { key: "q99", answer: "x" }] },
+        }),
+      );
+      expect(upload.matched).toBe(30);
+      expect(upload.unmatched).toEqual([expect.objectContaining({ key: "q99" })]);
+      expect(upload.run.status).toBe("awaiting_review");
+
+      // the gate before any verdict: exit 1, machine suggestions do not count
+      let gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId], env);
+      expect(gate.code, gate.stderr).toBe(1);
+      expect(gate.stdout).toContain("FAIL");
+      expect(gate.stdout).toContain("0/30");
+
+      const adopted = await ok(api(server, "POST", `/api/eval/runs/${run.id}/adopt`, { body: {} }));
+      expect(adopted.adopted).toBe(30);
+      expect(adopted.spotCheck.map((i: { key: string }) => i.key)).toEqual(["q28", "q29", "q30"]);
+      const spot = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?spotCheck=true`));
+      expect(spot.items).toHaveLength(3);
+      expect(spot.items[0].verdict).toMatchObject({ verdict: "fail", source: "adopted" });
+      expect(spot.items[0].suggestion.flags.map((f: { flag: string }) => f.flag)).toContain("refusal");
+
+      // 27 adopted passes -> the gate passes
+      gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"], env);
+      expect(gate.code, gate.stderr).toBe(0);
+      const json = JSON.parse(gate.stdout);
+      expect(json).toMatchObject({ passed: true, shortId: run.shortId, result: { counts: { pass: 27, fail: 3, unjudged: 0, threshold: 26 } } });
+
+      // humans overturn two passes -> 25/30 -> exit 1
+      const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?verdict=pass&limit=2`))).items;
+      const missingBasis = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, { body: { verdict: "fail", attribution: "generation" } });
+      expect(missingBasis.status).toBe(400);
+      expect(missingBasis.body.error.code).toBe("VERDICT_BASIS_REQUIRED");
+      const missingAttr = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, { body: { verdict: "fail", basis: "wrong price" } });
+      expect(missingAttr.body.error.code).toBe("VERDICT_ATTRIBUTION_REQUIRED");
+      for (const item of items) {
+        const v = await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { body: { verdict: "fail", basis: "the price is wrong", attribution: "data" } }));
+        expect(v.verdict).toMatchObject({ verdict: "fail", source: "human", attribution: "data" });
+      }
+      const history = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items/${items[0].id}`));
+      expect(history.history.map((h: { after: { source: string } }) => h.after.source)).toEqual(["adopted", "human"]);
+      gate = await cli("check_eval_golden_gate", ["--run-id", run.id], env);
+      expect(gate.code).toBe(1);
+      expect(gate.stdout).toContain("25/30");
+      expect(gate.stdout).toContain("GATE_BELOW_THRESHOLD");
+
+      // GET /api/eval/runs/{id}/report
+      const report = await ok(api(server, "GET", `/api/eval/runs/${run.shortId}/report`));
+      expect(report.machine).toMatchObject({ pass: 27, fail: 3, passRate: 0.9 });
+      expect(report.human).toMatchObject({ pass: 25, fail: 5, passRate: 0.8333 });
+      expect(report.completeness).toMatchObject({ judged: 30, total: 30, ratio: 1, adopted: 28, human: 2 });
+      expect(report.breakdown.byTier).toEqual([expect.objectContaining({ tier: "pipeline_live", total: 30 })]);
+      // the adopted refusals got an attribution derived from their guardrail flag
+      expect(report.breakdown.byAttribution).toEqual([
+        { attribution: "guardrail", fails: 3 },
+        { attribution: "data", fails: 2 },
+      ]);
+      expect(report.agreement).toMatchObject({ pairs: 2, agreed: 0, rawAgreement: 0 });
+      expect(report.gate).toMatchObject({ passed: false, counts: { pass: 25 } });
+      expect(report.latency.items).toBe(30);
+      expect(report.run.status).toBe("completed");
+
+      // re-run the same batch, compare
+      const again = await ok(api(server, "POST", `/api/eval/runs/${run.id}/rerun`, { body: {} }), 201);
+      expect(again).toMatchObject({ rerunOfId: run.id, setVersionId: versionId, tier: "pipeline_live", mode: "pasted" });
+      await ok(api(server, "POST", `/api/eval/runs/${again.id}/answers`, { body: { format: "csv", content: `key,answer\n${questions(30).map((q) => `${q.key},${good}`).join("\n")}\n` } }));
+      await ok(api(server, "POST", `/api/eval/runs/${again.id}/adopt`, { body: {} }));
+      const cmp = await ok(api(server, "GET", `/api/eval/runs/compare?run_a=${run.shortId}&run_b=${again.shortId}`));
+      expect(cmp.summary).toMatchObject({ both_pass: 25, fixed: 5, regressed: 0, both_fail: 0 });
+      expect(cmp.passRates.human).toMatchObject({ a: 0.8333, b: 1, delta: 0.1667 });
+      expect(cmp.warnings).toEqual([]);
+      expect((await api(server, "GET", `/api/eval/runs/compare?run_a=${run.id}`)).status).toBe(400);
+
+      // GET /api/eval/usage
+      const usage = await ok(api(server, "GET", `/api/eval/usage?agentId=${agentId}`));
+      expect(usage.totals.runs).toBeGreaterThanOrEqual(2);
+      expect(usage.totals.answeredItems).toBeGreaterThanOrEqual(60);
+      expect(usage.days[0]).toMatchObject({ agentId, answering: expect.any(Object), judging: expect.any(Object) });
+
+      // bad cases
+      const failed = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?verdict=fail`))).items;
+      const bc = await ok(api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: { notes: "from IT" } }), 201);
+      expect(bc.badCase).toMatchObject({ status: "open", runShortId: run.shortId });
+      expect((await api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: {} })).status).toBe(200);
+      const passed = (await ok(api(server, "GET", `/api/eval/runs/${again.id}/items?limit=1`))).items[0];
+      const notFail = await api(server, "POST", `/api/eval/runs/${again.id}/items/${passed.id}/bad-case`, { body: {} });
+      expect(notFail.body.error.code).toBe("BAD_CASE_REQUIRES_FAIL");
+      expect((await ok(api(server, "POST", `/api/eval/runs/${run.id}/bad-cases`))).created).toBe(4);
+      expect((await ok(api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "fixed" } }))).status).toBe("fixed");
+      expect((await ok(api(server, "GET", `/api/eval/bad-cases?runId=${run.shortId}`))).items).toHaveLength(5);
+
+      // check_eval_wave_c_size: this set is the 30-question, 2-script, threshold-26 gate set
+      const wave = await cli("check_eval_wave_c_size", ["--set-id", set.id], env);
+      expect(wave.code, wave.stdout + wave.stderr).toBe(0);
+      const small = await frozenSet(server, agentId, { n: 28, threshold: 24, name: "generic" });
+      const waveBad = await cli("check_eval_wave_c_size", ["--set-id", small.set.id, "--json"], env);
+      expect(waveBad.code).toBe(1);
+      expect(JSON.parse(waveBad.stdout).problems).toHaveLength(3);
+    });
+
+    it("gate CLI: a regression-pool run never passes; exit 2 on usage, bad token, unknown run, no server", async () => {
+      const { versionId } = await frozenSet(server, agentId, { n: 2, threshold: 1, kind: "regression_pool", name: "pool" });
+      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }, { key: "q02", answer: "b" }] } }));
+      const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items;
+      for (const i of items) await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${i.id}/verdict`, { body: { verdict: "pass" } }));
+      const pool = await cli("check_eval_golden_gate", ["--run-id", run.shortId], env);
+      expect(pool.code).toBe(1);
+      expect(pool.stdout).toContain("GATE_TRACK_B");
+      expect((await cli("check_eval_golden_gate", [], env)).code).toBe(2);
+      const badToken = await cli("check_eval_golden_gate", ["--run-id", run.shortId], { ...env, FLOWBENCH_TOKEN: "fb_wrong" });
+      expect(badToken.code).toBe(2);
+      expect(badToken.stderr).toContain("401");
+      expect((await cli("check_eval_golden_gate", ["--run-id", "R-ZZZZZ"], env)).code).toBe(2);
+      expect((await cli("check_eval_golden_gate", ["--run-id", run.shortId], { ...env, FLOWBENCH_URL: "http://127.0.0.1:9" })).code).toBe(2);
+    });
+
+    it("in-platform answering over HTTP: start, progress, awaiting review; cancel", async () => {
+      const { versionId } = await frozenSet(server, agentId, { n: 4, scripted: 1, threshold: 3, name: "live" });
+      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "in_platform", tier: "invoke", concurrency: 2 } }), 201);
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`));
+      const done = await waitForStatus(server, run.id, "awaiting_review");
+      expect(done.progress).toMatchObject({ total: 4, answered: 4, suggested: 4 });
+      const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items;
+      expect(items.every((i: { traceId: string | null; answer: string | null }) => i.traceId && i.answer)).toBe(true);
+      expect(items[0].turns).toHaveLength(3);
+      expect(Math.abs(Date.parse(items[0].answeredAt) - Date.now())).toBeLessThan(120_000);
+      expect(items[0].llmCalls).toBe(2);
+      const pasted = await api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "x" }] } });
+      expect(pasted.body.error.code).toBe("RUN_MODE_MISMATCH");
+      const report = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
+      expect(report.tokens.answering.modelCalls).toBe(5);
+
+      const big = await frozenSet(server, agentId, { n: 400, threshold: 1, name: "to cancel" });
+      const toCancel = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: big.versionId, mode: "in_platform", tier: "invoke", concurrency: 1 } }), 201);
+      await ok(api(server, "POST", `/api/eval/runs/${toCancel.id}/start`));
+      const cancelled = await ok(api(server, "POST", `/api/eval/runs/${toCancel.id}/cancel`));
+      expect(cancelled.status).toBe("cancelled");
+      const again = await api(server, "POST", `/api/eval/runs/${toCancel.id}/start`);
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe("RUN_STATE_CONFLICT");
+      await new Promise((r) => setTimeout(r, 500));
+      const settled = await ok(api(server, "GET", `/api/eval/runs/${toCancel.id}`));
+      expect(settled.progress.pending + settled.progress.answering).toBe(0);
+      expect(settled.progress.answered).toBeLessThan(400);
+      expect(settled.progress.cancelled).toBeGreaterThan(0);
+    });
+
+    it("roles: viewers read, annotators judge, builders manage; tRPC exposes the same services", async () => {
+      const viewer = await tokenWithRole(server, "viewer");
+      const annotator = await tokenWithRole(server, "annotator");
+      const { versionId } = await frozenSet(server, agentId, { n: 2, threshold: 1, name: "roles" });
+      const forbidden = await api(server, "POST", "/api/eval/runs", { token: viewer, body: { setVersionId: versionId, mode: "pasted" } });
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body.error.code).toBe("FORBIDDEN");
+      expect((await api(server, "POST", "/api/eval/runs", { token: annotator, body: { setVersionId: versionId, mode: "pasted" } })).status).toBe(403);
+      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }, { key: "q02", answer: "b" }] } }));
+      const item = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`, { token: viewer }))).items[0];
+      expect((await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { token: viewer, body: { verdict: "pass" } })).status).toBe(403);
+      expect((await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { token: annotator, body: { verdict: "pass" } })).status).toBe(200);
+      expect((await api(server, "GET", `/api/eval/runs/${run.id}/report`, { token: viewer })).status).toBe(200);
+      expect((await api(server, "GET", "/api/eval/usage", { token: null })).status).toBe(401);
+
+      const client = trpc(server);
+      const report = await client.eval.runs.report.query({ runId: run.shortId });
+      expect(report.human.pass).toBe(1);
+      const gate = await client.eval.runs.gate.query({ runId: run.id });
+      expect(gate.result.counts.unjudged).toBe(1);
+      const meta = await ok(api(server, "GET", "/api/eval/meta"));
+      expect(Object.keys(meta.attributions)).toContain("retrieval");
+      const doc = await ok(api(server, "GET", "/api/openapi.json", { token: null }));
+      for (const p of ["/api/eval/runs", "/api/eval/runs/{id}/start", "/api/eval/runs/{id}/report", "/api/eval/usage", "/api/eval/runs/compare"]) expect(doc.paths[p], p).toBeTruthy();
+      expect(doc.info.description).toContain("SET_VERSION_NOT_FROZEN");
+    });
+  });
+}
