@@ -1,116 +1,307 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Button } from "@/components/ui/button";
+/**
+ * /builder: the user's agents with their latest version and its warnings, unsaved local drafts, and the ways
+ * to start a new one (blank, a recipe, or a workflow JSON file). Creating opens the canvas on a local draft;
+ * the agent exists on the server once its first valid version is saved.
+ */
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { NODE_CONTRACTS, isNodeType } from "@/server/workflow/contract";
+import { RECIPES } from "@/server/workflow/recipes";
 import { useTRPC } from "@/lib/trpc";
+import { listDrafts, newDraftId, removeDraft, writeDraft, type Draft, type DraftKey } from "./model/drafts";
+import { parseWorkflowJson, type SpecWorkflow } from "./model/workflow";
+import { KIND_STYLES } from "./node-kinds";
 
 function when(value: string | Date): string {
   return new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-/** The user's agents; create one from a built-in recipe. (The canvas arrives with the visual builder.) */
+function MiniFlow({ workflow }: { workflow: SpecWorkflow }) {
+  return (
+    <div className="flex items-center gap-1" aria-hidden="true">
+      {workflow.nodes.slice(0, 5).map((n, i) => (
+        <span key={n.id} className="flex items-center gap-1">
+          {i > 0 && <span className="h-px w-3 bg-slate-300" />}
+          <span className={`grid h-6 w-6 place-items-center rounded-md ${isNodeType(n.type) ? KIND_STYLES[n.type].tile : "bg-slate-300"} [&_svg]:h-3.5 [&_svg]:w-3.5`}>
+            {isNodeType(n.type) ? KIND_STYLES[n.type].icon : null}
+          </span>
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function CreateTiles({ onImport }: { onImport: () => void }) {
+  const tiles = [
+    { href: "/builder/new?from=blank", title: "Blank canvas", text: "Start from nothing and drag in the nodes you need.", flow: { nodes: [], edges: [] } as SpecWorkflow },
+    { href: "/builder/new?from=minimal", title: "Minimal assistant", text: "Recipe minimal: one required input, answered by a language model.", flow: RECIPES.minimal.workflow as SpecWorkflow },
+    { href: "/builder/new?from=http_call_thin", title: "HTTP-backed assistant", text: "Recipe http_call_thin: calls your API, then a model answers from the response. Change the url first.", flow: RECIPES.http_call_thin.workflow as SpecWorkflow },
+  ];
+  return (
+    <section aria-labelledby="create-heading">
+      <h2 id="create-heading" className="text-sm font-semibold text-slate-900">
+        Create an agent
+      </h2>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        {tiles.map((t) => (
+          <Link
+            key={t.href}
+            href={t.href}
+            data-testid={`create-${t.href.split("=")[1]}`}
+            className="group flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-500/40 hover:shadow-md"
+          >
+            <div className="flex h-7 items-center">
+              {t.flow.nodes.length ? (
+                <MiniFlow workflow={t.flow} />
+              ) : (
+                <span className="grid h-6 w-6 place-items-center rounded-md border border-dashed border-slate-300 text-slate-500">+</span>
+              )}
+            </div>
+            <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">{t.title}</span>
+            <span className="mt-1 line-clamp-3 text-xs leading-relaxed text-slate-500">{t.text}</span>
+          </Link>
+        ))}
+        <button
+          type="button"
+          onClick={onImport}
+          className="group flex flex-col rounded-xl border border-dashed border-slate-300 bg-white/60 p-4 text-left transition hover:border-brand-500/50 hover:bg-white"
+        >
+          <span className="grid h-7 w-7 place-items-center rounded-md bg-slate-100 text-slate-600">
+            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
+              <path d="M12 20V9M7 14l5-5 5 5M5 4h14" />
+            </svg>
+          </span>
+          <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">Import workflow JSON</span>
+          <span className="mt-1 text-xs leading-relaxed text-slate-500">A file exported from a canvas or written by hand: {"{nodes, edges}"}. It is checked before you save.</span>
+        </button>
+      </div>
+    </section>
+  );
+}
+
+type AgentRow = { id: string; name: string; description: string; latestVersion: number; updatedAt: string | Date };
+
 export function AgentList({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
+  const router = useRouter();
   const queryClient = useQueryClient();
-  const agents = useQuery(trpc.builder.agents.list.queryOptions({}));
-  const recipes = useQuery(trpc.builder.recipes.queryOptions());
-  const [name, setName] = useState("");
-  const [recipe, setRecipe] = useState("minimal");
-  const create = useMutation(
-    trpc.builder.agents.create.mutationOptions({
-      onSuccess: async () => {
-        setName("");
+  const agents = useQuery(trpc.builder.agents.list.queryOptions({ limit: 200 }));
+  const items: AgentRow[] = agents.data?.items ?? [];
+  // Warnings of each latest version (provisioned versions are always valid: the server refuses errors).
+  const details = useQueries({ queries: items.map((a) => ({ ...trpc.builder.agents.get.queryOptions({ id: a.id }), staleTime: 30_000 })) });
+  const [drafts, setDrafts] = useState<{ key: DraftKey; draft: Draft }[]>([]);
+  const [importError, setImportError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  useEffect(() => setDrafts(listDrafts()), []);
+
+  const del = useMutation(
+    trpc.builder.agents.delete.mutationOptions({
+      onSuccess: async (_data, vars) => {
+        setConfirming(null);
+        removeDraft({ kind: "agent", agentId: vars.id });
         await queryClient.invalidateQueries({ queryKey: trpc.builder.agents.list.queryKey() });
       },
     }),
   );
 
+  const agentDraft = (id: string) => drafts.find((d) => d.key.kind === "agent" && d.key.agentId === id);
+  const newDrafts = drafts.filter((d) => d.key.kind === "new");
+
+  const importFile = async (file: File) => {
+    setImportError(null);
+    const parsed = parseWorkflowJson(await file.text());
+    if (!parsed.ok) {
+      setImportError(`${file.name}: ${parsed.error}`);
+      return;
+    }
+    const draftId = newDraftId();
+    const name = file.name.replace(/\.workflow\.json$|\.json$/i, "").replace(/[-_]+/g, " ").trim() || "Imported agent";
+    const ok = writeDraft({ kind: "new", draftId }, { name: name.charAt(0).toUpperCase() + name.slice(1), workflow: parsed.workflow, origin: `file ${file.name}`, fresh: true, notices: parsed.notes });
+    if (!ok) {
+      setImportError("This browser refused to keep the draft (storage full or disabled).");
+      return;
+    }
+    router.push(`/builder/new?draft=${draftId}`);
+  };
+
   return (
-    <div className="space-y-6">
-      {canWrite && (
-        <form
-          className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const r = recipes.data?.find((x) => x.name === recipe);
-            if (r && name.trim()) create.mutate({ name: name.trim(), workflow: r.workflow, note: `from recipe ${r.name}` });
-          }}
-        >
-          <label className="flex-1 text-sm font-medium text-slate-700">
-            New agent name
-            <input
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              maxLength={120}
-              required
-              className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-brand-500 focus:outline-none"
-              placeholder="e.g. Meal recommendation"
-            />
-          </label>
-          <label className="text-sm font-medium text-slate-700">
-            Start from
-            <select
-              value={recipe}
-              onChange={(e) => setRecipe(e.target.value)}
-              className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
-            >
-              {(recipes.data ?? []).map((r) => (
-                <option key={r.name} value={r.name}>
-                  {r.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>
-            {create.isPending ? "Creating…" : "Create agent"}
-          </Button>
-          {create.error && (
-            <p role="alert" className="w-full text-sm text-red-700">
-              {create.error.message}
+    <div className="space-y-8">
+      {canWrite && <CreateTiles onImport={() => fileInput.current?.click()} />}
+      <input
+        ref={fileInput}
+        type="file"
+        accept="application/json,.json"
+        className="hidden"
+        aria-label="Workflow JSON file to import"
+        data-testid="import-input"
+        onChange={(e) => {
+          const f = e.target.files?.[0];
+          e.target.value = "";
+          if (f) void importFile(f);
+        }}
+      />
+      {importError && (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700" data-testid="import-error">
+          {importError}
+        </p>
+      )}
+
+      {newDrafts.length > 0 && (
+        <section aria-labelledby="drafts-heading">
+          <h2 id="drafts-heading" className="text-sm font-semibold text-slate-900">
+            Unsaved drafts <span className="font-normal text-slate-500">in this browser</span>
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-100 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs">
+            {newDrafts.map(({ key, draft }) => {
+              const id = key.kind === "new" ? key.draftId : "";
+              return (
+                <li key={id} className="flex items-center gap-4 px-4 py-3">
+                  <MiniFlow workflow={draft.workflow} />
+                  <div className="min-w-0 flex-1">
+                    <Link href={`/builder/new?draft=${id}`} className="font-medium text-slate-900 hover:text-brand-700">
+                      {draft.name || "Untitled agent"}
+                    </Link>
+                    <p className="text-xs text-slate-500">
+                      {draft.workflow.nodes.length} nodes · from {draft.origin ?? "a blank canvas"} · edited {when(draft.updatedAt)}
+                    </p>
+                  </div>
+                  <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">draft</span>
+                  <button
+                    type="button"
+                    className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-slate-100 hover:text-red-700"
+                    onClick={() => {
+                      removeDraft(key);
+                      setDrafts(listDrafts());
+                    }}
+                    aria-label={`Discard draft ${draft.name}`}
+                  >
+                    Discard
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="agents-heading">
+        <h2 id="agents-heading" className="text-sm font-semibold text-slate-900">
+          Agents
+        </h2>
+        <div className="mt-3 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+              <tr>
+                <th className="px-4 py-3 font-medium">Name</th>
+                <th className="px-4 py-3 font-medium">Latest version</th>
+                <th className="px-4 py-3 font-medium">Status</th>
+                <th className="px-4 py-3 font-medium">Updated</th>
+                <th className="px-4 py-3 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {agents.isLoading && (
+                <tr>
+                  <td colSpan={5} className="px-4 py-8 text-center text-slate-500">
+                    Loading agents…
+                  </td>
+                </tr>
+              )}
+              {agents.error && (
+                <tr>
+                  <td colSpan={5} className="px-4 py-8 text-center text-red-600">
+                    {agents.error.message}
+                  </td>
+                </tr>
+              )}
+              {agents.data?.items.length === 0 && (
+                <tr>
+                  <td colSpan={5} className="px-4 py-10 text-center text-slate-500">
+                    No agents yet.{canWrite ? " Create one above." : ""}
+                  </td>
+                </tr>
+              )}
+              {items.map((a, i) => {
+                const detail = details[i]?.data;
+                const warnings = Array.isArray(detail?.latest?.warnings) ? detail.latest.warnings.length : null;
+                const nodes = (detail?.latest?.workflow as SpecWorkflow | undefined)?.nodes;
+                const hasDraft = !!agentDraft(a.id);
+                return (
+                  <tr key={a.id} className="group hover:bg-slate-50/70" data-testid={`agent-row-${a.id}`}>
+                    <td className="px-4 py-3">
+                      <Link href={`/builder/${a.id}`} className="font-medium text-slate-900 hover:text-brand-700">
+                        {a.name}
+                      </Link>
+                      <div className="text-xs text-slate-500">
+                        {nodes ? `${nodes.length} nodes · ${[...new Set(nodes.map((n) => (isNodeType(n.type) ? NODE_CONTRACTS[n.type].title : n.type)))].slice(0, 4).join(", ")}` : a.description}
+                      </div>
+                    </td>
+                    <td className="px-4 py-3">
+                      <span className="rounded-md bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">v{a.latestVersion}</span>
+                    </td>
+                    <td className="px-4 py-3">
+                      <div className="flex flex-wrap items-center gap-1.5">
+                        {warnings === null ? (
+                          <span className="text-xs text-slate-500">…</span>
+                        ) : warnings === 0 ? (
+                          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200">valid</span>
+                        ) : (
+                          <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">
+                            valid · {warnings} warning{warnings === 1 ? "" : "s"}
+                          </span>
+                        )}
+                        {hasDraft && <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">draft</span>}
+                      </div>
+                    </td>
+                    <td className="px-4 py-3 text-slate-500">{when(a.updatedAt)}</td>
+                    <td className="px-4 py-3 text-right">
+                      {confirming === a.id ? (
+                        <span className="inline-flex items-center gap-2" role="group" aria-label={`Confirm deleting ${a.name}`}>
+                          <span className="text-xs text-slate-600">Delete with all versions?</span>
+                          <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100" onClick={() => setConfirming(null)}>
+                            Cancel
+                          </button>
+                          <button
+                            type="button"
+                            className="rounded-md bg-red-600 px-2 py-1 text-xs font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+                            disabled={del.isPending}
+                            onClick={() => del.mutate({ id: a.id })}
+                          >
+                            Delete
+                          </button>
+                        </span>
+                      ) : (
+                        <span className="inline-flex items-center gap-1">
+                          <Link href={`/builder/${a.id}`} className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50">
+                            Open canvas
+                          </Link>
+                          {canWrite && (
+                            <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-red-50 hover:text-red-700" onClick={() => setConfirming(a.id)} aria-label={`Delete ${a.name}`}>
+                              Delete
+                            </button>
+                          )}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {del.error && (
+            <p role="alert" className="border-t border-red-100 bg-red-50 px-4 py-2 text-sm text-red-700">
+              {del.error.message}
             </p>
           )}
-        </form>
-      )}
-      <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              <th className="px-4 py-3 font-medium">Name</th>
-              <th className="px-4 py-3 font-medium">Latest version</th>
-              <th className="px-4 py-3 font-medium">Updated</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {agents.isLoading && (
-              <tr>
-                <td colSpan={3} className="px-4 py-8 text-center text-slate-500">
-                  Loading agents…
-                </td>
-              </tr>
-            )}
-            {agents.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={3} className="px-4 py-10 text-center text-slate-500">
-                  No agents yet.{canWrite ? " Create one from a recipe above." : ""}
-                </td>
-              </tr>
-            )}
-            {agents.data?.items.map((a) => (
-              <tr key={a.id} className="hover:bg-slate-50">
-                <td className="px-4 py-3">
-                  <div className="font-medium">{a.name}</div>
-                  {a.description && <div className="text-xs text-slate-500">{a.description}</div>}
-                </td>
-                <td className="px-4 py-3">
-                  <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700">v{a.latestVersion} · valid</span>
-                </td>
-                <td className="px-4 py-3 text-slate-500">{when(a.updatedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+        </div>
+      </section>
     </div>
   );
 }

@@ -1,0 +1,42 @@
+/**
+ * Auto-layout with elkjs (layered, left to right). Loaded on demand so the canvas bundle stays small.
+ */
+import { NODE_HEIGHT, NODE_WIDTH, type WfEdge, type WfNode } from "./workflow";
+
+type ElkLike = {
+  layout(graph: unknown): Promise<{ children?: { id: string; x?: number; y?: number }[] }>;
+};
+
+let elkPromise: Promise<ElkLike> | null = null;
+
+function loadElk(): Promise<ElkLike> {
+  elkPromise ??= import("elkjs/lib/elk.bundled.js").then((m) => new m.default() as unknown as ElkLike);
+  return elkPromise;
+}
+
+/** New positions for every node; edges to unknown nodes are ignored. */
+export async function layoutPositions(nodes: readonly WfNode[], edges: readonly WfEdge[]): Promise<Map<string, { x: number; y: number }>> {
+  const elk = await loadElk();
+  const ids = new Set(nodes.map((n) => n.id));
+  // Branches of a condition node keep their order (true above false).
+  const ordered = [...edges].sort((a, b) => Number(a.sourceHandle === "false") - Number(b.sourceHandle === "false"));
+  const graph = {
+    id: "root",
+    layoutOptions: {
+      "elk.algorithm": "layered",
+      "elk.direction": "RIGHT",
+      "elk.spacing.nodeNode": "48",
+      "elk.layered.spacing.nodeNodeBetweenLayers": "96",
+      "elk.layered.spacing.edgeNodeBetweenLayers": "32",
+      "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
+      "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
+      "elk.layered.crossingMinimization.forceNodeModelOrder": "false",
+    },
+    children: nodes.map((n) => ({ id: n.id, width: n.measured?.width ?? NODE_WIDTH, height: n.measured?.height ?? NODE_HEIGHT })),
+    edges: ordered.filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target).map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
+  };
+  const result = await elk.layout(graph);
+  const out = new Map<string, { x: number; y: number }>();
+  for (const c of result.children ?? []) out.set(c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) });
+  return out;
+}
