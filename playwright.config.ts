@@ -33,6 +33,7 @@ export default defineConfig({
       FLOWBENCH_INIT_ADMIN_PASSWORD: "e2e-admin-password",
       FLOWBENCH_INIT_API_TOKEN: "e2e_admin_token_0123456789abcdef",
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
+      FLOWBENCH_SEED_SAMPLE_AGENT: "off",
     },
   },
 });

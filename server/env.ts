@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseDatabaseUrl } from "./db/url";
+import { allowedOriginsProblem } from "./runtime/http/policy";
 
 const optionalUrl = (name: string) =>
   z
@@ -37,6 +38,26 @@ export const EnvSchema = z
       .regex(/^[A-Za-z0-9_\-.]{24,200}$/, "FLOWBENCH_INIT_API_TOKEN must be 24-200 characters of A-Z a-z 0-9 _ - .")
       .optional(),
     WEBHOOK_BASE_URL: optionalUrl("WEBHOOK_BASE_URL"),
+    // Runtime (server/runtime, server/llm): see their READMEs.
+    HTTP_ALLOWED_ORIGINS: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        const problem = allowedOriginsProblem(v);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+    OPENAI_BASE_URL: optionalUrl("OPENAI_BASE_URL"),
+    OPENAI_API_KEY: z.string().trim().min(1).optional(),
+    OPENAI_MODEL: z.string().trim().min(1).max(200).default("gpt-4o-mini"),
+    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+    CHAT_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(31_536_000).default(600),
+    // Evaluation center (server/eval/README.md).
+    EVAL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    EVAL_ITEM_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+    EVAL_JUDGE: z.enum(["auto", "builtin"]).default("auto"),
+    EVAL_WORKER: z.enum(["on", "off"]).default("on"),
+    // The sample agent "Meal recommendation" and its golden set, seeded once on a database that lacks it.
+    FLOWBENCH_SEED_SAMPLE_AGENT: z.enum(["on", "off"]).default("on"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -76,6 +76,7 @@ export async function startServer(name: string, databaseUrl: string, extraEnv: R
       FLOWBENCH_INIT_ADMIN_PASSWORD: adminPassword,
       FLOWBENCH_INIT_API_TOKEN: adminToken,
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      FLOWBENCH_SEED_SAMPLE_AGENT: "off", // tests that need it turn it on
       ...extraEnv,
     },
     stdio: ["ignore", log, log],

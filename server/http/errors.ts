@@ -1,3 +1,5 @@
+import { EVAL_ERROR_CODES } from "../eval/codes";
+
 /**
  * The one error shape every API failure uses: `{ "error": { "code", "message", "details" } }`.
  * Codes are stable identifiers (documented in /docs); messages are for people.
@@ -42,5 +44,12 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   WORKFLOW_INVALID: { status: 400, description: "The workflow has validation errors; details (and `errors`) list the findings." },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
   CONFLICT: { status: 409, description: "The request conflicts with the current state (e.g. a duplicate e-mail)." },
+  AGENT_NOT_PUBLISHED: { status: 409, description: "Online chat needs a published version: POST /api/builder/agents/{id}/publish." },
+  INPUT_REQUIRED: { status: 400, description: "A run lacks a required start input; the body names it and the recorded trace (traceId)." },
+  INPUT_INVALID_TYPE: { status: 400, description: "A start input is not of its declared type; the body names it and the recorded trace (traceId)." },
+  RUN_FAILED: { status: 502, description: "A node failed during the run; details carry the node's error code (e.g. LLM_UNAVAILABLE, HTTP_FORBIDDEN_DESTINATION) and nodeId, traceId names the trace." },
+  RUN_TIMEOUT: { status: 504, description: "The run exceeded its time limit; traceId names the trace." },
+  TRACE_NOT_ONLINE: { status: 409, description: "Feedback is recorded only on online (chat/api) traces." },
+  ...EVAL_ERROR_CODES,
   INTERNAL: { status: 500, description: "An unexpected server error; the message carries a reference to the server log, never a stack trace." },
 };

@@ -4,12 +4,15 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import { startWebhookServer } from "../../server/runtime/testing";
 
 export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
 
 declare module "vitest" {
   export interface ProvidedContext {
     servers: ServerInfo[];
+    /** A local stand-in for the owner's API; both app servers have it as WEBHOOK_BASE_URL. */
+    webhookUrl: string;
   }
 }
 
@@ -29,11 +32,15 @@ export default async function setup(project: TestProject) {
   const pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-pglite-"));
   cleanups.push(async () => fs.rmSync(pgliteDir, { recursive: true, force: true }));
 
-  const starts: Array<Promise<StartedServer>> = [startServer("pglite", `pglite:${pgliteDir}`)];
+  const webhook = await startWebhookServer();
+  cleanups.push(webhook.close);
+  const runtimeEnv = { WEBHOOK_BASE_URL: webhook.url };
+
+  const starts: Array<Promise<StartedServer>> = [startServer("pglite", `pglite:${pgliteDir}`, runtimeEnv)];
   if (await postgresReachable()) {
     const database = await createPostgresDatabase();
     cleanups.push(database.drop);
-    starts.push(startServer("postgresql", database.url));
+    starts.push(startServer("postgresql", database.url, runtimeEnv));
   } else {
     console.warn("\n[integration] NOTICE: no PostgreSQL server reachable: the PostgreSQL leg is SKIPPED (PGlite only)\n");
   }
@@ -44,6 +51,7 @@ export default async function setup(project: TestProject) {
     for (const c of cleanups.reverse()) await c();
     throw e;
   }
+  project.provide("webhookUrl", webhook.url);
   project.provide(
     "servers",
     servers.map(({ name, url, adminToken, adminEmail, adminPassword }) => ({ name, url, adminToken, adminEmail, adminPassword })),

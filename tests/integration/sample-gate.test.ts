@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/sample-app/src/config";
+import { createLogger } from "@/sample-app/src/logger";
+import { startApp, type RunningApp } from "@/sample-app/src/server";
+import { SEED_SCENES } from "@/sample-app/src/seed-data";
+import { ROOT, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import { api, type ApiResult } from "./client";
+
+/**
+ * The README walk-through, end to end: the platform (embedded database, sample agent seeded) and the meal-scenes
+ * sample service; check_eval_wave_c_size on the gate set; the gate set answered at pipeline_live; suggestions
+ * adopted; spot-checked and decided by people; check_eval_golden_gate at 26/30 (pass) and 25/30 (fail).
+ */
+let sample: RunningApp;
+let platform: StartedServer;
+const dirs: string[] = [];
+
+function tmp(prefix: string) {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+function cli(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(ROOT, "bin", `${name}.mjs`), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
+      timeout: 60_000,
+    }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
+  const r = await p;
+  expect(r.status, r.text).toBe(status);
+  return r.body;
+}
+
+beforeAll(async () => {
+  sample = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${tmp("meal-scenes-it-")}/db`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
+  platform = await startServer("sample-gate", `pglite:${tmp("flowbench-sample-gate-")}`, { WEBHOOK_BASE_URL: sample.url, FLOWBENCH_SEED_SAMPLE_AGENT: "on" });
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await sample?.close();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => {
+  it("runs the gate set at pipeline_live and gates on human-confirmed passes only", async () => {
+    // the seeded agent and its frozen gate set
+    let agent: { id: string } | undefined;
+    for (let i = 0; i < 240 && !agent; i++) {
+      agent = (await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))).items[0];
+      if (!agent) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(agent, "the sample agent was seeded").toBeTruthy();
+    const sets = await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent!.id}`));
+    const set = sets.items[0];
+    expect(set).toMatchObject({ kind: "golden", gateThreshold: 26 });
+    const size = await cli("check_eval_wave_c_size", ["--set-id", set.id]);
+    expect(size.code, size.stdout + size.stderr).toBe(0);
+
+    // online chat reaches the sample service through WEBHOOK_BASE_URL
+    const chat = await ok(api(platform, "POST", `/api/agents/${agent!.id}/chat`, { body: { message: "What's good for breakfast?" } }));
+    const breakfast = SEED_SCENES.find((s) => s.id === "breakfast")!.dishes.map((d) => d.id);
+    expect(chat.payload.goods_list.map((g: { id: string }) => g.id).sort()).toEqual([...breakfast].sort());
+
+    // a run of the frozen version at pipeline_live
+    const detail = await ok(api(platform, "GET", `/api/eval/sets/${set.id}`));
+    const frozen = detail.versions.find((v: { status: string }) => v.status === "frozen");
+    const run = await ok(api(platform, "POST", "/api/eval/runs", { body: { setVersionId: frozen.id, mode: "in_platform", tier: "pipeline_live", environment: "walk-through" } }), 201);
+    await ok(api(platform, "POST", `/api/eval/runs/${run.shortId}/start`));
+    let status = "";
+    for (let i = 0; i < 480 && status !== "awaiting_review"; i++) {
+      status = (await ok(api(platform, "GET", `/api/eval/runs/${run.id}`))).status;
+      if (status !== "awaiting_review") await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe("awaiting_review");
+    const items = (await ok(api(platform, "GET", `/api/eval/runs/${run.id}/items?limit=100`))).items as Array<{ id: string; payload: { goods_list?: unknown[] } | null; error: string | null }>;
+    expect(items).toHaveLength(30);
+    expect(items.every((i) => !i.error && (i.payload?.goods_list?.length ?? 0) > 0)).toBe(true);
+
+    // machine suggestions never count: the gate fails before any verdict
+    expect((await cli("check_eval_golden_gate", ["--run-id", run.shortId])).code).toBe(1);
+    const adopted = await ok(api(platform, "POST", `/api/eval/runs/${run.id}/adopt`, { body: {} }));
+    expect(Array.isArray(adopted.spotCheck)).toBe(true);
+
+    // people decide: 26 passes, 4 fails with basis and attribution
+    for (const [i, item] of items.entries()) {
+      const body = i < 4 ? { verdict: "fail", basis: "recommends a dish that does not fit the request", attribution: "generation" } : { verdict: "pass" };
+      await ok(api(platform, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { body }));
+    }
+    const pass = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"]);
+    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+    expect(JSON.parse(pass.stdout)).toMatchObject({ passed: true });
+
+    await ok(api(platform, "PUT", `/api/eval/runs/${run.id}/items/${items[4]!.id}/verdict`, { body: { verdict: "fail", basis: "no price given", attribution: "generation" } }));
+    const fail = await cli("check_eval_golden_gate", ["--run-id", run.shortId]);
+    expect(fail.code).toBe(1);
+
+    const report = await ok(api(platform, "GET", `/api/eval/runs/${run.id}/report`));
+    expect(report.tier ?? report.run?.tier ?? "pipeline_live").toBe("pipeline_live");
+  });
+});
