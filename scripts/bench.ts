@@ -1,15 +1,20 @@
 /**
- * `npm run bench`: speed, measured (not asserted in tests). Numbers go into the README.
- *   1. in-process validation latency for generated 50-, 500- and 5,000-node workflows (p50/p99)
- *   2. REST throughput of POST /api/builder/validate with a 50-node workflow against the production build
- *      (embedded database), 2,000 requests at concurrency 16
+ * `npm run bench [-- part ...]`: speed, measured (not asserted in tests). Numbers go into the README.
+ * Parts (all by default, in this order):
+ *   validate  in-process validation latency for 50-, 500- and 5,000-node workflows (p50/p99), and REST throughput
+ *             of POST /api/builder/validate with a 50-node workflow (2,000 requests at concurrency 16)
+ *   runtime   engine overhead per node; chat throughput with a local model server answering after 200 ms
+ *   sandbox   code node: cold worker start, warm p50/p99
+ *   eval      300-question run at concurrency 8 with a 200 ms model; report latency for a 10,000-item run
+ *   canvas    drag frame rate on a 500-node canvas, validate round trip from the page (Chromium)
  * Needs a production build (`npm run build`).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { benchValidation, generateWorkflow } from "./bench-validate";
-import { DIST_DIR, startServer } from "./lib/app-server";
+import { spawnSync } from "node:child_process";
+import { DIST_DIR, ROOT, startServer } from "./lib/app-server";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -50,7 +55,27 @@ async function restThroughput(total = 2000, concurrency = 16) {
   }
 }
 
+const PARTS: Record<string, string> = {
+  runtime: "scripts/bench-runtime.ts",
+  sandbox: "scripts/bench-sandbox.ts",
+  eval: "scripts/bench-eval.ts",
+  canvas: "scripts/bench-canvas.ts",
+};
+
 async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  const parts = wanted.length ? wanted : ["validate", ...Object.keys(PARTS)];
+  const unknown = parts.filter((p) => p !== "validate" && !PARTS[p]);
+  if (unknown.length) throw new Error(`unknown bench part(s): ${unknown.join(", ")}; choose from validate, ${Object.keys(PARTS).join(", ")}`);
+  if (parts.includes("validate")) await benchValidate();
+  for (const part of parts.filter((p) => p !== "validate")) {
+    console.log(`\n===== ${part} =====`);
+    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!], { cwd: ROOT, stdio: "inherit" });
+    if (r.status !== 0) throw new Error(`bench part ${part} failed`);
+  }
+}
+
+async function benchValidate() {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}\n`);
   console.log("validation latency, in process:");
   console.log("| nodes | p50 ms | p99 ms | runs |\n| ---: | ---: | ---: | ---: |");

@@ -5,7 +5,7 @@
  * to start a new one (blank, a recipe, or a workflow JSON file). Creating opens the canvas on a local draft;
  * the agent exists on the server once its first valid version is saved.
  */
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -83,7 +83,7 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
   );
 }
 
-type AgentRow = { id: string; name: string; description: string; latestVersion: number; updatedAt: string | Date };
+type AgentRow = { id: string; name: string; description: string; latestVersion: number; updatedAt: string | Date; latestSummary: { warningCount: number; nodeCount: number; nodeTypes: string[] } | null };
 
 export function AgentList({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -91,8 +91,6 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
   const queryClient = useQueryClient();
   const agents = useQuery(trpc.builder.agents.list.queryOptions({ limit: 200 }));
   const items: AgentRow[] = agents.data?.items ?? [];
-  // Warnings of each latest version (provisioned versions are always valid: the server refuses errors).
-  const details = useQueries({ queries: items.map((a) => ({ ...trpc.builder.agents.get.queryOptions({ id: a.id }), staleTime: 30_000 })) });
   const [drafts, setDrafts] = useState<{ key: DraftKey; draft: Draft }[]>([]);
   const [importError, setImportError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -228,10 +226,10 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                   </td>
                 </tr>
               )}
-              {items.map((a, i) => {
-                const detail = details[i]?.data;
-                const warnings = Array.isArray(detail?.latest?.warnings) ? detail.latest.warnings.length : null;
-                const nodes = (detail?.latest?.workflow as SpecWorkflow | undefined)?.nodes;
+              {items.map((a) => {
+                // Provisioned versions are always valid (the server refuses errors); they may carry warnings.
+                const warnings = a.latestSummary?.warningCount ?? null;
+                const summary = a.latestSummary;
                 const hasDraft = !!agentDraft(a.id);
                 return (
                   <tr key={a.id} className="group hover:bg-slate-50/70" data-testid={`agent-row-${a.id}`}>
@@ -240,7 +238,7 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                         {a.name}
                       </Link>
                       <div className="text-xs text-slate-500">
-                        {nodes ? `${nodes.length} nodes · ${[...new Set(nodes.map((n) => (isNodeType(n.type) ? NODE_CONTRACTS[n.type].title : n.type)))].slice(0, 4).join(", ")}` : a.description}
+                        {summary ? `${summary.nodeCount} nodes · ${summary.nodeTypes.map((t) => (isNodeType(t) ? NODE_CONTRACTS[t].title : t)).slice(0, 4).join(", ")}` : a.description}
                       </div>
                     </td>
                     <td className="px-4 py-3">

@@ -108,6 +108,17 @@ export async function addVersion(db: Db, agentId: string, input: z.input<typeof 
   });
 }
 
+/** What a list shows of a version: its warning count and the node types it uses. */
+function summarizeVersion(v: { warnings: unknown; workflow: unknown } | undefined) {
+  if (!v) return null;
+  const nodes = (v.workflow as { nodes?: Array<{ type?: unknown }> } | null)?.nodes ?? [];
+  return {
+    warningCount: Array.isArray(v.warnings) ? v.warnings.length : 0,
+    nodeCount: nodes.length,
+    nodeTypes: [...new Set(nodes.map((n) => String(n.type)))],
+  };
+}
+
 export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>) {
   const q = ListAgentsQuery.parse(query);
   const rows = await db.agent.findMany({
@@ -117,8 +128,17 @@ export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>)
     ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
     select: agentSelect,
   });
-  const items = rows.slice(0, q.limit);
-  return { items, nextCursor: rows.length > q.limit ? (items.at(-1)?.id ?? null) : null };
+  const page = rows.slice(0, q.limit);
+  // One query for every listed agent's latest version, so a list never costs a request per agent.
+  const latest = page.length
+    ? await db.workflowVersion.findMany({
+        where: { OR: page.map((a) => ({ agentId: a.id, version: a.latestVersion })) },
+        select: { agentId: true, warnings: true, workflow: true },
+      })
+    : [];
+  const byAgent = new Map(latest.map((v) => [v.agentId, v]));
+  const items = page.map((a) => ({ ...a, latestSummary: summarizeVersion(byAgent.get(a.id)) }));
+  return { items, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
 export async function getAgent(db: Db, id: string) {

@@ -4,6 +4,7 @@ import { ERROR_CODES } from "./errors";
 import { DEFAULT_MAX_BODY_BYTES } from "./endpoint";
 import { PERMISSIONS } from "../auth/roles";
 import { FINDING_CODES, WORKFLOW_LIMITS } from "../workflow";
+import { RUNTIME_ERROR_CODES } from "../runtime/errors";
 
 function table(head: string[], rows: string[][]): string {
   const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -17,7 +18,7 @@ function description(): string {
     "",
     "## Authentication",
     "- `/api/builder/*`: `Authorization: Bearer <token>` (API tokens are created by admins under Settings, or by the headless `FLOWBENCH_INIT_API_TOKEN`).",
-    "- `/api/eval/*`: a signed-in session (cookie) or a bearer token.",
+    "- `/api/eval/*`, `/api/agents/*`, `/api/traces/*`: a signed-in session (cookie) or a bearer token.",
     "- Missing or bad credentials: **401**; a role that may not do it: **403**.",
     "",
     "### Roles and permissions",
@@ -33,6 +34,11 @@ function description(): string {
     "",
     table(["code", "severity", "meaning"], Object.entries(FINDING_CODES).map(([c, v]) => [`\`${c}\``, v.severity, v.description])),
     "",
+    "## Run error codes",
+    "A failed workflow run (a trace, `POST /api/agents/{id}/chat`, test runs, evaluation items) carries one of these codes, or a code of the Python sandbox (TIMEOUT, MEMORY, PYTHON_ERROR, SYNTAX_ERROR, RESULT_NOT_JSON, RESULT_MISSING, OUTPUT_TOO_LARGE, BUSY).",
+    "",
+    table(["code", "meaning"], Object.entries(RUNTIME_ERROR_CODES).map(([c, v]) => [`\`${c}\``, v])),
+    "",
     "## Limits",
     table(
       ["limit", "value"],
@@ -46,7 +52,10 @@ function description(): string {
     ),
     "",
     "## tRPC",
-    "The web UI uses the same services through tRPC at `/api/trpc` (routers `builder`, `admin`); REST is the stable public face.",
+    "The web UI uses the same services through tRPC at `/api/trpc` (routers `builder`, `runtime`, `eval`, `admin`); REST is the stable public face.",
+    "",
+    "## MCP and SDKs",
+    "MCP tools `builder_list_node_types` and `builder_validate`: over Streamable HTTP at `POST /api/mcp` (bearer token) or over stdio with `npm run mcp` (FLOWBENCH_URL, FLOWBENCH_TOKEN). SDKs: `sdk/typescript` (`FlowbenchClient`) and `sdk/python` (`flowbench.Client`), both with `list_node_types()` and `validate_workflow(workflow)`.",
   ].join("\n");
 }
 
@@ -84,7 +93,9 @@ function build() {
       openapi: "3.1.0",
       info: { title: "Flowbench API", version: "0.1.0", description: description() },
       tags: [
-        { name: "Workflow builder", description: "Node-type contract, validation, recipes and provisioning" },
+        { name: "Workflow builder", description: "Node-type contract, validation, recipes, provisioning, publishing, MCP" },
+        { name: "Runtime", description: "Online chat, test runs, traces and feedback" },
+        { name: "Evaluation center", description: "Sets and frozen versions, runs, suggestions, human verdicts, reports, gates, bad cases" },
         { name: "System", description: "Health and this document" },
       ],
       components: {

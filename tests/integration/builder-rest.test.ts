@@ -98,7 +98,8 @@ for (const server of servers()) {
       expect(agent.body).toMatchObject({ id, name: "Minimal agent", latestVersion: 2 });
       expect(agent.body.latest.version).toBe(2);
       const agents = await api(server, "GET", "/api/builder/agents?q=minimal%20agent");
-      expect(agents.body.items.some((a: { id: string }) => a.id === id)).toBe(true);
+      const listed = agents.body.items.find((a: { id: string }) => a.id === id);
+      expect(listed.latestSummary).toEqual({ warningCount: 0, nodeCount: 3, nodeTypes: ["start", "llm", "end"] });
 
       expect((await api(server, "GET", `/api/builder/agents/${id}/versions/9`)).status).toBe(404);
       expect((await api(server, "GET", `/api/builder/agents/nope/versions`)).status).toBe(404);

@@ -123,7 +123,16 @@ export const listAgentsEndpoint = defineEndpoint({
   summary: "List agents (newest first, paginated)",
   permission: "builder.read",
   query: ListAgentsQuery,
-  responses: { 200: { description: "A page of agents", schema: z.object({ items: z.array(AgentOut), nextCursor: z.string().nullable() }) }, ...common },
+  responses: {
+    200: {
+      description: "A page of agents; latestSummary describes each agent's latest version",
+      schema: z.object({
+        items: z.array(AgentOut.extend({ latestSummary: z.object({ warningCount: z.number().int(), nodeCount: z.number().int(), nodeTypes: z.array(z.string()) }).nullable() })),
+        nextCursor: z.string().nullable(),
+      }),
+    },
+    ...common,
+  },
   handler: async ({ db, query }) => ({ status: 200, body: await listAgents(db, query) }),
 });
 
