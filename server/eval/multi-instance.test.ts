@@ -69,9 +69,12 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     for (let i = 0; i < 2; i++) queues.push(await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, log: () => undefined }));
     registerEvalQueue(queues[0]);
     await startRun(db, run.id);
-    const until = Date.now() + 90_000;
+    const until = Date.now() + 30_000;
     while ((await getRun(db, run.id)).status !== "awaiting_review") {
-      if (Date.now() > until) throw new Error("the run did not finish");
+      if (Date.now() > until) {
+        const left = (await listItems(db, run.id, {})).items.filter((i) => i.status !== "answered");
+        throw new Error(`the run did not finish: ${JSON.stringify((await getRun(db, run.id)).progress)}; ${JSON.stringify(left.map((i) => [i.status, i.attempts, i.error]))}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     const items = (await listItems(db, run.id, {})).items;

@@ -465,7 +465,10 @@ export class EvalQueue implements RunQueue {
         RETURNING "id")
       SELECT (SELECT count(*) FROM upd) AS "updated",
         (SELECT count(*) FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" IN ('pending', 'answering') AND "id" <> ${job.itemId}) AS "open"`;
-    if (Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
+    // The count above is the statement's snapshot: two workers finishing the last two items at once each still
+    // see the other's item as answering, and neither would settle the run. Re-count after the commit (a new
+    // statement sees every committed item), so the later of the two always settles it.
+    if (Number(rows[0]?.updated ?? 0) > 0 || Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
   }
 
   private async processJudge(job: EvalJob): Promise<void> {
