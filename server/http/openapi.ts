@@ -1,7 +1,8 @@
 import { createDocument } from "zod-openapi";
 import { ENDPOINTS } from "./endpoints";
 import { ERROR_CODES } from "./errors";
-import { DEFAULT_MAX_BODY_BYTES } from "./endpoint";
+import { DEFAULT_MAX_BODY_BYTES, type Endpoint, type EndpointResponse } from "./endpoint";
+import { ErrorOut } from "../agents/schemas";
 import { PERMISSIONS } from "../auth/roles";
 import { FINDING_CODES, WORKFLOW_LIMITS } from "../workflow";
 import { RUNTIME_ERROR_CODES } from "../runtime/errors";
@@ -59,6 +60,15 @@ function description(): string {
   ].join("\n");
 }
 
+/** Every protected endpoint can answer 401, and 403 when it needs a permission: added here, once, for all. */
+function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
+  if (e.auth === "none") return e.responses;
+  const who = e.auth === "token" ? "Missing or invalid bearer token" : "Not signed in and no valid bearer token";
+  const out: Record<number, EndpointResponse> = { ...e.responses, 401: e.responses[401] ?? { description: who, schema: ErrorOut } };
+  if (e.permission) out[403] = e.responses[403] ?? { description: `The caller's role lacks the permission ${e.permission}`, schema: ErrorOut };
+  return out;
+}
+
 let cached: ReturnType<typeof createDocument> | undefined;
 
 /** OpenAPI 3.1, generated from the endpoint list and the same zod schemas the handlers parse with. */
@@ -78,7 +88,7 @@ function build() {
       security: e.auth === "none" ? [] : e.auth === "token" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
       requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) },
       responses: Object.fromEntries(
-        Object.entries(e.responses).map(([status, r]) => [
+        Object.entries(withAuthResponses(e)).map(([status, r]) => [
           status,
           { description: r.description, ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}) },
         ]),

@@ -61,6 +61,12 @@ for (const server of servers()) {
       }
       expect(Object.keys(res.body.paths).length).toBe(new Set(ENDPOINTS.map((e) => e.path)).size);
       expect(res.body.paths["/api/builder/validate"].post.responses["400"]).toBeTruthy();
+      // every protected operation documents 401, and 403 when it needs a permission
+      for (const e of ENDPOINTS.filter((x) => x.auth !== "none")) {
+        const op = res.body.paths[e.path][e.method.toLowerCase()];
+        expect(op.responses["401"], `${e.method} ${e.path}`).toBeTruthy();
+        if (e.permission) expect(op.responses["403"], `${e.method} ${e.path}`).toBeTruthy();
+      }
       expect(res.body.info.description).toContain("NODE_CONFIG_MISSING_REQUIRED");
     });
 

@@ -22,10 +22,6 @@ import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary } from "../../wor
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
-const common = {
-  401: { description: "Missing or invalid token", schema: ErrorOut },
-  403: { description: "The token's role may not do this", schema: ErrorOut },
-};
 const AgentId = z.object({ id: z.string().min(1).max(64) });
 const AgentVersion = z.object({ id: z.string().min(1).max(64), version: z.coerce.number().int().min(1) });
 
@@ -38,7 +34,7 @@ export const nodeTypes = defineEndpoint({
   description:
     "Machine-readable summary of the 8 node types: required config (any-of groups), optional keys with types and ranges, JSON Schema per type, output fields, ports, example configs, template syntax, recipes, limits and finding codes.",
   permission: "builder.read",
-  responses: { 200: { description: "The node-type summary" }, ...common },
+  responses: { 200: { description: "The node-type summary" } },
   handler: async () => ({ status: 200, body: nodeTypesSummary() }),
 });
 
@@ -57,7 +53,6 @@ export const validate = defineEndpoint({
     200: { description: "Valid (possibly with warnings)", schema: ValidationOut },
     400: { description: "Invalid: findings listed", schema: ValidationErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ body }) => {
     const result = await validateWorkflowWithCode(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL });
@@ -73,7 +68,7 @@ export const listRecipes = defineEndpoint({
   operationId: "builderListRecipes",
   summary: "Built-in workflow recipes",
   permission: "builder.read",
-  responses: { 200: { description: "Recipes with their workflows" }, ...common },
+  responses: { 200: { description: "Recipes with their workflows" } },
   handler: async () => ({ status: 200, body: { items: Object.values(RECIPES) } }),
 });
 
@@ -85,7 +80,7 @@ export const getRecipeEndpoint = defineEndpoint({
   summary: "One recipe (minimal, http_call_thin)",
   permission: "builder.read",
   params: z.object({ name: z.string().max(64) }),
-  responses: { 200: { description: "The recipe" }, 404: { description: "No such recipe", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "The recipe" }, 404: { description: "No such recipe", schema: ErrorOut } },
   handler: async ({ params }) => {
     const recipe = getRecipe(params.name);
     if (!recipe) throw errors.notFound(`Recipe ${params.name}`);
@@ -107,7 +102,6 @@ export const createAgentEndpoint = defineEndpoint({
     201: { description: "Created: agent, version 1 and any warnings", schema: ProvisionOut },
     400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, body, principal }) => ({
     status: 201,
@@ -131,7 +125,6 @@ export const listAgentsEndpoint = defineEndpoint({
         nextCursor: z.string().nullable(),
       }),
     },
-    ...common,
   },
   handler: async ({ db, query }) => ({ status: 200, body: await listAgents(db, query) }),
 });
@@ -144,7 +137,7 @@ export const getAgentEndpoint = defineEndpoint({
   summary: "One agent with its latest version's workflow",
   permission: "builder.read",
   params: AgentId,
-  responses: { 200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getAgent(db, params.id) }),
 });
 
@@ -157,7 +150,7 @@ export const updateAgentEndpoint = defineEndpoint({
   permission: "builder.write",
   params: AgentId,
   body: UpdateAgentInput,
-  responses: { 200: { description: "The agent", schema: AgentOut }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "The agent", schema: AgentOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateAgent(db, params.id, body) }),
 });
 
@@ -169,7 +162,7 @@ export const deleteAgentEndpoint = defineEndpoint({
   summary: "Delete an agent and all its versions",
   permission: "builder.write",
   params: AgentId,
-  responses: { 204: { description: "Deleted" }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  responses: { 204: { description: "Deleted" }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => {
     await deleteAgent(db, params.id);
     return new Response(null, { status: 204 });
@@ -191,7 +184,6 @@ export const addVersionEndpoint = defineEndpoint({
     400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
     404: { description: "No such agent", schema: ErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, params, body, principal }) => ({
     status: 201,
@@ -207,7 +199,7 @@ export const listVersionsEndpoint = defineEndpoint({
   summary: "An agent's versions, newest first",
   permission: "builder.read",
   params: AgentId,
-  responses: { 200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) }, 404: { description: "No such agent", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) }, 404: { description: "No such agent", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
 });
 
@@ -219,6 +211,6 @@ export const getVersionEndpoint = defineEndpoint({
   summary: "One version with its workflow",
   permission: "builder.read",
   params: AgentVersion,
-  responses: { 200: { description: "The version", schema: VersionOut }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "The version", schema: VersionOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
 });

@@ -89,10 +89,6 @@ import {
  */
 const tag = "Evaluation center";
 const base = { tag, auth: "token-or-session" } as const;
-const common = {
-  401: { description: "Not signed in and no valid token", schema: ErrorOut },
-  403: { description: "The role may not do this", schema: ErrorOut },
-};
 const notFound = { 404: { description: "Not found", schema: ErrorOut } };
 const conflict = (description: string) => ({ 409: { description, schema: ErrorOut } });
 const invalid = (description = "Invalid request") => ({ 400: { description, schema: ErrorOut } });
@@ -117,7 +113,7 @@ export const evalMeta = defineEndpoint({
   operationId: "evalMeta",
   summary: "The evaluation vocabulary: attributions, guardrail flags, rule types, states, limits",
   permission: "eval.read",
-  responses: { 200: { description: "Vocabulary" }, ...common },
+  responses: { 200: { description: "Vocabulary" } },
   handler: async () => ({
     status: 200,
     body: {
@@ -143,7 +139,7 @@ export const createSetEndpoint = defineEndpoint({
   description: "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
   permission: "eval.manage",
   body: CreateSetInput,
-  responses: { 201: { description: "Created", schema: EvalSetDetailOut }, ...invalid(), ...notFound, ...common },
+  responses: { 201: { description: "Created", schema: EvalSetDetailOut }, ...invalid(), ...notFound },
   handler: async ({ db, body, principal }) => ({ status: 201, body: await createSet(db, body, principal) }),
 });
 
@@ -155,7 +151,7 @@ export const listSetsEndpoint = defineEndpoint({
   summary: "List evaluation sets (newest first)",
   permission: "eval.read",
   query: ListSetsQuery,
-  responses: { 200: { description: "A page of sets", schema: page(EvalSetOut) }, ...common },
+  responses: { 200: { description: "A page of sets", schema: page(EvalSetOut) } },
   handler: async ({ db, query }) => ({ status: 200, body: await listSets(db, query) }),
 });
 
@@ -167,7 +163,7 @@ export const getSetEndpoint = defineEndpoint({
   summary: "One set with its versions",
   permission: "eval.read",
   params: SetId,
-  responses: { 200: { description: "The set", schema: EvalSetDetailOut }, ...notFound, ...common },
+  responses: { 200: { description: "The set", schema: EvalSetDetailOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getSet(db, params.id) }),
 });
 
@@ -180,7 +176,7 @@ export const updateSetEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: SetId,
   body: UpdateSetInput,
-  responses: { 200: { description: "The set", schema: EvalSetOut }, ...invalid(), ...notFound, ...common },
+  responses: { 200: { description: "The set", schema: EvalSetOut }, ...invalid(), ...notFound },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateSet(db, params.id, body) }),
 });
 
@@ -192,7 +188,7 @@ export const deleteSetEndpoint = defineEndpoint({
   summary: "Delete a set with its versions and samples (refused while runs reference it)",
   permission: "eval.manage",
   params: SetId,
-  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_HAS_RUNS"), ...common },
+  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_HAS_RUNS") },
   handler: async ({ db, params }) => {
     await deleteSet(db, params.id);
     return new Response(null, { status: 204 });
@@ -211,7 +207,7 @@ export const createVersionEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: SetId,
   body: CreateVersionInput,
-  responses: { 201: { description: "The new draft", schema: EvalVersionOut }, ...invalid(), ...notFound, ...common },
+  responses: { 201: { description: "The new draft", schema: EvalVersionOut }, ...invalid(), ...notFound },
   handler: async ({ db, params, body, principal }) => ({ status: 201, body: await createVersion(db, params.id, body, principal) }),
 });
 
@@ -223,7 +219,7 @@ export const getVersionEndpoint = defineEndpoint({
   summary: "One version",
   permission: "eval.read",
   params: SetVersion,
-  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...notFound, ...common },
+  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
 });
 
@@ -236,7 +232,7 @@ export const updateVersionEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: SetVersion,
   body: UpdateVersionInput,
-  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN"), ...common },
+  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN") },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateVersion(db, params.id, params.version, body) }),
 });
 
@@ -248,7 +244,7 @@ export const deleteVersionEndpoint = defineEndpoint({
   summary: "Delete a draft version (frozen versions are kept)",
   permission: "eval.manage",
   params: SetVersion,
-  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_VERSION_FROZEN"), ...common },
+  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_VERSION_FROZEN") },
   handler: async ({ db, params }) => {
     await deleteVersion(db, params.id, params.version);
     return new Response(null, { status: 204 });
@@ -264,7 +260,7 @@ export const freezeVersionEndpoint = defineEndpoint({
   description: "Needs at least one sample and expected points on every sample (400 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
   permission: "eval.manage",
   params: SetVersion,
-  responses: { 200: { description: "The frozen version", schema: EvalVersionOut }, ...invalid("SET_VERSION_INCOMPLETE"), ...notFound, ...common },
+  responses: { 200: { description: "The frozen version", schema: EvalVersionOut }, ...invalid("SET_VERSION_INCOMPLETE"), ...notFound },
   handler: async ({ db, params, principal }) => ({ status: 200, body: await freezeVersion(db, params.id, params.version, principal) }),
 });
 
@@ -278,7 +274,7 @@ export const listSamplesEndpoint = defineEndpoint({
   summary: "A version's samples in order",
   permission: "eval.read",
   params: SetVersion,
-  responses: { 200: { description: "The version and its samples", schema: z.object({ version: EvalVersionOut, items: z.array(EvalSampleOut) }) }, ...notFound, ...common },
+  responses: { 200: { description: "The version and its samples", schema: z.object({ version: EvalVersionOut, items: z.array(EvalSampleOut) }) }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await listSamples(db, params.id, params.version) }),
 });
 
@@ -292,7 +288,7 @@ export const addSampleEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: SetVersion,
   body: SampleInput,
-  responses: { 201: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN, or a duplicate key / sourceTraceId"), 413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut }, ...common },
+  responses: { 201: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN, or a duplicate key / sourceTraceId"), 413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut } },
   handler: async ({ db, params, body }) => ({ status: 201, body: await addSample(db, params.id, params.version, body) }),
 });
 
@@ -318,7 +314,6 @@ export const importSamplesEndpoint = defineEndpoint({
     ...notFound,
     ...conflict("SET_VERSION_FROZEN"),
     413: { description: "EVAL_LIMIT_EXCEEDED or PAYLOAD_TOO_LARGE", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, params, body }) => ({ status: 200, body: await importSamples(db, params.id, params.version, body) }),
 });
@@ -332,7 +327,7 @@ export const exportSamplesEndpoint = defineEndpoint({
   permission: "eval.read",
   params: SetVersion,
   query: z.object({ format: ImportFormat.default("json") }),
-  responses: { 200: { description: "The file (attachment)" }, ...notFound, ...common },
+  responses: { 200: { description: "The file (attachment)" }, ...notFound },
   handler: async ({ db, params, query }) => {
     const file = await exportVersion(db, params.id, params.version, query.format);
     return new Response(file.body, { status: 200, headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" } });
@@ -347,7 +342,7 @@ export const getSampleEndpoint = defineEndpoint({
   summary: "One sample",
   permission: "eval.read",
   params: Id,
-  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...notFound, ...common },
+  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getSample(db, params.id) }),
 });
 
@@ -360,7 +355,7 @@ export const updateSampleEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: Id,
   body: SamplePatch,
-  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN or a duplicate key"), ...common },
+  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN or a duplicate key") },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateSample(db, params.id, body) }),
 });
 
@@ -372,7 +367,7 @@ export const deleteSampleEndpoint = defineEndpoint({
   summary: "Remove a sample from a draft",
   permission: "eval.manage",
   params: Id,
-  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_VERSION_FROZEN"), ...common },
+  responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_VERSION_FROZEN") },
   handler: async ({ db, params }) => {
     await deleteSample(db, params.id);
     return new Response(null, { status: 204 });
@@ -390,7 +385,7 @@ export const createRunEndpoint = defineEndpoint({
   description: `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
   permission: "eval.manage",
   body: CreateRunInput,
-  responses: { 201: { description: "The run (status created)", schema: EvalRunOut }, ...invalid("SET_VERSION_NOT_FROZEN or an invalid body"), ...notFound, ...common },
+  responses: { 201: { description: "The run (status created)", schema: EvalRunOut }, ...invalid("SET_VERSION_NOT_FROZEN or an invalid body"), ...notFound },
   handler: async ({ db, body, principal }) => ({ status: 201, body: await createRun(db, body, principal) }),
 });
 
@@ -402,7 +397,7 @@ export const listRunsEndpoint = defineEndpoint({
   summary: "List runs (newest first) with progress",
   permission: "eval.read",
   query: ListRunsQuery,
-  responses: { 200: { description: "A page of runs", schema: page(EvalRunOut) }, ...common },
+  responses: { 200: { description: "A page of runs", schema: page(EvalRunOut) } },
   handler: async ({ db, query }) => ({ status: 200, body: await listRuns(db, query) }),
 });
 
@@ -416,7 +411,7 @@ export const compareRunsEndpoint = defineEndpoint({
     "Questions are matched by sample key. Per question: both_pass, fixed (a fail -> b pass), regressed (a pass -> b fail), both_fail, incomplete (a verdict missing), only_a / only_b; from human verdicts, with the machine outcome beside it. Pass-rate deltas (human and machine, separately); warnings when the runs differ in set, set version, tier, mode, agent or environment.",
   permission: "eval.read",
   query: CompareQuery,
-  responses: { 200: { description: "The comparison", schema: CompareOut }, ...invalid(), ...notFound, ...common },
+  responses: { 200: { description: "The comparison", schema: CompareOut }, ...invalid(), ...notFound },
   handler: async ({ db, query }) => ({ status: 200, body: await compare(db, query) }),
 });
 
@@ -428,7 +423,7 @@ export const getRunEndpoint = defineEndpoint({
   summary: "One run with its progress (answered/total at any time)",
   permission: "eval.read",
   params: RunId,
-  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...common },
+  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getRun(db, params.id) }),
 });
 
@@ -441,7 +436,7 @@ export const startRunEndpoint = defineEndpoint({
   description: `In-platform runs queue every item durably (pg-boss in the database) and answer with the run's concurrency; answering survives restarts. Pasted runs start accepting answers. Starting again changes nothing; a cancelled or failed run answers 409 RUN_STATE_CONFLICT. ${RUN_LIFECYCLE}`,
   permission: "eval.manage",
   params: RunId,
-  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...conflict("RUN_STATE_CONFLICT"), ...common },
+  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...conflict("RUN_STATE_CONFLICT") },
   handler: async ({ db, params }) => ({ status: 200, body: await startRun(db, params.id) }),
 });
 
@@ -453,7 +448,7 @@ export const cancelRunEndpoint = defineEndpoint({
   summary: "Cancel a created or answering run: in-flight executions are aborted, finished answers kept",
   permission: "eval.manage",
   params: RunId,
-  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...conflict("RUN_STATE_CONFLICT"), ...common },
+  responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...conflict("RUN_STATE_CONFLICT") },
   handler: async ({ db, params }) => ({ status: 200, body: await cancelRun(db, params.id) }),
 });
 
@@ -467,7 +462,7 @@ export const rerunEndpoint = defineEndpoint({
   permission: "eval.manage",
   params: RunId,
   body: RerunInput,
-  responses: { 201: { description: "The new run", schema: EvalRunOut }, ...invalid(), ...notFound, ...common },
+  responses: { 201: { description: "The new run", schema: EvalRunOut }, ...invalid(), ...notFound },
   handler: async ({ db, params, body, principal }) => ({ status: 201, body: await rerunRun(db, params.id, body, principal) }),
 });
 
@@ -497,7 +492,6 @@ export const pastedAnswersEndpoint = defineEndpoint({
     ...notFound,
     ...conflict("RUN_STATE_CONFLICT"),
     413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, params, body }) => ({ status: 200, body: await submitPastedAnswers(db, params.id, body) }),
 });
@@ -510,7 +504,7 @@ export const resuggestEndpoint = defineEndpoint({
   summary: "Recompute machine suggestions of every answered item (e.g. after configuring the LLM judge)",
   permission: "eval.manage",
   params: RunId,
-  responses: { 200: { description: "Judged now or queued", schema: z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut }) }, ...notFound, ...common },
+  responses: { 200: { description: "Judged now or queued", schema: z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut }) }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await resuggestRun(db, params.id) }),
 });
 
@@ -524,7 +518,7 @@ export const listItemsEndpoint = defineEndpoint({
   permission: "eval.read",
   params: RunId,
   query: ListItemsQuery,
-  responses: { 200: { description: "A page of items", schema: z.object({ run: EvalRunOut, items: z.array(EvalItemOut), nextCursor: z.string().nullable() }) }, ...notFound, ...common },
+  responses: { 200: { description: "A page of items", schema: z.object({ run: EvalRunOut, items: z.array(EvalItemOut), nextCursor: z.string().nullable() }) }, ...notFound },
   handler: async ({ db, params, query }) => ({ status: 200, body: await listItems(db, params.id, query) }),
 });
 
@@ -536,7 +530,7 @@ export const getItemEndpoint = defineEndpoint({
   summary: "One item with its verdict history (who, when, before, after)",
   permission: "eval.read",
   params: RunItem,
-  responses: { 200: { description: "The item", schema: EvalItemOut.extend({ history: z.array(VerdictChangeOut) }) }, ...notFound, ...common },
+  responses: { 200: { description: "The item", schema: EvalItemOut.extend({ history: z.array(VerdictChangeOut) }) }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getItem(db, params.id, params.itemId) }),
 });
 
@@ -556,7 +550,6 @@ export const setVerdictEndpoint = defineEndpoint({
     ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
     ...notFound,
     ...conflict("ITEM_NOT_JUDGEABLE"),
-    ...common,
   },
   handler: async ({ db, params, body, principal }) => ({ status: 200, body: await setVerdict(db, params.id, params.itemId, body, principal) }),
 });
@@ -578,7 +571,6 @@ export const adoptEndpoint = defineEndpoint({
       schema: z.object({ adopted: z.number().int(), skipped: z.object({ unknown: z.number().int(), noSuggestion: z.number().int(), alreadyJudged: z.number().int() }), spotCheck: z.array(EvalItemOut) }),
     },
     ...notFound,
-    ...common,
   },
   handler: async ({ db, params, principal }) => ({ status: 200, body: await adoptSuggestions(db, params.id, principal) }),
 });
@@ -593,7 +585,7 @@ export const reportEndpoint = defineEndpoint({
     "Pass rates divide by all items (an unjudged item is not a pass); human.passRateOfJudged divides by judged items. Breakdown by tier, classification (the verdict's, else the sample's), attribution and guardrail flag. Agreement: human-typed verdicts vs pass/fail suggestions (adopted verdicts and unknown suggestions excluded): raw agreement and Cohen's kappa (null without pairs or without variance).",
   permission: "eval.read",
   params: RunId,
-  responses: { 200: { description: "The report", schema: ReportOut }, ...notFound, ...common },
+  responses: { 200: { description: "The report", schema: ReportOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await runReport(db, params.id) }),
 });
 
@@ -607,7 +599,7 @@ export const gateEndpoint = defineEndpoint({
     "Passes only when the run's set is golden (a regression_pool run never passes), the run has finished answering, every question has a verdict (human or adopted; machine suggestions never count) and human-confirmed passes reach the set's threshold. `input` lets a client re-evaluate with the same rule.",
   permission: "eval.read",
   params: RunId,
-  responses: { 200: { description: "Gate input and result", schema: GateOut }, ...notFound, ...common },
+  responses: { 200: { description: "Gate input and result", schema: GateOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await runGate(db, params.id) }),
 });
 
@@ -628,7 +620,6 @@ export const createBadCaseEndpoint = defineEndpoint({
     200: { description: "Already existed", schema: z.object({ created: z.boolean(), badCase: BadCaseOut }) },
     ...notFound,
     ...conflict("BAD_CASE_REQUIRES_FAIL"),
-    ...common,
   },
   handler: async ({ db, params, body, principal }) => {
     const r = await createBadCase(db, params.id, params.itemId, body, principal);
@@ -644,7 +635,7 @@ export const createRunBadCasesEndpoint = defineEndpoint({
   summary: "Every failed item of the run without a Bad Case gets one",
   permission: "eval.annotate",
   params: RunId,
-  responses: { 200: { description: "Created", schema: z.object({ created: z.number().int(), items: z.array(BadCaseOut) }) }, ...notFound, ...common },
+  responses: { 200: { description: "Created", schema: z.object({ created: z.number().int(), items: z.array(BadCaseOut) }) }, ...notFound },
   handler: async ({ db, params, principal }) => ({ status: 200, body: await createBadCasesForRun(db, params.id, principal) }),
 });
 
@@ -656,7 +647,7 @@ export const listBadCasesEndpoint = defineEndpoint({
   summary: "List Bad Cases (filters: status, runId or short Run ID, agentId)",
   permission: "eval.read",
   query: ListBadCasesQuery,
-  responses: { 200: { description: "A page of Bad Cases", schema: page(BadCaseOut) }, ...common },
+  responses: { 200: { description: "A page of Bad Cases", schema: page(BadCaseOut) } },
   handler: async ({ db, query }) => ({ status: 200, body: await listBadCases(db, query) }),
 });
 
@@ -668,7 +659,7 @@ export const getBadCaseEndpoint = defineEndpoint({
   summary: "One Bad Case",
   permission: "eval.read",
   params: Id,
-  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...notFound, ...common },
+  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getBadCase(db, params.id) }),
 });
 
@@ -681,7 +672,7 @@ export const updateBadCaseEndpoint = defineEndpoint({
   permission: "eval.annotate",
   params: Id,
   body: UpdateBadCaseInput,
-  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...invalid(), ...notFound, ...common },
+  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...invalid(), ...notFound },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateBadCase(db, params.id, body) }),
 });
 
@@ -696,7 +687,7 @@ export const usageEndpoint = defineEndpoint({
   description: "Range: from/to (YYYY-MM-DD, UTC, inclusive; default the last 30 days, at most 366). Runs count by creation day, answered items and answering tokens by answer day, judging by suggestion day.",
   permission: "eval.read",
   query: UsageQuery,
-  responses: { 200: { description: "Usage", schema: UsageOut }, ...invalid(), ...common },
+  responses: { 200: { description: "Usage", schema: UsageOut }, ...invalid() },
   handler: async ({ db, query }) => ({ status: 200, body: await usage(db, query) }),
 });
 

@@ -24,10 +24,6 @@ import {
  * publishing is a builder operation (token only, like the rest of /api/builder).
  */
 const online = { auth: "token-or-session", tag: "Runtime" } as const;
-const common = {
-  401: { description: "Missing or invalid credentials", schema: ErrorOut },
-  403: { description: "The role may not do this", schema: ErrorOut },
-};
 const Id = z.object({ id: z.string().min(1).max(64) });
 
 export const chatEndpoint = defineEndpoint({
@@ -48,7 +44,6 @@ export const chatEndpoint = defineEndpoint({
     409: { description: "AGENT_NOT_PUBLISHED", schema: ErrorOut },
     502: { description: "RUN_FAILED: a node failed (details name it; traceId names the trace)", schema: RunFailedOut },
     504: { description: "RUN_TIMEOUT", schema: RunFailedOut },
-    ...common,
   },
   handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await chat(db, params.id, body, principal, { signal: request.signal }) }),
 });
@@ -70,7 +65,6 @@ export const testRunEndpoint = defineEndpoint({
     400: { description: "Invalid draft workflow or request", schema: ValidationErrorOut },
     404: { description: "No such agent (or it has no version)", schema: ErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await testRun(db, params.id, body, principal, { signal: request.signal }) }),
 });
@@ -83,7 +77,7 @@ export const listTracesEndpoint = defineEndpoint({
   summary: "List traces, newest first (filters: agentId, source, status, sessionId, minScore/maxScore)",
   permission: "builder.read",
   query: TracesQuery,
-  responses: { 200: { description: "A page of traces (without steps)", schema: TraceListOut }, ...common },
+  responses: { 200: { description: "A page of traces (without steps)", schema: TraceListOut } },
   handler: async ({ db, query }) => ({ status: 200, body: await listTraces(db, query) }),
 });
 
@@ -95,7 +89,7 @@ export const getTraceEndpoint = defineEndpoint({
   summary: "One trace with its steps and feedback",
   permission: "builder.read",
   params: Id,
-  responses: { 200: { description: "The trace", schema: TraceDetailOut }, 404: { description: "Not found", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "The trace", schema: TraceDetailOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getTrace(db, params.id) }),
 });
 
@@ -114,7 +108,6 @@ export const feedbackEndpoint = defineEndpoint({
     400: { description: "Bad request", schema: ErrorOut },
     404: { description: "No such trace", schema: ErrorOut },
     409: { description: "TRACE_NOT_ONLINE", schema: ErrorOut },
-    ...common,
   },
   handler: async ({ db, params, body, principal }) => ({ status: 201, body: await addFeedback(db, params.id, body, principal) }),
 });
@@ -130,6 +123,6 @@ export const publishEndpoint = defineEndpoint({
   permission: "builder.write",
   params: Id,
   body: PublishInput,
-  responses: { 200: { description: "Published", schema: PublishOut }, 404: { description: "No such agent or version", schema: ErrorOut }, ...common },
+  responses: { 200: { description: "Published", schema: PublishOut }, 404: { description: "No such agent or version", schema: ErrorOut } },
   handler: async ({ db, params, body }) => ({ status: 200, body: await publishVersion(db, params.id, body.version) }),
 });
