@@ -94,8 +94,10 @@ export function computeFlags(input: GuardrailInput): Flag[] {
   // fabricated: only where tool results carry lists to compare with (a health check has none)
   if (queried.length > 0 && arrays.length > 0) {
     const known = results.flatMap((r) => itemNames(r)).map(compactName).filter(Boolean);
+    // Both what the payload carries and what the answer lists: an agent whose payload is the tool result itself
+    // (e.g. goods_list = the http result) can still invent items in its text.
     const payloadNames = input.payload ? itemNames(input.payload) : [];
-    const claimed = payloadNames.length ? payloadNames : listedNames(answer);
+    const claimed = [...new Set([...payloadNames, ...listedNames(answer)])];
     const fabricated = claimed.filter((name) => {
       const c = compactName(name);
       return c.length > 0 && !known.some((k) => k.includes(c) || c.includes(k));

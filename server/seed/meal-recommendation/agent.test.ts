@@ -15,6 +15,7 @@ import { originRules } from "../../runtime/http/policy";
 import { getSandbox } from "../../runtime/sandbox";
 import type { RuntimeDeps } from "../../runtime/nodes/context";
 import { validateWorkflow, type Workflow } from "../../workflow";
+import { suggest } from "../../eval/judging";
 import agent from "./agent.json";
 import golden from "./golden-set.json";
 
@@ -87,5 +88,36 @@ describe("meal recommendation sample agent", () => {
     expect(res.status).toBe("succeeded");
     expect(res.payload?.goods_list || []).toEqual([]); // the dry run has no `dishes`: the template renders empty
     expect(res.steps.find((s) => s.nodeId === "http_1")?.output).toMatchObject({ result: { items: [], dryRun: true } });
+  });
+
+  it("machine suggestions catch a model that invents dishes or ignores them (humans still decide)", async () => {
+    const sample = golden.samples.find((x) => x.key === "q07")!;
+    const res = await runWorkflow(db, { workflow, input: { query: sample.question }, mode: "pipeline_live", source: "test_run" }, deps);
+    const judgeOn = (answer: string) =>
+      suggest(
+        {
+          question: sample.question,
+          expectedPoints: sample.expected_points,
+          sampleAssertions: null,
+          setAssertions: null,
+          tier: "pipeline_live",
+          answer,
+          payload: res.payload,
+          failed: false,
+          error: null,
+          steps: res.steps,
+          hasHttpNodes: true,
+        },
+        { provider: null },
+      ).then((o) => o.suggestion);
+    const invented = await judgeOn("For your team:\n1. Lobster Thermidor - 199 yuan\n2. Wagyu Steak Set - 299 yuan");
+    expect(invented.flags.map((f) => f.flag)).toContain("fabricated_items");
+    expect(invented.verdict).toBe("fail");
+    const ignored = await judgeOn("I suggest you look for a nice restaurant near your office.");
+    expect(ignored.verdict).not.toBe("pass");
+    const faithful = await judgeOn(
+      "For your office team I recommend these set meals:\n1. Kung Pao Chicken Set - 38 yuan\n2. Braised Beef Brisket on Rice - 42 yuan\n3. Vegetarian Mapo Tofu Set - 30 yuan",
+    );
+    expect(faithful.flags.map((f) => f.flag)).not.toContain("fabricated_items");
   });
 });
