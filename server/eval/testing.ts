@@ -3,8 +3,7 @@
  * returned so the queue can share the instance), seed data, and a local OpenAI-compatible model server.
  * Not part of the public API.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startFakeLlmServer, type FakeLlmServer, type FakeRequest } from "../llm/testing";
 import { PrismaClient } from "../db/generated/client";
 import { appAdapterFactory, closePglite } from "../db/adapters";
 import { deployMigrations } from "../db/migrate";
@@ -83,95 +82,48 @@ export async function seedSet(
 
 // ---------------------------------------------------------------- a local OpenAI-compatible server
 
-export type ModelServer = {
-  /** OPENAI_BASE_URL (ends with /v1) */
-  url: string;
-  /** answer requests by their last user message, judge requests counted apart */
+export type ModelServer = FakeLlmServer & {
+  /** answer requests by their last user message (counted when delivered), judge requests counted apart */
   answered: Map<string, number>;
   judgeRequests: number;
-  /** requests whose client went away before the answer (aborted) */
-  aborted: number;
-  inflight: number;
-  maxInflight: number;
   /** every answer request's messages, in arrival order */
   log: Array<Array<{ role: string; content: string }>>;
-  delayMs: number;
-  close(): Promise<void>;
 };
 
 /**
- * POST /v1/chat/completions. Answers after `delayMs` with `reply(lastUserMessage)` (default: a breakfast
- * recommendation with a price), or, for the LLM judge's rubric prompt, with a JSON verdict covering every point.
+ * The shared local OpenAI-compatible server (server/llm/testing.ts) answering like a model under evaluation:
+ * `reply(lastUserMessage)` (default: a breakfast recommendation with a price), or, for the LLM judge's rubric
+ * prompt, a JSON verdict covering every point.
  */
 export async function startModelServer(opts: { delayMs?: number; reply?: (question: string) => string } = {}): Promise<ModelServer> {
-  const state: ModelServer = { url: "", answered: new Map(), judgeRequests: 0, aborted: 0, inflight: 0, maxInflight: 0, log: [], delayMs: opts.delayMs ?? 0, close: async () => undefined };
   const reply = opts.reply ?? ((q: string) => `For "${q}" I recommend the scallion pancake breakfast dish; the price is 12 yuan.`);
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
-        return;
-      }
-      let body: { messages?: Array<{ role: string; content: string }>; model?: string } = {};
+  const messagesOf = (r: FakeRequest) => r.body.messages ?? [];
+  const isJudge = (r: FakeRequest) => messagesOf(r).some((m) => m.role === "system" && m.content.includes("strict evaluator"));
+  const lastUser = (r: FakeRequest) => [...messagesOf(r)].reverse().find((m) => m.role === "user")?.content ?? "";
+  // Callbacks fire only for requests, i.e. after `model` is assigned below.
+  let model!: ModelServer;
+  const server = await startFakeLlmServer({
+    delayMs: opts.delayMs,
+    usage: () => ({ prompt: 20, completion: 10 }), // fixed, so reports' token totals are exact
+    onRequest: (r) => {
+      if (isJudge(r)) model.judgeRequests++;
+      else model.log.push(messagesOf(r));
+    },
+    respond: (r) => {
+      if (!isJudge(r)) return reply(lastUser(r));
+      let points: unknown[] = [];
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as typeof body;
+        points = (JSON.parse(lastUser(r)) as { expected_points?: unknown[] }).expected_points ?? [];
       } catch {
-        /* empty body */
+        /* no points */
       }
-      const messages = body.messages ?? [];
-      const judge = messages.some((m) => m.role === "system" && m.content.includes("strict evaluator"));
-      const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-      let text: string;
-      if (judge) {
-        state.judgeRequests++;
-        let points: unknown[] = [];
-        try {
-          points = (JSON.parse(lastUser) as { expected_points?: unknown[] }).expected_points ?? [];
-        } catch {
-          /* no points */
-        }
-        text = JSON.stringify({ points: points.map((_, index) => ({ index, covered: true, evidence: "stated" })), rationale: "all points covered" });
-      } else {
-        text = reply(lastUser);
-        state.log.push(messages);
-      }
-      state.inflight++;
-      if (!judge) state.maxInflight = Math.max(state.maxInflight, state.inflight);
-      let done = false;
-      res.on("close", () => {
-        if (!done) {
-          state.aborted++;
-          state.inflight--;
-        }
-      });
-      setTimeout(() => {
-        if (res.destroyed) return;
-        done = true;
-        state.inflight--;
-        if (!judge) state.answered.set(lastUser, (state.answered.get(lastUser) ?? 0) + 1);
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
-            object: "chat.completion",
-            created: Math.floor(Date.now() / 1000),
-            model: body.model ?? "local-model",
-            choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-            usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 },
-          }),
-        );
-      }, state.delayMs);
-    });
+      return JSON.stringify({ points: points.map((_, index) => ({ index, covered: true, evidence: "stated" })), rationale: "all points covered" });
+    },
+    onAnswer: (r) => {
+      if (!isJudge(r)) model.answered.set(lastUser(r), (model.answered.get(lastUser(r)) ?? 0) + 1);
+    },
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return state;
+  // One live object: tests read and reset the counters (and delayMs) on it while requests arrive.
+  model = Object.assign(server, { answered: new Map<string, number>(), judgeRequests: 0, log: [] as ModelServer["log"] });
+  return model;
 }

@@ -3,7 +3,9 @@
  * `openai` client talks to it over real HTTP. Not part of the public API.
  *
  * By default it answers `echo: <last user message>` with usage numbers. `script` queues one-off replies (429 with
- * Retry-After, 500s, slow answers) taken in order before the default applies; `delayMs` delays every answer.
+ * Retry-After, 500s, slow answers) taken in order before the default applies; `delayMs` delays every answer (it is
+ * read per request, so a test may change it). `respond` computes the default answer's text; `onRequest` and
+ * `onAnswer` observe arrivals and delivered answers (the evaluation tests count and log with them).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,16 +25,31 @@ export type FakeLlmServer = {
   aborted: number;
   script: FakeReply[];
   delayMs: number;
+  /** Requests being answered now, and the most at once (tests of bounded concurrency reset it to 0). */
+  inflight: number;
+  maxInflight: number;
   close(): Promise<void>;
 };
 
-export async function startFakeLlmServer(opts: { delayMs?: number; script?: FakeReply[] } = {}): Promise<FakeLlmServer> {
+export type FakeLlmOptions = {
+  delayMs?: number;
+  script?: FakeReply[];
+  respond?: (req: FakeRequest) => string;
+  onRequest?: (req: FakeRequest) => void;
+  onAnswer?: (req: FakeRequest, text: string) => void;
+  /** Token usage to report; default: about one token per four characters. */
+  usage?: (req: FakeRequest, text: string) => { prompt: number; completion: number };
+};
+
+export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const state: FakeLlmServer = {
     url: "",
     requests: [],
     aborted: 0,
     script: [...(opts.script ?? [])],
     delayMs: opts.delayMs ?? 0,
+    inflight: 0,
+    maxInflight: 0,
     close: async () => undefined,
   };
   const server = http.createServer((req, res) => {
@@ -49,24 +66,37 @@ export async function startFakeLlmServer(opts: { delayMs?: number; script?: Fake
       } catch {
         /* answered below with what we have */
       }
-      state.requests.push({ body, headers: req.headers, at: Date.now() });
+      const request: FakeRequest = { body, headers: req.headers, at: Date.now() };
+      state.requests.push(request);
+      opts.onRequest?.(request);
       const reply: FakeReply = state.script.shift() ?? { kind: "ok" };
       let answered = false;
+      state.inflight++;
+      state.maxInflight = Math.max(state.maxInflight, state.inflight);
       res.on("close", () => {
-        if (!answered) state.aborted++;
+        if (!answered) {
+          state.aborted++;
+          state.inflight--;
+        }
       });
       if (reply.kind === "hang") return;
       const send = () => {
         if (res.destroyed) return;
         answered = true;
+        state.inflight--;
         if (reply.kind === "error") {
           res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
           res.end(JSON.stringify({ error: { message: reply.message ?? `fake error ${reply.status}`, type: "fake" } }));
           return;
         }
         const last = [...(body.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
-        const text = reply.text ?? `echo: ${last}`;
-        const prompt = (body.messages ?? []).reduce((n, m) => n + Math.ceil(String(m.content).length / 4), 0);
+        const text = reply.text ?? opts.respond?.(request) ?? `echo: ${last}`;
+        opts.onAnswer?.(request, text);
+        const counted = opts.usage?.(request, text) ?? {
+          prompt: (body.messages ?? []).reduce((n, m) => n + Math.ceil(String(m.content).length / 4), 0),
+          completion: Math.ceil(text.length / 4),
+        };
+        const prompt = counted.prompt;
         res.writeHead(200, { "content-type": "application/json" });
         res.end(
           JSON.stringify({
@@ -75,7 +105,7 @@ export async function startFakeLlmServer(opts: { delayMs?: number; script?: Fake
             created: Math.floor(Date.now() / 1000),
             model: body.model ?? "fake-model",
             choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-            usage: { prompt_tokens: prompt, completion_tokens: Math.ceil(text.length / 4), total_tokens: prompt + Math.ceil(text.length / 4) },
+            usage: { prompt_tokens: prompt, completion_tokens: counted.completion, total_tokens: prompt + counted.completion },
           }),
         );
       };
@@ -84,7 +114,8 @@ export async function startFakeLlmServer(opts: { delayMs?: number; script?: Fake
       else send();
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Long keep-alive like a real provider: clients reuse sockets; a short server timeout races their reuse.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   state.close = () =>
