@@ -13,6 +13,7 @@ import { NODE_CONTRACTS, isNodeType } from "@/server/workflow/contract";
 import { RECIPES } from "@/server/workflow/recipes";
 import { useTRPC } from "@/lib/trpc";
 import { listDrafts, newDraftId, removeDraft, writeDraft, type Draft, type DraftKey } from "./model/drafts";
+import { JsonFileInput } from "./json-file-input";
 import { parseWorkflowJson, type SpecWorkflow } from "./model/workflow";
 import { KIND_STYLES } from "./node-kinds";
 
@@ -130,19 +131,7 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
   return (
     <div className="space-y-8">
       {canWrite && <CreateTiles onImport={() => fileInput.current?.click()} />}
-      <input
-        ref={fileInput}
-        type="file"
-        accept="application/json,.json"
-        className="hidden"
-        aria-label="Workflow JSON file to import"
-        data-testid="import-input"
-        onChange={(e) => {
-          const f = e.target.files?.[0];
-          e.target.value = "";
-          if (f) void importFile(f);
-        }}
-      />
+      <JsonFileInput inputRef={fileInput} label="Workflow JSON file to import" testId="import-input" onFile={(f) => void importFile(f)} />
       {importError && (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700" data-testid="import-error">
           {importError}

@@ -7,6 +7,7 @@
  * State ownership: nodes/edges live here (mirrored in refs so callbacks stay stable); findings and test-run
  * steps live in keyed stores read by each node/edge component; the saved baseline lives in a ref.
  */
+import { JsonFileInput } from "../json-file-input";
 import "@xyflow/react/dist/style.css";
 import "./canvas.css";
 
@@ -820,19 +821,7 @@ function EditorInner(props: EditorProps) {
             <IconButton label="Import workflow JSON" onClick={() => fileInput.current?.click()} disabled={readOnly}>
               <Icon d={ICONS.upload} />
             </IconButton>
-            <input
-              ref={fileInput}
-              type="file"
-              accept="application/json,.json"
-              className="hidden"
-              aria-label="Workflow JSON file"
-              data-testid="canvas-import-input"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                e.target.value = "";
-                if (f) void importFile(f);
-              }}
-            />
+            <JsonFileInput inputRef={fileInput} label="Workflow JSON file" testId="canvas-import-input" onFile={(f) => void importFile(f)} />
             <IconButton label="Export workflow JSON" onClick={exportJson}>
               <Icon d={ICONS.download} />
             </IconButton>

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../../http/params";
 import { env } from "../../env";
 import { procedure, router } from "../trpc";
 import { errors } from "../../http/errors";
@@ -19,7 +20,7 @@ import {
 import { RECIPES, getRecipe, nodeTypesSummary } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
-const AgentId = z.object({ id: z.string().min(1).max(64) });
+const AgentId = IdParam;
 
 /** The builder face for the web canvas: the same service functions as the REST endpoints. */
 export const builderRouter = router({

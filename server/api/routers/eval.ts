@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../../http/params";
 import { procedure, router } from "../trpc";
 import {
   ATTRIBUTIONS,
@@ -65,7 +66,7 @@ import {
 } from "../../eval";
 
 /** The evaluation center for the web UI: the same service functions as /api/eval/* (REST). */
-const Id = z.object({ id: z.string().min(1).max(64) });
+const Id = IdParam;
 const SetVersion = z.object({ setId: z.string().min(1).max(64), version: z.number().int().min(1) });
 const RunId = z.object({ runId: z.string().min(1).max(64) });
 const RunItem = RunId.extend({ itemId: z.string().min(1).max(64) });

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { IdParam } from "../../http/params";
 import { procedure, router } from "../trpc";
 import { chat, testRun } from "../../runtime/service";
 import { addFeedback, getTrace, listTraces } from "../../runtime/traces";
 import { publishVersion } from "../../runtime/versions";
 import { ChatInput, FeedbackInput, PublishInput, TestRunInput, TracesQuery } from "../../runtime/schemas";
 
-const Id = z.object({ id: z.string().min(1).max(64) });
+const Id = IdParam;
 
 /** The runtime face for the web UI (chat, the canvas test-run panel, trace viewer): the same services as REST. */
 export const runtimeRouter = router({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../params";
 import { env } from "../../env";
 import { defineEndpoint } from "../endpoint";
 import { errors } from "../errors";
@@ -22,7 +23,7 @@ import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary } from "../../wor
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
-const AgentId = z.object({ id: z.string().min(1).max(64) });
+const AgentId = IdParam;
 const AgentVersion = z.object({ id: z.string().min(1).max(64), version: z.coerce.number().int().min(1) });
 
 export const nodeTypes = defineEndpoint({

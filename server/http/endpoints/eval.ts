@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../params";
 import { defineEndpoint } from "../endpoint";
 import { ErrorOut } from "../../agents/schemas";
 import {
@@ -93,11 +94,11 @@ const notFound = { 404: { description: "Not found", schema: ErrorOut } };
 const conflict = (description: string) => ({ 409: { description, schema: ErrorOut } });
 const invalid = (description = "Invalid request") => ({ 400: { description, schema: ErrorOut } });
 
-const SetId = z.object({ id: z.string().min(1).max(64) });
+const SetId = IdParam;
 const SetVersion = z.object({ id: z.string().min(1).max(64), version: z.coerce.number().int().min(1) });
 const RunId = z.object({ id: z.string().min(1).max(64).meta({ description: "Run id or short Run ID (R-XXXXX)" }) });
 const RunItem = RunId.extend({ itemId: z.string().min(1).max(64) });
-const Id = z.object({ id: z.string().min(1).max(64) });
+const Id = IdParam;
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 const uploadLimit = EVAL_LIMITS.maxUploadBodyBytes;
 

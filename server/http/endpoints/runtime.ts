@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../params";
 import { defineEndpoint } from "../endpoint";
 import { ErrorOut, ValidationErrorOut } from "../../agents/schemas";
 import { WORKFLOW_LIMITS } from "../../workflow";
@@ -24,7 +25,7 @@ import {
  * publishing is a builder operation (token only, like the rest of /api/builder).
  */
 const online = { auth: "token-or-session", tag: "Runtime" } as const;
-const Id = z.object({ id: z.string().min(1).max(64) });
+const Id = IdParam;
 
 export const chatEndpoint = defineEndpoint({
   ...online,
