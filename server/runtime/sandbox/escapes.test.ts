@@ -9,7 +9,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hostExecArgv } from "./client";
 import { createSandbox, SandboxError, type HostSandbox } from "./index";
 
@@ -124,7 +124,8 @@ describe("reaching JavaScript", () => {
       const out = await sb.run({ code: 'from pyodide.ffi import to_js\nresult = repr(getattr(to_js([]), "planted", "absent"))', inputs: {} });
       expect(out.result).toBe("'absent'");
     }
-    expect(sb.stats().restarts).toBeGreaterThan(restarts);
+    // The host retires the worker after it replied and reports its stats asynchronously: wait for the report.
+    await vi.waitFor(() => expect(sb.stats().restarts).toBeGreaterThan(restarts), { timeout: 10_000, interval: 50 });
   });
 });
 
