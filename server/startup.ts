@@ -1,4 +1,4 @@
-import { EnvError, env } from "./env";
+import { EnvError, env } from "./core/env";
 import { databaseTarget, getDb } from "./db/client";
 import { deployMigrations } from "./db/migrate";
 import { bootstrapAccess } from "./auth/bootstrap";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ErrorOut } from "../core/errors";
 
 /** Response shapes of the agents API (for OpenAPI and typed clients). */
 export const FindingOut = z
@@ -50,11 +51,12 @@ export const ValidationOut = z
   .object({ valid: z.boolean(), errors: z.array(FindingOut), warnings: z.array(FindingOut) })
   .meta({ id: "ValidationResult" });
 
-export const ErrorOut = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) })
-  .meta({ id: "Error" });
 
 export const ValidationErrorOut = ValidationOut.extend({ error: ErrorOut.shape.error }).meta({
   id: "ValidationError",
   description: "valid:false with the findings, plus the common error object (code WORKFLOW_INVALID)",
 });
+
+export const PublishOut = z
+  .object({ agent: AgentOut.extend({ publishedVersion: z.int().nullable() }), workflowVersionId: z.string() })
+  .meta({ id: "PublishResult" });

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { IdParam } from "../core/params";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
-import type { ValidationResult } from "../workflow";
+import { workflowInvalid, type ValidationResult } from "../workflow";
 import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /**
@@ -11,6 +12,10 @@ import { validateWorkflowWithCode } from "../runtime/validate-code";
  * any error is refused with the same findings the validate endpoint reports. Consumed by REST, tRPC and
  * (later) the runtime and the evaluation center.
  */
+
+/** An agent: `{ id }`; one of its versions: `{ id, version }` (coerced: REST path parameters are text). */
+export const AgentParams = IdParam;
+export const AgentVersionParams = z.object({ id: IdParam.shape.id, version: z.coerce.number().int().min(1) });
 
 export const AgentMetaSchema = z.object({
   name: z.string().trim().min(1, "name is required").max(120),
@@ -22,6 +27,7 @@ export const CreateAgentInput = AgentMetaSchema.extend({
 });
 export const AddVersionInput = z.object({ workflow: z.unknown(), note: z.string().max(500).optional() });
 export const UpdateAgentInput = AgentMetaSchema.partial();
+export const PublishInput = z.object({ version: z.int().min(1).meta({ description: "The version online chat should run" }) });
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -32,16 +38,6 @@ export type ProvisionOptions = { webhookBaseUrl?: string };
 
 function actorId(actor: Principal | null): string | null {
   return actor?.userId ?? null;
-}
-
-/** Throws the 400 that carries both the one error shape and the validation result. */
-export function workflowInvalid(result: ValidationResult): ApiError {
-  const n = result.errors.length;
-  return new ApiError(400, "WORKFLOW_INVALID", `The workflow has ${n} error${n === 1 ? "" : "s"}`, result.errors, {
-    valid: false,
-    errors: result.errors,
-    warnings: result.warnings,
-  });
 }
 
 /** Validation (with the Python syntax check of code nodes) before anything is stored. */
@@ -183,4 +179,20 @@ export async function getVersion(db: Db, agentId: string, version: number) {
   });
   if (!row) throw errors.notFound(`Version ${version} of agent ${agentId}`);
   return row;
+}
+
+/** Makes `version` the one online chat runs (POST /api/agents/{id}/chat). */
+export async function publishVersion(db: Db, agentId: string, version: number) {
+  const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { id: true } });
+  if (!row) {
+    const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
+    throw errors.notFound(agent ? `Version ${version} of agent ${agentId}` : `Agent ${agentId}`);
+  }
+  try {
+    const agent = await db.agent.update({ where: { id: agentId }, data: { publishedVersion: version }, select: { ...agentSelect, publishedVersion: true } });
+    return { agent, workflowVersionId: row.id };
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
+    throw e;
+  }
 }

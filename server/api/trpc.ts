@@ -4,7 +4,7 @@ import { resolvePrincipal } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
 import type { Principal } from "../auth/service";
 import { getDb } from "../db/client";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../core/errors";
 
 /** Context: who is calling (session or bearer token) and the database. */
 export async function createContext({ headers }: { headers: Headers }) {

@@ -5,7 +5,7 @@ import { bootstrapAccess } from "./bootstrap";
 import { generateToken, hashPassword, hashToken, verifyPassword } from "./crypto";
 import { PERMISSIONS, ROLES, can } from "./roles";
 import { authenticatePassword, createToken, createUser, principalFromToken, revokeToken, updateUser } from "./service";
-import { parseEnv } from "../env";
+import { parseEnv } from "../core/env";
 
 describe("password hashing", () => {
   it("uses scrypt with a random salt and verifies only the right password", async () => {

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client";
-import type { Env } from "../env";
+import type { Env } from "../core/env";
 import { generatePassword, generateToken, hashPassword, hashToken, tokenPrefix } from "./crypto";
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import { generateToken, hashPassword, hashToken, tokenPrefix, verifyPassword } from "./crypto";
 import { ROLES, type Role } from "./roles";
 

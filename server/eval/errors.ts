@@ -1,5 +1,5 @@
 import { Prisma } from "../db/generated/client";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
 
 /** Error helpers of the evaluation center (the one error shape from server/http/errors.ts). */

@@ -5,6 +5,7 @@
  */
 export * from "./schemas";
 export { EVAL_LIMITS } from "./limits";
+export { evalVocabulary, RULE_TYPES, TIER_MEANINGS, RUN_LIFECYCLE, type EvalVocabulary } from "./vocabulary";
 export { EVAL_ERROR_CODES } from "./codes";
 export { evaluateGate, type GateInput, type GateResult } from "./gate";
 export { agreement, type Agreement } from "./kappa";

@@ -1,4 +1,4 @@
-import { env } from "../env";
+import { env } from "../core/env";
 import { getLlmProvider } from "../runtime";
 import { coverageJudge, llmJudge, type JudgeProvider, type JudgeResult } from "./judge";
 import { computeFlags, type StepLike } from "./guardrails";

@@ -274,3 +274,19 @@ export const BadCaseOut = z
   .meta({ id: "EvalBadCase" });
 
 export const RowErrorOut = z.object({ row: z.number().int(), field: z.string(), message: z.string() }).meta({ id: "EvalRowError" });
+
+export const EvalVocabularyOut = z
+  .object({
+    attributions: z.record(z.string(), z.string()).meta({ description: "attribution -> meaning (failure points in the chain)" }),
+    guardrailFlags: z.record(z.string(), z.string()).meta({ description: "flag -> meaning" }),
+    ruleTypes: z.array(z.string()),
+    tiers: z.array(z.object({ tier: z.enum(TIERS), meaning: z.string() })),
+    modes: z.array(z.enum(RUN_MODES)),
+    setKinds: z.array(z.enum(SET_KINDS)),
+    runStatuses: z.array(z.enum(RUN_STATUSES)),
+    itemStatuses: z.array(z.enum(ITEM_STATUSES)),
+    badCaseStatuses: z.array(z.enum(BAD_CASE_STATUSES)),
+    lifecycle: z.string(),
+    limits: z.record(z.string(), z.number()),
+  })
+  .meta({ id: "EvalVocabulary" });

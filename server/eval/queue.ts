@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { openPglite } from "../db/adapters";
 import { databaseTarget } from "../db/client";
 import type { DatabaseTarget } from "../db/url";
-import { env } from "../env";
+import { env } from "../core/env";
 import { WorkflowSchema, type Workflow } from "../workflow";
 import { answerSample } from "./answering";
 import { suggest } from "./judging";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { errors } from "../http/errors";
+import { errors } from "../core/errors";
 import { compareRuns, type CompareRunInput } from "./compare";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam } from "../core/params";
 import { EVAL_LIMITS as L } from "./limits";
 
 /**
@@ -41,6 +42,19 @@ export const GUARDRAIL_FLAGS = {
   refusal: "The answer refuses or declines to help",
 } as const;
 export type GuardrailFlag = keyof typeof GUARDRAIL_FLAGS;
+
+// ---------------------------------------------------------------- addressing (path parameters of REST, the same keys in tRPC)
+
+/** A set, a sample or a Bad Case: `{ id }`. */
+export const SetParams = IdParam;
+export const SampleParams = IdParam;
+export const BadCaseParams = IdParam;
+/** One version of a set: `{ id, version }` (the version number; coerced, as REST path parameters are text). */
+export const SetVersionParams = z.object({ id: IdParam.shape.id, version: z.coerce.number().int().min(1) });
+/** A run, by internal id or short Run ID: `{ id }`. */
+export const RunParams = z.object({ id: IdParam.shape.id.meta({ description: "Run id or short Run ID (R-XXXXX)" }) });
+/** One item of a run: `{ id, itemId }`. */
+export const RunItemParams = RunParams.extend({ itemId: z.string().min(1).max(64) });
 
 // ---------------------------------------------------------------- rule assertions
 
@@ -196,6 +210,7 @@ export const UpdateVersionInput = z
   .meta({ id: "EvalVersionUpdate" });
 
 export const ImportFormat = z.enum(["json", "jsonl", "csv"]);
+export const ExportQuery = z.object({ format: ImportFormat.default("json") });
 export const ImportInput = z
   .object({
     format: ImportFormat,

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { errors } from "../http/errors";
+import { errors } from "../core/errors";
 
 /** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
 type Tx = Db | Prisma.TransactionClient;

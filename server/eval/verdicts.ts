@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { Principal } from "../auth/service";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import { actorRef, evalErrors } from "./errors";
 import { itemOut, itemSelect } from "./items";
 import { ATTRIBUTIONS, ATTRIBUTION_LIST, CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput, VerdictInput } from "./schemas";

@@ -3,7 +3,7 @@ import { getDb, type Db } from "../db/client";
 import type { AuthMode } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
 import type { Principal } from "../auth/service";
-import { ApiError, errors } from "./errors";
+import { ApiError, errors } from "../core/errors";
 
 /**
  * A REST endpoint described once: the route handler and the OpenAPI document are both derived from this.

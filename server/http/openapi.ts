@@ -1,8 +1,8 @@
 import { createDocument } from "zod-openapi";
 import { ENDPOINTS } from "./endpoints";
-import { ERROR_CODES } from "./errors";
+import { ERROR_CODES } from "./error-codes";
 import { DEFAULT_MAX_BODY_BYTES, type Endpoint, type EndpointResponse } from "./endpoint";
-import { ErrorOut } from "../agents/schemas";
+import { ErrorOut } from "../core/errors";
 import { PERMISSIONS } from "../auth/roles";
 import { FINDING_CODES, WORKFLOW_LIMITS } from "../workflow";
 import { RUNTIME_ERROR_CODES } from "../runtime/errors";

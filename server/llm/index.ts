@@ -3,7 +3,7 @@
  * or the built-in offline one when nothing is configured. A configured provider that fails makes the caller fail;
  * the offline provider is never a silent fallback.
  */
-import { env, type Env } from "../env";
+import { env, type Env } from "../core/env";
 import { createOfflineProvider } from "./offline";
 import { createOpenAiProvider } from "./openai";
 import type { LlmProvider, LlmSettings } from "./types";

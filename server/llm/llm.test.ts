@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LlmError, createLlmProvider, createOfflineProvider, isLlmConfigured, llmSettingsFromEnv, offlineAnswer } from ".";
-import { parseEnv } from "../env";
+import { parseEnv } from "../core/env";
 import { startFakeLlmServer, type FakeLlmServer } from "./testing";
 import type { LlmSettings } from "./types";
 

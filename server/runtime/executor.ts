@@ -12,7 +12,7 @@
  */
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { env } from "../env";
+import { env } from "../core/env";
 import { getLlmProvider } from "../llm";
 import { renderTemplate, renderTemplatesDeep, type StartConfig, type EndConfig } from "../workflow";
 import { RuntimeError, errorMessage } from "./errors";

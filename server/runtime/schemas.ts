@@ -1,7 +1,10 @@
 /** Request and response schemas of the runtime faces (REST, tRPC, OpenAPI). */
 import { z } from "zod";
-import { AgentOut } from "../agents/schemas";
+import { IdParam } from "../core/params";
 import { EXECUTION_MODES, EXECUTION_SOURCES } from "./types";
+
+/** A trace: `{ id }`. */
+export const TraceParams = IdParam;
 
 export const ChatTurnSchema = z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string().max(100_000) });
 
@@ -47,8 +50,6 @@ export const FeedbackInput = z.object({
   score: z.int().min(1).max(5).meta({ description: "1 (bad) .. 5 (good)" }),
   comment: z.string().max(4000).optional(),
 });
-
-export const PublishInput = z.object({ version: z.int().min(1).meta({ description: "The version online chat should run" }) });
 
 // ------------------------------------------------------------------------------------------------ responses
 
@@ -112,10 +113,6 @@ export const ChatOut = z
     sessionId: z.string().nullable(),
   })
   .meta({ id: "ChatResponse" });
-
-export const PublishOut = z
-  .object({ agent: AgentOut.extend({ publishedVersion: z.int().nullable() }), workflowVersionId: z.string() })
-  .meta({ id: "PublishResult" });
 
 export const RunFailedOut = z
   .object({ traceId: z.string(), error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) })

@@ -6,10 +6,9 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { env } from "../env";
-import { ApiError, errors } from "../http/errors";
+import { env } from "../core/env";
+import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
-import { workflowInvalid } from "../agents/service";
 import { cacheableWorkflow, chatCacheKey, storeCached, takeCached } from "./cache";
 import { defaultDeps, runWorkflow } from "./executor";
 import { inputFromMessage, messageField } from "./input";
@@ -19,7 +18,7 @@ import { cacheStep, getTrace } from "./traces";
 import type { ChatTurn, ExecuteResult } from "./types";
 import { validateWorkflowWithCode, type CodeValidateOptions } from "./validate-code";
 import { loadPublished, loadVersion, toWorkflow } from "./versions";
-import type { Workflow } from "../workflow";
+import { workflowInvalid, type Workflow } from "../workflow";
 
 export type FaceOptions = {
   /** The caller's request signal: a client that goes away cancels the run. */

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
 import { FeedbackInput, TracesQuery, type FeedbackOut, type TraceDetailOut, type TraceOut } from "./schemas";
 import type { ExecutionMode, ExecutionSource, TraceStep } from "./types";

@@ -1,7 +1,6 @@
-/** Loading stored workflow versions for execution, and publishing one for online chat. */
+/** Loading stored workflow versions for execution (publishing one is server/agents: publishVersion). */
 import type { Db } from "../db/client";
-import { Prisma } from "../db/generated/client";
-import { ApiError, errors } from "../http/errors";
+import { ApiError, errors } from "../core/errors";
 import { WorkflowSchema, type Workflow } from "../workflow";
 
 /**
@@ -54,31 +53,4 @@ export async function loadPublished(db: Db, agentId: string): Promise<{ id: stri
     throw new ApiError(409, "AGENT_NOT_PUBLISHED", `Agent ${agentId} has no published version; publish one with POST /api/builder/agents/${agentId}/publish`);
   }
   return { id: row.versionId, version: row.publishedVersion, workflow: await workflowOf(db, row.versionId) };
-}
-
-const agentSelect = {
-  id: true,
-  name: true,
-  description: true,
-  latestVersion: true,
-  publishedVersion: true,
-  createdAt: true,
-  updatedAt: true,
-  createdById: true,
-} as const;
-
-/** Makes `version` the one online chat runs. */
-export async function publishVersion(db: Db, agentId: string, version: number) {
-  const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { id: true } });
-  if (!row) {
-    const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
-    throw errors.notFound(agent ? `Version ${version} of agent ${agentId}` : `Agent ${agentId}`);
-  }
-  try {
-    const agent = await db.agent.update({ where: { id: agentId }, data: { publishedVersion: version }, select: agentSelect });
-    return { agent, workflowVersionId: row.id };
-  } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
-    throw e;
-  }
 }

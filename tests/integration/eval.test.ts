@@ -270,9 +270,9 @@ for (const server of servers()) {
       expect((await api(server, "GET", "/api/eval/usage", { token: null })).status).toBe(401);
 
       const client = trpc(server);
-      const report = await client.eval.runs.report.query({ runId: run.shortId });
+      const report = await client.eval.runs.report.query({ id: run.shortId });
       expect(report.human.pass).toBe(1);
-      const gate = await client.eval.runs.gate.query({ runId: run.id });
+      const gate = await client.eval.runs.gate.query({ id: run.id });
       expect(gate.result.counts.unjudged).toBe(1);
       const meta = await ok(api(server, "GET", "/api/eval/meta"));
       expect(Object.keys(meta.attributions)).toContain("retrieval");

@@ -210,24 +210,24 @@ for (const server of servers()) {
       expect((await api(server, "POST", `/api/agents/${id}/chat`, { token: null, body: { message: "hi" } })).status).toBe(401);
     });
 
-    it("tRPC twin: runtime.publish, chat, testRun, traces.list/get, feedback", async () => {
+    it("tRPC twin: builder.agents.publish, chat, testRun, traces.list/get, feedback", async () => {
       const client = trpc(server);
       const id = await createAgent(server, minimalWorkflow());
-      const notYet = trpcErrorOf(await client.runtime.chat.mutate({ agentId: id, chat: { message: "x" } }).catch((e) => e));
+      const notYet = trpcErrorOf(await client.runtime.chat.mutate({ id, body: { message: "x" } }).catch((e) => e));
       expect(notYet).toMatchObject({ httpStatus: 409, appCode: "AGENT_NOT_PUBLISHED" });
-      await client.runtime.publish.mutate({ id, version: 1 });
-      const chat = await client.runtime.chat.mutate({ agentId: id, chat: { message: `trpc ${Date.now()}` } });
+      await client.builder.agents.publish.mutate({ id, body: { version: 1 } });
+      const chat = await client.runtime.chat.mutate({ id, body: { message: `trpc ${Date.now()}` } });
       expect(chat.answer).toContain("Question: trpc");
-      const run = await client.runtime.testRun.mutate({ agentId: id, run: { input: { query: "canvas" }, mode: "invoke" } });
+      const run = await client.runtime.testRun.mutate({ id, body: { input: { query: "canvas" }, mode: "invoke" } });
       expect(run).toMatchObject({ source: "test_run", mode: "invoke", status: "succeeded" });
       expect(run.steps).toHaveLength(3);
-      await client.runtime.feedback.mutate({ id: chat.traceId, score: 4 });
+      await client.runtime.feedback.mutate({ id: chat.traceId, body: { score: 4 } });
       const list = await client.runtime.traces.list.query({ agentId: id });
       expect(list.items.map((t) => t.source).sort()).toEqual(["chat", "test_run"]);
       const got = await client.runtime.traces.get.query({ id: chat.traceId });
       expect(got.feedback.map((f) => f.score)).toEqual([4]);
       const viewer = await tokenWithRole(server, "viewer");
-      const denied = trpcErrorOf(await trpc(server, viewer).runtime.testRun.mutate({ agentId: id, run: { input: {} } }).catch((e) => e));
+      const denied = trpcErrorOf(await trpc(server, viewer).runtime.testRun.mutate({ id, body: { input: {} } }).catch((e) => e));
       expect(denied.httpStatus).toBe(403);
     });
   });

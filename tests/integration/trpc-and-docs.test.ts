@@ -40,11 +40,11 @@ for (const server of servers()) {
 
       const created = await client.builder.agents.create.mutate({ name: "via tRPC", workflow: minimalWorkflow() });
       expect(created.version.version).toBe(1);
-      const v2 = await client.builder.versions.create.mutate({ id: created.agent.id, workflow: minimalWorkflow(), note: "v2" });
+      const v2 = await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: minimalWorkflow(), note: "v2" } });
       expect(v2.version.version).toBe(2);
       const versions = await client.builder.versions.list.query({ id: created.agent.id });
       expect(versions.map((v) => v.version)).toEqual([2, 1]);
-      const refused = trpcErrorOf(await client.builder.versions.create.mutate({ id: created.agent.id, workflow: wf }).catch((e) => e));
+      const refused = trpcErrorOf(await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: wf } }).catch((e) => e));
       expect(refused.httpStatus).toBe(400);
       expect(refused.appCode).toBe("WORKFLOW_INVALID");
       const types = await client.builder.nodeTypes.query();

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { listTracesEndpoint } from "@/server/http/endpoints/runtime";
+import { tracesList } from "@/server/http/endpoints/runtime";
 
-export const GET = handle(listTracesEndpoint);
+export const GET = handle(tracesList);

@@ -555,8 +555,8 @@ function EditorInner(props: EditorProps) {
         router.replace(`/builder/${res.agent.id}?created=1`);
         return;
       }
-      if (saved.current && trimmed !== saved.current.name) await client.builder.agents.update.mutate({ id: agentId, patch: { name: trimmed } });
-      const res = await client.builder.versions.create.mutate({ id: agentId, workflow });
+      if (saved.current && trimmed !== saved.current.name) await client.builder.agents.update.mutate({ id: agentId, body: { name: trimmed } });
+      const res = await client.builder.versions.create.mutate({ id: agentId, body: { workflow } });
       saved.current = { json: workflowKey(workflow), name: trimmed, version: res.version.version };
       setSavedVersion(res.version.version);
       setDirty(false);
@@ -587,7 +587,7 @@ function EditorInner(props: EditorProps) {
       if (dirty && !window.confirm("Restoring replaces your unsaved changes on the canvas. Continue?")) return;
       setRestoring(true);
       try {
-        const res = await client.builder.versions.create.mutate({ id: agentId, workflow, note: `Restored from version ${version}` });
+        const res = await client.builder.versions.create.mutate({ id: agentId, body: { workflow, note: `Restored from version ${version}` } });
         const flow = toFlow(workflow);
         history.current.record(snapshot());
         setBoth(flow);

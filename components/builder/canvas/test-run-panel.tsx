@@ -81,7 +81,7 @@ export function TestRunPanel({
     setRunning(true);
     onSteps(new Map(getWorkflow().nodes.map((n) => [n.id, { status: "running" } as RunStep])));
     try {
-      const result = await client.runtime.testRun.mutate({ agentId, run: { workflow: getWorkflow(), input, mode } });
+      const result = await client.runtime.testRun.mutate({ id: agentId, body: { workflow: getWorkflow(), input, mode } });
       setTrace(result);
       onSteps(new Map(result.steps.map((s) => [s.nodeId, { status: s.status, durationMs: s.durationMs, error: s.error?.message }])));
     } catch (e) {

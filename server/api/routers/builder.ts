@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { IdParam } from "../../http/params";
-import { env } from "../../env";
+import { env } from "../../core/env";
+import { errors } from "../../core/errors";
 import { procedure, router } from "../trpc";
-import { errors } from "../../http/errors";
 import {
   AddVersionInput,
+  AgentParams,
+  AgentVersionParams,
   CreateAgentInput,
   ListAgentsQuery,
+  PublishInput,
   UpdateAgentInput,
   addVersion,
   createAgent,
@@ -15,14 +17,13 @@ import {
   getVersion,
   listAgents,
   listVersions,
+  publishVersion,
   updateAgent,
 } from "../../agents/service";
 import { RECIPES, getRecipe, nodeTypesSummary } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
-const AgentId = IdParam;
-
-/** The builder face for the web canvas: the same service functions as the REST endpoints. */
+/** The builder face for the web canvas: the same service functions and schemas as the REST endpoints (input convention: server/api/routers/eval.ts). */
 export const builderRouter = router({
   nodeTypes: procedure("builder.read").query(() => nodeTypesSummary()),
   /** Returns findings rather than throwing: the canvas shows them in place. */
@@ -39,29 +40,28 @@ export const builderRouter = router({
     }),
   agents: router({
     list: procedure("builder.read").input(ListAgentsQuery.optional()).query(({ ctx, input }) => listAgents(ctx.db, input ?? {})),
-    get: procedure("builder.read").input(AgentId).query(({ ctx, input }) => getAgent(ctx.db, input.id)),
+    get: procedure("builder.read").input(AgentParams).query(({ ctx, input }) => getAgent(ctx.db, input.id)),
     create: procedure("builder.write")
       .input(CreateAgentInput)
       .mutation(({ ctx, input }) => createAgent(ctx.db, input, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
     update: procedure("builder.write")
-      .input(AgentId.extend({ patch: UpdateAgentInput }))
-      .mutation(({ ctx, input }) => updateAgent(ctx.db, input.id, input.patch)),
+      .input(AgentParams.extend({ body: UpdateAgentInput }))
+      .mutation(({ ctx, input }) => updateAgent(ctx.db, input.id, input.body)),
     delete: procedure("builder.write")
-      .input(AgentId)
+      .input(AgentParams)
       .mutation(async ({ ctx, input }) => {
         await deleteAgent(ctx.db, input.id);
         return { deleted: true };
       }),
+    publish: procedure("builder.write")
+      .input(AgentParams.extend({ body: PublishInput }))
+      .mutation(({ ctx, input }) => publishVersion(ctx.db, input.id, input.body.version)),
   }),
   versions: router({
-    list: procedure("builder.read").input(AgentId).query(({ ctx, input }) => listVersions(ctx.db, input.id)),
-    get: procedure("builder.read")
-      .input(AgentId.extend({ version: z.number().int().min(1) }))
-      .query(({ ctx, input }) => getVersion(ctx.db, input.id, input.version)),
+    list: procedure("builder.read").input(AgentParams).query(({ ctx, input }) => listVersions(ctx.db, input.id)),
+    get: procedure("builder.read").input(AgentVersionParams).query(({ ctx, input }) => getVersion(ctx.db, input.id, input.version)),
     create: procedure("builder.write")
-      .input(AgentId.extend(AddVersionInput.shape))
-      .mutation(({ ctx, input }) =>
-        addVersion(ctx.db, input.id, { workflow: input.workflow, note: input.note }, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
-      ),
+      .input(AgentParams.extend({ body: AddVersionInput }))
+      .mutation(({ ctx, input }) => addVersion(ctx.db, input.id, input.body, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
   }),
 });

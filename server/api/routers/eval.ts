@@ -1,16 +1,12 @@
-import { z } from "zod";
-import { IdParam } from "../../http/params";
 import { procedure, router } from "../trpc";
 import {
-  ATTRIBUTIONS,
+  BadCaseParams,
   CompareQuery,
   CreateBadCaseInput,
   CreateRunInput,
   CreateSetInput,
   CreateVersionInput,
-  EVAL_LIMITS,
-  GUARDRAIL_FLAGS,
-  ImportFormat,
+  ExportQuery,
   ImportInput,
   ListBadCasesQuery,
   ListItemsQuery,
@@ -18,8 +14,13 @@ import {
   ListSetsQuery,
   PastedAnswersInput,
   RerunInput,
+  RunItemParams,
+  RunParams,
   SampleInput,
+  SampleParams,
   SamplePatch,
+  SetParams,
+  SetVersionParams,
   UpdateBadCaseInput,
   UpdateSetInput,
   UpdateVersionInput,
@@ -37,6 +38,7 @@ import {
   deleteSample,
   deleteSet,
   deleteVersion,
+  evalVocabulary,
   exportVersion,
   freezeVersion,
   getBadCase,
@@ -65,61 +67,62 @@ import {
   usage,
 } from "../../eval";
 
-/** The evaluation center for the web UI: the same service functions as /api/eval/* (REST). */
-const Id = IdParam;
-const SetVersion = z.object({ setId: z.string().min(1).max(64), version: z.number().int().min(1) });
-const RunId = z.object({ runId: z.string().min(1).max(64) });
-const RunItem = RunId.extend({ itemId: z.string().min(1).max(64) });
-
+/**
+ * The evaluation center for the web UI: the same service functions as /api/eval/* (REST) with the same schemas.
+ * Input convention (all routers): the REST path parameters under their REST names (`id`, `version`, `itemId`), the
+ * REST body whole under `body`, the REST query whole under `query`; an operation without path parameters takes its
+ * body or query as the input itself. Nothing is copied field by field, so a field added to a schema reaches both
+ * faces (server/api/faces.test.ts checks it).
+ */
 export const evalRouter = router({
-  meta: procedure("eval.read").query(() => ({ attributions: ATTRIBUTIONS, guardrailFlags: GUARDRAIL_FLAGS, limits: EVAL_LIMITS })),
+  meta: procedure("eval.read").query(() => evalVocabulary()),
   sets: router({
     list: procedure("eval.read").input(ListSetsQuery.optional()).query(({ ctx, input }) => listSets(ctx.db, input ?? {})),
-    get: procedure("eval.read").input(Id).query(({ ctx, input }) => getSet(ctx.db, input.id)),
+    get: procedure("eval.read").input(SetParams).query(({ ctx, input }) => getSet(ctx.db, input.id)),
     create: procedure("eval.manage").input(CreateSetInput).mutation(({ ctx, input }) => createSet(ctx.db, input, ctx.principal)),
     update: procedure("eval.manage")
-      .input(Id.extend({ patch: UpdateSetInput }))
-      .mutation(({ ctx, input }) => updateSet(ctx.db, input.id, input.patch)),
+      .input(SetParams.extend({ body: UpdateSetInput }))
+      .mutation(({ ctx, input }) => updateSet(ctx.db, input.id, input.body)),
     delete: procedure("eval.manage")
-      .input(Id)
+      .input(SetParams)
       .mutation(async ({ ctx, input }) => {
         await deleteSet(ctx.db, input.id);
         return { deleted: true };
       }),
   }),
   versions: router({
-    get: procedure("eval.read").input(SetVersion).query(({ ctx, input }) => getVersion(ctx.db, input.setId, input.version)),
+    get: procedure("eval.read").input(SetVersionParams).query(({ ctx, input }) => getVersion(ctx.db, input.id, input.version)),
     create: procedure("eval.manage")
-      .input(z.object({ setId: z.string().min(1).max(64) }).extend(CreateVersionInput.shape))
-      .mutation(({ ctx, input }) => createVersion(ctx.db, input.setId, { from: input.from, empty: input.empty, note: input.note }, ctx.principal)),
+      .input(SetParams.extend({ body: CreateVersionInput }))
+      .mutation(({ ctx, input }) => createVersion(ctx.db, input.id, input.body, ctx.principal)),
     update: procedure("eval.manage")
-      .input(SetVersion.extend({ patch: UpdateVersionInput }))
-      .mutation(({ ctx, input }) => updateVersion(ctx.db, input.setId, input.version, input.patch)),
-    freeze: procedure("eval.manage").input(SetVersion).mutation(({ ctx, input }) => freezeVersion(ctx.db, input.setId, input.version, ctx.principal)),
+      .input(SetVersionParams.extend({ body: UpdateVersionInput }))
+      .mutation(({ ctx, input }) => updateVersion(ctx.db, input.id, input.version, input.body)),
+    freeze: procedure("eval.manage").input(SetVersionParams).mutation(({ ctx, input }) => freezeVersion(ctx.db, input.id, input.version, ctx.principal)),
     delete: procedure("eval.manage")
-      .input(SetVersion)
+      .input(SetVersionParams)
       .mutation(async ({ ctx, input }) => {
-        await deleteVersion(ctx.db, input.setId, input.version);
+        await deleteVersion(ctx.db, input.id, input.version);
         return { deleted: true };
       }),
     import: procedure("eval.manage")
-      .input(SetVersion.extend(ImportInput.shape))
-      .mutation(({ ctx, input }) => importSamples(ctx.db, input.setId, input.version, { format: input.format, content: input.content, mode: input.mode })),
+      .input(SetVersionParams.extend({ body: ImportInput }))
+      .mutation(({ ctx, input }) => importSamples(ctx.db, input.id, input.version, input.body)),
     export: procedure("eval.read")
-      .input(SetVersion.extend({ format: ImportFormat }))
-      .query(({ ctx, input }) => exportVersion(ctx.db, input.setId, input.version, input.format)),
+      .input(SetVersionParams.extend({ query: ExportQuery }))
+      .query(({ ctx, input }) => exportVersion(ctx.db, input.id, input.version, input.query.format)),
   }),
   samples: router({
-    list: procedure("eval.read").input(SetVersion).query(({ ctx, input }) => listSamples(ctx.db, input.setId, input.version)),
-    get: procedure("eval.read").input(Id).query(({ ctx, input }) => getSample(ctx.db, input.id)),
+    list: procedure("eval.read").input(SetVersionParams).query(({ ctx, input }) => listSamples(ctx.db, input.id, input.version)),
+    get: procedure("eval.read").input(SampleParams).query(({ ctx, input }) => getSample(ctx.db, input.id)),
     add: procedure("eval.manage")
-      .input(SetVersion.extend({ sample: SampleInput }))
-      .mutation(({ ctx, input }) => addSample(ctx.db, input.setId, input.version, input.sample)),
+      .input(SetVersionParams.extend({ body: SampleInput }))
+      .mutation(({ ctx, input }) => addSample(ctx.db, input.id, input.version, input.body)),
     update: procedure("eval.manage")
-      .input(Id.extend({ patch: SamplePatch }))
-      .mutation(({ ctx, input }) => updateSample(ctx.db, input.id, input.patch)),
+      .input(SampleParams.extend({ body: SamplePatch }))
+      .mutation(({ ctx, input }) => updateSample(ctx.db, input.id, input.body)),
     delete: procedure("eval.manage")
-      .input(Id)
+      .input(SampleParams)
       .mutation(async ({ ctx, input }) => {
         await deleteSample(ctx.db, input.id);
         return { deleted: true };
@@ -127,43 +130,41 @@ export const evalRouter = router({
   }),
   runs: router({
     list: procedure("eval.read").input(ListRunsQuery.optional()).query(({ ctx, input }) => listRuns(ctx.db, input ?? {})),
-    get: procedure("eval.read").input(RunId).query(({ ctx, input }) => getRun(ctx.db, input.runId)),
+    get: procedure("eval.read").input(RunParams).query(({ ctx, input }) => getRun(ctx.db, input.id)),
     create: procedure("eval.manage").input(CreateRunInput).mutation(({ ctx, input }) => createRun(ctx.db, input, ctx.principal)),
-    start: procedure("eval.manage").input(RunId).mutation(({ ctx, input }) => startRun(ctx.db, input.runId)),
-    cancel: procedure("eval.manage").input(RunId).mutation(({ ctx, input }) => cancelRun(ctx.db, input.runId)),
+    start: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => startRun(ctx.db, input.id)),
+    cancel: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => cancelRun(ctx.db, input.id)),
     rerun: procedure("eval.manage")
-      .input(RunId.extend(RerunInput.shape))
-      .mutation(({ ctx, input }) => rerunRun(ctx.db, input.runId, { environment: input.environment, agentVersion: input.agentVersion }, ctx.principal)),
+      .input(RunParams.extend({ body: RerunInput }))
+      .mutation(({ ctx, input }) => rerunRun(ctx.db, input.id, input.body, ctx.principal)),
     answers: procedure("eval.manage")
-      .input(RunId.extend(PastedAnswersInput.shape))
-      .mutation(({ ctx, input }) => submitPastedAnswers(ctx.db, input.runId, { answers: input.answers, format: input.format, content: input.content })),
-    suggest: procedure("eval.manage").input(RunId).mutation(({ ctx, input }) => resuggestRun(ctx.db, input.runId)),
-    report: procedure("eval.read").input(RunId).query(({ ctx, input }) => runReport(ctx.db, input.runId)),
-    gate: procedure("eval.read").input(RunId).query(({ ctx, input }) => runGate(ctx.db, input.runId)),
+      .input(RunParams.extend({ body: PastedAnswersInput }))
+      .mutation(({ ctx, input }) => submitPastedAnswers(ctx.db, input.id, input.body)),
+    suggest: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => resuggestRun(ctx.db, input.id)),
+    report: procedure("eval.read").input(RunParams).query(({ ctx, input }) => runReport(ctx.db, input.id)),
+    gate: procedure("eval.read").input(RunParams).query(({ ctx, input }) => runGate(ctx.db, input.id)),
     compare: procedure("eval.read").input(CompareQuery).query(({ ctx, input }) => compare(ctx.db, input)),
-    adopt: procedure("eval.annotate").input(RunId).mutation(({ ctx, input }) => adoptSuggestions(ctx.db, input.runId, ctx.principal)),
-    badCases: procedure("eval.annotate").input(RunId).mutation(({ ctx, input }) => createBadCasesForRun(ctx.db, input.runId, ctx.principal)),
+    adopt: procedure("eval.annotate").input(RunParams).mutation(({ ctx, input }) => adoptSuggestions(ctx.db, input.id, ctx.principal)),
+    badCases: procedure("eval.annotate").input(RunParams).mutation(({ ctx, input }) => createBadCasesForRun(ctx.db, input.id, ctx.principal)),
   }),
   items: router({
     list: procedure("eval.read")
-      .input(RunId.extend({ filter: ListItemsQuery.optional() }))
-      .query(({ ctx, input }) => listItems(ctx.db, input.runId, input.filter ?? {})),
-    get: procedure("eval.read").input(RunItem).query(({ ctx, input }) => getItem(ctx.db, input.runId, input.itemId)),
+      .input(RunParams.extend({ query: ListItemsQuery.optional() }))
+      .query(({ ctx, input }) => listItems(ctx.db, input.id, input.query ?? {})),
+    get: procedure("eval.read").input(RunItemParams).query(({ ctx, input }) => getItem(ctx.db, input.id, input.itemId)),
     verdict: procedure("eval.annotate")
-      .input(RunItem.extend(VerdictInput.shape))
-      .mutation(({ ctx, input }) =>
-        setVerdict(ctx.db, input.runId, input.itemId, { verdict: input.verdict, basis: input.basis, attribution: input.attribution, classification: input.classification }, ctx.principal),
-      ),
+      .input(RunItemParams.extend({ body: VerdictInput }))
+      .mutation(({ ctx, input }) => setVerdict(ctx.db, input.id, input.itemId, input.body, ctx.principal)),
     badCase: procedure("eval.annotate")
-      .input(RunItem.extend(CreateBadCaseInput.shape))
-      .mutation(({ ctx, input }) => createBadCase(ctx.db, input.runId, input.itemId, { title: input.title, notes: input.notes }, ctx.principal)),
+      .input(RunItemParams.extend({ body: CreateBadCaseInput }))
+      .mutation(({ ctx, input }) => createBadCase(ctx.db, input.id, input.itemId, input.body, ctx.principal)),
   }),
   badCases: router({
     list: procedure("eval.read").input(ListBadCasesQuery.optional()).query(({ ctx, input }) => listBadCases(ctx.db, input ?? {})),
-    get: procedure("eval.read").input(Id).query(({ ctx, input }) => getBadCase(ctx.db, input.id)),
+    get: procedure("eval.read").input(BadCaseParams).query(({ ctx, input }) => getBadCase(ctx.db, input.id)),
     update: procedure("eval.annotate")
-      .input(Id.extend({ patch: UpdateBadCaseInput }))
-      .mutation(({ ctx, input }) => updateBadCase(ctx.db, input.id, input.patch)),
+      .input(BadCaseParams.extend({ body: UpdateBadCaseInput }))
+      .mutation(({ ctx, input }) => updateBadCase(ctx.db, input.id, input.body)),
   }),
   usage: procedure("eval.read").input(UsageQuery.optional()).query(({ ctx, input }) => usage(ctx.db, input ?? {})),
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { IdParam } from "../params";
-import { env } from "../../env";
+import { env } from "../../core/env";
 import { defineEndpoint } from "../endpoint";
-import { errors } from "../errors";
 import {
   AddVersionInput,
+  AgentParams,
+  AgentVersionParams,
   CreateAgentInput,
   ListAgentsQuery,
   UpdateAgentInput,
@@ -16,17 +16,17 @@ import {
   listAgents,
   listVersions,
   updateAgent,
-  workflowInvalid,
+  PublishInput,
+  publishVersion,
 } from "../../agents/service";
-import { AgentOut, ErrorOut, ProvisionOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
-import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary } from "../../workflow";
+import { ErrorOut, errors } from "../../core/errors";
+import { AgentOut, ProvisionOut, PublishOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
+import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary, workflowInvalid } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
-const AgentId = IdParam;
-const AgentVersion = z.object({ id: z.string().min(1).max(64), version: z.coerce.number().int().min(1) });
 
-export const nodeTypes = defineEndpoint({
+export const builderListNodeTypes = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/node-types",
@@ -39,7 +39,7 @@ export const nodeTypes = defineEndpoint({
   handler: async () => ({ status: 200, body: nodeTypesSummary() }),
 });
 
-export const validate = defineEndpoint({
+export const builderValidate = defineEndpoint({
   ...auth,
   method: "POST",
   path: "/api/builder/validate",
@@ -62,7 +62,7 @@ export const validate = defineEndpoint({
   },
 });
 
-export const listRecipes = defineEndpoint({
+export const builderListRecipes = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/recipes",
@@ -73,7 +73,7 @@ export const listRecipes = defineEndpoint({
   handler: async () => ({ status: 200, body: { items: Object.values(RECIPES) } }),
 });
 
-export const getRecipeEndpoint = defineEndpoint({
+export const builderGetRecipe = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/recipes/{name}",
@@ -89,7 +89,7 @@ export const getRecipeEndpoint = defineEndpoint({
   },
 });
 
-export const createAgentEndpoint = defineEndpoint({
+export const builderCreateAgent = defineEndpoint({
   ...auth,
   method: "POST",
   path: "/api/builder/agents",
@@ -110,7 +110,7 @@ export const createAgentEndpoint = defineEndpoint({
   }),
 });
 
-export const listAgentsEndpoint = defineEndpoint({
+export const builderListAgents = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/agents",
@@ -130,39 +130,39 @@ export const listAgentsEndpoint = defineEndpoint({
   handler: async ({ db, query }) => ({ status: 200, body: await listAgents(db, query) }),
 });
 
-export const getAgentEndpoint = defineEndpoint({
+export const builderGetAgent = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}",
   operationId: "builderGetAgent",
   summary: "One agent with its latest version's workflow",
   permission: "builder.read",
-  params: AgentId,
+  params: AgentParams,
   responses: { 200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getAgent(db, params.id) }),
 });
 
-export const updateAgentEndpoint = defineEndpoint({
+export const builderUpdateAgent = defineEndpoint({
   ...auth,
   method: "PATCH",
   path: "/api/builder/agents/{id}",
   operationId: "builderUpdateAgent",
   summary: "Rename or re-describe an agent (its versions are immutable)",
   permission: "builder.write",
-  params: AgentId,
+  params: AgentParams,
   body: UpdateAgentInput,
   responses: { 200: { description: "The agent", schema: AgentOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateAgent(db, params.id, body) }),
 });
 
-export const deleteAgentEndpoint = defineEndpoint({
+export const builderDeleteAgent = defineEndpoint({
   ...auth,
   method: "DELETE",
   path: "/api/builder/agents/{id}",
   operationId: "builderDeleteAgent",
   summary: "Delete an agent and all its versions",
   permission: "builder.write",
-  params: AgentId,
+  params: AgentParams,
   responses: { 204: { description: "Deleted" }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => {
     await deleteAgent(db, params.id);
@@ -170,14 +170,14 @@ export const deleteAgentEndpoint = defineEndpoint({
   },
 });
 
-export const addVersionEndpoint = defineEndpoint({
+export const builderAddVersion = defineEndpoint({
   ...auth,
   method: "POST",
   path: "/api/builder/agents/{id}/versions",
   operationId: "builderAddVersion",
   summary: "Provision the next version of an agent's workflow",
   permission: "builder.write",
-  params: AgentId,
+  params: AgentParams,
   body: AddVersionInput,
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
@@ -192,26 +192,40 @@ export const addVersionEndpoint = defineEndpoint({
   }),
 });
 
-export const listVersionsEndpoint = defineEndpoint({
+export const builderListVersions = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}/versions",
   operationId: "builderListVersions",
   summary: "An agent's versions, newest first",
   permission: "builder.read",
-  params: AgentId,
+  params: AgentParams,
   responses: { 200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) }, 404: { description: "No such agent", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
 });
 
-export const getVersionEndpoint = defineEndpoint({
+export const builderGetVersion = defineEndpoint({
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}/versions/{version}",
   operationId: "builderGetVersion",
   summary: "One version with its workflow",
   permission: "builder.read",
-  params: AgentVersion,
+  params: AgentVersionParams,
   responses: { 200: { description: "The version", schema: VersionOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
+});
+
+export const builderPublishAgent = defineEndpoint({
+  ...auth,
+  method: "POST",
+  path: "/api/builder/agents/{id}/publish",
+  operationId: "builderPublishAgent",
+  summary: "Publish a version for online chat",
+  description: "Body `{ version }`: POST /api/agents/{id}/chat runs this version from now on. Cached chat answers are per version, so publishing never serves another version's answers.",
+  permission: "builder.write",
+  params: AgentParams,
+  body: PublishInput,
+  responses: { 200: { description: "Published", schema: PublishOut }, 404: { description: "No such agent or version", schema: ErrorOut } },
+  handler: async ({ db, params, body }) => ({ status: 200, body: await publishVersion(db, params.id, body.version) }),
 });

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { env } from "../../env";
+import { env } from "../../core/env";
 import { defineEndpoint } from "../endpoint";
-import { ErrorOut } from "../../agents/schemas";
+import { ErrorOut } from "../../core/errors";
 import { nodeTypesSummary, validateWorkflowRequest } from "../../workflow";
 import { createBuilderMcpServer } from "../../mcp/tools";
 

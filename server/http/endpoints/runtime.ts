@@ -1,33 +1,31 @@
 import { z } from "zod";
-import { IdParam } from "../params";
+import { AgentParams } from "../../agents/service";
 import { defineEndpoint } from "../endpoint";
-import { ErrorOut, ValidationErrorOut } from "../../agents/schemas";
+import { ErrorOut } from "../../core/errors";
+import { ValidationErrorOut } from "../../agents/schemas";
 import { WORKFLOW_LIMITS } from "../../workflow";
 import { chat, testRun } from "../../runtime/service";
 import { addFeedback, getTrace, listTraces } from "../../runtime/traces";
-import { publishVersion } from "../../runtime/versions";
 import {
   ChatInput,
   ChatOut,
   FeedbackInput,
   FeedbackOut,
-  PublishInput,
-  PublishOut,
   RunFailedOut,
   TestRunInput,
   TraceDetailOut,
   TraceListOut,
+  TraceParams,
   TracesQuery,
 } from "../../runtime/schemas";
 
 /**
  * The runtime's REST face. Chat and traces accept a session or a token (the web UI and API clients);
- * publishing is a builder operation (token only, like the rest of /api/builder).
+ * publishing a version is a builder operation (endpoints/builder.ts).
  */
 const online = { auth: "token-or-session", tag: "Runtime" } as const;
-const Id = IdParam;
 
-export const chatEndpoint = defineEndpoint({
+export const agentChat = defineEndpoint({
   ...online,
   method: "POST",
   path: "/api/agents/{id}/chat",
@@ -36,7 +34,7 @@ export const chatEndpoint = defineEndpoint({
   description:
     "Runs the PUBLISHED version at tier pipeline_live (real HTTP). Body `{ message?, input?, sessionId? }`. With a `sessionId`, the caller's earlier turns of that session are the history. Repeated questions are answered from the cache (CHAT_CACHE_TTL_SECONDS) unless the session has history or the workflow has memory nodes; every answer, hit or not, writes a trace. Permission builder.read (every role).",
   permission: "builder.read",
-  params: Id,
+  params: AgentParams,
   body: ChatInput,
   responses: {
     200: { description: "The answer", schema: ChatOut },
@@ -49,7 +47,7 @@ export const chatEndpoint = defineEndpoint({
   handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await chat(db, params.id, body, principal, { signal: request.signal }) }),
 });
 
-export const testRunEndpoint = defineEndpoint({
+export const agentTestRun = defineEndpoint({
   ...online,
   method: "POST",
   path: "/api/agents/{id}/test-run",
@@ -58,7 +56,7 @@ export const testRunEndpoint = defineEndpoint({
   description:
     "Body `{ workflow?, input, message?, mode? (default pipeline), sessionId?, history? }`. A draft is validated first (with the Python syntax check): 400 with the findings. The trace is returned with its steps whatever the run's outcome. Permission builder.write.",
   permission: "builder.write",
-  params: Id,
+  params: AgentParams,
   body: TestRunInput,
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
@@ -70,7 +68,7 @@ export const testRunEndpoint = defineEndpoint({
   handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await testRun(db, params.id, body, principal, { signal: request.signal }) }),
 });
 
-export const listTracesEndpoint = defineEndpoint({
+export const tracesList = defineEndpoint({
   ...online,
   method: "GET",
   path: "/api/traces",
@@ -82,19 +80,19 @@ export const listTracesEndpoint = defineEndpoint({
   handler: async ({ db, query }) => ({ status: 200, body: await listTraces(db, query) }),
 });
 
-export const getTraceEndpoint = defineEndpoint({
+export const tracesGet = defineEndpoint({
   ...online,
   method: "GET",
   path: "/api/traces/{id}",
   operationId: "tracesGet",
   summary: "One trace with its steps and feedback",
   permission: "builder.read",
-  params: Id,
+  params: TraceParams,
   responses: { 200: { description: "The trace", schema: TraceDetailOut }, 404: { description: "Not found", schema: ErrorOut } },
   handler: async ({ db, params }) => ({ status: 200, body: await getTrace(db, params.id) }),
 });
 
-export const feedbackEndpoint = defineEndpoint({
+export const tracesFeedback = defineEndpoint({
   ...online,
   method: "POST",
   path: "/api/traces/{id}/feedback",
@@ -102,7 +100,7 @@ export const feedbackEndpoint = defineEndpoint({
   summary: "Score an online answer 1..5",
   description: "Records `{ score: 1..5, comment? }` on a chat (or api) trace; each call adds a score. Evaluation and test-run traces answer 409 TRACE_NOT_ONLINE.",
   permission: "builder.read",
-  params: Id,
+  params: TraceParams,
   body: FeedbackInput,
   responses: {
     201: { description: "Recorded", schema: FeedbackOut },
@@ -111,19 +109,4 @@ export const feedbackEndpoint = defineEndpoint({
     409: { description: "TRACE_NOT_ONLINE", schema: ErrorOut },
   },
   handler: async ({ db, params, body, principal }) => ({ status: 201, body: await addFeedback(db, params.id, body, principal) }),
-});
-
-export const publishEndpoint = defineEndpoint({
-  auth: "token",
-  tag: "Workflow builder",
-  method: "POST",
-  path: "/api/builder/agents/{id}/publish",
-  operationId: "builderPublishAgent",
-  summary: "Publish a version for online chat",
-  description: "Body `{ version }`: POST /api/agents/{id}/chat runs this version from now on. Cached chat answers are per version, so publishing never serves another version's answers.",
-  permission: "builder.write",
-  params: Id,
-  body: PublishInput,
-  responses: { 200: { description: "Published", schema: PublishOut }, 404: { description: "No such agent or version", schema: ErrorOut } },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await publishVersion(db, params.id, body.version) }),
 });

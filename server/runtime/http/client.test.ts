@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classifyAddress } from "./address";
 import { HTTP_LIMITS, checkDestination, defaultResolver, safeRequest, type HttpPolicy, type Resolver } from "./client";
-import { allowedOriginsProblem, matchOrigin, originRules, parseAllowedOrigins } from "./policy";
+import { allowedOriginsProblem, parseAllowedOrigins } from "../../core/origins";
+import { matchOrigin, originRules } from "./policy";
 import { startWebhookServer, type WebhookServer } from "../testing";
 import type { RuntimeError } from "../errors";
-import { parseEnv } from "../../env";
+import { parseEnv } from "../../core/env";
 
 let hook: WebhookServer;
 let other: WebhookServer;

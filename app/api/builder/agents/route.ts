@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { createAgentEndpoint, listAgentsEndpoint } from "@/server/http/endpoints/builder";
+import { builderCreateAgent, builderListAgents } from "@/server/http/endpoints/builder";
 
-export const GET = handle(listAgentsEndpoint);
-export const POST = handle(createAgentEndpoint);
+export const GET = handle(builderListAgents);
+export const POST = handle(builderCreateAgent);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { nodeTypes } from "@/server/http/endpoints/builder";
+import { builderListNodeTypes } from "@/server/http/endpoints/builder";
 
-export const GET = handle(nodeTypes);
+export const GET = handle(builderListNodeTypes);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { listRecipes } from "@/server/http/endpoints/builder";
+import { builderListRecipes } from "@/server/http/endpoints/builder";
 
-export const GET = handle(listRecipes);
+export const GET = handle(builderListRecipes);

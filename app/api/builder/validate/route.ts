@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { validate } from "@/server/http/endpoints/builder";
+import { builderValidate } from "@/server/http/endpoints/builder";
 
-export const POST = handle(validate);
+export const POST = handle(builderValidate);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { listBadCasesEndpoint } from "@/server/http/endpoints/eval";
+import { evalListBadCases } from "@/server/http/endpoints/eval";
 
-export const GET = handle(listBadCasesEndpoint);
+export const GET = handle(evalListBadCases);

@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { createRunEndpoint, listRunsEndpoint } from "@/server/http/endpoints/eval";
+import { evalCreateRun, evalListRuns } from "@/server/http/endpoints/eval";
 
-export const GET = handle(listRunsEndpoint);
-export const POST = handle(createRunEndpoint);
+export const GET = handle(evalListRuns);
+export const POST = handle(evalCreateRun);

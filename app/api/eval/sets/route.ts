@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { createSetEndpoint, listSetsEndpoint } from "@/server/http/endpoints/eval";
+import { evalCreateSet, evalListSets } from "@/server/http/endpoints/eval";
 
-export const GET = handle(listSetsEndpoint);
-export const POST = handle(createSetEndpoint);
+export const GET = handle(evalListSets);
+export const POST = handle(evalCreateSet);

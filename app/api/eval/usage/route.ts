@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { usageEndpoint } from "@/server/http/endpoints/eval";
+import { evalUsage } from "@/server/http/endpoints/eval";
 
-export const GET = handle(usageEndpoint);
+export const GET = handle(evalUsage);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { getTraceEndpoint } from "@/server/http/endpoints/runtime";
+import { tracesGet } from "@/server/http/endpoints/runtime";
 
-export const GET = handle(getTraceEndpoint);
+export const GET = handle(tracesGet);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { chatEndpoint } from "@/server/http/endpoints/runtime";
+import { agentChat } from "@/server/http/endpoints/runtime";
 
-export const POST = handle(chatEndpoint);
+export const POST = handle(agentChat);

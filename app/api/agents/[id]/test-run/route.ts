@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { testRunEndpoint } from "@/server/http/endpoints/runtime";
+import { agentTestRun } from "@/server/http/endpoints/runtime";
 
-export const POST = handle(testRunEndpoint);
+export const POST = handle(agentTestRun);

@@ -1,6 +1,6 @@
 import { handle } from "@/server/http/endpoint";
-import { deleteAgentEndpoint, getAgentEndpoint, updateAgentEndpoint } from "@/server/http/endpoints/builder";
+import { builderDeleteAgent, builderGetAgent, builderUpdateAgent } from "@/server/http/endpoints/builder";
 
-export const GET = handle(getAgentEndpoint);
-export const PATCH = handle(updateAgentEndpoint);
-export const DELETE = handle(deleteAgentEndpoint);
+export const GET = handle(builderGetAgent);
+export const PATCH = handle(builderUpdateAgent);
+export const DELETE = handle(builderDeleteAgent);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { getRecipeEndpoint } from "@/server/http/endpoints/builder";
+import { builderGetRecipe } from "@/server/http/endpoints/builder";
 
-export const GET = handle(getRecipeEndpoint);
+export const GET = handle(builderGetRecipe);

@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { getBadCaseEndpoint, updateBadCaseEndpoint } from "@/server/http/endpoints/eval";
+import { evalGetBadCase, evalUpdateBadCase } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getBadCaseEndpoint);
-export const PATCH = handle(updateBadCaseEndpoint);
+export const GET = handle(evalGetBadCase);
+export const PATCH = handle(evalUpdateBadCase);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { getRunEndpoint } from "@/server/http/endpoints/eval";
+import { evalGetRun } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getRunEndpoint);
+export const GET = handle(evalGetRun);

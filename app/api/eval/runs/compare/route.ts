@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { compareRunsEndpoint } from "@/server/http/endpoints/eval";
+import { evalCompareRuns } from "@/server/http/endpoints/eval";
 
-export const GET = handle(compareRunsEndpoint);
+export const GET = handle(evalCompareRuns);

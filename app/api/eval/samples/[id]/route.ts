@@ -1,6 +1,6 @@
 import { handle } from "@/server/http/endpoint";
-import { deleteSampleEndpoint, getSampleEndpoint, updateSampleEndpoint } from "@/server/http/endpoints/eval";
+import { evalDeleteSample, evalGetSample, evalUpdateSample } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getSampleEndpoint);
-export const PATCH = handle(updateSampleEndpoint);
-export const DELETE = handle(deleteSampleEndpoint);
+export const GET = handle(evalGetSample);
+export const PATCH = handle(evalUpdateSample);
+export const DELETE = handle(evalDeleteSample);

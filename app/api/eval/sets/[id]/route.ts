@@ -1,6 +1,6 @@
 import { handle } from "@/server/http/endpoint";
-import { deleteSetEndpoint, getSetEndpoint, updateSetEndpoint } from "@/server/http/endpoints/eval";
+import { evalDeleteSet, evalGetSet, evalUpdateSet } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getSetEndpoint);
-export const PATCH = handle(updateSetEndpoint);
-export const DELETE = handle(deleteSetEndpoint);
+export const GET = handle(evalGetSet);
+export const PATCH = handle(evalUpdateSet);
+export const DELETE = handle(evalDeleteSet);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { feedbackEndpoint } from "@/server/http/endpoints/runtime";
+import { tracesFeedback } from "@/server/http/endpoints/runtime";
 
-export const POST = handle(feedbackEndpoint);
+export const POST = handle(tracesFeedback);

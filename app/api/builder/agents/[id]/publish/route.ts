@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { publishEndpoint } from "@/server/http/endpoints/runtime";
+import { builderPublishAgent } from "@/server/http/endpoints/builder";
 
-export const POST = handle(publishEndpoint);
+export const POST = handle(builderPublishAgent);

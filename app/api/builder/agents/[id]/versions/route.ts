@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { addVersionEndpoint, listVersionsEndpoint } from "@/server/http/endpoints/builder";
+import { builderAddVersion, builderListVersions } from "@/server/http/endpoints/builder";
 
-export const GET = handle(listVersionsEndpoint);
-export const POST = handle(addVersionEndpoint);
+export const GET = handle(builderListVersions);
+export const POST = handle(builderAddVersion);

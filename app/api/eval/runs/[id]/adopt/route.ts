@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { adoptEndpoint } from "@/server/http/endpoints/eval";
+import { evalAdoptSuggestions } from "@/server/http/endpoints/eval";
 
-export const POST = handle(adoptEndpoint);
+export const POST = handle(evalAdoptSuggestions);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { pastedAnswersEndpoint } from "@/server/http/endpoints/eval";
+import { evalPasteAnswers } from "@/server/http/endpoints/eval";
 
-export const POST = handle(pastedAnswersEndpoint);
+export const POST = handle(evalPasteAnswers);

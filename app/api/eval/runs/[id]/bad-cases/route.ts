@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { createRunBadCasesEndpoint } from "@/server/http/endpoints/eval";
+import { evalCreateRunBadCases } from "@/server/http/endpoints/eval";
 
-export const POST = handle(createRunBadCasesEndpoint);
+export const POST = handle(evalCreateRunBadCases);

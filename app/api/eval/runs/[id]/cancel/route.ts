@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { cancelRunEndpoint } from "@/server/http/endpoints/eval";
+import { evalCancelRun } from "@/server/http/endpoints/eval";
 
-export const POST = handle(cancelRunEndpoint);
+export const POST = handle(evalCancelRun);

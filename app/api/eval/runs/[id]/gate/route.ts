@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { gateEndpoint } from "@/server/http/endpoints/eval";
+import { evalRunGate } from "@/server/http/endpoints/eval";
 
-export const GET = handle(gateEndpoint);
+export const GET = handle(evalRunGate);

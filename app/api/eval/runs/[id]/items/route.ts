@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { listItemsEndpoint } from "@/server/http/endpoints/eval";
+import { evalListItems } from "@/server/http/endpoints/eval";
 
-export const GET = handle(listItemsEndpoint);
+export const GET = handle(evalListItems);

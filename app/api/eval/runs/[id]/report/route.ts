@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { reportEndpoint } from "@/server/http/endpoints/eval";
+import { evalRunReport } from "@/server/http/endpoints/eval";
 
-export const GET = handle(reportEndpoint);
+export const GET = handle(evalRunReport);

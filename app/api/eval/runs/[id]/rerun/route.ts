@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { rerunEndpoint } from "@/server/http/endpoints/eval";
+import { evalRerun } from "@/server/http/endpoints/eval";
 
-export const POST = handle(rerunEndpoint);
+export const POST = handle(evalRerun);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { startRunEndpoint } from "@/server/http/endpoints/eval";
+import { evalStartRun } from "@/server/http/endpoints/eval";
 
-export const POST = handle(startRunEndpoint);
+export const POST = handle(evalStartRun);

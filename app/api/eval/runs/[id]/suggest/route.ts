@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { resuggestEndpoint } from "@/server/http/endpoints/eval";
+import { evalResuggest } from "@/server/http/endpoints/eval";
 
-export const POST = handle(resuggestEndpoint);
+export const POST = handle(evalResuggest);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { createVersionEndpoint } from "@/server/http/endpoints/eval";
+import { evalCreateVersion } from "@/server/http/endpoints/eval";
 
-export const POST = handle(createVersionEndpoint);
+export const POST = handle(evalCreateVersion);

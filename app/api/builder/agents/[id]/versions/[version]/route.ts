@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { getVersionEndpoint } from "@/server/http/endpoints/builder";
+import { builderGetVersion } from "@/server/http/endpoints/builder";
 
-export const GET = handle(getVersionEndpoint);
+export const GET = handle(builderGetVersion);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { getItemEndpoint } from "@/server/http/endpoints/eval";
+import { evalGetItem } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getItemEndpoint);
+export const GET = handle(evalGetItem);

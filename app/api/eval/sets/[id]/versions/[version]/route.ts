@@ -1,6 +1,6 @@
 import { handle } from "@/server/http/endpoint";
-import { deleteVersionEndpoint, getVersionEndpoint, updateVersionEndpoint } from "@/server/http/endpoints/eval";
+import { evalDeleteVersion, evalGetVersion, evalUpdateVersion } from "@/server/http/endpoints/eval";
 
-export const GET = handle(getVersionEndpoint);
-export const PATCH = handle(updateVersionEndpoint);
-export const DELETE = handle(deleteVersionEndpoint);
+export const GET = handle(evalGetVersion);
+export const PATCH = handle(evalUpdateVersion);
+export const DELETE = handle(evalDeleteVersion);

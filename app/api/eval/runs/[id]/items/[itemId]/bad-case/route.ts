@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { createBadCaseEndpoint } from "@/server/http/endpoints/eval";
+import { evalCreateBadCase } from "@/server/http/endpoints/eval";
 
-export const POST = handle(createBadCaseEndpoint);
+export const POST = handle(evalCreateBadCase);

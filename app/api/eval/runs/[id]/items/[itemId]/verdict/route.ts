@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { setVerdictEndpoint } from "@/server/http/endpoints/eval";
+import { evalSetVerdict } from "@/server/http/endpoints/eval";
 
-export const PUT = handle(setVerdictEndpoint);
+export const PUT = handle(evalSetVerdict);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { exportSamplesEndpoint } from "@/server/http/endpoints/eval";
+import { evalExportSamples } from "@/server/http/endpoints/eval";
 
-export const GET = handle(exportSamplesEndpoint);
+export const GET = handle(evalExportSamples);

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { freezeVersionEndpoint } from "@/server/http/endpoints/eval";
+import { evalFreezeVersion } from "@/server/http/endpoints/eval";
 
-export const POST = handle(freezeVersionEndpoint);
+export const POST = handle(evalFreezeVersion);

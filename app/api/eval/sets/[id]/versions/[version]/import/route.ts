@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { importSamplesEndpoint } from "@/server/http/endpoints/eval";
+import { evalImportSamples } from "@/server/http/endpoints/eval";
 
-export const POST = handle(importSamplesEndpoint);
+export const POST = handle(evalImportSamples);

@@ -1,5 +1,5 @@
 import { handle } from "@/server/http/endpoint";
-import { addSampleEndpoint, listSamplesEndpoint } from "@/server/http/endpoints/eval";
+import { evalAddSample, evalListSamples } from "@/server/http/endpoints/eval";
 
-export const GET = handle(listSamplesEndpoint);
-export const POST = handle(addSampleEndpoint);
+export const GET = handle(evalListSamples);
+export const POST = handle(evalAddSample);

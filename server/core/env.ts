@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseDatabaseUrl } from "./db/url";
-import { allowedOriginsProblem } from "./runtime/http/policy";
+import { parseDatabaseUrl } from "../db/url";
+import { allowedOriginsProblem } from "./origins";
 
 const optionalUrl = (name: string) =>
   z

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "./env";
-import { parseDatabaseUrl } from "./db/url";
+import { parseDatabaseUrl } from "../db/url";
 
 describe("environment validation", () => {
   it("accepts an empty environment (every variable has a default or is optional)", () => {

@@ -1,0 +1,45 @@
+import { EVAL_LIMITS } from "./limits";
+import {
+  ATTRIBUTIONS,
+  AssertionSchema,
+  BAD_CASE_STATUSES,
+  GUARDRAIL_FLAGS,
+  ITEM_STATUSES,
+  RUN_MODES,
+  RUN_STATUSES,
+  SET_KINDS,
+  TIERS,
+  type Tier,
+} from "./schemas";
+
+/** What each chain tier does (spec 4.2); shown where a run's tier is chosen. */
+export const TIER_MEANINGS: Record<Tier, string> = {
+  pipeline_live:
+    "Full chain with real outbound HTTP to the owner's services, built like online; required for recommendation and coupon acceptance and for gate runs",
+  pipeline: "Full chain, but HTTP is a dry run returning empty items; the default and historical tier; never use it to reject online recommendation ability",
+  invoke: "Language model and plugins only (no HTTP nodes run)",
+};
+
+/** The rule assertion types, read from the assertion schema itself (one list). */
+export const RULE_TYPES = AssertionSchema.options.map((o) => o.shape.type.value);
+
+export const RUN_LIFECYCLE =
+  "Run states: created -> (start) answering -> awaiting_review (no item pending) -> completed (every item has a verdict); created|answering -> (cancel) cancelled; answering -> failed when the snapshot cannot run. Item states: pending -> answering -> answered | failed (execution error) | cancelled.";
+
+/** The evaluation vocabulary, the same for every face (REST GET /api/eval/meta, tRPC eval.meta, the web pages). */
+export function evalVocabulary() {
+  return {
+    attributions: ATTRIBUTIONS,
+    guardrailFlags: GUARDRAIL_FLAGS,
+    ruleTypes: RULE_TYPES,
+    tiers: TIERS.map((tier) => ({ tier, meaning: TIER_MEANINGS[tier] })),
+    modes: RUN_MODES,
+    setKinds: SET_KINDS,
+    runStatuses: RUN_STATUSES,
+    itemStatuses: ITEM_STATUSES,
+    badCaseStatuses: BAD_CASE_STATUSES,
+    lifecycle: RUN_LIFECYCLE,
+    limits: EVAL_LIMITS,
+  };
+}
+export type EvalVocabulary = ReturnType<typeof evalVocabulary>;
