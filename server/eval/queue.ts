@@ -5,12 +5,10 @@ import { openPglite } from "../db/adapters";
 import { databaseTarget } from "../db/client";
 import type { DatabaseTarget } from "../db/url";
 import { env } from "../core/env";
-import { WorkflowSchema, type Workflow } from "../workflow";
-import { answerSample } from "./answering";
-import { suggest } from "./judging";
+import type { Workflow } from "../workflow";
+import { answerItem, giveUpItem, loadRunContext, type RunContext } from "./answer-item";
+import { judgeStoredItem } from "./judging";
 import { EVAL_LIMITS } from "./limits";
-import type { Assertion, Tier, Turn } from "./schemas";
-import { settleAnswering } from "./store";
 
 /**
  * The durable answering queue: pg-boss 10 over PostgreSQL. One queue (`eval-item`), one job per item to answer
@@ -22,11 +20,9 @@ import { settleAnswering } from "./store";
  * through `exec`). PGlite serialises every statement and transaction of the process, so SKIP LOCKED and
  * pg-boss's advisory locks behave as on a single-connection server. No second process can open the folder.
  *
- * Exactly-once answers: a job claims its item with one UPDATE (status -> answering, attempts + 1) that only
- * succeeds while the run is answering and the item is unfinished; the answer is written back only if `attempts`
- * is still the claimed value (a fencing token). So a job delivered twice (expiry after a crash) can never store a
- * second answer, and answered items are never run again. Answer jobs have deterministic ids (from the item id),
- * so enqueuing an item twice is a no-op.
+ * Transport only: answering one item (claim with a fencing token, write-back, give-up) is answer-item.ts, re-judging a
+ * stored answer is judging.ts. Answer jobs have deterministic ids (from the item id), so enqueuing an item twice is
+ * a no-op.
  *
  * Restarts: a graceful stop lets in-flight items finish (EvalQueue.stop drainMs), then aborts what is left, puts
  * those items back to pending and fails their jobs (pg-boss retries them). At start the worker sweeps: in embedded mode any job still `active` belonged to a dead
@@ -71,15 +67,6 @@ export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.Dat
   return { db: db as PgBoss.Db };
 }
 
-type RunCtx = {
-  tier: Tier;
-  agentId: string;
-  workflowVersionId: string;
-  workflow: Workflow;
-  hasHttpNodes: boolean;
-  setAssertions: Assertion[] | null;
-  concurrency: number;
-};
 
 type Inflight = { runId: string; abort: AbortController; promise: Promise<void> };
 
@@ -103,7 +90,7 @@ export class EvalQueue implements RunQueue {
   private readonly opts: Required<Omit<EvalQueueOptions, "db" | "target" | "log">> & { log: (m: string) => void };
   private readonly inflight = new Map<string, Inflight>();
   private readonly held: Array<PgBoss.JobWithMetadata<EvalJob>> = [];
-  private readonly runCtx = new Map<string, RunCtx>();
+  private readonly runCtx = new Map<string, RunContext>();
   private readonly workflows = new Map<string, Workflow>();
   private stopping = false;
   private crashed = false;
@@ -355,126 +342,25 @@ export class EvalQueue implements RunQueue {
   }
 
   private async giveUp(job: EvalJob, message: string) {
-    if (job.kind !== "answer") return;
-    await this.db.evalRunItem.updateMany({
-      where: { id: job.itemId, status: { in: ["pending", "answering"] } },
-      data: { status: "failed", error: `gave up after repeated failures: ${message}`.slice(0, 2000), answeredAt: new Date() },
-    });
-    await settleAnswering(this.db, job.runId);
+    if (job.kind === "answer") await giveUpItem(this.db, job, message);
   }
 
-  private async ensureRunCtx(runId: string): Promise<RunCtx> {
+  private async ensureRunCtx(runId: string): Promise<RunContext> {
     const cached = this.runCtx.get(runId);
     if (cached) return cached;
-    const run = await this.db.evalRun.findUniqueOrThrow({
-      where: { id: runId },
-      select: {
-        tier: true,
-        concurrency: true,
-        workflowVersionId: true,
-        workflowVersion: { select: { workflow: true, agentId: true } },
-        setVersion: { select: { assertions: true } },
-      },
-    });
-    let workflow = this.workflows.get(run.workflowVersionId);
-    if (!workflow) {
-      const parsed = WorkflowSchema.safeParse(run.workflowVersion.workflow);
-      workflow = parsed.success ? parsed.data : (run.workflowVersion.workflow as unknown as Workflow);
-      this.workflows.set(run.workflowVersionId, workflow);
-    }
-    const ctx: RunCtx = {
-      tier: run.tier,
-      agentId: run.workflowVersion.agentId,
-      workflowVersionId: run.workflowVersionId,
-      workflow,
-      hasHttpNodes: workflow.nodes.some((n) => n.type === "http"),
-      setAssertions: (run.setVersion.assertions as Assertion[] | null) ?? null,
-      concurrency: run.concurrency,
-    };
+    const ctx = await loadRunContext(this.db, runId, this.workflows);
     if (this.runCtx.size > 200) this.runCtx.delete(this.runCtx.keys().next().value as string);
     this.runCtx.set(runId, ctx);
     return ctx;
   }
 
-  /**
-   * Answers one item; see the class comment for the claim / fencing protocol. The hot path uses three raw
-   * statements (claim + sample, write-back + open count, job completion) besides the runtime's own trace writes.
-   */
   private async processAnswer(job: EvalJob, signal: AbortSignal): Promise<void> {
-    const db = this.db;
-    const claim = await db.$queryRaw<Array<{ attempts: number; question: string; script: unknown; expectedPoints: unknown; assertions: unknown }>>`
-      UPDATE "EvalRunItem" AS i SET "status" = 'answering', "attempts" = i."attempts" + 1
-      FROM "EvalRun" AS r, "EvalSample" AS s
-      WHERE i."id" = ${job.itemId} AND r."id" = i."runId" AND r."status" = 'answering' AND i."status" IN ('pending', 'answering') AND s."id" = i."sampleId"
-      RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions"`;
-    if (!claim.length) {
-      // finished already, or the run stopped: settle what a stopped run left open
-      await db.evalRunItem.updateMany({ where: { id: job.itemId, status: { in: ["pending", "answering"] }, run: { status: { in: ["cancelled", "failed"] } } }, data: { status: "cancelled" } });
-      return;
-    }
-    const sample = claim[0]!;
-    const attempt = sample.attempts;
-    const ctx = await this.ensureRunCtx(job.runId);
-    const outcome = await answerSample(db, {
-      workflow: ctx.workflow,
-      tier: ctx.tier,
-      agentId: ctx.agentId,
-      workflowVersionId: ctx.workflowVersionId,
-      question: sample.question,
-      script: (sample.script as Turn[] | null) ?? null,
-      signal,
-    });
-    if (this.crashed) return; // simulated process death: nothing after this point happens
-    const fence = { id: job.itemId, attempts: attempt, status: "answering" as const };
-    if (outcome.status === "cancelled") {
-      const run = await db.evalRun.findUnique({ where: { id: job.runId }, select: { status: true } });
-      if (run?.status === "answering") {
-        // interrupted by a shutdown, not by the user: release the item and let pg-boss retry the job
-        await db.evalRunItem.updateMany({ where: fence, data: { status: "pending" } });
-        throw new Error("interrupted by a shutdown");
-      }
-      await db.evalRunItem.updateMany({ where: fence, data: { status: "cancelled", traceId: outcome.traceId, latencyMs: outcome.latencyMs } });
-      return;
-    }
-    const judged = await suggest({
-      question: sample.question,
-      expectedPoints: (sample.expectedPoints as string[]) ?? [],
-      sampleAssertions: (sample.assertions as Assertion[] | null) ?? null,
-      setAssertions: ctx.setAssertions,
-      tier: ctx.tier,
-      answer: outcome.answer ?? "",
-      judgeText: outcome.judgeText,
-      payload: outcome.payload,
-      failed: outcome.status === "failed",
-      error: outcome.error,
-      steps: outcome.steps,
-      hasHttpNodes: ctx.hasHttpNodes,
-    }, { signal });
-    if (this.crashed) return;
-    const now = new Date();
-    const jsonb = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-    const rows = await db.$queryRaw<Array<{ updated: bigint | number; open: bigint | number }>>`
-      WITH upd AS (
-        UPDATE "EvalRunItem" SET
-          "status" = ${outcome.status}::"EvalItemStatus", "answer" = ${outcome.answer}, "payload" = ${jsonb(outcome.payload)}::jsonb,
-          "turns" = ${jsonb(outcome.turns)}::jsonb, "traceId" = ${outcome.traceId}, "latencyMs" = ${outcome.latencyMs},
-          "promptTokens" = ${outcome.promptTokens}, "completionTokens" = ${outcome.completionTokens}, "llmCalls" = ${outcome.llmCalls},
-          "error" = ${outcome.error}, "answeredAt" = ${now}, "suggestion" = ${JSON.stringify(judged.suggestion)}::jsonb, "suggestedAt" = ${now},
-          "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}
-        WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
-        RETURNING "id")
-      SELECT (SELECT count(*) FROM upd) AS "updated",
-        (SELECT count(*) FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" IN ('pending', 'answering') AND "id" <> ${job.itemId}) AS "open"`;
-    // The count above is the statement's snapshot: two workers finishing the last two items at once each still
-    // see the other's item as answering, and neither would settle the run. Re-count after the commit (a new
-    // statement sees every committed item), so the later of the two always settles it.
-    if (Number(rows[0]?.updated ?? 0) > 0 || Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
+    await answerItem(this.db, job, (runId) => this.ensureRunCtx(runId), { signal, alive: () => !this.crashed });
   }
 
   private async processJudge(job: EvalJob): Promise<void> {
-    const { judgeStoredItem } = await import("./runs");
     const run = await this.db.evalRun.findUnique({ where: { id: job.runId }, select: { tier: true, setVersion: { select: { assertions: true } } } });
-    if (run) await judgeStoredItem(this.db, job.itemId, run, undefined);
+    if (run) await judgeStoredItem(this.db, job.itemId, { tier: run.tier, setAssertions: run.setVersion.assertions }, undefined);
   }
 
   // ------------------------------------------------------------ stopping

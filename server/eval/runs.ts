@@ -9,12 +9,11 @@ import { WorkflowSchema } from "../workflow";
 import { EVAL_LIMITS } from "./limits";
 import { actorRef, evalErrors, isUniqueViolation, jsonOrDbNull } from "./errors";
 import { parseAnswerRows } from "./io";
-import { judgeProvider, suggest } from "./judging";
-import type { JudgeProvider } from "./judge";
+import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "./judging";
 import { getEvalQueue, type RunQueue } from "./queue";
-import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, RerunInput, type Assertion, type Tier } from "./schemas";
+import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, RerunInput } from "./schemas";
 import { itemOut, itemSelect } from "./items";
-import { maybeComplete, progressOf, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
+import { progressOf, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
 
 /**
  * Runs. States (EvalRunStatus) and transitions:
@@ -236,39 +235,7 @@ async function judgeItems(db: Db, run: RunRow, targets: JudgeTarget[], deps: Run
     await (await queueOf(db, deps)).enqueue(targets.map((t) => ({ runId: t.runId, itemId: t.id, kind: "judge" as const })));
     return;
   }
-  for (const t of targets) await judgeStoredItem(db, t.id, run, null);
-}
-
-/** Recomputes and stores one item's suggestion from what is stored (pasted answers, or re-judging). */
-export async function judgeStoredItem(db: Db, itemId: string, run: { tier: Tier; setVersion: { assertions: unknown } }, provider: JudgeProvider | null | undefined) {
-  const item = await db.evalRunItem.findUnique({
-    where: { id: itemId },
-    select: { id: true, status: true, answer: true, payload: true, error: true, turns: true, sample: { select: { question: true, expectedPoints: true, assertions: true } } },
-  });
-  if (!item || (item.status !== "answered" && item.status !== "failed")) return;
-  const turns = Array.isArray(item.turns) ? (item.turns as Array<{ answer?: unknown }>) : null;
-  const judgeText = turns ? turns.map((t) => (typeof t.answer === "string" ? t.answer : "")).filter(Boolean).join("\n") : undefined;
-  const out = await suggest(
-    {
-      question: item.sample.question,
-      expectedPoints: (item.sample.expectedPoints as string[]) ?? [],
-      sampleAssertions: (item.sample.assertions as Assertion[] | null) ?? null,
-      setAssertions: (run.setVersion.assertions as Assertion[] | null) ?? null,
-      tier: run.tier,
-      answer: item.answer ?? "",
-      judgeText,
-      payload: (item.payload as Record<string, unknown> | null) ?? null,
-      failed: item.status === "failed",
-      error: item.error,
-      steps: null,
-      hasHttpNodes: false,
-    },
-    { provider },
-  );
-  await db.evalRunItem.update({
-    where: { id: itemId },
-    data: { suggestion: out.suggestion as unknown as Prisma.InputJsonValue, suggestedAt: new Date(), judgeTokens: { increment: out.judgeTokens }, judgeCalls: { increment: out.judgeCalls } },
-  });
+  for (const t of targets) await judgeStoredItem(db, t.id, { tier: run.tier, setAssertions: run.setVersion.assertions }, null);
 }
 
 /**
@@ -321,19 +288,7 @@ export async function submitPastedAnswers(db: Db, idOrShort: string, input: z.in
       ? null
       : (
           await suggest(
-            {
-              question: sample.question,
-              expectedPoints: (sample.expectedPoints as string[]) ?? [],
-              sampleAssertions: (sample.assertions as Assertion[] | null) ?? null,
-              setAssertions: (run.setVersion.assertions as Assertion[] | null) ?? null,
-              tier: run.tier,
-              answer: r.answer,
-              payload: r.payload ?? null,
-              failed: !!r.error,
-              error: r.error ?? null,
-              steps: null,
-              hasHttpNodes: false,
-            },
+            suggestInputFor(sample, { tier: run.tier, setAssertions: run.setVersion.assertions }, { answer: r.answer, payload: r.payload ?? null, failed: !!r.error, error: r.error ?? null }),
             { provider: null },
           )
         ).suggestion;
@@ -369,4 +324,3 @@ export async function resuggestRun(db: Db, idOrShort: string, deps: RunDeps = {}
   return { queued: judgeProvider() ? targets.length : 0, judged: judgeProvider() ? 0 : targets.length, run: await getRun(db, run.id) };
 }
 
-export { maybeComplete };
