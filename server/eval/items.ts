@@ -1,5 +1,5 @@
-import type { Prisma } from "../db/generated/client";
-import type { Suggestion } from "./suggest";
+import { Prisma } from "../db/generated/client";
+import { SPOT_CHECK, SUGGESTION_JSON, type Suggestion, type SuggestionVerdict } from "./suggest";
 import type { Assertion, Turn } from "./schemas";
 
 /** The item shape every face returns. */
@@ -82,3 +82,19 @@ export function itemOut(i: ItemRow) {
   };
 }
 export type ItemOutT = ReturnType<typeof itemOut>;
+
+// ---------------------------------------------------------------- filters on the stored suggestion (names from suggest.ts)
+
+/** Items whose suggestion has this verdict, or no suggestion at all ("none"). */
+export function suggestionWhere(verdict: SuggestionVerdict | "none"): Prisma.EvalRunItemWhereInput {
+  if (verdict === "none") return { suggestion: { equals: Prisma.DbNull } };
+  return { suggestion: { path: [SUGGESTION_JSON.verdict], equals: verdict } };
+}
+
+/** The spot-check rule (SPOT_CHECK, the same as needsSpotCheck) as a database filter. */
+export function spotCheckWhere(): Prisma.EvalRunItemWhereInput {
+  const flagged: Prisma.EvalRunItemWhereInput = {
+    AND: [{ NOT: { suggestion: { equals: Prisma.DbNull } } }, { NOT: { suggestion: { path: [SUGGESTION_JSON.flags], equals: [] } } }],
+  };
+  return { OR: [...SPOT_CHECK.verdicts.map((v) => suggestionWhere(v)), ...(SPOT_CHECK.anyFlag ? [flagged] : [])] };
+}

@@ -5,6 +5,7 @@ import { compareRuns, type CompareRunInput } from "./compare";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
 import { CompareQuery, UsageQuery } from "./schemas";
+import { SUGGESTION_JSON } from "./suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "./store";
 
 /**
@@ -37,8 +38,8 @@ export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
   const rows = await db.$queryRaw<Array<ReportRow & { flags: unknown }>>`
     SELECT s."key", s."question", i."status"::text AS "status", i."verdict"::text AS "verdict", i."verdictSource", i."attribution",
       COALESCE(NULLIF(i."classification", ''), s."classification") AS "classification",
-      i."suggestion"->>'verdict' AS "sv",
-      jsonb_path_query_array(i."suggestion", '$.flags[*].flag') AS "flags",
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags",
       i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${runId}
@@ -178,7 +179,7 @@ export async function runGate(db: Db, idOrShort: string) {
 async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput> {
   const run = await resolveRun(db, idOrShort);
   const rows = await db.$queryRaw<Array<{ key: string; question: string; classification: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
-    SELECT s."key", s."question", s."classification", i."verdict"::text AS "verdict", i."suggestion"->>'verdict' AS "sv"
+    SELECT s."key", s."question", s."classification", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId" WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
   return {
     id: run.id,

@@ -12,7 +12,7 @@ import { parseAnswerRows } from "./io";
 import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "./judging";
 import { getEvalQueue, type RunQueue } from "./queue";
 import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, RerunInput } from "./schemas";
-import { itemOut, itemSelect } from "./items";
+import { itemOut, itemSelect, spotCheckWhere, suggestionWhere } from "./items";
 import { progressOf, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
 
 /**
@@ -195,16 +195,8 @@ export async function listItems(db: Db, idOrShort: string, query: z.input<typeof
   const and: Prisma.EvalRunItemWhereInput[] = [{ runId: run.id }];
   if (q.status) and.push({ status: q.status });
   if (q.verdict) and.push(q.verdict === "none" ? { verdict: null } : { verdict: q.verdict });
-  if (q.suggestion) and.push(q.suggestion === "none" ? { suggestion: { equals: Prisma.DbNull } } : { suggestion: { path: ["verdict"], equals: q.suggestion } });
-  if (q.spotCheck) {
-    and.push({
-      OR: [
-        { suggestion: { path: ["verdict"], equals: "fail" } },
-        { suggestion: { path: ["verdict"], equals: "unknown" } },
-        { AND: [{ NOT: { suggestion: { equals: Prisma.DbNull } } }, { NOT: { suggestion: { path: ["flags"], equals: [] } } }] },
-      ],
-    });
-  }
+  if (q.suggestion) and.push(suggestionWhere(q.suggestion));
+  if (q.spotCheck) and.push(spotCheckWhere());
   const rows = await db.evalRunItem.findMany({
     where: { AND: and },
     orderBy: [{ sample: { position: "asc" } }, { id: "asc" }],

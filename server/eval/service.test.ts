@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PrismaClient } from "../db/generated/client";
+import { Prisma, type PrismaClient } from "../db/generated/client";
 import type { Principal } from "../auth/service";
 import { addVersion } from "../agents/service";
 import { createEvalTestDb, llmWorkflow, questions, seedAgent, seedSet } from "./testing";
@@ -32,6 +32,7 @@ import {
   updateSample,
   updateVersion,
   usage,
+  needsSpotCheck,
 } from "./index";
 
 const alice: Principal = { kind: "user", userId: "user_alice", email: "alice@example.com", role: "annotator" };
@@ -230,6 +231,30 @@ describe("evaluation center services (embedded database)", () => {
       const report = await runReport(db, run.id);
       expect(report.completeness).toMatchObject({ judged: 4, total: 4, adopted: 3, human: 1 });
       expect(report.agreement).toMatchObject({ pairs: 0, excludedAdopted: 3, excludedUnknown: 1 });
+    });
+
+    it("the spot-check filter and needsSpotCheck are one rule, and the suggestion filters read the stored shape", async () => {
+      const cases: Array<{ verdict: "pass" | "fail" | "unknown"; flags: string[] } | null> = [null];
+      for (const verdict of ["pass", "fail", "unknown"] as const) for (const flags of [[], ["empty_items"], ["no_query", "refusal"]]) cases.push({ verdict, flags });
+      const { setVersionId } = await seedSet(db, { agentId, samples: questions(cases.length), threshold: 1 });
+      const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
+      const items = (await listItems(db, run.id, {})).items;
+      for (const [i, c] of cases.entries()) {
+        const suggestion = c ? { verdict: c.verdict, judge: "builtin", coverage: [], failedRules: [], rulesPassed: 0, flags: c.flags.map((flag) => ({ flag, detail: "" })), rationale: "" } : Prisma.DbNull;
+        await db.evalRunItem.update({ where: { id: items[i]!.id }, data: { suggestion } });
+      }
+      const stored = (await listItems(db, run.id, {})).items;
+      const expected = stored.filter((i) => needsSpotCheck(i.suggestion)).map((i) => i.key);
+      expect(expected.length).toBeGreaterThan(0);
+      expect((await listItems(db, run.id, { spotCheck: true })).items.map((i) => i.key)).toEqual(expected);
+      for (const v of ["pass", "fail", "unknown"] as const) {
+        expect((await listItems(db, run.id, { suggestion: v })).items.map((i) => i.key)).toEqual(stored.filter((i) => i.suggestion?.verdict === v).map((i) => i.key));
+      }
+      expect((await listItems(db, run.id, { suggestion: "none" })).items.map((i) => i.key)).toEqual([stored[0]!.key]);
+      // the report reads the same stored shape: verdict counts and flag names
+      const report = await runReport(db, run.id);
+      expect(report.machine).toMatchObject({ pass: 3, fail: 3, unknown: 3, none: 1 });
+      expect(Object.fromEntries(report.breakdown.byFlag.map((f) => [f.flag, f.items]))).toEqual({ empty_items: 3, no_query: 3, refusal: 3 });
     });
 
     it("gate edge cases on a 30-question set: 25/30 fails, 26/30 passes, 26/30 with one unjudged fails; track B never passes", async () => {

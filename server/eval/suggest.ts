@@ -51,10 +51,30 @@ export function combineSuggestion(judge: JudgeResult, rules: RuleResult[], flags
   };
 }
 
-/** Spot-check after bulk adoption: suggestion fail or unknown, or any guardrail flag. */
+/**
+ * The stored shape's names. A suggestion is kept as jsonb (EvalRunItem.suggestion); SQL (reports.ts) and Prisma JSON
+ * filters (items.ts) read it through these names only, checked against the type here.
+ */
+const VERDICT_KEY = "verdict" satisfies keyof Suggestion;
+const FLAGS_KEY = "flags" satisfies keyof Suggestion;
+const FLAG_NAME_KEY = "flag" satisfies keyof Flag;
+export const SUGGESTION_JSON = {
+  verdict: VERDICT_KEY,
+  flags: FLAGS_KEY,
+  /** jsonpath of every flag name: `$.flags[*].flag` */
+  flagNamesPath: `$.${FLAGS_KEY}[*].${FLAG_NAME_KEY}`,
+} as const;
+
+/**
+ * The spot-check rule, as data, so the code (`needsSpotCheck`) and the database filter (items.ts `spotCheckWhere`)
+ * are one rule: a suggestion whose verdict is fail or unknown, or that carries any guardrail flag.
+ */
+export const SPOT_CHECK = { verdicts: ["fail", "unknown"] as readonly SuggestionVerdict[], anyFlag: true } as const;
+
+/** Spot-check after bulk adoption (SPOT_CHECK). */
 export function needsSpotCheck(s: Pick<Suggestion, "verdict" | "flags"> | null | undefined): boolean {
   if (!s) return false;
-  return s.verdict !== "pass" || s.flags.length > 0;
+  return SPOT_CHECK.verdicts.includes(s.verdict) || (SPOT_CHECK.anyFlag && s.flags.length > 0);
 }
 
 /** The attribution an adopted fail gets (a fail verdict needs one): derived from the strongest signal. */
