@@ -1,5 +1,4 @@
 import { createDocument } from "zod-openapi";
-import { ENDPOINTS } from "./endpoints";
 import { ERROR_CODES } from "./error-codes";
 import { DEFAULT_MAX_BODY_BYTES, type Endpoint, type EndpointResponse } from "./endpoint";
 import { ErrorOut } from "../core/errors";
@@ -69,17 +68,18 @@ function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
   return out;
 }
 
-let cached: ReturnType<typeof createDocument> | undefined;
+const cache = new WeakMap<readonly Endpoint[], ReturnType<typeof createDocument>>();
 
 /** OpenAPI 3.1, generated from the endpoint list and the same zod schemas the handlers parse with. */
-export function openapiDocument() {
-  cached ??= build();
-  return cached;
+export function openapiDocument(endpoints: readonly Endpoint[]) {
+  let doc = cache.get(endpoints);
+  if (!doc) cache.set(endpoints, (doc = build(endpoints)));
+  return doc;
 }
 
-function build() {
+function build(endpoints: readonly Endpoint[]) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of ENDPOINTS) {
+  for (const e of endpoints) {
     const op: Record<string, unknown> = {
       operationId: e.operationId,
       summary: e.summary,

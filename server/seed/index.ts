@@ -1,6 +1,5 @@
 import type { Db } from "../db/client";
-import { createAgent } from "../agents/service";
-import { publishVersion } from "../agents/service";
+import { createAgent, publishVersion } from "../agents/service";
 import { createSet, freezeVersion, importSamples } from "../eval/sets";
 import agent from "./meal-recommendation/agent.json";
 import golden from "./meal-recommendation/golden-set.json";

@@ -92,5 +92,5 @@ export {
 export { buildDigraph, reachable, stronglyConnectedComponents, topologicalOrder, ancestorQueries, type Digraph, type Components } from "./graph";
 export { validateWorkflow, validateWorkflowRequest, type ValidateOptions } from "./validate";
 export { workflowInvalid } from "./invalid";
-export { RECIPES, RECIPE_NAMES, getRecipe, type Recipe, type RecipeName } from "./recipes";
+export { RECIPES, RECIPE_NAMES, RecipeParams, getRecipe, requireRecipe, type Recipe, type RecipeName } from "./recipes";
 export { nodeTypesSummary, configJsonSchema, CONTRACT_VERSION, type NodeTypesSummary, type NodeTypeSummary, type OptionalKeySummary } from "./summary";

@@ -2,6 +2,8 @@
  * Built-in workflow recipes: complete, valid workflows to start from. Served by
  * GET /api/builder/recipes and listed in the node-type summary.
  */
+import { z } from "zod";
+import { errors } from "../core/errors";
 import type { WorkflowInput } from "./schema";
 
 export interface Recipe {
@@ -90,4 +92,14 @@ export const RECIPE_NAMES = Object.keys(RECIPES) as RecipeName[];
 export function getRecipe(name: string): Recipe | undefined {
   if (!Object.hasOwn(RECIPES, name)) return undefined;
   return structuredClone(RECIPES[name as RecipeName]);
+}
+
+/** A recipe by name: `{ name }` (REST path parameter and tRPC input). */
+export const RecipeParams = z.object({ name: z.string().max(64) });
+
+/** The named recipe (a copy), or 404 NOT_FOUND: what both faces answer. */
+export function requireRecipe(name: string): Recipe {
+  const recipe = getRecipe(name);
+  if (!recipe) throw errors.notFound(`Recipe ${name}`);
+  return recipe;
 }

@@ -1,4 +1,4 @@
 import { handle } from "@/server/http/endpoint";
-import { openapi } from "@/server/http/endpoints/system";
+import { openapi } from "@/server/http/endpoints";
 
 export const GET = handle(openapi);

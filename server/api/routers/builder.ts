@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { env } from "../../core/env";
-import { errors } from "../../core/errors";
 import { procedure, router } from "../trpc";
 import {
   AddVersionInput,
@@ -20,7 +19,7 @@ import {
   publishVersion,
   updateAgent,
 } from "../../agents/service";
-import { RECIPES, getRecipe, nodeTypesSummary } from "../../workflow";
+import { RECIPES, RecipeParams, nodeTypesSummary, requireRecipe } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 /** The builder face for the web canvas: the same service functions and schemas as the REST endpoints (input convention: server/api/routers/eval.ts). */
@@ -30,14 +29,8 @@ export const builderRouter = router({
   validate: procedure("builder.read")
     .input(z.object({ workflow: z.unknown() }))
     .mutation(({ input }) => validateWorkflowWithCode(input, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
-  recipes: procedure("builder.read").query(() => Object.values(RECIPES)),
-  recipe: procedure("builder.read")
-    .input(z.object({ name: z.string().max(64) }))
-    .query(({ input }) => {
-      const recipe = getRecipe(input.name);
-      if (!recipe) throw errors.notFound(`Recipe ${input.name}`);
-      return recipe;
-    }),
+  recipes: procedure("builder.read").query(() => ({ items: Object.values(RECIPES) })),
+  recipe: procedure("builder.read").input(RecipeParams).query(({ input }) => requireRecipe(input.name)),
   agents: router({
     list: procedure("builder.read").input(ListAgentsQuery.optional()).query(({ ctx, input }) => listAgents(ctx.db, input ?? {})),
     get: procedure("builder.read").input(AgentParams).query(({ ctx, input }) => getAgent(ctx.db, input.id)),

@@ -19,9 +19,9 @@ import {
   PublishInput,
   publishVersion,
 } from "../../agents/service";
-import { ErrorOut, errors } from "../../core/errors";
+import { ErrorOut } from "../../core/errors";
 import { AgentOut, ProvisionOut, PublishOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
-import { RECIPES, WORKFLOW_LIMITS, getRecipe, nodeTypesSummary, workflowInvalid } from "../../workflow";
+import { RECIPES, RecipeParams, WORKFLOW_LIMITS, nodeTypesSummary, requireRecipe, workflowInvalid } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
@@ -80,13 +80,9 @@ export const builderGetRecipe = defineEndpoint({
   operationId: "builderGetRecipe",
   summary: "One recipe (minimal, http_call_thin)",
   permission: "builder.read",
-  params: z.object({ name: z.string().max(64) }),
+  params: RecipeParams,
   responses: { 200: { description: "The recipe" }, 404: { description: "No such recipe", schema: ErrorOut } },
-  handler: async ({ params }) => {
-    const recipe = getRecipe(params.name);
-    if (!recipe) throw errors.notFound(`Recipe ${params.name}`);
-    return { status: 200, body: recipe };
-  },
+  handler: async ({ params }) => ({ status: 200, body: requireRecipe(params.name) }),
 });
 
 export const builderCreateAgent = defineEndpoint({

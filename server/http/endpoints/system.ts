@@ -23,17 +23,3 @@ export const health = defineEndpoint({
     }
   },
 });
-
-export const openapi = defineEndpoint({
-  method: "GET",
-  path: "/api/openapi.json",
-  operationId: "openapi",
-  summary: "This OpenAPI 3.1 document (no auth)",
-  tag: "System",
-  auth: "none",
-  responses: { 200: { description: "OpenAPI 3.1 JSON" } },
-  handler: async () => {
-    const { openapiDocument } = await import("../openapi");
-    return { status: 200, body: openapiDocument() };
-  },
-});

@@ -1,0 +1,88 @@
+/**
+ * The import rules of ARCHITECTURE.md, checked by dependency-cruiser in `npm test` (server/architecture.test.ts)
+ * and drawn by `npm run architecture` (a feature-level graph of server/).
+ *
+ * Floors of server/, bottom first; a module may import its own folder and the folders listed for it:
+ *   db            Prisma client, adapters, migrations
+ *   core          errors, env, params, origin grammar (may read db/url to validate DATABASE_URL)
+ *   workflow      the node-type contract and validation (pure)
+ *   llm, auth     model providers; users, tokens, roles, sessions
+ *   runtime       the executor and node handlers, chat, traces
+ *   agents        agents and their immutable versions
+ *   eval          the evaluation center
+ *   seed, mcp     the sample agent; the MCP tool definitions
+ *   http, api     the two faces (REST endpoints + OpenAPI; tRPC), which never import each other
+ *   startup.ts    the server's start-up, on top of everything
+ * Tests (*.test.ts) may import anything; test helpers (testing.ts, fixtures.ts) may not be imported by production code.
+ */
+const FLOORS = {
+  db: [],
+  core: ["db"],
+  workflow: ["core"],
+  llm: ["core"],
+  auth: ["core", "db"],
+  runtime: ["core", "db", "workflow", "llm", "auth"],
+  agents: ["core", "db", "workflow", "runtime", "auth"],
+  eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents"],
+  seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval"],
+  mcp: ["core"],
+  http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
+  api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
+};
+const TESTS = "\\.test\\.tsx?$";
+const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-db\\.ts$";
+
+const layerRules = Object.entries(FLOORS).map(([floor, below]) => ({
+  name: `floor-${floor}`,
+  comment: `server/${floor} may import only ${[floor, ...below].join(", ")} (ARCHITECTURE.md, "Layers")`,
+  severity: "error",
+  from: { path: `^server/${floor}/`, pathNot: TESTS },
+  to: {
+    path: "^server/",
+    pathNot: [`^server/(${[floor, ...below].join("|")})/`, floor === "core" ? "^server/db/url\\.ts$" : "^$"],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import cycles (static, dynamic or type-only) in the app's code.",
+      severity: "error",
+      from: { path: "^(server|components|lib|app)/" },
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "no-feature-in-server-root",
+      comment: "server/*.ts at the root is start-up only; nothing below imports it.",
+      severity: "error",
+      from: { path: "^server/[^/]+/", pathNot: TESTS },
+      to: { path: "^server/[^/]+\\.ts$" },
+    },
+    {
+      name: "no-test-helpers-in-production",
+      comment: "Test and benchmark helpers stay out of the production bundle: only tests, benchmarks and other helpers import them.",
+      severity: "error",
+      from: { path: "^(server|components|lib|app)/", pathNot: [TESTS, TEST_HELPERS] },
+      to: { path: TEST_HELPERS },
+    },
+    {
+      name: "ui-talks-through-trpc",
+      comment: "components/ and lib/ reach the server through tRPC hooks; they may import the pure contract (server/workflow) and types.",
+      severity: "error",
+      from: { path: "^(components|lib)/", pathNot: TESTS },
+      to: { path: "^server/", pathNot: "^server/workflow/", dependencyTypesNot: ["type-only"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|\\.next[^/]*|server/db/generated|\\.tmp|data)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"], extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] },
+    reporterOptions: {
+      archi: { collapsePattern: "^server/[^/]+|^(app|components|lib)/[^/]+" },
+    },
+  },
+};

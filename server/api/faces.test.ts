@@ -1,0 +1,208 @@
+import { z, type ZodType } from "zod";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+/**
+ * REST and tRPC are two faces of one operation: for every REST endpoint with a tRPC twin, the same full input (every
+ * optional field present, generated from the REST schemas) must reach the service with the same arguments through
+ * both faces. A face that copies fields by hand and forgets one, renames a parameter, or drops the query fails here.
+ * The services are replaced by recorders; nothing else is mocked.
+ */
+const recorded: Array<{ fn: string; args: unknown[] }> = [];
+const RESULT = { created: true, valid: true, errors: [], warnings: [], body: "", contentType: "text/plain", filename: "f.txt", items: [] };
+
+function recorders<T extends Record<string, unknown>>(real: T, prefix: string): T {
+  const out: Record<string, unknown> = { ...real };
+  for (const [name, value] of Object.entries(real)) {
+    if (typeof value === "function" && /^[a-z]/.test(name) && !/^(evalVocabulary|nodeTypesSummary|requireRecipe|getRecipe|isNodeType)$/.test(name)) {
+      out[name] = async (...args: unknown[]) => {
+        recorded.push({ fn: `${prefix}.${name}`, args });
+        return RESULT;
+      };
+    }
+  }
+  return out as T;
+}
+
+vi.mock("../eval", async (orig) => recorders(await orig<Record<string, unknown>>(), "eval"));
+vi.mock("../agents/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "agents"));
+vi.mock("../runtime/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "runtime"));
+vi.mock("../runtime/traces", async (orig) => recorders(await orig<Record<string, unknown>>(), "traces"));
+vi.mock("../runtime/validate-code", async (orig) => recorders(await orig<Record<string, unknown>>(), "validate"));
+
+const { ENDPOINTS } = await import("../http/endpoints");
+const { appRouter } = await import("./root");
+
+/** REST operationId -> the tRPC procedure that is its twin. */
+const TWINS: Record<string, string> = {
+  builderListNodeTypes: "builder.nodeTypes",
+  builderValidate: "builder.validate",
+  builderListRecipes: "builder.recipes",
+  builderGetRecipe: "builder.recipe",
+  builderCreateAgent: "builder.agents.create",
+  builderListAgents: "builder.agents.list",
+  builderGetAgent: "builder.agents.get",
+  builderUpdateAgent: "builder.agents.update",
+  builderDeleteAgent: "builder.agents.delete",
+  builderPublishAgent: "builder.agents.publish",
+  builderAddVersion: "builder.versions.create",
+  builderListVersions: "builder.versions.list",
+  builderGetVersion: "builder.versions.get",
+  agentChat: "runtime.chat",
+  agentTestRun: "runtime.testRun",
+  tracesList: "runtime.traces.list",
+  tracesGet: "runtime.traces.get",
+  tracesFeedback: "runtime.feedback",
+  evalMeta: "eval.meta",
+  evalCreateSet: "eval.sets.create",
+  evalListSets: "eval.sets.list",
+  evalGetSet: "eval.sets.get",
+  evalUpdateSet: "eval.sets.update",
+  evalDeleteSet: "eval.sets.delete",
+  evalCreateVersion: "eval.versions.create",
+  evalGetVersion: "eval.versions.get",
+  evalUpdateVersion: "eval.versions.update",
+  evalDeleteVersion: "eval.versions.delete",
+  evalFreezeVersion: "eval.versions.freeze",
+  evalListSamples: "eval.samples.list",
+  evalAddSample: "eval.samples.add",
+  evalImportSamples: "eval.versions.import",
+  evalExportSamples: "eval.versions.export",
+  evalGetSample: "eval.samples.get",
+  evalUpdateSample: "eval.samples.update",
+  evalDeleteSample: "eval.samples.delete",
+  evalCreateRun: "eval.runs.create",
+  evalListRuns: "eval.runs.list",
+  evalCompareRuns: "eval.runs.compare",
+  evalGetRun: "eval.runs.get",
+  evalStartRun: "eval.runs.start",
+  evalCancelRun: "eval.runs.cancel",
+  evalRerun: "eval.runs.rerun",
+  evalPasteAnswers: "eval.runs.answers",
+  evalResuggest: "eval.runs.suggest",
+  evalListItems: "eval.items.list",
+  evalGetItem: "eval.items.get",
+  evalSetVerdict: "eval.items.verdict",
+  evalAdoptSuggestions: "eval.runs.adopt",
+  evalRunReport: "eval.runs.report",
+  evalRunGate: "eval.runs.gate",
+  evalCreateBadCase: "eval.items.badCase",
+  evalCreateRunBadCases: "eval.runs.badCases",
+  evalListBadCases: "eval.badCases.list",
+  evalGetBadCase: "eval.badCases.get",
+  evalUpdateBadCase: "eval.badCases.update",
+  evalUsage: "eval.usage",
+};
+/** REST-only: no browser page needs them through tRPC. */
+const REST_ONLY = new Set(["health", "openapi", "mcp"]);
+
+// ---------------------------------------------------------------- a full instance of a schema
+
+type JsonSchema = {
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  minimum?: number;
+  minItems?: number;
+  minLength?: number;
+  pattern?: string;
+  format?: string;
+  default?: unknown;
+};
+
+const STRING_CANDIDATES = ["value-1", "k1", "$.items[0].name", "i", "2026-01-02"];
+
+/** Every property present, one item per array, the first alternative of a union: a valid value that uses every field. */
+function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): unknown {
+  if (s.$ref) return full(defs[s.$ref.replace("#/$defs/", "")] ?? {}, defs);
+  if (s.const !== undefined) return s.const;
+  if (s.enum) return s.enum[0];
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (alternatives) return full(alternatives.find((a) => a.type !== "null") ?? alternatives[0]!, defs);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  switch (type) {
+    case "object":
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, full(v, defs)]));
+    case "array":
+      return Array.from({ length: Math.max(1, s.minItems ?? 0) }, () => full(s.items ?? {}, defs));
+    case "string": {
+      if (s.format === "date") return "2026-01-02";
+      const re = s.pattern ? new RegExp(s.pattern) : null;
+      return STRING_CANDIDATES.find((c) => (!re || re.test(c)) && c.length >= (s.minLength ?? 0)) ?? "x".repeat(Math.max(1, s.minLength ?? 1));
+    }
+    case "integer":
+    case "number":
+      return Math.max(1, s.minimum ?? 1);
+    case "boolean":
+      return true;
+    default:
+      return { any: "value" }; // z.unknown()
+  }
+}
+
+function fullInput(schema: ZodType | undefined): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  return full(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema) as Record<string, unknown>;
+}
+
+/** Path and query parameters travel as text in REST. */
+const asText = (o: Record<string, unknown> | undefined) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)])) : undefined);
+
+function normalise(calls: typeof recorded) {
+  return JSON.parse(JSON.stringify(calls, (_k, v) => (v instanceof AbortSignal ? "<signal>" : v === DB ? "<db>" : v === PRINCIPAL ? "<principal>" : v)));
+}
+
+const DB = { fake: "db" };
+const PRINCIPAL = { kind: "token", tokenId: "t1", userId: "u1", email: "a@example.com", role: "admin" } as const;
+
+type Callable = (input?: unknown) => Promise<unknown>;
+function procedureAt(caller: unknown, dotted: string): Callable {
+  return dotted.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as Callable;
+}
+
+describe("REST and tRPC pass the same whole input to the same service", () => {
+  beforeEach(() => {
+    recorded.length = 0;
+  });
+
+  it("every REST endpoint has a tRPC twin or is REST-only on purpose", () => {
+    const missing = ENDPOINTS.filter((e) => !TWINS[e.operationId] && !REST_ONLY.has(e.operationId)).map((e) => e.operationId);
+    expect(missing).toEqual([]);
+  });
+
+  for (const e of ENDPOINTS.filter((x) => TWINS[x.operationId])) {
+    it(`${e.operationId} = ${TWINS[e.operationId]}`, async () => {
+      const params = e.operationId === "builderGetRecipe" ? { name: "minimal" } : fullInput(e.params);
+      const query = fullInput(e.query);
+      const body = e.operationId === "builderValidate" ? { workflow: { nodes: [], edges: [] } } : fullInput(e.body);
+
+      // REST: what handle() does after auth: parse each part with the endpoint's schema, call the handler
+      const restInput = {
+        principal: PRINCIPAL,
+        params: e.params ? e.params.parse(asText(params)) : undefined,
+        query: e.query ? e.query.parse(asText(query)) : undefined,
+        body: e.body ? e.body.parse(body) : undefined,
+        db: DB,
+        request: new Request("http://localhost/"),
+      };
+      const restOut = await e.handler(restInput as never);
+      const rest = normalise(recorded.splice(0));
+
+      // tRPC: the convention of server/api/routers/eval.ts
+      const caller = appRouter.createCaller({ principal: PRINCIPAL, db: DB } as never, { signal: new AbortController().signal });
+      const onlyPart = params ? undefined : (body ?? query);
+      const input = params ? { ...params, ...(body ? { body } : {}), ...(query ? { query } : {}) } : onlyPart;
+      const trpcOut = await procedureAt(caller, TWINS[e.operationId]!)(input);
+      const trpc = normalise(recorded.splice(0));
+
+      expect(trpc).toEqual(rest);
+      // an operation answered by a pure function (no recorded service) must give both faces the same answer
+      if (rest.length === 0 && !(restOut instanceof Response)) expect(trpcOut).toEqual(restOut.body);
+    });
+  }
+});
