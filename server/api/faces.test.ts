@@ -80,6 +80,7 @@ const TWINS: Record<string, string> = {
   evalPasteAnswers: "eval.runs.answers",
   evalResuggest: "eval.runs.suggest",
   evalListItems: "eval.items.list",
+  evalListQueue: "eval.items.queue",
   evalGetItem: "eval.items.get",
   evalSetVerdict: "eval.items.verdict",
   evalAdoptSuggestions: "eval.runs.adopt",

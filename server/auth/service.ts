@@ -113,3 +113,21 @@ export async function principalFromUserId(db: Db, userId: string): Promise<Princ
   if (!user || user.disabledAt) return null;
   return { kind: "user", userId: user.id, email: user.email, role: user.role };
 }
+
+/**
+ * What people read for stored actor references (createdById, verdictById, byId columns): a user id gives the
+ * user's name or e-mail, `token:<id>` gives `token <name>`; unknown references map to themselves. One query per kind.
+ */
+export async function actorLabels(db: Db, refs: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  const all = [...new Set([...refs].filter((r): r is string => !!r))];
+  const tokenIds = all.filter((r) => r.startsWith("token:")).map((r) => r.slice(6));
+  const userIds = all.filter((r) => !r.startsWith("token:"));
+  const [users, tokens] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true, name: true } }) : [],
+    tokenIds.length ? db.apiToken.findMany({ where: { id: { in: tokenIds } }, select: { id: true, name: true } }) : [],
+  ]);
+  const out = new Map(all.map((r) => [r, r]));
+  for (const u of users) out.set(u.id, u.name || u.email);
+  for (const t of tokens) out.set(`token:${t.id}`, `token ${t.name}`);
+  return out;
+}

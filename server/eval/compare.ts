@@ -18,7 +18,7 @@ export type CompareRunInput = {
   agentId: string;
   workflowVersion: number;
   environment: string;
-  items: Array<{ key: string; question: string; classification: string; human: "pass" | "fail" | null; machine: CompareSide }>;
+  items: Array<{ itemId: string; key: string; question: string; classification: string; human: "pass" | "fail" | null; machine: CompareSide }>;
 };
 export type Outcome = "both_pass" | "fixed" | "regressed" | "both_fail" | "incomplete" | "only_a" | "only_b";
 export type CompareWarning = { code: string; message: string };
@@ -60,8 +60,8 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
       key,
       question: (y ?? x)!.question,
       classification: (y ?? x)!.classification,
-      a: x ? { human: x.human, machine: x.machine } : null,
-      b: y ? { human: y.human, machine: y.machine } : null,
+      a: x ? { itemId: x.itemId, human: x.human, machine: x.machine } : null,
+      b: y ? { itemId: y.itemId, human: y.human, machine: y.machine } : null,
       outcome: o,
       machineOutcome: mo,
     };

@@ -35,7 +35,7 @@ export {
   importSamples,
   exportVersion,
 } from "./sets";
-export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun, listItems, getItem, submitPastedAnswers, resuggestRun } from "./runs";
+export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun, listItems, listQueue, getItem, submitPastedAnswers, resuggestRun } from "./runs";
 export { setVerdict, adoptSuggestions, createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts";
 export { runReport, runGate, compare, usage, buildReport } from "./reports";
 export { EvalQueue, startEvalWorker, registerEvalQueue, getEvalQueue, EVAL_QUEUE } from "./queue";

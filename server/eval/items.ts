@@ -1,5 +1,5 @@
 import { Prisma } from "../db/generated/client";
-import { SPOT_CHECK, SUGGESTION_JSON, type Suggestion, type SuggestionVerdict } from "./suggest";
+import { SPOT_CHECK, SUGGESTION_JSON, needsSpotCheck, type Suggestion, type SuggestionVerdict } from "./suggest";
 import type { Assertion, Turn } from "./schemas";
 
 /** The item shape every face returns. */
@@ -83,6 +83,35 @@ export function itemOut(i: ItemRow) {
 }
 export type ItemOutT = ReturnType<typeof itemOut>;
 
+/** A compact item for the annotation queue: no answer, payload or turns. */
+export const queueSelect = {
+  id: true,
+  status: true,
+  suggestion: true,
+  verdict: true,
+  verdictSource: true,
+  classification: true,
+  sample: { select: { key: true, position: true, question: true, classification: true } },
+  badCase: { select: { id: true, status: true } },
+} as const;
+type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
+
+export function queueRowOut(i: QueueRow) {
+  const s = i.suggestion as Suggestion | null;
+  return {
+    id: i.id,
+    key: i.sample.key,
+    position: i.sample.position,
+    question: i.sample.question.length > 240 ? `${i.sample.question.slice(0, 239)}…` : i.sample.question,
+    classification: i.classification || i.sample.classification,
+    status: i.status,
+    suggestion: s ? { verdict: s.verdict, flags: s.flags.map((f) => f.flag) } : null,
+    verdict: i.verdict ? { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
+    spotCheck: needsSpotCheck(s),
+    badCase: i.badCase,
+  };
+}
+
 // ---------------------------------------------------------------- filters on the stored suggestion (names from suggest.ts)
 
 /** Items whose suggestion has this verdict, or no suggestion at all ("none"). */
@@ -97,4 +126,9 @@ export function spotCheckWhere(): Prisma.EvalRunItemWhereInput {
     AND: [{ NOT: { suggestion: { equals: Prisma.DbNull } } }, { NOT: { suggestion: { path: [SUGGESTION_JSON.flags], equals: [] } } }],
   };
   return { OR: [...SPOT_CHECK.verdicts.map((v) => suggestionWhere(v)), ...(SPOT_CHECK.anyFlag ? [flagged] : [])] };
+}
+
+/** Items of a business scenario: the verdict's classification, else the sample's ("" = none). */
+export function classificationWhere(classification: string): Prisma.EvalRunItemWhereInput {
+  return { OR: [{ classification }, { AND: [{ OR: [{ classification: null }, { classification: "" }] }, { sample: { classification } }] }] };
 }

@@ -91,6 +91,7 @@ export const EvalRunOut = z
     rerunOfId: z.string().nullable(),
     error: z.string().nullable(),
     createdById: z.string().nullable(),
+    createdByLabel: z.string().nullable().meta({ description: "Who created the run, for people: a user's name or e-mail, or `token <name>`" }),
     createdAt: date,
     startedAt: dateOrNull,
     answeredAt: dateOrNull,
@@ -120,6 +121,7 @@ export const VerdictOut = z
     attribution: z.enum(ATTRIBUTION_LIST).nullable(),
     classification: z.string().nullable(),
     byId: z.string().nullable(),
+    byLabel: z.string().nullable().optional().meta({ description: "Who, for people (in the single-item answer)" }),
     at: dateOrNull,
   })
   .meta({ id: "EvalVerdict" });
@@ -158,7 +160,40 @@ export const EvalItemOut = z
   })
   .meta({ id: "EvalRunItem" });
 
-export const VerdictChangeOut = z.object({ id: z.string(), before: z.unknown(), after: z.unknown(), byId: z.string().nullable(), at: date }).meta({ id: "EvalVerdictChange" });
+export const VerdictChangeOut = z
+  .object({ id: z.string(), before: z.unknown(), after: z.unknown(), byId: z.string().nullable(), byLabel: z.string().nullable(), at: date })
+  .meta({ id: "EvalVerdictChange" });
+
+export const EvalQueueRowOut = z
+  .object({
+    id: z.string(),
+    key: z.string(),
+    position: z.number().int(),
+    question: z.string().meta({ description: "The question, cut at 240 characters" }),
+    classification: z.string().meta({ description: "The verdict's classification, else the sample's" }),
+    status: z.enum(ITEM_STATUSES),
+    suggestion: z.object({ verdict: z.enum(["pass", "fail", "unknown"]), flags: z.array(z.string()) }).nullable(),
+    verdict: z.object({ verdict: z.enum(["pass", "fail"]), source: z.enum(["human", "adopted"]) }).nullable(),
+    spotCheck: z.boolean().meta({ description: "Suggestion fail or unknown, or any guardrail flag" }),
+    badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
+  })
+  .meta({ id: "EvalQueueRow" });
+
+export const EvalQueueOut = z
+  .object({
+    run: EvalRunOut,
+    counts: z.object({
+      total: z.number().int(),
+      judged: z.number().int(),
+      human: z.number().int().meta({ description: "Verdicts typed by a person (including adopted ones a person changed)" }),
+      adopted: z.number().int().meta({ description: "Machine suggestions adopted in bulk, not yet changed by a person" }),
+      spotCheckLeft: z.number().int().meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
+      matching: z.number().int().meta({ description: "Items matching the filters" }),
+    }),
+    items: z.array(EvalQueueRowOut),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: "EvalQueue" });
 
 export const GateResultOut = z
   .object({
@@ -221,7 +256,7 @@ export const ReportOut = z
   })
   .meta({ id: "EvalReport" });
 
-const sideOut = z.object({ human: z.enum(["pass", "fail"]).nullable(), machine: z.enum(["pass", "fail", "unknown"]).nullable() }).nullable();
+const sideOut = z.object({ itemId: z.string(), human: z.enum(["pass", "fail"]).nullable(), machine: z.enum(["pass", "fail", "unknown"]).nullable() }).nullable();
 const outcome = z.enum(["both_pass", "fixed", "regressed", "both_fail", "incomplete", "only_a", "only_b"]);
 const runSide = z.object({ id: z.string(), shortId: z.string(), setVersion: z.number().int(), tier: z.string(), mode: z.string(), workflowVersion: z.number().int(), environment: z.string() });
 const rates = z.object({ a: z.number().nullable(), b: z.number().nullable(), delta: z.number().nullable() });
@@ -266,8 +301,12 @@ export const BadCaseOut = z
     sampleId: z.string(),
     sampleKey: z.string(),
     question: z.string(),
+    classification: z.string().meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
     agentId: z.string(),
+    setId: z.string(),
+    setName: z.string(),
     createdById: z.string().nullable(),
+    createdByLabel: z.string().nullable(),
     createdAt: date,
     updatedAt: date,
   })

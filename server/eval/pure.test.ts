@@ -213,13 +213,13 @@ describe("compare", () => {
     items,
     ...over,
   });
-  const it_ = (key: string, human: "pass" | "fail" | null, machine: "pass" | "fail" | "unknown" | null = human) => ({ key, question: key, classification: "", human, machine });
+  const it_ = (key: string, human: "pass" | "fail" | null, machine: "pass" | "fail" | "unknown" | null = human) => ({ itemId: `item-${key}`, key, question: key, classification: "", human, machine });
   it("both-pass / fixed / regressed / both-fail and deltas", () => {
     const a = run("A", [it_("q1", "pass"), it_("q2", "fail"), it_("q3", "pass"), it_("q4", "fail"), it_("q5", null)]);
     const b = run("B", [it_("q1", "pass"), it_("q2", "pass"), it_("q3", "fail"), it_("q4", "fail"), it_("q5", "pass")]);
     const c = compareRuns(a, b);
     expect(c.summary).toMatchObject({ both_pass: 1, fixed: 1, regressed: 1, both_fail: 1, incomplete: 1 });
-    expect(c.questions.find((q) => q.key === "q2")!.outcome).toBe("fixed");
+    expect(c.questions.find((q) => q.key === "q2")).toMatchObject({ outcome: "fixed", a: { itemId: "item-q2" }, b: { itemId: "item-q2" } });
     expect(c.passRates.human).toEqual({ a: 0.4, b: 0.6, delta: 0.2 });
     expect(c.warnings).toEqual([]);
   });

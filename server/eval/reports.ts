@@ -178,8 +178,8 @@ export async function runGate(db: Db, idOrShort: string) {
 
 async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput> {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<{ key: string; question: string; classification: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
-    SELECT s."key", s."question", s."classification", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
+  const rows = await db.$queryRaw<Array<{ itemId: string; key: string; question: string; classification: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
+    SELECT i."id" AS "itemId", s."key", s."question", s."classification", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId" WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
   return {
     id: run.id,
@@ -192,7 +192,7 @@ async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput>
     agentId: run.setVersion.set.agentId,
     workflowVersion: run.workflowVersion.version,
     environment: run.environment,
-    items: rows.map((r) => ({ key: r.key, question: r.question, classification: r.classification, human: r.verdict, machine: r.sv })),
+    items: rows.map((r) => ({ itemId: r.itemId, key: r.key, question: r.question, classification: r.classification, human: r.verdict, machine: r.sv })),
   };
 }
 

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import type { Principal } from "../auth/service";
+import { actorLabels, type Principal } from "../auth/service";
 import { env } from "../core/env";
 import { errors } from "../core/errors";
 import { WorkflowSchema } from "../workflow";
@@ -12,7 +12,7 @@ import { parseAnswerRows } from "./io";
 import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "./judging";
 import { getEvalQueue, type RunQueue } from "./queue";
 import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, RerunInput } from "./schemas";
-import { itemOut, itemSelect, spotCheckWhere, suggestionWhere } from "./items";
+import { classificationWhere, itemOut, itemSelect, queueRowOut, queueSelect, spotCheckWhere, suggestionWhere } from "./items";
 import { progressOf, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
 
 /**
@@ -79,7 +79,8 @@ async function insertRun(
 
 export async function getRun(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  return runOut(run, await progressOf(db, run.id));
+  const [progress, labels] = await Promise.all([progressOf(db, run.id), actorLabels(db, [run.createdById])]);
+  return runOut(run, progress, labels.get(run.createdById ?? "") ?? null);
 }
 
 /** Creates a run from a FROZEN set version (anything else: 400 SET_VERSION_NOT_FROZEN), snapshotting the agent's workflow version. */
@@ -120,9 +121,13 @@ export async function rerunRun(db: Db, idOrShort: string, input: z.input<typeof 
 
 export async function listRuns(db: Db, query: z.input<typeof ListRunsQuery>) {
   const q = ListRunsQuery.parse(query);
+  const rerunOf = q.rerunOf ? await resolveRun(db, q.rerunOf) : null;
   const rows = await db.evalRun.findMany({
     where: {
       ...(q.status ? { status: q.status } : {}),
+      ...(q.tier ? { tier: q.tier } : {}),
+      ...(q.mode ? { mode: q.mode } : {}),
+      ...(rerunOf ? { rerunOfId: rerunOf.id } : {}),
       ...(q.setId || q.agentId ? { setVersion: { set: { ...(q.setId ? { id: q.setId } : {}), ...(q.agentId ? { agentId: q.agentId } : {}) } } } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -131,7 +136,8 @@ export async function listRuns(db: Db, query: z.input<typeof ListRunsQuery>) {
     select: runSelect,
   });
   const page = rows.slice(0, q.limit);
-  const items = await Promise.all(page.map(async (r) => runOut(r, await progressOf(db, r.id))));
+  const labels = await actorLabels(db, page.map((r) => r.createdById));
+  const items = await Promise.all(page.map(async (r) => runOut(r, await progressOf(db, r.id), labels.get(r.createdById ?? "") ?? null)));
   return { items, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
@@ -189,17 +195,26 @@ export async function cancelRun(db: Db, idOrShort: string, deps: RunDeps = {}) {
 
 // ---------------------------------------------------------------- items
 
-export async function listItems(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
-  const q = ListItemsQuery.parse(query);
-  const run = await resolveRun(db, idOrShort);
-  const and: Prisma.EvalRunItemWhereInput[] = [{ runId: run.id }];
+/** The item filters of listItems and listQueue (one place). */
+function itemsWhere(runId: string, q: z.output<typeof ListItemsQuery>): Prisma.EvalRunItemWhereInput {
+  const and: Prisma.EvalRunItemWhereInput[] = [{ runId }];
   if (q.status) and.push({ status: q.status });
   if (q.verdict) and.push(q.verdict === "none" ? { verdict: null } : { verdict: q.verdict });
   if (q.suggestion) and.push(suggestionWhere(q.suggestion));
   if (q.spotCheck) and.push(spotCheckWhere());
+  if (q.classification !== undefined) and.push(classificationWhere(q.classification));
+  if (q.q) and.push({ sample: { OR: [{ question: { contains: q.q, mode: "insensitive" } }, { key: { contains: q.q, mode: "insensitive" } }] } });
+  return { AND: and };
+}
+
+const itemOrder = [{ sample: { position: "asc" } }, { id: "asc" }] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+
+export async function listItems(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+  const q = ListItemsQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
   const rows = await db.evalRunItem.findMany({
-    where: { AND: and },
-    orderBy: [{ sample: { position: "asc" } }, { id: "asc" }],
+    where: itemsWhere(run.id, q),
+    orderBy: itemOrder,
     take: q.limit + 1,
     ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
     select: itemSelect,
@@ -208,12 +223,47 @@ export async function listItems(db: Db, idOrShort: string, query: z.input<typeof
   return { run: runOut(run, await progressOf(db, run.id)), items: page.map(itemOut), nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
+/**
+ * The annotation queue: compact rows (no answers or payloads) with the same filters as listItems, and the review
+ * progress: judged / total, human vs adopted, and spot-check items not yet confirmed by a person.
+ */
+export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+  const q = ListItemsQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
+  const [rows, progress, adopted, spotCheckLeft, matching] = await Promise.all([
+    db.evalRunItem.findMany({
+      where: itemsWhere(run.id, q),
+      orderBy: itemOrder,
+      take: q.limit + 1,
+      ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+      select: queueSelect,
+    }),
+    progressOf(db, run.id),
+    db.evalRunItem.count({ where: { runId: run.id, verdict: { not: null }, verdictSource: "adopted" } }),
+    db.evalRunItem.count({ where: { AND: [{ runId: run.id }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] } }),
+    db.evalRunItem.count({ where: itemsWhere(run.id, q) }),
+  ]);
+  const page = rows.slice(0, q.limit);
+  return {
+    run: runOut(run, progress),
+    counts: { total: progress.total, judged: progress.judged, human: progress.judged - adopted, adopted, spotCheckLeft, matching },
+    items: page.map(queueRowOut),
+    nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
 export async function getItem(db: Db, idOrShort: string, itemId: string) {
   const run = await resolveRun(db, idOrShort);
   const row = await db.evalRunItem.findFirst({ where: { id: itemId, runId: run.id }, select: { ...itemSelect, verdictChanges: { orderBy: { at: "asc" } } } });
   if (!row) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
   const { verdictChanges, ...item } = row;
-  return { ...itemOut(item), history: verdictChanges.map((c) => ({ id: c.id, before: c.before, after: c.after, byId: c.byId, at: c.at })) };
+  const labels = await actorLabels(db, [item.verdictById, ...verdictChanges.map((c) => c.byId)]);
+  const out = itemOut(item);
+  return {
+    ...out,
+    verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
+    history: verdictChanges.map((c) => ({ id: c.id, before: c.before, after: c.after, byId: c.byId, byLabel: labels.get(c.byId ?? "") ?? null, at: c.at })),
+  };
 }
 
 // ---------------------------------------------------------------- pasted answers and re-judging

@@ -209,6 +209,12 @@ export const UpdateVersionInput = z
   .object({ note: z.string().max(500).optional(), assertions: AssertionsSchema.nullable().optional().meta({ description: "Set-level rule assertions (applied to every sample)" }) })
   .meta({ id: "EvalVersionUpdate" });
 
+export const ListSamplesQuery = z.object({
+  q: z.string().trim().max(200).optional().meta({ description: "Text in the question, the key or the classification (case-insensitive)" }),
+  limit: z.coerce.number().int().min(1).max(L.maxSamplesPerVersion).default(L.maxSamplesPerVersion).meta({ description: "Page size (default: the whole version)" }),
+  cursor: z.string().max(64).optional(),
+});
+
 export const ImportFormat = z.enum(["json", "jsonl", "csv"]);
 export const ExportQuery = z.object({ format: ImportFormat.default("json") });
 export const ImportInput = z
@@ -236,6 +242,9 @@ export const ListRunsQuery = z.object({
   setId: z.string().max(64).optional(),
   agentId: z.string().max(64).optional(),
   status: z.enum(RUN_STATUSES).optional(),
+  tier: z.enum(TIERS).optional(),
+  mode: z.enum(RUN_MODES).optional(),
+  rerunOf: z.string().max(64).optional().meta({ description: "Only re-runs of this run (id or short Run ID)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });
@@ -267,6 +276,8 @@ export const ListItemsQuery = z.object({
     .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
     .default(false)
     .meta({ description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag" }),
+  classification: z.string().max(L.maxClassificationChars).optional().meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
+  q: z.string().trim().max(200).optional().meta({ description: "Text in the question or the sample key (case-insensitive)" }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.string().max(64).optional(),
 });
@@ -293,6 +304,7 @@ export const ListBadCasesQuery = z.object({
   status: z.enum(BAD_CASE_STATUSES).optional(),
   runId: z.string().max(64).optional(),
   agentId: z.string().max(64).optional(),
+  attribution: z.enum(ATTRIBUTION_LIST).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });

@@ -33,7 +33,10 @@ import {
   updateVersion,
   usage,
   needsSpotCheck,
+  listQueue,
+  listRuns,
 } from "./index";
+import { createUser } from "../auth/service";
 
 const alice: Principal = { kind: "user", userId: "user_alice", email: "alice@example.com", role: "annotator" };
 const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
@@ -255,6 +258,53 @@ describe("evaluation center services (embedded database)", () => {
       const report = await runReport(db, run.id);
       expect(report.machine).toMatchObject({ pass: 3, fail: 3, unknown: 3, none: 1 });
       expect(Object.fromEntries(report.breakdown.byFlag.map((f) => [f.flag, f.items]))).toEqual({ empty_items: 3, no_query: 3, refusal: 3 });
+    });
+
+    it("what the pages read: the annotation queue with progress and filters, runs by tier/mode/re-run, samples paged and searched, Bad Cases with scenario and author, who did it", async () => {
+      const user = await createUser(db, { email: "reviewer@example.com", name: "Rita Reviewer", password: "a-long-password", role: "annotator" });
+      const rita: Principal = { kind: "user", userId: user.id, email: user.email, role: "annotator" };
+      const { set, setVersionId } = await seedSet(db, { agentId, samples: questions(6), threshold: 3, name: "Pages" });
+      const run = await createRun(db, { setVersionId, mode: "pasted", tier: "invoke", environment: "pages" }, rita);
+      expect(run.createdByLabel).toBe("Rita Reviewer");
+      await submitPastedAnswers(db, run.id, { answers: ["q001", "q002", "q003", "q004", "q005", "q006"].map((key, i) => ({ key, answer: i < 3 ? GOOD : BAD })) });
+      await adoptSuggestions(db, run.id, rita);
+      let queue = await listQueue(db, run.id, {});
+      expect(queue.counts).toMatchObject({ total: 6, judged: 6, human: 0, adopted: 6, spotCheckLeft: 3, matching: 6 });
+      expect(queue.items[0]).toMatchObject({ key: "q001", classification: "price", status: "answered", suggestion: { verdict: "pass", flags: [] }, verdict: { verdict: "pass", source: "adopted" }, spotCheck: false });
+      expect(queue.items[0]).not.toHaveProperty("answer");
+      // a person confirms one spot-check item: human +1, spot-check left -1
+      await setVerdict(db, run.id, queue.items[3]!.id, { verdict: "fail", basis: "no dish named", attribution: "generation", classification: "breakfast-special" }, rita);
+      queue = await listQueue(db, run.id, { spotCheck: true });
+      expect(queue.counts).toMatchObject({ human: 1, adopted: 5, spotCheckLeft: 2, matching: 3 });
+      expect((await listQueue(db, run.id, { classification: "breakfast-special" })).items.map((i) => i.key)).toEqual(["q004"]);
+      expect((await listQueue(db, run.id, { classification: "price" })).items.map((i) => i.key)).toEqual(["q001", "q003", "q005"]);
+      expect((await listItems(db, run.id, { q: "Q006" })).items.map((i) => i.key)).toEqual(["q006"]);
+      const page1 = await listQueue(db, run.id, { limit: 4 });
+      const page2 = await listQueue(db, run.id, { limit: 4, cursor: page1.nextCursor! });
+      expect([...page1.items, ...page2.items].map((i) => i.key)).toEqual(["q001", "q002", "q003", "q004", "q005", "q006"]);
+      expect(page2.nextCursor).toBeNull();
+      // who: the single item names the person behind the verdict and every history row
+      const item = await getItem(db, run.id, queue.items[0]!.id);
+      expect(item.verdict).toMatchObject({ source: "human", byLabel: "Rita Reviewer" });
+      expect(item.history.map((h) => h.byLabel)).toEqual(["Rita Reviewer", "Rita Reviewer"]);
+      // runs by tier, mode and re-run
+      const rerun = await rerunRun(db, run.id, {}, null);
+      expect((await listRuns(db, { setId: set.id, tier: "invoke" })).items.map((r) => r.id).sort()).toEqual([run.id, rerun.id].sort());
+      expect((await listRuns(db, { setId: set.id, tier: "pipeline_live" })).items).toEqual([]);
+      expect((await listRuns(db, { setId: set.id, mode: "in_platform" })).items).toEqual([]);
+      expect((await listRuns(db, { rerunOf: run.shortId })).items.map((r) => r.id)).toEqual([rerun.id]);
+      // samples: search and pages
+      const found = await listSamples(db, set.id, 1, { q: "number 5" });
+      expect(found).toMatchObject({ matching: 1, nextCursor: null });
+      expect(found.items.map((s) => s.key)).toEqual(["q005"]);
+      const s1 = await listSamples(db, set.id, 1, { limit: 5 });
+      expect(s1.items).toHaveLength(5);
+      expect((await listSamples(db, set.id, 1, { limit: 5, cursor: s1.nextCursor! })).items.map((s) => s.key)).toEqual(["q006"]);
+      // Bad Cases carry the scenario, the set and the author; filters combine (run AND agent AND attribution)
+      const bc = (await createBadCasesForRun(db, run.id, rita)).items.find((b) => b.sampleKey === "q004")!;
+      expect(bc).toMatchObject({ classification: "breakfast-special", setId: set.id, setName: "Pages", createdByLabel: "Rita Reviewer", attribution: "generation" });
+      expect((await listBadCases(db, { runId: run.shortId, agentId, attribution: "generation" })).items.map((b) => b.sampleKey)).toContain("q004");
+      expect((await listBadCases(db, { runId: run.shortId, agentId: "another-agent" })).items).toEqual([]);
     });
 
     it("gate edge cases on a 30-question set: 25/30 fails, 26/30 passes, 26/30 with one unjudged fails; track B never passes", async () => {

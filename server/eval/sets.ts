@@ -11,6 +11,7 @@ import {
   CreateVersionInput,
   ImportInput,
   ListSetsQuery,
+  ListSamplesQuery,
   SampleInput,
   SamplePatch,
   UpdateSetInput,
@@ -243,10 +244,20 @@ export async function deleteVersion(db: Db, setId: string, version: number) {
 
 // ---------------------------------------------------------------- samples
 
-export async function listSamples(db: Db, setId: string, version: number) {
+/** A version's samples in order; `q` searches question, key and classification; paged by `limit`/`cursor` (default: all). */
+export async function listSamples(db: Db, setId: string, version: number, query: z.input<typeof ListSamplesQuery> = {}) {
+  const q = ListSamplesQuery.parse(query);
   const v = await resolveVersion(db, setId, version);
-  const rows = await db.evalSample.findMany({ where: { setVersionId: v.id }, orderBy: [{ position: "asc" }, { id: "asc" }], select: sampleSelect });
-  return { version: versionOut(v), items: rows.map(sampleOut) };
+  const where: Prisma.EvalSampleWhereInput = {
+    setVersionId: v.id,
+    ...(q.q ? { OR: (["question", "key", "classification"] as const).map((f) => ({ [f]: { contains: q.q, mode: "insensitive" as const } })) } : {}),
+  };
+  const [rows, matching] = await Promise.all([
+    db.evalSample.findMany({ where, orderBy: [{ position: "asc" }, { id: "asc" }], take: q.limit + 1, ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}), select: sampleSelect }),
+    db.evalSample.count({ where }),
+  ]);
+  const page = rows.slice(0, q.limit);
+  return { version: versionOut(v), items: page.map(sampleOut), matching, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
 /** `n` unused generated keys (q001, q002, ...) and the last position in use. */

@@ -79,7 +79,8 @@ export async function progressOf(db: Tx, runId: string): Promise<Progress> {
   };
 }
 
-export function runOut(r: RunRow, progress: Progress) {
+/** A run as every face returns it; `createdByLabel` is what people read for createdById (auth actorLabels). */
+export function runOut(r: RunRow, progress: Progress, createdByLabel: string | null = null) {
   const set = r.setVersion.set;
   return {
     id: r.id,
@@ -102,6 +103,7 @@ export function runOut(r: RunRow, progress: Progress) {
     rerunOfId: r.rerunOfId,
     error: r.error,
     createdById: r.createdById,
+    createdByLabel: createdByLabel ?? r.createdById,
     createdAt: r.createdAt,
     startedAt: r.startedAt,
     answeredAt: r.answeredAt,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import type { Principal } from "../auth/service";
+import { actorLabels, type Principal } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
 import { actorRef, evalErrors } from "./errors";
 import { itemOut, itemSelect } from "./items";
@@ -154,14 +154,30 @@ const badCaseSelect = {
   createdById: true,
   createdAt: true,
   updatedAt: true,
-  run: { select: { shortId: true, setVersion: { select: { set: { select: { agentId: true } } } } } },
-  item: { select: { sample: { select: { key: true, question: true } } } },
+  run: { select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } } },
+  item: { select: { classification: true, sample: { select: { key: true, question: true, classification: true } } } },
 } as const;
 type BadCaseRow = Prisma.BadCaseGetPayload<{ select: typeof badCaseSelect }>;
 
-function badCaseOut(b: BadCaseRow) {
+function badCaseOut(b: BadCaseRow, labels?: Map<string, string>) {
   const { run, item, ...rest } = b;
-  return { ...rest, runShortId: run.shortId, agentId: run.setVersion.set.agentId, sampleKey: item.sample.key, question: item.sample.question };
+  const set = run.setVersion.set;
+  return {
+    ...rest,
+    runShortId: run.shortId,
+    agentId: set.agentId,
+    setId: set.id,
+    setName: set.name,
+    sampleKey: item.sample.key,
+    question: item.sample.question,
+    classification: item.classification || item.sample.classification,
+    createdByLabel: labels?.get(b.createdById ?? "") ?? b.createdById,
+  };
+}
+
+async function badCasesOut(db: Db, rows: BadCaseRow[]) {
+  const labels = await actorLabels(db, rows.map((r) => r.createdById));
+  return rows.map((r) => badCaseOut(r, labels));
 }
 
 /** A failed item becomes a Bad Case (idempotent: the existing one is returned). */
@@ -173,7 +189,7 @@ export async function createBadCase(db: Db, runIdOrShort: string, itemId: string
     select: { id: true, verdict: true, attribution: true, sampleId: true, badCase: { select: badCaseSelect }, sample: { select: { key: true, question: true } } },
   });
   if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
-  if (item.badCase) return { created: false, badCase: badCaseOut(item.badCase) };
+  if (item.badCase) return { created: false, badCase: (await badCasesOut(db, [item.badCase]))[0]! };
   if (item.verdict !== "fail") throw new ApiError(409, "BAD_CASE_REQUIRES_FAIL", "Only an item whose verdict is fail can become a Bad Case", [{ verdict: item.verdict }]);
   const row = await db.badCase.create({
     data: {
@@ -187,7 +203,7 @@ export async function createBadCase(db: Db, runIdOrShort: string, itemId: string
     },
     select: badCaseSelect,
   });
-  return { created: true, badCase: badCaseOut(row) };
+  return { created: true, badCase: (await badCasesOut(db, [row]))[0]! };
 }
 
 /** Every failed item of a run without a Bad Case gets one ("each fail becomes a Bad Case"). */
@@ -203,28 +219,31 @@ export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQue
   const q = ListBadCasesQuery.parse(query);
   const rows = await db.badCase.findMany({
     where: {
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.runId ? { run: /^r-/i.test(q.runId) ? { shortId: q.runId.toUpperCase() } : { id: q.runId } } : {}),
-      ...(q.agentId ? { run: { setVersion: { set: { agentId: q.agentId } } } } : {}),
+      AND: [
+        q.status ? { status: q.status } : {},
+        q.attribution ? { attribution: q.attribution } : {},
+        q.runId ? { run: /^r-/i.test(q.runId) ? { shortId: q.runId.toUpperCase() } : { id: q.runId } } : {},
+        q.agentId ? { run: { setVersion: { set: { agentId: q.agentId } } } } : {},
+      ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
     ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
     select: badCaseSelect,
   });
-  const items = rows.slice(0, q.limit).map(badCaseOut);
+  const items = await badCasesOut(db, rows.slice(0, q.limit));
   return { items, nextCursor: rows.length > q.limit ? (items.at(-1)?.id ?? null) : null };
 }
 
 export async function getBadCase(db: Db, id: string) {
   const row = await db.badCase.findUnique({ where: { id }, select: badCaseSelect });
   if (!row) throw errors.notFound(`Bad Case ${id}`);
-  return badCaseOut(row);
+  return (await badCasesOut(db, [row]))[0]!;
 }
 
 export async function updateBadCase(db: Db, id: string, input: z.input<typeof UpdateBadCaseInput>) {
   const data = UpdateBadCaseInput.parse(input);
   const exists = await db.badCase.findUnique({ where: { id }, select: { id: true } });
   if (!exists) throw errors.notFound(`Bad Case ${id}`);
-  return badCaseOut(await db.badCase.update({ where: { id }, data, select: badCaseSelect }));
+  return (await badCasesOut(db, [await db.badCase.update({ where: { id }, data, select: badCaseSelect })]))[0]!;
 }

@@ -11,6 +11,7 @@ import {
   ListBadCasesQuery,
   ListItemsQuery,
   ListRunsQuery,
+  ListSamplesQuery,
   ListSetsQuery,
   PastedAnswersInput,
   RerunInput,
@@ -50,6 +51,7 @@ import {
   importSamples,
   listBadCases,
   listItems,
+  listQueue,
   listRuns,
   listSamples,
   listSets,
@@ -113,7 +115,9 @@ export const evalRouter = router({
       .query(({ ctx, input }) => exportVersion(ctx.db, input.id, input.version, input.query.format)),
   }),
   samples: router({
-    list: procedure("eval.read").input(SetVersionParams).query(({ ctx, input }) => listSamples(ctx.db, input.id, input.version)),
+    list: procedure("eval.read")
+      .input(SetVersionParams.extend({ query: ListSamplesQuery.optional() }))
+      .query(({ ctx, input }) => listSamples(ctx.db, input.id, input.version, input.query ?? {})),
     get: procedure("eval.read").input(SampleParams).query(({ ctx, input }) => getSample(ctx.db, input.id)),
     add: procedure("eval.manage")
       .input(SetVersionParams.extend({ body: SampleInput }))
@@ -151,6 +155,9 @@ export const evalRouter = router({
     list: procedure("eval.read")
       .input(RunParams.extend({ query: ListItemsQuery.optional() }))
       .query(({ ctx, input }) => listItems(ctx.db, input.id, input.query ?? {})),
+    queue: procedure("eval.read")
+      .input(RunParams.extend({ query: ListItemsQuery.optional() }))
+      .query(({ ctx, input }) => listQueue(ctx.db, input.id, input.query ?? {})),
     get: procedure("eval.read").input(RunItemParams).query(({ ctx, input }) => getItem(ctx.db, input.id, input.itemId)),
     verdict: procedure("eval.annotate")
       .input(RunItemParams.extend({ body: VerdictInput }))

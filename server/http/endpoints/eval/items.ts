@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
-import { AdoptInput, adoptSuggestions, getItem, listItems, ListItemsQuery, RunItemParams, RunParams, setVerdict, VerdictInput } from "../../../eval";
-import { EvalItemOut, EvalRunOut, VerdictChangeOut } from "../../../eval/out-schemas";
+import { AdoptInput, adoptSuggestions, getItem, listItems, ListItemsQuery, listQueue, RunItemParams, RunParams, setVerdict, VerdictInput } from "../../../eval";
+import { EvalItemOut, EvalQueueOut, EvalRunOut, VerdictChangeOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */
@@ -71,4 +71,19 @@ export const evalAdoptSuggestions = defineEndpoint({
     ...notFound,
   },
   handler: async ({ db, params, principal }) => ({ status: 200, body: await adoptSuggestions(db, params.id, principal) }),
+});
+
+export const evalListQueue = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/runs/{id}/queue",
+  operationId: "evalListQueue",
+  summary: "The annotation queue: compact item rows and the review progress",
+  description:
+    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark, Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, and items matching the filters.",
+  permission: "eval.read",
+  params: RunParams,
+  query: ListItemsQuery,
+  responses: { 200: { description: "A page of the queue", schema: EvalQueueOut }, ...notFound },
+  handler: async ({ db, params, query }) => ({ status: 200, body: await listQueue(db, params.id, query) }),
 });

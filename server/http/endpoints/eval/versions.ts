@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
 import { ErrorOut } from "../../../core/errors";
-import { addSample, createVersion, CreateVersionInput, deleteVersion, EVAL_LIMITS, exportVersion, freezeVersion, getVersion, ExportQuery, ImportInput, importSamples, listSamples, SampleInput, SetParams, SetVersionParams, updateVersion, UpdateVersionInput } from "../../../eval";
+import { addSample, createVersion, CreateVersionInput, deleteVersion, EVAL_LIMITS, exportVersion, freezeVersion, getVersion, ExportQuery, ImportInput, importSamples, listSamples, ListSamplesQuery, SampleInput, SetParams, SetVersionParams, updateVersion, UpdateVersionInput } from "../../../eval";
 import { EvalSampleOut, EvalVersionOut, RowErrorOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, uploadLimit } from "./shared";
 
@@ -79,11 +79,18 @@ export const evalListSamples = defineEndpoint({
   method: "GET",
   path: "/api/eval/sets/{id}/versions/{version}/samples",
   operationId: "evalListSamples",
-  summary: "A version's samples in order",
+  summary: "A version's samples in order (search and pages optional)",
   permission: "eval.read",
   params: SetVersionParams,
-  responses: { 200: { description: "The version and its samples", schema: z.object({ version: EvalVersionOut, items: z.array(EvalSampleOut) }) }, ...notFound },
-  handler: async ({ db, params }) => ({ status: 200, body: await listSamples(db, params.id, params.version) }),
+  query: ListSamplesQuery,
+  responses: {
+    200: {
+      description: "The version and its samples; `matching` counts the samples that match `q`",
+      schema: z.object({ version: EvalVersionOut, items: z.array(EvalSampleOut), matching: z.number().int(), nextCursor: z.string().nullable() }),
+    },
+    ...notFound,
+  },
+  handler: async ({ db, params, query }) => ({ status: 200, body: await listSamples(db, params.id, params.version, query) }),
 });
 
 export const evalAddSample = defineEndpoint({
