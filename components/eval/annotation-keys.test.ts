@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { SHORTCUTS, actionFor, neighbour, nextOpenItem } from "./annotation-keys";
+
+describe("annotation keyboard", () => {
+  it("P pass, F fail, J/K and arrows move, N next open, R raw JSON, ? help", () => {
+    expect(["p", "P", "f", "j", "ArrowDown", "k", "ArrowUp", "n", "r", "?"].map((key) => actionFor({ key }))).toEqual([
+      "pass", "pass", "fail", "next", "next", "prev", "prev", "nextOpen", "raw", "help",
+    ]);
+    expect(actionFor({ key: "x" })).toBeNull();
+  });
+
+  it("never fires while typing, inside a dialog, with a modifier or with a dialog open", () => {
+    expect(actionFor({ key: "p", target: { tagName: "INPUT" } })).toBeNull();
+    expect(actionFor({ key: "p", target: { tagName: "textarea" } })).toBeNull();
+    expect(actionFor({ key: "p", target: { tagName: "SELECT" } })).toBeNull();
+    expect(actionFor({ key: "p", target: { tagName: "DIV", isContentEditable: true } })).toBeNull();
+    expect(actionFor({ key: "p", target: { tagName: "BUTTON", closest: (s: string) => (s.includes("dialog") ? {} : null) } })).toBeNull();
+    expect(actionFor({ key: "p", ctrlKey: true })).toBeNull();
+    expect(actionFor({ key: "p", metaKey: true })).toBeNull();
+    expect(actionFor({ key: "p" }, { dialogOpen: true })).toBeNull();
+    expect(actionFor({ key: "p", target: { tagName: "BUTTON", closest: () => null } })).toBe("pass");
+  });
+
+  it("every action has a documented shortcut", () => {
+    expect(new Set(SHORTCUTS.map((s) => s.action))).toEqual(new Set(["pass", "fail", "next", "prev", "nextOpen", "raw", "help"]));
+  });
+
+  it("after a verdict the view goes to the next item without one, wrapping to the top, or nowhere", () => {
+    const items = [
+      { id: "a", verdict: null },
+      { id: "b", verdict: "pass" },
+      { id: "c", verdict: null },
+      { id: "d", verdict: "fail" },
+    ];
+    expect(nextOpenItem(items, "a")?.id).toBe("c");
+    expect(nextOpenItem(items, "c")?.id).toBe("a");
+    expect(nextOpenItem(items, undefined)?.id).toBe("a");
+    expect(nextOpenItem(items.map((i) => ({ ...i, verdict: "pass" })), "a")).toBeNull();
+  });
+
+  it("J/K move one item and stop at the ends", () => {
+    const items = [{ id: "a" }, { id: "b" }, { id: "c" }];
+    expect(neighbour(items, "a", 1)?.id).toBe("b");
+    expect(neighbour(items, "c", 1)?.id).toBe("c");
+    expect(neighbour(items, "a", -1)?.id).toBe("a");
+    expect(neighbour(items, "zzz", 1)?.id).toBe("a");
+    expect(neighbour([], "a", 1)).toBeNull();
+  });
+});
