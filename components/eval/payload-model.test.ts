@@ -20,7 +20,8 @@ describe("payload model", () => {
     expect(table.rows[0]!.image).toEqual({ kind: "image", text: "https://img.example.com/a.png", href: "https://img.example.com/a.png" });
     expect(table.rows[1]!.url!.kind).toBe("link");
     expect(table.rows[0]!.url).toEqual({ kind: "empty", text: "—" });
-    expect(table.rows[1]!.tags).toEqual({ kind: "json", text: '["hot","vegan"]' });
+    expect(table.rows[1]!.tags).toEqual({ kind: "list", text: "hot, vegan", items: ["hot", "vegan"] });
+    expect(cellOf([{ a: 1 }])).toEqual({ kind: "json", text: '[{"a":1}]' });
     expect(blocks[0]).toMatchObject({ kind: "fields", entries: [{ key: "scene", label: "Scene", value: { kind: "text", text: "breakfast" } }] });
   });
 

@@ -10,6 +10,7 @@ export type Cell =
   | { kind: "empty"; text: string }
   | { kind: "link"; text: string; href: string }
   | { kind: "image"; text: string; href: string }
+  | { kind: "list"; text: string; items: string[] }
   | { kind: "json"; text: string };
 
 export type PayloadBlock =
@@ -44,6 +45,10 @@ export function cellOf(value: unknown): Cell {
       return /\.(png|jpe?g|gif|webp|svg)(\?\S*)?$/i.test(value) ? { kind: "image", text: value, href: value } : { kind: "link", text: value, href: value };
     }
     return { kind: "text", text: value.length > MAX_CELL ? `${value.slice(0, MAX_CELL - 1)}…` : value };
+  }
+  if (Array.isArray(value) && value.length <= 20 && value.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
+    const items = value.map((v) => String(v));
+    return { kind: "list", text: items.join(", "), items };
   }
   const json = JSON.stringify(value);
   return { kind: "json", text: json.length > MAX_CELL ? `${json.slice(0, MAX_CELL - 1)}…` : json };

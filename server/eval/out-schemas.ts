@@ -189,6 +189,8 @@ export const EvalQueueOut = z
       adopted: z.number().int().meta({ description: "Machine suggestions adopted in bulk, not yet changed by a person" }),
       spotCheckLeft: z.number().int().meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
       matching: z.number().int().meta({ description: "Items matching the filters" }),
+      adoptable: z.number().int().meta({ description: "Items without a verdict whose suggestion is pass or fail: what bulk adopt would write" }),
+      unknownOpen: z.number().int().meta({ description: "Items without a verdict whose suggestion is unknown: adopt leaves them to a person" }),
     }),
     items: z.array(EvalQueueRowOut),
     nextCursor: z.string().nullable(),
@@ -319,6 +321,12 @@ export const EvalVocabularyOut = z
     attributions: z.record(z.string(), z.string()).meta({ description: "attribution -> meaning (failure points in the chain)" }),
     guardrailFlags: z.record(z.string(), z.string()).meta({ description: "flag -> meaning" }),
     ruleTypes: z.array(z.string()),
+    rules: z.array(
+      z.object({
+        type: z.string(),
+        fields: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "json", "choice"]), optional: z.boolean(), choices: z.array(z.string()).optional() })),
+      }),
+    ),
     tiers: z.array(z.object({ tier: z.enum(TIERS), meaning: z.string() })),
     modes: z.array(z.enum(RUN_MODES)),
     setKinds: z.array(z.enum(SET_KINDS)),

@@ -230,7 +230,7 @@ export async function listItems(db: Db, idOrShort: string, query: z.input<typeof
 export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
   const q = ListItemsQuery.parse(query);
   const run = await resolveRun(db, idOrShort);
-  const [rows, progress, adopted, spotCheckLeft, matching] = await Promise.all([
+  const [rows, progress, adopted, spotCheckLeft, matching, adoptable, unknownOpen] = await Promise.all([
     db.evalRunItem.findMany({
       where: itemsWhere(run.id, q),
       orderBy: itemOrder,
@@ -242,11 +242,13 @@ export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof
     db.evalRunItem.count({ where: { runId: run.id, verdict: { not: null }, verdictSource: "adopted" } }),
     db.evalRunItem.count({ where: { AND: [{ runId: run.id }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] } }),
     db.evalRunItem.count({ where: itemsWhere(run.id, q) }),
+    db.evalRunItem.count({ where: { AND: [{ runId: run.id, verdict: null }, { OR: [suggestionWhere("pass"), suggestionWhere("fail")] }] } }),
+    db.evalRunItem.count({ where: { AND: [{ runId: run.id, verdict: null }, suggestionWhere("unknown")] } }),
   ]);
   const page = rows.slice(0, q.limit);
   return {
     run: runOut(run, progress),
-    counts: { total: progress.total, judged: progress.judged, human: progress.judged - adopted, adopted, spotCheckLeft, matching },
+    counts: { total: progress.total, judged: progress.judged, human: progress.judged - adopted, adopted, spotCheckLeft, matching, adoptable, unknownOpen },
     items: page.map(queueRowOut),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
   };

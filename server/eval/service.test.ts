@@ -267,9 +267,10 @@ describe("evaluation center services (embedded database)", () => {
       const run = await createRun(db, { setVersionId, mode: "pasted", tier: "invoke", environment: "pages" }, rita);
       expect(run.createdByLabel).toBe("Rita Reviewer");
       await submitPastedAnswers(db, run.id, { answers: ["q001", "q002", "q003", "q004", "q005", "q006"].map((key, i) => ({ key, answer: i < 3 ? GOOD : BAD })) });
+      expect((await listQueue(db, run.id, {})).counts).toMatchObject({ judged: 0, adoptable: 6, unknownOpen: 0, spotCheckLeft: 3 });
       await adoptSuggestions(db, run.id, rita);
       let queue = await listQueue(db, run.id, {});
-      expect(queue.counts).toMatchObject({ total: 6, judged: 6, human: 0, adopted: 6, spotCheckLeft: 3, matching: 6 });
+      expect(queue.counts).toMatchObject({ total: 6, judged: 6, human: 0, adopted: 6, spotCheckLeft: 3, matching: 6, adoptable: 0, unknownOpen: 0 });
       expect(queue.items[0]).toMatchObject({ key: "q001", classification: "price", status: "answered", suggestion: { verdict: "pass", flags: [] }, verdict: { verdict: "pass", source: "adopted" }, spotCheck: false });
       expect(queue.items[0]).not.toHaveProperty("answer");
       // a person confirms one spot-check item: human +1, spot-check left -1

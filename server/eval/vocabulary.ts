@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { EVAL_LIMITS } from "./limits";
 import {
   ATTRIBUTIONS,
@@ -23,6 +24,32 @@ export const TIER_MEANINGS: Record<Tier, string> = {
 /** The rule assertion types, read from the assertion schema itself (one list). */
 export const RULE_TYPES = AssertionSchema.options.map((o) => o.shape.type.value);
 
+type FieldKind = "text" | "number" | "json" | "choice";
+function kindOf(schema: z.ZodType): { kind: FieldKind; optional: boolean; choices?: string[] } {
+  let s = schema;
+  let optional = false;
+  for (;;) {
+    const def = s.def as { type: string; innerType?: z.ZodType };
+    if ((def.type === "optional" || def.type === "default" || def.type === "nullable") && def.innerType) {
+      optional = true;
+      s = def.innerType;
+    } else break;
+  }
+  const type = (s.def as { type: string }).type;
+  if (type === "string") return { kind: "text", optional };
+  if (type === "number") return { kind: "number", optional };
+  if (type === "enum") return { kind: "choice", optional, choices: (s as z.ZodEnum).options as string[] };
+  return { kind: "json", optional };
+}
+
+/** Each rule type with the fields it takes (read from the assertion schema), so a form never restates them. */
+export const RULES = AssertionSchema.options.map((o) => ({
+  type: o.shape.type.value,
+  fields: Object.entries(o.shape as Record<string, z.ZodType>)
+    .filter(([k]) => k !== "type" && k !== "name")
+    .map(([name, s]) => ({ name, ...kindOf(s) })),
+}));
+
 export const RUN_LIFECYCLE =
   "Run states: created -> (start) answering -> awaiting_review (no item pending) -> completed (every item has a verdict); created|answering -> (cancel) cancelled; answering -> failed when the snapshot cannot run. Item states: pending -> answering -> answered | failed (execution error) | cancelled.";
 
@@ -32,6 +59,7 @@ export function evalVocabulary() {
     attributions: ATTRIBUTIONS,
     guardrailFlags: GUARDRAIL_FLAGS,
     ruleTypes: RULE_TYPES,
+    rules: RULES,
     tiers: TIERS.map((tier) => ({ tier, meaning: TIER_MEANINGS[tier] })),
     modes: RUN_MODES,
     setKinds: SET_KINDS,

@@ -1,0 +1,103 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, inputClass } from "@/components/ui/field";
+import { words } from "../format";
+import type { Vocabulary } from "../types";
+
+export type FailInput = { basis: string; attribution: string; classification?: string };
+
+/** A fail needs a basis (what is wrong) and an attribution (where in the chain); the scenario defaults to the sample's. */
+export function FailDialog({ open, onClose, runId, itemId, vocabulary, saving, onSubmit }: { open: boolean; onClose: () => void; runId: string; itemId?: string; vocabulary?: Vocabulary; saving: boolean; onSubmit: (input: FailInput) => void }) {
+  const trpc = useTRPC();
+  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }), enabled: open && !!itemId, staleTime: 30_000 });
+  const [basis, setBasis] = useState("");
+  const [attribution, setAttribution] = useState("");
+  const [classification, setClassification] = useState("");
+  const [tried, setTried] = useState(false);
+  useEffect(() => {
+    if (!open || !item.data) return;
+    const v = item.data.verdict;
+    setBasis(v?.verdict === "fail" && v.source === "human" ? (v.basis ?? "") : "");
+    setAttribution(v?.verdict === "fail" ? (v.attribution ?? "") : "");
+    setClassification(v?.classification || item.data.sampleClassification || "");
+    setTried(false);
+  }, [open, item.data]);
+  const attributions = Object.entries((vocabulary?.attributions ?? {}) as Record<string, string>);
+  const submit = () => {
+    setTried(true);
+    if (basis.trim() && attribution) onSubmit({ basis: basis.trim(), attribution, classification: classification.trim() || undefined });
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="lg"
+      title="Fail: what is wrong?"
+      description="A fail needs a basis and the point in the chain where it broke. The server checks the same rules."
+      initialFocus="textarea"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="dangerSolid" onClick={submit} disabled={saving}>
+            Save fail
+          </Button>
+        </>
+      }
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            submit();
+            return;
+          }
+          // 1-9 choose an attribution, unless the person is typing
+          const typing = (e.target as HTMLElement).tagName === "TEXTAREA" || ((e.target as HTMLElement).tagName === "INPUT" && (e.target as HTMLInputElement).type === "text");
+          const n = Number(e.key);
+          if (!typing && Number.isInteger(n) && n >= 1 && n <= attributions.length) {
+            e.preventDefault();
+            setAttribution(attributions[n - 1]![0]);
+          }
+        }}
+      >
+        <Field label="Basis" hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution." error={tried && !basis.trim() ? "Say what is wrong" : undefined}>
+          <textarea className={inputClass} rows={3} maxLength={4000} value={basis} onChange={(e) => setBasis(e.target.value)} />
+        </Field>
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Attribution</legend>
+          {tried && !attribution && <p className="text-xs text-red-700">Choose where it broke</p>}
+          <div className="mt-1 grid gap-1.5 sm:grid-cols-2">
+            {attributions.map(([id, meaning], i) => (
+              <label key={id} className={`flex cursor-pointer gap-2 rounded-lg border px-3 py-2 text-sm ${attribution === id ? "border-red-400 bg-red-50/60" : "border-slate-200 hover:bg-slate-50"}`}>
+                <input type="radio" name="attribution" value={id} checked={attribution === id} onChange={() => setAttribution(id)} className="mt-0.5" />
+                <span>
+                  <span className="block font-medium">
+                    {i < 9 ? <span className="mr-1 text-xs text-slate-400">{i + 1}</span> : null}
+                    {words(id)}
+                  </span>
+                  <span className="text-xs text-slate-600">{meaning}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <Field label="Scenario" hint="Defaults to the sample's business scenario">
+          <input className={inputClass} value={classification} maxLength={120} onChange={(e) => setClassification(e.target.value)} />
+        </Field>
+        <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true" />
+      </form>
+    </Dialog>
+  );
+}

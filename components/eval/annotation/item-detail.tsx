@@ -1,0 +1,263 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ErrorState, LoadingRows } from "@/components/ui/feedback";
+import { Kbd } from "@/components/ui/kbd";
+import { useToast } from "@/components/ui/toast";
+import { BadCaseBadge, FlagBadge, SuggestionBadge, VerdictBadge } from "../badges";
+import { ago, ms, when, words } from "../format";
+import { PayloadView } from "../payload-view";
+import { TraceSteps } from "../trace-steps";
+import { errorInfo, type EvalItem, type Vocabulary } from "../types";
+
+type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
+const COVERAGE: Record<string, { label: string; className: string }> = {
+  covered: { label: "covered", className: "bg-emerald-50 text-emerald-800 ring-emerald-200" },
+  partial: { label: "partial", className: "bg-amber-50 text-amber-800 ring-amber-200" },
+  missing: { label: "missing", className: "bg-red-50 text-red-800 ring-red-200" },
+  unclear: { label: "unclear", className: "bg-slate-100 text-slate-700 ring-slate-200" },
+};
+
+/** Everything a person needs to judge one answer, in reading order, with the verdict bar at the bottom. */
+export function ItemDetail(props: {
+  runId: string;
+  itemId: string;
+  position?: number;
+  total?: number;
+  raw: boolean;
+  onToggleRaw: () => void;
+  vocabulary?: Vocabulary;
+  canJudge: boolean;
+  judgeTitle?: string;
+  saving: boolean;
+  onPass: () => void;
+  onFail: () => void;
+  onPrev: () => void;
+  onNext: () => void;
+}) {
+  const trpc = useTRPC();
+  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: props.runId, itemId: props.itemId }), staleTime: 30_000 });
+  if (item.error) return <ErrorState error={item.error} onRetry={() => item.refetch()} />;
+  if (!item.data) return <LoadingRows rows={8} label="Loading the item" />;
+  const it: EvalItem = item.data;
+  const s = it.suggestion;
+  const turns = (it.turns as Turn[] | null) ?? null;
+  const flagMeaning = (f: string) => (props.vocabulary?.guardrailFlags as Record<string, string> | undefined)?.[f];
+
+  return (
+    <article aria-labelledby="item-question" className="flex min-h-full flex-col rounded-xl border border-slate-200 bg-white">
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-3">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-mono font-semibold">{it.key}</span>
+          {props.position && props.total ? (
+            <span className="text-slate-500">
+              {props.position} of {props.total}
+            </span>
+          ) : null}
+          <Badge>{it.verdict?.classification || it.sampleClassification || "no scenario"}</Badge>
+          {it.status === "failed" && <Badge tone="danger">execution failed</Badge>}
+          {it.badCase && <BadCaseBadge status={it.badCase.status} />}
+        </div>
+        <div className="flex gap-1">
+          <Button size="sm" variant="ghost" onClick={props.onPrev} aria-label="Previous item (K)">
+            ↑ <Kbd>K</Kbd>
+          </Button>
+          <Button size="sm" variant="ghost" onClick={props.onNext} aria-label="Next item (J)">
+            ↓ <Kbd>J</Kbd>
+          </Button>
+        </div>
+      </header>
+
+      <div className="flex-1 space-y-5 px-5 py-4">
+        <section>
+          <h3 id="item-question" className="text-base font-semibold leading-snug text-slate-900">
+            {it.question}
+          </h3>
+        </section>
+
+        {turns ? (
+          <section aria-label="Conversation">
+            <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Conversation</h4>
+            <ol className="space-y-2">
+              {turns.map((t, i) => (
+                <li key={i} className="space-y-2">
+                  <Bubble role={t.role} preset={!!t.preset} text={t.content} />
+                  {t.answer !== undefined && t.answer !== null && !t.preset && <Bubble role="assistant" text={t.answer} answer />}
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : (
+          <section aria-label="Answer">
+            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Answer</h4>
+            {it.answer ? <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm leading-relaxed text-slate-800">{it.answer}</p> : <p className="text-sm text-slate-500">No answer.</p>}
+          </section>
+        )}
+        {it.error && (
+          <p role="note" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            Execution error: {it.error}
+          </p>
+        )}
+
+        {it.payload && <PayloadView payload={it.payload} raw={props.raw} onToggleRaw={props.onToggleRaw} />}
+
+        <section aria-label="Expected points">
+          <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Expected points</h4>
+          <ul className="space-y-1.5">
+            {it.expectedPoints.map((p, i) => {
+              const cov = s?.coverage[i];
+              const style = COVERAGE[cov?.status ?? ""] ?? null;
+              return (
+                <li key={i} className="flex items-start gap-2 text-sm">
+                  {style ? <span className={`mt-0.5 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${style.className}`}>{style.label}</span> : <span className="mt-0.5 w-14 shrink-0" />}
+                  <span>
+                    <span className="text-slate-800">{p}</span>
+                    {cov?.evidence && <span className="block text-xs text-slate-500">“{cov.evidence}”</span>}
+                    {!cov?.evidence && cov?.missing?.length ? <span className="block text-xs text-slate-500">not found: {cov.missing.join(", ")}</span> : null}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+
+        <section aria-label="Machine suggestion" className="rounded-lg border border-dashed border-slate-300 p-3">
+          <div className="flex flex-wrap items-center gap-2">
+            <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Machine suggestion</h4>
+            <SuggestionBadge verdict={s?.verdict} />
+            {s && <span className="text-xs text-slate-500">{s.judge}</span>}
+            <span className="text-xs text-slate-500">· assistance only, never counted</span>
+          </div>
+          {s ? (
+            <div className="mt-2 space-y-2 text-sm">
+              <p className="text-slate-700">{s.rationale}</p>
+              {s.flags.length > 0 && (
+                <ul className="space-y-1" aria-label="Guardrail flags">
+                  {s.flags.map((f, i) => (
+                    <li key={i} className="flex flex-wrap items-start gap-2">
+                      <FlagBadge flag={f.flag} meaning={flagMeaning(f.flag)} />
+                      <span className="text-xs text-slate-600">{flagMeaning(f.flag) ?? f.message}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {s.failedRules.length > 0 && (
+                <ul className="space-y-1" aria-label="Failed rules">
+                  {s.failedRules.map((r, i) => (
+                    <li key={i} className="text-xs text-red-800">
+                      ✕ {r.label}: {r.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {s.judgeError && <p className="text-xs text-amber-800">{s.judgeError}</p>}
+            </div>
+          ) : (
+            <p className="mt-2 text-sm text-slate-500">No suggestion yet.</p>
+          )}
+        </section>
+
+        {it.traceId && (
+          <details className="group">
+            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
+              Execution steps <span className="font-normal normal-case">({ms(it.latencyMs)} · {it.promptTokens + it.completionTokens} tokens)</span>
+            </summary>
+            <div className="mt-2">
+              <TraceSteps traceId={it.traceId} />
+            </div>
+          </details>
+        )}
+
+        <History history={it.history} />
+      </div>
+
+      <VerdictBar item={it} {...props} />
+    </article>
+  );
+}
+
+function Bubble({ role, preset = false, text, answer = false }: { role: string; preset?: boolean; text: string; answer?: boolean }) {
+  const user = role === "user";
+  return (
+    <div className={`flex ${user ? "justify-end" : "justify-start"}`}>
+      <div className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm ${user ? "bg-brand-600 text-white" : answer ? "bg-slate-100 text-slate-900" : "border border-slate-200 bg-white text-slate-800"}`}>
+        <div className={`mb-0.5 text-[11px] font-medium ${user ? "text-brand-100" : "text-slate-500"}`}>
+          {role}
+          {preset ? " · preset (context, not asked)" : answer ? " · the agent's answer" : ""}
+        </div>
+        <p className="whitespace-pre-wrap">{text}</p>
+      </div>
+    </div>
+  );
+}
+
+function History({ history }: { history: EvalItem["history"] }) {
+  if (!history.length) return null;
+  const describe = (v: unknown) => {
+    const x = v as { verdict?: string; source?: string; attribution?: string; basis?: string } | null;
+    if (!x?.verdict) return "no verdict";
+    return `${x.verdict}${x.source === "adopted" ? " (adopted)" : ""}${x.attribution ? ` · ${words(x.attribution)}` : ""}`;
+  };
+  return (
+    <section aria-label="Verdict history">
+      <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Verdict history</h4>
+      <ol className="space-y-1 text-xs text-slate-600">
+        {[...history].reverse().map((h) => (
+          <li key={h.id}>
+            <time dateTime={String(h.at)} title={when(h.at)}>
+              {ago(h.at)}
+            </time>{" "}
+            · <span className="font-medium text-slate-800">{h.byLabel ?? h.byId ?? "unknown"}</span>: {describe(h.before)} → <span className="font-medium text-slate-800">{describe(h.after)}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function VerdictBar({ item, canJudge, judgeTitle, saving, onPass, onFail, runId }: { item: EvalItem; runId: string; canJudge: boolean; judgeTitle?: string; saving: boolean; onPass: () => void; onFail: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const badCase = useMutation(
+    trpc.eval.items.badCase.mutationOptions({
+      onSuccess: async (r) => {
+        toast({ tone: "success", title: r.created ? "Bad Case created" : "This item already has a Bad Case", description: r.badCase.title });
+        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+      },
+      onError: (e) => toast({ tone: "error", title: "No Bad Case", description: errorInfo(e).message }),
+    }),
+  );
+  const v = item.verdict;
+  return (
+    <footer className="sticky bottom-0 flex flex-wrap items-center justify-between gap-3 rounded-b-xl border-t border-slate-200 bg-white/95 px-5 py-3 backdrop-blur">
+      <div className="flex min-w-0 flex-wrap items-center gap-2 text-sm">
+        <span className="text-slate-500">Verdict:</span>
+        <VerdictBadge verdict={v?.verdict} source={v?.source} />
+        {v && (
+          <span className="truncate text-xs text-slate-500">
+            {v.byLabel ?? v.byId ?? ""} {ago(v.at)}
+            {v.verdict === "fail" && v.attribution ? ` · ${words(v.attribution)}` : ""}
+            {v.basis ? ` · “${v.basis.slice(0, 80)}${v.basis.length > 80 ? "…" : ""}”` : ""}
+          </span>
+        )}
+      </div>
+      <div className="flex gap-2">
+        {v?.verdict === "fail" && !item.badCase && (
+          <Button variant="secondary" disabled={!canJudge || badCase.isPending} onClick={() => badCase.mutate({ id: runId, itemId: item.id, body: {} })}>
+            Make Bad Case
+          </Button>
+        )}
+        <Button variant="secondary" className="border-red-300 text-red-700 hover:bg-red-50" disabled={!canJudge || saving} title={judgeTitle} onClick={onFail}>
+          Fail <Kbd>F</Kbd>
+        </Button>
+        <Button className="bg-emerald-600 hover:bg-emerald-700" disabled={!canJudge || saving} title={judgeTitle} onClick={onPass}>
+          Pass <Kbd>P</Kbd>
+        </Button>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useCallback, useMemo } from "react";
+import { useTRPCClient } from "@/lib/trpc";
+import type { In, QueueRow } from "../types";
+
+type Filter = NonNullable<In["items"]["queue"]["query"]>;
+type Page = Awaited<ReturnType<ReturnType<typeof useTRPCClient>["eval"]["items"]["queue"]["query"]>>;
+export const QUEUE_PAGE = 100;
+
+/** The annotation queue of a run with the URL's filters, page by page (compact rows), and a way to patch one row in place. */
+export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">) {
+  const client = useTRPCClient();
+  const qc = useQueryClient();
+  const queryKey = useMemo(() => ["eval-queue", runId, filter] as const, [runId, filter]);
+  const q = useInfiniteQuery({
+    queryKey,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => client.eval.items.queue.query({ id: runId, query: { ...filter, limit: QUEUE_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    getNextPageParam: (last: Page) => last.nextCursor ?? undefined,
+    refetchInterval: (query) => (query.state.data?.pages[0]?.run.status === "answering" ? 3000 : false),
+  });
+  const rows: QueueRow[] = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  const first = q.data?.pages[0];
+  const patchRow = useCallback(
+    (id: string, patch: Partial<QueueRow>, countsDelta?: Partial<Page["counts"]>) =>
+      qc.setQueryData<InfiniteData<Page>>(queryKey, (d) =>
+        d
+          ? {
+              ...d,
+              pages: d.pages.map((p, i) => ({
+                ...p,
+                items: p.items.map((r) => (r.id === id ? { ...r, ...patch } : r)),
+                counts: i === 0 && countsDelta ? Object.fromEntries(Object.entries(p.counts).map(([k, v]) => [k, v + ((countsDelta as Record<string, number>)[k] ?? 0)])) as Page["counts"] : p.counts,
+              })),
+            }
+          : d,
+      ),
+    [qc, queryKey],
+  );
+  const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["eval-queue", runId] }), [qc, runId]);
+  return { ...q, rows, run: first?.run, counts: first?.counts, patchRow, refresh };
+}

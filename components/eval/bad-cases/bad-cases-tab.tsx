@@ -1,0 +1,329 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, inputClass } from "@/components/ui/field";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
+import { Pagination } from "@/components/ui/pagination";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { BadCaseBadge } from "../badges";
+import { Breadcrumbs } from "../breadcrumbs";
+import { ago, when, words } from "../format";
+import { errorInfo, type BadCase } from "../types";
+
+const PAGE = 50;
+
+/** Bad Cases across the agent's runs: filters, status changes, "a Bad Case for every fail" of a run, and each case's page. */
+export function BadCasesTab({ agentId }: { agentId: string }) {
+  const [url] = useEvalUrl();
+  return url.case ? <BadCaseView id={url.case} /> : <BadCaseList agentId={agentId} />;
+}
+
+export function useBadCaseStatuses() {
+  const trpc = useTRPC();
+  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  return { statuses: meta.data?.badCaseStatuses ?? [], attributions: Object.keys(meta.data?.attributions ?? {}) };
+}
+
+function BadCaseList({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const { caps, role } = useCaps();
+  const [url, go, hrefFor] = useEvalUrl();
+  const { statuses, attributions } = useBadCaseStatuses();
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const [bulk, setBulk] = useState(false);
+  const cursor = cursors.at(-1);
+  const status = statuses.find((s) => s === url.status);
+  const attribution = attributions.find((a) => a === url.attribution);
+  const list = useQuery({
+    ...trpc.eval.badCases.list.queryOptions({ agentId, limit: PAGE, ...(status ? { status } : {}), ...(attribution ? { attribution: attribution as never } : {}), ...(cursor ? { cursor } : {}) }),
+    placeholderData: keepPreviousData,
+  });
+  const setFilter = (patch: Parameters<typeof go>[0]) => {
+    setCursors([undefined]);
+    go(patch, { replace: true });
+  };
+  const rows = list.data?.items ?? [];
+  const page = cursors.length - 1;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-wrap gap-3" role="group" aria-label="Filters">
+          <label className="text-xs font-medium text-slate-600">
+            Status
+            <select className={`${inputClass} mt-1 w-40`} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
+              <option value="">Any status</option>
+              {statuses.map((s) => (
+                <option key={s} value={s}>
+                  {s === "wont_fix" ? "won't fix" : words(s)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-xs font-medium text-slate-600">
+            Attribution
+            <select className={`${inputClass} mt-1 w-44`} value={url.attribution ?? ""} onChange={(e) => setFilter({ attribution: e.target.value || undefined })}>
+              <option value="">Any attribution</option>
+              {attributions.map((a) => (
+                <option key={a} value={a}>
+                  {words(a)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <Button variant="secondary" onClick={() => setBulk(true)} disabled={!caps.annotate} title={caps.annotate ? undefined : deniedReason(role, "annotate")}>
+          Bad Cases for every fail of a run…
+        </Button>
+      </div>
+      {list.error ? (
+        <ErrorState error={list.error} onRetry={() => list.refetch()} />
+      ) : list.isLoading ? (
+        <LoadingRows rows={5} label="Loading Bad Cases" />
+      ) : rows.length === 0 ? (
+        <EmptyState title={url.status || url.attribution ? "No Bad Case matches" : "No Bad Case yet"}>
+          A failed answer becomes a Bad Case from the annotation view, or all fails of a run at once with the button above. Fix them, re-run the same batch and compare.
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Bad Cases">
+            <THead>
+              <tr>
+                <Th>Bad Case</Th>
+                <Th className="w-36">Status</Th>
+                <Th>Attribution</Th>
+                <Th>Scenario</Th>
+                <Th>From</Th>
+                <Th>Updated</Th>
+              </tr>
+            </THead>
+            <tbody>
+              {rows.map((b) => (
+                <Tr key={b.id}>
+                  <Td className="max-w-md">
+                    <Link href={hrefFor({ tab: "bad-cases", case: b.id })} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                      {b.title}
+                    </Link>
+                  </Td>
+                  <Td>
+                    <StatusSelect badCase={b} />
+                  </Td>
+                  <Td>{b.attribution ? words(b.attribution) : "—"}</Td>
+                  <Td>{b.classification || "—"}</Td>
+                  <Td className="text-xs">
+                    <Link href={hrefFor({ tab: "annotation", run: b.runShortId, item: b.itemId })} className="font-mono text-brand-700 hover:underline">
+                      {b.runShortId} · {b.sampleKey}
+                    </Link>
+                    <div className="text-slate-500">{b.setName}</div>
+                  </Td>
+                  <Td className="text-slate-600">
+                    <span title={when(b.updatedAt)}>{ago(b.updatedAt)}</span>
+                    <div className="text-xs text-slate-500">by {b.createdByLabel ?? "—"}</div>
+                  </Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+          <Pagination
+            label="Bad Case pages"
+            from={page * PAGE + 1}
+            to={page * PAGE + rows.length}
+            hasPrev={page > 0}
+            hasNext={!!list.data?.nextCursor}
+            onPrev={() => setCursors((c) => c.slice(0, -1))}
+            onNext={() => setCursors((c) => [...c, list.data?.nextCursor ?? undefined])}
+          />
+        </>
+      )}
+      <BulkDialog open={bulk} onClose={() => setBulk(false)} agentId={agentId} />
+    </div>
+  );
+}
+
+function StatusSelect({ badCase }: { badCase: BadCase }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { caps, role } = useCaps();
+  const { statuses } = useBadCaseStatuses();
+  const update = useMutation(
+    trpc.eval.badCases.update.mutationOptions({
+      onSuccess: async (b) => {
+        toast({ tone: "success", title: `Bad Case is ${b.status === "wont_fix" ? "won't fix" : words(b.status)}` });
+        await qc.invalidateQueries({ queryKey: trpc.eval.badCases.pathKey() });
+      },
+      onError: (e) => toast({ tone: "error", title: "Status not changed", description: errorInfo(e).message }),
+    }),
+  );
+  return (
+    <label className="flex items-center gap-2">
+      <span className="sr-only">Status of {badCase.title}</span>
+      <BadCaseBadge status={badCase.status} />
+      <select
+        aria-label={`Change the status of ${badCase.title}`}
+        className="rounded-md border border-slate-300 bg-white px-1 py-0.5 text-xs"
+        value={badCase.status}
+        disabled={!caps.annotate || update.isPending}
+        title={caps.annotate ? undefined : deniedReason(role, "annotate")}
+        onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
+      >
+        {statuses.map((s) => (
+          <option key={s} value={s}>
+            {s === "wont_fix" ? "won't fix" : words(s)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => void; agentId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const runs = useQuery({ ...trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }), enabled: open });
+  const judged = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "completed");
+  const [run, setRun] = useState("");
+  const create = useMutation(
+    trpc.eval.runs.badCases.mutationOptions({
+      onSuccess: async (r) => {
+        toast({ tone: "success", title: r.created ? `${r.created} Bad Case${r.created === 1 ? "" : "s"} created` : "Every fail already has a Bad Case" });
+        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+        onClose();
+      },
+      onError: (e) => toast({ tone: "error", title: "No Bad Case created", description: errorInfo(e).message }),
+    }),
+  );
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="A Bad Case for every fail"
+      description="Every question of the run whose verdict is fail gets a Bad Case (those that have one are left alone)."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button disabled={!run || create.isPending} onClick={() => create.mutate({ id: run })}>
+            Create Bad Cases
+          </Button>
+        </>
+      }
+    >
+      <Field label="Run">
+        <select className={inputClass} value={run} onChange={(e) => setRun(e.target.value)}>
+          <option value="">Choose a judged run…</option>
+          {judged.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.shortId} · {r.setName} v{r.setVersion} · {r.progress.judged}/{r.progress.total} judged
+            </option>
+          ))}
+        </select>
+      </Field>
+    </Dialog>
+  );
+}
+
+function BadCaseView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { caps, role } = useCaps();
+  const [, go, hrefFor] = useEvalUrl();
+  const bc = useQuery(trpc.eval.badCases.get.queryOptions({ id }));
+  const reruns = useQuery({ ...trpc.eval.runs.list.queryOptions({ rerunOf: bc.data?.runId ?? "", limit: 20 }), enabled: !!bc.data });
+  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }), enabled: !!bc.data });
+  const [notes, setNotes] = useState<string | null>(null);
+  const save = useMutation(
+    trpc.eval.badCases.update.mutationOptions({
+      onSuccess: async () => {
+        toast({ tone: "success", title: "Bad Case saved" });
+        setNotes(null);
+        await qc.invalidateQueries({ queryKey: trpc.eval.badCases.pathKey() });
+      },
+      onError: (e) => toast({ tone: "error", title: "Not saved", description: errorInfo(e).message }),
+    }),
+  );
+  const rerun = useMutation(
+    trpc.eval.runs.rerun.mutationOptions({
+      onSuccess: async (r) => {
+        toast({ tone: "success", title: `Re-run ${r.shortId} created`, description: "Start it on the run page; when it is judged, compare." });
+        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+        go({ tab: "runs", run: r.shortId });
+      },
+      onError: (e) => toast({ tone: "error", title: "No re-run", description: errorInfo(e).message }),
+    }),
+  );
+  if (bc.error) return <ErrorState error={bc.error} onRetry={() => bc.refetch()} />;
+  if (!bc.data) return <LoadingRows rows={4} label="Loading the Bad Case" />;
+  const b = bc.data;
+  const latest = reruns.data?.items[0];
+  return (
+    <div className="space-y-5">
+      <Breadcrumbs items={[{ label: "Bad Case", href: hrefFor({ tab: "bad-cases" }) }, { label: b.sampleKey }]} />
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h2 className="text-lg font-semibold">{b.title}</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {b.setName} · question {b.sampleKey} · run {b.runShortId} · created {ago(b.createdAt)} by {b.createdByLabel ?? "—"}
+          </p>
+        </div>
+        <StatusSelect badCase={b} />
+      </div>
+      <div className="grid gap-5 lg:grid-cols-[1fr_20rem]">
+        <Card title="The failed answer">
+          <div className="space-y-3 text-sm">
+            <p className="font-medium text-slate-900">{b.question}</p>
+            {item.data && (
+              <>
+                <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-slate-800">{item.data.answer || item.data.error || "(no answer)"}</p>
+                {item.data.verdict?.basis && (
+                  <p className="text-slate-700">
+                    <span className="font-medium">Basis:</span> {item.data.verdict.basis}
+                  </p>
+                )}
+              </>
+            )}
+            <p className="text-slate-700">
+              <span className="font-medium">Attribution:</span> {b.attribution ? words(b.attribution) : "—"} · <span className="font-medium">Scenario:</span> {b.classification || "—"}
+            </p>
+            <Link href={hrefFor({ tab: "annotation", run: b.runShortId, item: b.itemId })} className="inline-block font-medium text-brand-700 hover:underline">
+              Open it in annotation →
+            </Link>
+          </div>
+        </Card>
+        <Card title="After the fix">
+          <div className="space-y-3 text-sm">
+            <p className="text-slate-600">Fix the agent, then re-run the same batch and compare: the question should now pass.</p>
+            <Button variant="secondary" className="w-full" disabled={!caps.manage || rerun.isPending} title={caps.manage ? undefined : deniedReason(role, "manage")} onClick={() => rerun.mutate({ id: b.runId, body: {} })}>
+              Re-run the same batch
+            </Button>
+            {latest ? (
+              <Link href={hrefFor({ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId })} className="block text-center font-medium text-brand-700 hover:underline">
+                Compare {b.runShortId} with its re-run {latest.shortId}
+              </Link>
+            ) : (
+              <p className="text-xs text-slate-500">No re-run yet.</p>
+            )}
+          </div>
+        </Card>
+      </div>
+      <Card title="Notes">
+        <textarea className={inputClass} rows={3} value={notes ?? b.notes} onChange={(e) => setNotes(e.target.value)} disabled={!caps.annotate} aria-label="Notes" />
+        <div className="mt-2 flex justify-end">
+          <Button size="sm" disabled={notes === null || save.isPending || !caps.annotate} onClick={() => save.mutate({ id: b.id, body: { notes: notes ?? "" } })}>
+            Save notes
+          </Button>
+        </div>
+      </Card>
+    </div>
+  );
+}

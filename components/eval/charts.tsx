@@ -1,0 +1,78 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+
+/**
+ * The evaluation pages' charts (recharts). Each one has a title for screen readers (role img + aria-label) and a
+ * table of the same numbers beside or under it in the page, so nothing is only in a picture. Numbers are printed on
+ * the bars.
+ */
+const COLORS = { machine: "#94a3b8", human: "#2a56d9", fail: "#dc2626", warn: "#d97706", neutral: "#64748b", good: "#059669" };
+const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
+const tick = { fontSize: 12, fill: "#475569" };
+
+/** Machine vs human-confirmed pass rate per group (never mixed: two bars per group). */
+export function PassRateBars({ data, label }: { data: Array<{ group: string; machine: number | null; human: number | null }>; label: string }) {
+  const height = Math.max(120, data.length * 44 + 40);
+  return (
+    <div role="img" aria-label={label} style={{ height }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 48, bottom: 4, left: 8 }} barGap={2}>
+          <CartesianGrid horizontal={false} stroke="#e2e8f0" />
+          <XAxis type="number" domain={[0, 1]} tickFormatter={pctLabel} tick={tick} />
+          <YAxis type="category" dataKey="group" width={140} tick={tick} />
+          <Tooltip formatter={(v) => pctLabel(v)} />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Bar dataKey="machine" name="Machine suggestion" fill={COLORS.machine} isAnimationActive={false}>
+            <LabelList dataKey="machine" position="right" formatter={pctLabel} style={{ fontSize: 11, fill: "#334155" }} />
+          </Bar>
+          <Bar dataKey="human" name="Human-confirmed" fill={COLORS.human} isAnimationActive={false}>
+            <LabelList dataKey="human" position="right" formatter={pctLabel} style={{ fontSize: 11, fill: "#1e3a8a" }} />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** Counts per category, largest first (fails by attribution, items by guardrail flag). */
+export function CountBars({ data, label, tone = "neutral", valueName }: { data: Array<{ name: string; value: number }>; label: string; tone?: keyof typeof COLORS; valueName: string }) {
+  const height = Math.max(100, data.length * 34 + 30);
+  return (
+    <div role="img" aria-label={label} style={{ height }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 40, bottom: 4, left: 8 }}>
+          <CartesianGrid horizontal={false} stroke="#e2e8f0" />
+          <XAxis type="number" allowDecimals={false} tick={tick} />
+          <YAxis type="category" dataKey="name" width={140} tick={tick} />
+          <Tooltip />
+          <Bar dataKey="value" name={valueName} fill={COLORS[tone]} isAnimationActive={false}>
+            <LabelList dataKey="value" position="right" style={{ fontSize: 11, fill: "#334155" }} />
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** Values per day, one or more series side by side (usage, leads, agreement). */
+export function DailyBars<K extends string>({ data, series, label, percent = false }: { data: Array<{ day: string } & Partial<Record<K, number | null>>>; series: Array<{ key: K; name: string; tone: keyof typeof COLORS }>; label: string; percent?: boolean }) {
+  return (
+    <div role="img" aria-label={label} className="h-56">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 16, right: 8, bottom: 4, left: 0 }}>
+          <CartesianGrid vertical={false} stroke="#e2e8f0" />
+          <XAxis dataKey="day" tick={tick} tickFormatter={(d: string) => d.slice(5)} />
+          <YAxis tick={tick} allowDecimals={false} tickFormatter={percent ? pctLabel : undefined} domain={percent ? [0, 1] : undefined} width={40} />
+          <Tooltip formatter={(v) => (percent ? pctLabel(v) : String(v))} />
+          {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+          {series.map((s) => (
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[s.tone]} isAnimationActive={false}>
+              {data.length <= 14 && <LabelList dataKey={s.key} position="top" formatter={percent ? pctLabel : undefined} style={{ fontSize: 10, fill: "#334155" }} />}
+            </Bar>
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

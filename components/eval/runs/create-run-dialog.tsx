@@ -1,0 +1,189 @@
+"use client";
+
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, inputClass } from "@/components/ui/field";
+import { useToast } from "@/components/ui/toast";
+import { useEvalUrl } from "../context";
+import { words } from "../format";
+import { errorInfo } from "../types";
+
+type Tier = "pipeline_live" | "pipeline" | "invoke";
+
+/**
+ * A new run: a FROZEN set version only (spec 3.1: drafts are not offered), the mode, the tier with its meaning, the
+ * environment label, the agent version (default latest) and the concurrency. A golden-set run that is not
+ * pipeline_live is warned about: gate runs need the live chain.
+ */
+export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { open: boolean; onClose: () => void; agentId: string; presetVersionId?: string }) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const [, go] = useEvalUrl();
+  const sets = useQuery({ ...trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }), enabled: open });
+  const details = useQueries({ queries: (sets.data?.items ?? []).map((s) => ({ ...trpc.eval.sets.get.queryOptions({ id: s.id }), enabled: open })) });
+  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity, enabled: open });
+  const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
+
+  const frozen = useMemo(
+    () =>
+      details
+        .flatMap((d) => (d.data ? d.data.versions.filter((v) => v.status === "frozen").map((v) => ({ ...v, setName: d.data!.name, kind: d.data!.kind, threshold: d.data!.gateThreshold })) : []))
+        .sort((a, b) => a.setName.localeCompare(b.setName) || b.version - a.version),
+    [details],
+  );
+  const [versionId, setVersionId] = useState("");
+  const [mode, setMode] = useState<"in_platform" | "pasted">("in_platform");
+  const [tier, setTier] = useState<Tier>("pipeline_live");
+  const [environment, setEnvironment] = useState("");
+  const [agentVersion, setAgentVersion] = useState("");
+  const [concurrency, setConcurrency] = useState("4");
+  const [startNow, setStartNow] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (open) {
+      setError(null);
+      setVersionId(presetVersionId ?? "");
+    }
+  }, [open, presetVersionId]);
+  useEffect(() => {
+    if (open && !versionId && frozen[0]) setVersionId(frozen[0].id);
+  }, [open, versionId, frozen]);
+  const chosen = frozen.find((v) => v.id === versionId);
+
+  const create = useMutation(
+    trpc.eval.runs.create.mutationOptions({
+      onSuccess: async (run) => {
+        let started = run;
+        if (startNow && mode === "in_platform") started = await client.eval.runs.start.mutate({ id: run.id }).catch(() => run);
+        toast({ tone: "success", title: `Run ${run.shortId} created`, description: startNow && mode === "in_platform" ? "Answering has started." : mode === "pasted" ? "Upload the answers on the run page." : "Start it when you are ready." });
+        await qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
+        onClose();
+        go({ tab: "runs", run: started.shortId });
+      },
+      onError: (e) => setError(errorInfo(e).message),
+    }),
+  );
+  const n = Number(concurrency);
+  const valid = !!versionId && Number.isInteger(n) && n >= 1 && n <= (meta.data?.limits.maxConcurrency ?? 32);
+  const submit = () =>
+    valid &&
+    create.mutate({
+      setVersionId: versionId,
+      mode,
+      tier,
+      environment: environment.trim(),
+      concurrency: n,
+      ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}),
+    });
+  const loading = sets.isLoading || details.some((d) => d.isLoading);
+
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="lg"
+      title="New run"
+      description="A run answers every question of a frozen set version with the agent, then people judge the answers."
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={!valid || create.isPending}>
+            {create.isPending ? "Creating…" : startNow && mode === "in_platform" ? "Create and start" : "Create run"}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <Field label="Set version" hint="Only frozen versions are listed: a run needs questions that cannot change underneath it.">
+          <select className={inputClass} value={versionId} onChange={(e) => setVersionId(e.target.value)} disabled={loading || frozen.length === 0}>
+            {loading && <option value="">Loading…</option>}
+            {!loading && frozen.length === 0 && <option value="">No frozen version yet: freeze one under Evaluation sets</option>}
+            {frozen.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.setName} · v{v.version} · {v.sampleCount} questions{v.kind === "golden" ? ` · gate ${v.threshold}` : " · regression pool"}
+              </option>
+            ))}
+          </select>
+        </Field>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Mode</legend>
+          <div className="mt-1 grid gap-2 sm:grid-cols-2">
+            {(
+              [
+                ["in_platform", "Answer in the platform", "The agent answers every question now, through the queue."],
+                ["pasted", "Pasted answers", "You upload answers produced elsewhere (file or paste)."],
+              ] as const
+            ).map(([value, label, text]) => (
+              <label key={value} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${mode === value ? "border-brand-500 bg-brand-50/50" : "border-slate-200"}`}>
+                <input type="radio" name="mode" checked={mode === value} onChange={() => setMode(value)} className="mt-0.5" />
+                <span>
+                  <span className="block font-medium">{label}</span>
+                  <span className="text-xs text-slate-600">{text}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Chain tier</legend>
+          <div className="mt-1 space-y-2">
+            {(meta.data?.tiers ?? []).map((t) => (
+              <label key={t.tier} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${tier === t.tier ? "border-brand-500 bg-brand-50/50" : "border-slate-200"}`}>
+                <input type="radio" name="tier" checked={tier === t.tier} onChange={() => setTier(t.tier)} className="mt-0.5" />
+                <span>
+                  <span className="block font-medium">{words(t.tier)}</span>
+                  <span className="text-xs text-slate-600">{t.meaning}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {chosen?.kind === "golden" && tier !== "pipeline_live" && (
+            <p role="alert" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain with real calls, built like online). A {words(tier)} run is fine
+              for a quick look, not for the gate.
+            </p>
+          )}
+        </fieldset>
+
+        <div className="grid gap-4 sm:grid-cols-3">
+          <Field label="Environment" hint="A label, e.g. staging-2026-11">
+            <input className={inputClass} value={environment} maxLength={120} onChange={(e) => setEnvironment(e.target.value)} />
+          </Field>
+          <Field label="Agent version" hint="Snapshotted by the run">
+            <select className={inputClass} value={agentVersion} onChange={(e) => setAgentVersion(e.target.value)}>
+              <option value="">Latest{versions.data?.[0] ? ` (v${versions.data[0].version})` : ""}</option>
+              {versions.data?.map((v) => (
+                <option key={v.version} value={v.version}>
+                  v{v.version}
+                  {v.note ? ` · ${v.note.slice(0, 40)}` : ""}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Concurrency" hint="Questions answered at once">
+            <input className={inputClass} type="number" min={1} max={meta.data?.limits.maxConcurrency ?? 32} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} disabled={mode === "pasted"} />
+          </Field>
+        </div>
+        {mode === "in_platform" && (
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start answering right away
+          </label>
+        )}
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
+      </div>
+    </Dialog>
+  );
+}

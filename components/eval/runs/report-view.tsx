@@ -1,0 +1,178 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/lib/trpc";
+import { Card, Stat } from "@/components/ui/card";
+import { ErrorState, LoadingRows } from "@/components/ui/feedback";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { CountBars, PassRateBars } from "../charts";
+import { count, ms, pct, words } from "../format";
+import type { EvalReport } from "../types";
+import { GateBanner } from "./gate-banner";
+
+/** How strong a kappa is, in the usual words (Landis and Koch). */
+export function kappaWords(k: number | null): string {
+  if (k === null) return "undefined";
+  if (k < 0) return "worse than chance";
+  if (k < 0.2) return "slight";
+  if (k < 0.4) return "fair";
+  if (k < 0.6) return "moderate";
+  if (k < 0.8) return "substantial";
+  return "almost perfect";
+}
+
+/** The run report: the gate, machine and human pass rates side by side (never mixed), breakdowns as charts with tables, agreement, latency, tokens. */
+export function ReportView({ runId, live }: { runId: string; live: boolean }) {
+  const trpc = useTRPC();
+  const report = useQuery({ ...trpc.eval.runs.report.queryOptions({ id: runId }), refetchInterval: live ? 3000 : false });
+  if (report.error) return <ErrorState error={report.error} onRetry={() => report.refetch()} />;
+  if (!report.data) return <LoadingRows rows={6} label="Loading the report" />;
+  const r: EvalReport = report.data;
+  const byClass = r.breakdown.byClassification.map((g) => ({ group: g.classification, machine: g.machinePassRate, human: g.humanPassRate }));
+  const a = r.agreement;
+
+  return (
+    <div id="report" className="space-y-5">
+      <GateBanner gate={r.gate} kind={r.set.kind} />
+
+      <Card title="Pass rates" description="Of all questions: an unjudged question is not a pass. Machine and human numbers are never mixed.">
+        <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          <Stat
+            label="Human-confirmed pass rate"
+            value={pct(r.human.passRate)}
+            hint={`${r.human.pass} pass · ${r.human.fail} fail · ${r.human.unjudged} unjudged (${pct(r.human.passRateOfJudged)} of judged)`}
+            tone={r.gate.passed ? "good" : "default"}
+          />
+          <Stat label="Machine suggestion pass rate" value={pct(r.machine.passRate)} hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown — assistance only`} />
+          <Stat label="Completeness" value={`${r.completeness.judged}/${r.completeness.total}`} hint={`${r.completeness.human} typed by people · ${r.completeness.adopted} adopted suggestions`} />
+          <Stat
+            label="Judge vs people"
+            value={a.rawAgreement === null ? "—" : pct(a.rawAgreement)}
+            hint={a.pairs ? `raw agreement on ${a.pairs} pairs · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})` : "no human-typed verdicts yet"}
+          />
+        </dl>
+      </Card>
+
+      <div className="grid gap-5 xl:grid-cols-2">
+        <Card title="By scenario" description="Pass rate per business scenario: machine suggestion vs human-confirmed">
+          {byClass.length ? (
+            <>
+              <PassRateBars data={byClass} label="Machine and human-confirmed pass rate by scenario" />
+              <details className="mt-2 text-sm">
+                <summary className="cursor-pointer text-xs font-medium text-slate-600">The numbers</summary>
+                <GroupTable rows={r.breakdown.byClassification.map((g) => ({ name: g.classification, ...g }))} nameLabel="Scenario" />
+              </details>
+            </>
+          ) : (
+            <p className="text-sm text-slate-500">No scenario yet.</p>
+          )}
+        </Card>
+        <Card title="Failures by attribution" description="Where in the chain the failed answers broke (human fail verdicts)">
+          {r.breakdown.byAttribution.length ? (
+            <CountBars tone="fail" valueName="Failed questions" label="Failed questions by attribution" data={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+          ) : (
+            <p className="text-sm text-slate-500">No failed verdict yet.</p>
+          )}
+        </Card>
+        <Card title="Guardrail flags" description="Items the machine flagged (spot-check them)">
+          {r.breakdown.byFlag.length ? (
+            <CountBars tone="warn" valueName="Items" label="Items by guardrail flag" data={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+          ) : (
+            <p className="text-sm text-slate-500">No flag raised.</p>
+          )}
+        </Card>
+        <Card title="Judge vs people" description={a.basis}>
+          <AgreementMatrix matrix={a.matrix} />
+          <p className="mt-2 text-xs text-slate-500">
+            {a.pairs} pairs · expected by chance {pct(a.expectedAgreement)} · Cohen&apos;s κ {a.kappa === null ? "undefined" : a.kappa.toFixed(3)}
+            {a.note ? ` (${a.note})` : ""} · left out: {a.excludedAdopted} adopted, {a.excludedUnknown} unknown suggestions
+          </p>
+        </Card>
+      </div>
+
+      <div className="grid gap-5 xl:grid-cols-2">
+        <Card title="By tier">
+          <GroupTable rows={r.breakdown.byTier.map((g) => ({ name: words(g.tier), ...g }))} nameLabel="Tier" />
+        </Card>
+        <Card title="Latency and tokens">
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            <Stat label="Latency p50" value={ms(r.latency.p50Ms)} />
+            <Stat label="p95" value={ms(r.latency.p95Ms)} />
+            <Stat label="Max" value={ms(r.latency.maxMs)} />
+            <Stat label="Mean" value={ms(r.latency.meanMs)} hint={`${r.latency.items} answers`} />
+            <Stat label="Answer tokens" value={count(r.tokens.answering.totalTokens)} hint={`${count(r.tokens.answering.promptTokens)} prompt · ${count(r.tokens.answering.completionTokens)} completion`} />
+            <Stat label="Model calls" value={count(r.tokens.answering.modelCalls)} />
+            <Stat label="Judge tokens" value={count(r.tokens.judging.tokens)} hint={`${count(r.tokens.judging.modelCalls)} judge calls`} />
+          </dl>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+function GroupTable({ rows, nameLabel }: { rows: Array<{ name: string; total: number; humanPass: number; humanFail: number; judged: number; machinePass: number; humanPassRate: number | null; machinePassRate: number | null }>; nameLabel: string }) {
+  return (
+    <Table caption={`Pass rates by ${nameLabel.toLowerCase()}`} className="mt-2 shadow-none">
+      <THead>
+        <tr>
+          <Th>{nameLabel}</Th>
+          <Th className="text-right">Questions</Th>
+          <Th className="text-right">Human pass</Th>
+          <Th className="text-right">Human fail</Th>
+          <Th className="text-right">Human rate</Th>
+          <Th className="text-right">Machine rate</Th>
+        </tr>
+      </THead>
+      <tbody>
+        {rows.map((g) => (
+          <Tr key={g.name}>
+            <Td>{g.name}</Td>
+            <Td className="text-right tabular-nums">{g.total}</Td>
+            <Td className="text-right tabular-nums">{g.humanPass}</Td>
+            <Td className="text-right tabular-nums">{g.humanFail}</Td>
+            <Td className="text-right tabular-nums font-medium">{pct(g.humanPassRate)}</Td>
+            <Td className="text-right tabular-nums text-slate-500">{pct(g.machinePassRate)}</Td>
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+function AgreementMatrix({ matrix }: { matrix: Record<string, number> }) {
+  const cell = (k: string, agree: boolean) => (
+    <td className={`px-4 py-3 text-center text-lg font-semibold tabular-nums ${agree ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800"}`}>{matrix[k] ?? 0}</td>
+  );
+  return (
+    <table className="w-full max-w-sm border-separate border-spacing-1 text-sm">
+      <caption className="sr-only">Machine suggestion against human verdict</caption>
+      <thead>
+        <tr>
+          <th />
+          <th scope="col" className="text-xs font-medium text-slate-500">
+            People: pass
+          </th>
+          <th scope="col" className="text-xs font-medium text-slate-500">
+            People: fail
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th scope="row" className="text-right text-xs font-medium text-slate-500">
+            Machine: pass
+          </th>
+          {cell("machinePass_humanPass", true)}
+          {cell("machinePass_humanFail", false)}
+        </tr>
+        <tr>
+          <th scope="row" className="text-right text-xs font-medium text-slate-500">
+            Machine: fail
+          </th>
+          {cell("machineFail_humanPass", false)}
+          {cell("machineFail_humanFail", true)}
+        </tr>
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,183 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { useTRPC } from "@/lib/trpc";
+import { Button } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
+import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
+import { Pagination } from "@/components/ui/pagination";
+import { Progress } from "@/components/ui/progress";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { RunStatusBadge, TierBadge } from "../badges";
+import { ago, when, words } from "../format";
+import { CompareView } from "./compare-view";
+import { CreateRunDialog } from "./create-run-dialog";
+import { RunView } from "./run-view";
+import { UsageView } from "./usage-view";
+
+const STATUSES = ["created", "answering", "awaiting_review", "completed", "cancelled", "failed"] as const;
+const TIERS = ["pipeline_live", "pipeline", "invoke"] as const;
+const PAGE = 25;
+
+/** Runs of the agent: the list (filters in the URL), a run's page with its report, the comparison, usage. */
+export function RunsTab({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const [url] = useEvalUrl();
+  if (url.view === "compare") return <CompareView agentId={agentId} />;
+  if (url.view === "usage") return <UsageView agentId={agentId} agentName={agentName} />;
+  if (url.run) return <RunView runId={url.run} />;
+  return <RunList agentId={agentId} agentName={agentName} />;
+}
+
+function RunList({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const trpc = useTRPC();
+  const { caps, role } = useCaps();
+  const [url, go, hrefFor] = useEvalUrl();
+  const [creating, setCreating] = useState(false);
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const sets = useQuery(trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }));
+  const filter = {
+    agentId,
+    limit: PAGE,
+    ...(url.set ? { setId: url.set } : {}),
+    ...(url.status && (STATUSES as readonly string[]).includes(url.status) ? { status: url.status as (typeof STATUSES)[number] } : {}),
+    ...(url.tier ? { tier: url.tier } : {}),
+  };
+  const cursor = cursors.at(-1);
+  const runs = useQuery({
+    ...trpc.eval.runs.list.queryOptions({ ...filter, ...(cursor ? { cursor } : {}) }),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === "answering" || r.status === "created") ? 2000 : false),
+  });
+  const rows = runs.data?.items ?? [];
+  const setFilter = (patch: Parameters<typeof go>[0]) => {
+    setCursors([undefined]);
+    go(patch, { replace: true });
+  };
+  const page = cursors.length - 1;
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
+          <label className="text-xs font-medium text-slate-600">
+            Set
+            <select className={`${inputClass} mt-1 w-56`} value={url.set ?? ""} onChange={(e) => setFilter({ set: e.target.value || undefined })}>
+              <option value="">All sets</option>
+              {sets.data?.items.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-xs font-medium text-slate-600">
+            Status
+            <select className={`${inputClass} mt-1 w-44`} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
+              <option value="">Any status</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {words(s)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-xs font-medium text-slate-600">
+            Tier
+            <select className={`${inputClass} mt-1 w-40`} value={url.tier ?? ""} onChange={(e) => setFilter({ tier: (e.target.value || undefined) as (typeof TIERS)[number] | undefined })}>
+              <option value="">Any tier</option>
+              {TIERS.map((t) => (
+                <option key={t} value={t}>
+                  {words(t)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Link href={hrefFor({ tab: "runs", view: "usage" })} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            Usage
+          </Link>
+          <Link href={hrefFor({ tab: "runs", view: "compare" })} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            Compare runs
+          </Link>
+          <Button onClick={() => setCreating(true)} disabled={!caps.manage} title={caps.manage ? undefined : deniedReason(role, "manage")}>
+            New run
+          </Button>
+        </div>
+      </div>
+
+      {runs.error ? (
+        <ErrorState error={runs.error} onRetry={() => runs.refetch()} />
+      ) : runs.isLoading ? (
+        <LoadingRows rows={5} label="Loading runs" />
+      ) : rows.length === 0 ? (
+        <EmptyState title={url.set || url.status || url.tier ? "No run matches these filters" : `No run of ${agentName} yet`} action={caps.manage && !(url.set || url.status || url.tier) ? <Button onClick={() => setCreating(true)}>Create a run</Button> : undefined}>
+          {url.set || url.status || url.tier ? "Clear a filter to see more." : "A run answers every question of a frozen set version; then people judge the answers."}
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Runs">
+            <THead>
+              <tr>
+                <Th>Run</Th>
+                <Th>Set</Th>
+                <Th>Mode · tier</Th>
+                <Th>Status</Th>
+                <Th className="min-w-48">Answered</Th>
+                <Th>Judged</Th>
+                <Th>Created</Th>
+              </tr>
+            </THead>
+            <tbody>
+              {rows.map((r) => (
+                <Tr key={r.id}>
+                  <Td>
+                    <Link href={hrefFor({ tab: "runs", run: r.shortId })} className="font-mono font-semibold text-brand-700 hover:underline">
+                      {r.shortId}
+                    </Link>
+                    {r.environment && <div className="text-xs text-slate-500">{r.environment}</div>}
+                  </Td>
+                  <Td>
+                    <div className="font-medium text-slate-800">{r.setName}</div>
+                    <div className="text-xs text-slate-500">
+                      v{r.setVersion} · agent v{r.workflowVersion}
+                    </div>
+                  </Td>
+                  <Td>
+                    <div className="text-xs text-slate-600">{r.mode === "pasted" ? "pasted answers" : "in platform"}</div>
+                    <TierBadge tier={r.tier} />
+                  </Td>
+                  <Td>
+                    <RunStatusBadge status={r.status} />
+                  </Td>
+                  <Td>
+                    <Progress value={r.progress.done} max={r.progress.total} failed={r.progress.failed} label={`Answered items of ${r.shortId}`} />
+                  </Td>
+                  <Td className="tabular-nums text-slate-700">
+                    {r.progress.judged}/{r.progress.total}
+                  </Td>
+                  <Td className="text-slate-600">
+                    <span title={when(r.createdAt)}>{ago(r.createdAt)}</span>
+                    <div className="text-xs text-slate-500">{r.createdByLabel ?? "—"}</div>
+                  </Td>
+                </Tr>
+              ))}
+            </tbody>
+          </Table>
+          <Pagination
+            label="Run pages"
+            from={page * PAGE + 1}
+            to={page * PAGE + rows.length}
+            hasPrev={page > 0}
+            hasNext={!!runs.data?.nextCursor}
+            onPrev={() => setCursors((c) => c.slice(0, -1))}
+            onNext={() => setCursors((c) => [...c, runs.data?.nextCursor ?? undefined])}
+          />
+        </>
+      )}
+      <CreateRunDialog open={creating} onClose={() => setCreating(false)} agentId={agentId} />
+    </div>
+  );
+}
