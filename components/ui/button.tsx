@@ -5,6 +5,7 @@ const VARIANTS = {
   secondary: "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
   danger: "border border-red-200 bg-white text-red-700 hover:bg-red-50",
   dangerSolid: "bg-red-600 text-white hover:bg-red-700 shadow-sm",
+  success: "bg-emerald-700 text-white hover:bg-emerald-800 shadow-sm",
   ghost: "text-slate-600 hover:bg-slate-100",
 } as const;
 

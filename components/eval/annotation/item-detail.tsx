@@ -62,11 +62,11 @@ export function ItemDetail(props: {
           {it.badCase && <BadCaseBadge status={it.badCase.status} />}
         </div>
         <div className="flex gap-1">
-          <Button size="sm" variant="ghost" onClick={props.onPrev} aria-label="Previous item (K)">
-            ↑ <Kbd>K</Kbd>
+          <Button size="sm" variant="ghost" onClick={props.onPrev}>
+            <span aria-hidden="true">↑</span> Previous <Kbd>K</Kbd>
           </Button>
-          <Button size="sm" variant="ghost" onClick={props.onNext} aria-label="Next item (J)">
-            ↓ <Kbd>J</Kbd>
+          <Button size="sm" variant="ghost" onClick={props.onNext}>
+            <span aria-hidden="true">↓</span> Next <Kbd>J</Kbd>
           </Button>
         </div>
       </header>
@@ -254,7 +254,7 @@ function VerdictBar({ item, canJudge, judgeTitle, saving, onPass, onFail, runId 
         <Button variant="secondary" className="border-red-300 text-red-700 hover:bg-red-50" disabled={!canJudge || saving} title={judgeTitle} onClick={onFail}>
           Fail <Kbd>F</Kbd>
         </Button>
-        <Button className="bg-emerald-600 hover:bg-emerald-700" disabled={!canJudge || saving} title={judgeTitle} onClick={onPass}>
+        <Button variant="success" disabled={!canJudge || saving} title={judgeTitle} onClick={onPass}>
           Pass <Kbd>P</Kbd>
         </Button>
       </div>

@@ -75,6 +75,8 @@ export function QueueView({ runId }: { runId: string }) {
         { judged: before?.verdict ? 0 : 1, human: wasHuman ? 0 : 1, adopted: before?.verdict?.source === "adopted" ? -1 : 0, spotCheckLeft: before?.spotCheck && !wasHuman ? -1 : 0 },
       );
       void qc.invalidateQueries({ queryKey: trpc.eval.items.get.queryKey({ id: runId, itemId: v.itemId }) });
+      // other filters' lists of this run are stale now (the row may leave "No verdict"): refetch them in the background
+      void queue.refresh();
       void qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
       const updated = rows.map((r) => (r.id === v.itemId ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r));
       const next = nextOpenItem(updated, v.itemId);
@@ -234,7 +236,7 @@ export function QueueView({ runId }: { runId: string }) {
                     aria-current={r.id === itemId ? "true" : undefined}
                     className={`flex gap-2 px-3 py-2 text-sm ${r.id === itemId ? "bg-brand-50 ring-2 ring-inset ring-brand-500/40" : "hover:bg-slate-50"}`}
                   >
-                    <span className="w-12 shrink-0 font-mono text-xs text-slate-500">{r.key}</span>
+                    <span className="w-12 shrink-0 font-mono text-xs text-slate-600">{r.key}</span>
                     <span className="min-w-0 flex-1">
                       <span className="line-clamp-2 text-slate-800">{r.question}</span>
                       <span className="mt-1 flex flex-wrap items-center gap-1.5 text-[11px]">
@@ -252,7 +254,7 @@ export function QueueView({ runId }: { runId: string }) {
                           {r.verdict.source === "adopted" ? "*" : ""}
                         </span>
                       ) : (
-                        <span className="text-[11px] text-slate-400">—</span>
+                        <span className="text-[11px] text-slate-500" title="no verdict">—<span className="sr-only">no verdict</span></span>
                       )}
                     </span>
                   </Link>
@@ -317,7 +319,7 @@ export function QueueView({ runId }: { runId: string }) {
 function Dot({ verdict }: { verdict: "pass" | "fail" | "unknown" | undefined }) {
   const color = verdict === "pass" ? "bg-emerald-500" : verdict === "fail" ? "bg-red-500" : verdict === "unknown" ? "bg-amber-400" : "bg-slate-300";
   return (
-    <span className="inline-flex items-center gap-1 text-slate-500">
+    <span className="inline-flex items-center gap-1 text-slate-600">
       <span className={`h-2 w-2 rounded-full ${color}`} aria-hidden="true" />
       machine {verdict ?? "—"}
     </span>

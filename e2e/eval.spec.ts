@@ -1,0 +1,232 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { loadConfig } from "../sample-app/src/config";
+import { createLogger } from "../sample-app/src/logger";
+import { startApp, type RunningApp } from "../sample-app/src/server";
+import { ROOT, startServer, type StartedServer } from "../scripts/lib/app-server";
+
+/**
+ * The golden-set flow a release manager and an annotator walk in the browser, on a server of its own: the seeded
+ * sample agent and its frozen 30-question gate set, answered at pipeline_live against the sample app (started here).
+ */
+const SHOTS = ".tmp/screenshots";
+test.describe.configure({ mode: "serial" });
+test.use({ viewport: { width: 1440, height: 960 } });
+
+let sample: RunningApp;
+let server: StartedServer;
+const tmp: string[] = [];
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-e2e-eval-"));
+  tmp.push(dir);
+  sample = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${dir}/meal-scenes`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
+  server = await startServer("e2e-eval", `pglite:${dir}/app`, { FLOWBENCH_SEED_SAMPLE_AGENT: "on", WEBHOOK_BASE_URL: `http://127.0.0.1:${sample.port}`, EVAL_JUDGE: "builtin" });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  // the sample agent is seeded by start-up work that may finish after the first health answer
+  for (let i = 0; i < 240; i++) {
+    const r = await fetch(`${server.url}/api/eval/sets`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    if (r.ok && ((await r.json()) as { items: unknown[] }).items.length) break;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await sample?.close();
+  for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function signIn(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel("E-mail").fill(server.adminEmail);
+  await page.getByLabel("Password").fill(server.adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/builder$/);
+}
+
+async function noSeriousA11yViolations(page: Page) {
+  const axe = await new AxeBuilder({ page }).analyze();
+  const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+function gateCli(runId: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/check_eval_golden_gate.ts"), "--run-id", runId],
+      { cwd: ROOT, env: { ...process.env, FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    );
+  });
+}
+
+test("a release manager and an annotator take the gate set through a run, verdicts, the gate, a comparison and a Bad Case", async ({ page }) => {
+  test.setTimeout(240_000);
+  await signIn(page);
+
+  // /eval opens on the online feedback loop tab; the tabs are ARIA tabs
+  await page.getByRole("link", { name: "Evaluation" }).click();
+  await expect(page).toHaveURL(/\/eval/);
+  await expect(page.getByRole("tab", { name: "Online feedback loop" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("combobox", { name: "Agent" })).toHaveValue(/.+/);
+  await noSeriousA11yViolations(page);
+
+  // sets: the sample agent's frozen gate set
+  await page.getByRole("tab", { name: "Evaluation sets" }).click();
+  await expect(page).toHaveURL(/tab=sets/);
+  await expect(page.getByRole("tab", { name: "Evaluation sets" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("link", { name: "Meal recommendation golden set" }).click();
+  await expect(page.getByText("Gate: at least 26 human-confirmed passes")).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-set.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
+
+  // a draft version 2, which the create-run form must not offer
+  await page.getByRole("button", { name: "New version from this" }).first().click();
+  await expect(page).toHaveURL(/v=2/);
+  await expect(page.getByText("v2 · draft")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add sample" })).toBeEnabled();
+  await page.screenshot({ path: `${SHOTS}/eval-version-draft.png`, fullPage: true });
+
+  await page.getByRole("tab", { name: "Runs" }).click();
+  await page.getByRole("button", { name: "New run" }).click();
+  const dialog = page.getByRole("dialog", { name: "New run" });
+  const versionSelect = dialog.getByLabel("Set version");
+  await expect(versionSelect.locator("option", { hasText: "v1" })).toHaveCount(1);
+  await expect(versionSelect.locator("option", { hasText: "v2" })).toHaveCount(0);
+  await dialog.getByLabel("pipeline live").check();
+  await dialog.getByLabel("Environment").fill("e2e");
+  await page.screenshot({ path: `${SHOTS}/eval-create-run.png` });
+  await dialog.getByRole("button", { name: "Create and start" }).click();
+
+  // the run page: live progress until every question is answered
+  await expect(page).toHaveURL(/tab=runs.*run=R-/);
+  const runId = new URL(page.url()).searchParams.get("run")!;
+  const progress = page.getByRole("progressbar", { name: /Answered questions of run/ });
+  await expect(progress).toHaveAttribute("aria-valuemax", "30");
+  await expect(progress).toHaveAttribute("aria-valuenow", "30", { timeout: 120_000 });
+  await expect(page.getByText("awaiting review").first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "Release gate" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-run-answered.png`, fullPage: true });
+
+  // annotation: adopt, then spot-check with the keyboard
+  await page.getByRole("link", { name: "Judge answers" }).click();
+  await expect(page.getByRole("tab", { name: "Annotation" })).toHaveAttribute("aria-selected", "true");
+  await page.getByRole("button", { name: "Adopt machine suggestions" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Adopt all machine suggestions?" });
+  await expect(confirm).toContainText(/become verdicts/);
+  await confirm.getByRole("button", { name: /^Adopt \d+$/ }).click();
+  await expect(page).toHaveURL(/spot=1/);
+  await expect(page.getByRole("button", { name: "Spot-check" })).toHaveAttribute("aria-pressed", "true");
+
+  // the first spot-check item: a fail through the dialog (F, basis, attribution, Ctrl+Enter)
+  await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
+  await page.locator("body").press("f");
+  const fail = page.getByRole("dialog", { name: "Fail: what is wrong?" });
+  await expect(fail).toBeVisible();
+  await fail.getByRole("textbox", { name: "Basis" }).fill("Names no dish from the live menu");
+  await fail.getByRole("radio", { name: /retrieval/ }).check();
+  await page.screenshot({ path: `${SHOTS}/eval-fail-dialog.png` });
+  await fail.getByRole("textbox", { name: "Basis" }).press("Control+Enter");
+  await expect(fail).toBeHidden();
+  await expect(page.getByText(/^Fail saved for q\d+/)).toBeAttached();
+
+  // the rest without a verdict: P on each, the view moves on by itself
+  await page.getByRole("button", { name: "No verdict" }).click();
+  const judged = page.getByRole("progressbar", { name: "Questions with a verdict" });
+  for (let i = 0; i < 30; i++) {
+    if ((await judged.getAttribute("aria-valuenow")) === "30") break;
+    await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
+    await page.locator("body").press("p");
+    await page.waitForTimeout(150);
+  }
+  await expect(judged).toHaveAttribute("aria-valuenow", "30", { timeout: 20_000 });
+  // the fail typed through the dialog is stored with its basis and attribution, as a person's verdict
+  const fails = await (await fetch(`${server.url}/api/eval/runs/${runId}/items?verdict=fail&limit=500`, { headers: { authorization: `Bearer ${server.adminToken}` } })).json();
+  expect(fails.items.filter((i: { verdict: { source: string; attribution: string; basis: string } }) => i.verdict.source === "human" && i.verdict.attribution === "retrieval" && i.verdict.basis === "Names no dish from the live menu")).toHaveLength(1);
+  await page.getByRole("button", { name: "All" }).click();
+  await page.locator("body").press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-shortcuts.png` });
+  await page.keyboard.press("Escape");
+  await page.screenshot({ path: `${SHOTS}/eval-annotation.png` });
+  await noSeriousA11yViolations(page);
+
+  // the gate banner says what the gate CLI says
+  await page.getByRole("link", { name: "Report" }).click();
+  const banner = page.getByRole("region", { name: "Release gate" });
+  await expect(banner).toBeVisible();
+  const cli = await gateCli(runId);
+  const bannerState = await banner.getAttribute("data-gate");
+  expect(cli.code === 0 ? "pass" : "fail").toBe(bannerState);
+  await expect(banner).toContainText(bannerState === "pass" ? "PASS" : "FAIL");
+  // the report's charts, with their labels
+  await expect(page.getByRole("img", { name: "Machine and human-confirmed pass rate by scenario" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Failed questions by attribution" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-report.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
+
+  // re-run the same batch and compare
+  await page.getByRole("button", { name: "Re-run same batch" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`run=${runId}`));
+  const rerunId = new URL(page.url()).searchParams.get("run")!;
+  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByRole("progressbar", { name: /Answered questions of run/ })).toHaveAttribute("aria-valuenow", "30", { timeout: 120_000 });
+  const adopted = await fetch(`${server.url}/api/eval/runs/${rerunId}/adopt`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" }, body: "{}" });
+  expect(adopted.status).toBe(200);
+  await page.goto(`${server.url}/eval?tab=runs&view=compare&a=${runId}&b=${rerunId}`);
+  await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Questions of both runs" })).toBeVisible();
+  await page.getByRole("table", { name: "Questions of both runs" }).getByRole("button").first().click();
+  await expect(page.getByRole("region", { name: new RegExp(`^A · ${runId}`) })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-compare.png`, fullPage: true });
+
+  // a fail becomes a Bad Case and moves through its statuses
+  await page.goto(`${server.url}/eval?tab=annotation&run=${runId}&verdict=fail`);
+  await page.getByRole("button", { name: "Make Bad Case" }).click();
+  await expect(page.getByText("Bad Case created")).toBeVisible();
+  await page.getByRole("tab", { name: "Bad Case" }).click();
+  const status = page.getByRole("combobox", { name: /Change the status of/ }).first();
+  await status.selectOption("fixing");
+  await expect(page.getByText("Bad Case is fixing")).toBeVisible();
+  await status.selectOption("fixed");
+  await expect(page.getByText("Bad Case is fixed")).toBeVisible();
+  await page.getByRole("table", { name: "Bad Cases" }).getByRole("link").first().click();
+  await expect(page.getByRole("button", { name: "Re-run the same batch" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-bad-case.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
+});
+
+test("a viewer reads but cannot judge or manage; the server refuses too", async ({ page }) => {
+  const res = await fetch(`${server.url}/api/trpc/admin.users.create`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ email: "viewer@e2e.flowbench.test", password: "viewer-password-1", role: "viewer" }),
+  });
+  expect(res.status).toBe(200);
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel("E-mail").fill("viewer@e2e.flowbench.test");
+  await page.getByLabel("Password").fill("viewer-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/builder$/);
+  await page.goto(`${server.url}/eval?tab=runs`);
+  await expect(page.getByRole("button", { name: "New run" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "New run" })).toHaveAttribute("title", /your role is viewer/);
+  await page.goto(`${server.url}/eval?tab=sets`);
+  await expect(page.getByRole("button", { name: "New set" })).toBeDisabled();
+  const runs = await (await fetch(`${server.url}/api/eval/runs`, { headers: { authorization: `Bearer ${server.adminToken}` } })).json();
+  await page.goto(`${server.url}/eval?tab=annotation&run=${runs.items[0].shortId}`);
+  await expect(page.getByRole("button", { name: /Pass/ })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Adopt machine suggestions" })).toBeDisabled();
+  // the server still refuses what the page hides: the viewer's own session cannot create a run
+  const refused = await page.evaluate(async () => (await fetch("/api/eval/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ setVersionId: "x", mode: "pasted" }) })).status);
+  expect(refused).toBe(403);
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/eval-viewer-narrow.png`, fullPage: true });
+});
