@@ -7,6 +7,7 @@
  *   sandbox   code node: cold worker start, warm p50/p99
  *   eval      300-question run at concurrency 8 with a 200 ms model; report latency for a 10,000-item run
  *   canvas    drag frame rate on a 500-node canvas, validate round trip from the page (Chromium)
+ *   eval-ui   the evaluation pages on a 10,000-item run: annotation first paint, next item after a verdict, report (Chromium)
  * Needs a production build (`npm run build`).
  */
 import fs from "node:fs";
@@ -60,6 +61,7 @@ const PARTS: Record<string, string> = {
   sandbox: "scripts/bench-sandbox.ts",
   eval: "scripts/bench-eval.ts",
   canvas: "scripts/bench-canvas.ts",
+  "eval-ui": "scripts/bench-eval-ui.ts",
 };
 
 async function main() {

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { createContext, useCallback, useContext, useMemo, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
 import { evalHref, parseEvalUrl, withParams, type EvalUrl } from "./url-state";
 
 /** What the signed-in person may do here (from the server's one permission table); controls follow it, the server enforces it. */
@@ -26,7 +26,11 @@ export function deniedReason(role: string, need: "annotate" | "manage" | "publis
   return `Only ${who} can do this; your role is ${role}.`;
 }
 
-/** The view's URL state and a way to change it (push for a new view, replace for filters). */
+/**
+ * The view's URL state and a way to change it (push for a new view, replace for filters). Every view is the same
+ * page, so changing it is a history entry, not a navigation: the native History API, which Next's router follows
+ * (useSearchParams updates), so no request goes to the server for it.
+ */
 export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { replace?: boolean }) => void, (patch: Partial<EvalUrl>) => string] {
   const params = useSearchParams();
   const router = useRouter();
@@ -36,9 +40,27 @@ export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { repla
   const go = useCallback(
     (patch: Partial<EvalUrl>, opts: { replace?: boolean } = {}) => {
       const href = hrefFor(patch);
-      if (pathname !== "/eval" || href !== evalHref(state)) (opts.replace ? router.replace : router.push)(href, { scroll: false });
+      if (pathname !== "/eval") router.push(href);
+      else if (href !== evalHref(state)) window.history[opts.replace ? "replaceState" : "pushState"](null, "", href);
     },
     [hrefFor, pathname, router, state],
   );
   return [state, go, hrefFor];
+}
+
+/** A link to another view of the evaluation center: a real link (open in a new tab works), followed without a server round trip. */
+export function EvalLink({ to, replace = false, onClick, ...rest }: { to: Partial<EvalUrl>; replace?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
+  const [, go, hrefFor] = useEvalUrl();
+  return (
+    <a
+      {...rest}
+      href={hrefFor(to)}
+      onClick={(e: MouseEvent<HTMLAnchorElement>) => {
+        onClick?.(e);
+        if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        go(to, { replace });
+      }}
+    />
+  );
 }

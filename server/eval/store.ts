@@ -124,8 +124,8 @@ export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
 
 /** awaiting_review -> completed once every item has a verdict (cancelled items never do). */
 export async function maybeComplete(db: Tx, runId: string): Promise<boolean> {
-  const open = await db.evalRunItem.count({ where: { runId, verdict: null } });
-  if (open > 0) return false;
+  const open = await db.evalRunItem.findFirst({ where: { runId, verdict: null }, select: { id: true } });
+  if (open) return false;
   const moved = await db.evalRun.updateMany({ where: { id: runId, status: "awaiting_review" }, data: { status: "completed", completedAt: new Date() } });
   return moved.count > 0;
 }

@@ -1,12 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useTRPC } from "@/lib/trpc";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Progress } from "@/components/ui/progress";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useEvalUrl } from "../context";
+import { useEvalUrl, EvalLink } from "../context";
 import { RunStatusBadge, TierBadge } from "../badges";
 import { ago } from "../format";
 import { QueueView } from "./queue-view";
@@ -19,8 +18,7 @@ export function AnnotationTab({ agentId }: { agentId: string }) {
 
 function RunPicker({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-  const [, , hrefFor] = useEvalUrl();
-  const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }));
+    const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }));
   const rows = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "answering" || r.status === "completed");
   const waiting = rows.filter((r) => r.status !== "completed");
   if (runs.error) return <ErrorState error={runs.error} onRetry={() => runs.refetch()} />;
@@ -28,7 +26,7 @@ function RunPicker({ agentId }: { agentId: string }) {
   if (!rows.length)
     return (
       <EmptyState title="Nothing to judge yet">
-        When a run has answers, it appears here. Create one under <Link className="font-medium text-brand-700 underline" href={hrefFor({ tab: "runs" })}>Runs</Link>.
+        When a run has answers, it appears here. Create one under <EvalLink className="font-medium text-brand-700 underline" to={{ tab: "runs" }}>Runs</EvalLink>.
       </EmptyState>
     );
   return (
@@ -50,9 +48,9 @@ function RunPicker({ agentId }: { agentId: string }) {
           {rows.map((r) => (
             <Tr key={r.id}>
               <Td>
-                <Link href={hrefFor({ tab: "annotation", run: r.shortId })} className="font-mono font-semibold text-brand-700 hover:underline">
+                <EvalLink to={{ tab: "annotation", run: r.shortId }} className="font-mono font-semibold text-brand-700 hover:underline">
                   {r.shortId}
-                </Link>
+                </EvalLink>
               </Td>
               <Td>
                 {r.setName} v{r.setVersion} <TierBadge tier={r.tier} />

@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -11,7 +10,7 @@ import { EmptyState, ErrorState, LoadingRows, Spinner } from "@/components/ui/fe
 import { Kbd } from "@/components/ui/kbd";
 import { Progress } from "@/components/ui/progress";
 import { useToast } from "@/components/ui/toast";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { neighbour, nextOpenItem } from "../annotation-keys";
 import { Breadcrumbs } from "../breadcrumbs";
 import { RunStatusBadge } from "../badges";
@@ -35,7 +34,7 @@ export function QueueView({ runId }: { runId: string }) {
   const toast = useToast();
   const confirm = useConfirm();
   const { caps, role } = useCaps();
-  const [url, go, hrefFor] = useEvalUrl();
+  const [url, go] = useEvalUrl();
   const filter = useMemo(() => queueFilter(url), [url]);
   const queue = useQueue(runId, filter);
   const rows = queue.rows;
@@ -75,8 +74,7 @@ export function QueueView({ runId }: { runId: string }) {
         { judged: before?.verdict ? 0 : 1, human: wasHuman ? 0 : 1, adopted: before?.verdict?.source === "adopted" ? -1 : 0, spotCheckLeft: before?.spotCheck && !wasHuman ? -1 : 0 },
       );
       void qc.invalidateQueries({ queryKey: trpc.eval.items.get.queryKey({ id: runId, itemId: v.itemId }) });
-      // other filters' lists of this run are stale now (the row may leave "No verdict"): refetch them in the background
-      void queue.refresh();
+      queue.settleOthers();
       void qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
       const updated = rows.map((r) => (r.id === v.itemId ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r));
       const next = nextOpenItem(updated, v.itemId);
@@ -121,13 +119,13 @@ export function QueueView({ runId }: { runId: string }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <Breadcrumbs items={[{ label: "Annotation", href: hrefFor({ tab: "annotation" }) }, { label: run ? `${run.shortId} · ${run.setName} v${run.setVersion}` : runId }]} />
+        <Breadcrumbs items={[{ label: "Annotation", to: { tab: "annotation" } }, { label: run ? `${run.shortId} · ${run.setName} v${run.setVersion}` : runId }]} />
         <div className="flex flex-wrap items-center gap-2">
           {run && <RunStatusBadge status={run.status} />}
           {run && (
-            <Link href={hrefFor({ tab: "runs", run: run.shortId })} className="text-sm font-medium text-brand-700 hover:underline">
+            <EvalLink to={{ tab: "runs", run: run.shortId }} className="text-sm font-medium text-brand-700 hover:underline">
               Report
-            </Link>
+            </EvalLink>
           )}
           <Button size="sm" variant="ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
             <Kbd>?</Kbd> Shortcuts
@@ -229,10 +227,9 @@ export function QueueView({ runId }: { runId: string }) {
             <ol ref={listRef} className="min-h-0 flex-1 divide-y divide-slate-100 overflow-y-auto" aria-label="Queue">
               {rows.map((r) => (
                 <li key={r.id} data-item={r.id}>
-                  <Link
-                    href={hrefFor({ item: r.id })}
+                  <EvalLink
+                    to={{ item: r.id }}
                     replace
-                    scroll={false}
                     aria-current={r.id === itemId ? "true" : undefined}
                     className={`flex gap-2 px-3 py-2 text-sm ${r.id === itemId ? "bg-brand-50 ring-2 ring-inset ring-brand-500/40" : "hover:bg-slate-50"}`}
                   >
@@ -257,7 +254,7 @@ export function QueueView({ runId }: { runId: string }) {
                         <span className="text-[11px] text-slate-500" title="no verdict">—<span className="sr-only">no verdict</span></span>
                       )}
                     </span>
-                  </Link>
+                  </EvalLink>
                 </li>
               ))}
               {queue.hasNextPage && (

@@ -40,5 +40,16 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
     [qc, queryKey],
   );
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["eval-queue", runId] }), [qc, runId]);
-  return { ...q, rows, run: first?.run, counts: first?.counts, patchRow, refresh };
+  /**
+   * After a verdict: this list is patched in place (no refetch, so no recount of a 10,000-item run per verdict);
+   * the run's lists under other filters are stale now (a row may leave "No verdict"): one being shown is refetched
+   * (an in-flight fetch of it is cancelled), the others are dropped so they load fresh when opened.
+   */
+  const settleOthers = useCallback(() => {
+    const mine = JSON.stringify(queryKey);
+    const others = { queryKey: ["eval-queue", runId], predicate: (query: { queryKey: readonly unknown[] }) => JSON.stringify(query.queryKey) !== mine };
+    void qc.invalidateQueries({ ...others, refetchType: "active" });
+    qc.removeQueries({ ...others, type: "inactive" });
+  }, [qc, queryKey, runId]);
+  return { ...q, rows, run: first?.run, counts: first?.counts, patchRow, refresh, settleOthers };
 }

@@ -1,7 +1,6 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -12,7 +11,7 @@ import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { BadCaseBadge } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, when, words } from "../format";
@@ -35,7 +34,7 @@ export function useBadCaseStatuses() {
 function BadCaseList({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
   const { caps, role } = useCaps();
-  const [url, go, hrefFor] = useEvalUrl();
+  const [url, go] = useEvalUrl();
   const { statuses, attributions } = useBadCaseStatuses();
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const [bulk, setBulk] = useState(false);
@@ -108,9 +107,9 @@ function BadCaseList({ agentId }: { agentId: string }) {
               {rows.map((b) => (
                 <Tr key={b.id}>
                   <Td className="max-w-md">
-                    <Link href={hrefFor({ tab: "bad-cases", case: b.id })} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                    <EvalLink to={{ tab: "bad-cases", case: b.id }} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
                       {b.title}
-                    </Link>
+                    </EvalLink>
                   </Td>
                   <Td>
                     <StatusSelect badCase={b} />
@@ -118,9 +117,9 @@ function BadCaseList({ agentId }: { agentId: string }) {
                   <Td>{b.attribution ? words(b.attribution) : "—"}</Td>
                   <Td>{b.classification || "—"}</Td>
                   <Td className="text-xs">
-                    <Link href={hrefFor({ tab: "annotation", run: b.runShortId, item: b.itemId })} className="font-mono text-brand-700 hover:underline">
+                    <EvalLink to={{ tab: "annotation", run: b.runShortId, item: b.itemId }} className="font-mono text-brand-700 hover:underline">
                       {b.runShortId} · {b.sampleKey}
-                    </Link>
+                    </EvalLink>
                     <div className="text-slate-500">{b.setName}</div>
                   </Td>
                   <Td className="text-slate-600">
@@ -237,7 +236,7 @@ function BadCaseView({ id }: { id: string }) {
   const qc = useQueryClient();
   const toast = useToast();
   const { caps, role } = useCaps();
-  const [, go, hrefFor] = useEvalUrl();
+  const [, go] = useEvalUrl();
   const bc = useQuery(trpc.eval.badCases.get.queryOptions({ id }));
   const reruns = useQuery({ ...trpc.eval.runs.list.queryOptions({ rerunOf: bc.data?.runId ?? "", limit: 20 }), enabled: !!bc.data });
   const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }), enabled: !!bc.data });
@@ -268,7 +267,7 @@ function BadCaseView({ id }: { id: string }) {
   const latest = reruns.data?.items[0];
   return (
     <div className="space-y-5">
-      <Breadcrumbs items={[{ label: "Bad Case", href: hrefFor({ tab: "bad-cases" }) }, { label: b.sampleKey }]} />
+      <Breadcrumbs items={[{ label: "Bad Case", to: { tab: "bad-cases" } }, { label: b.sampleKey }]} />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0">
           <h2 className="text-lg font-semibold">{b.title}</h2>
@@ -295,9 +294,9 @@ function BadCaseView({ id }: { id: string }) {
             <p className="text-slate-700">
               <span className="font-medium">Attribution:</span> {b.attribution ? words(b.attribution) : "—"} · <span className="font-medium">Scenario:</span> {b.classification || "—"}
             </p>
-            <Link href={hrefFor({ tab: "annotation", run: b.runShortId, item: b.itemId })} className="inline-block font-medium text-brand-700 hover:underline">
+            <EvalLink to={{ tab: "annotation", run: b.runShortId, item: b.itemId }} className="inline-block font-medium text-brand-700 hover:underline">
               Open it in annotation →
-            </Link>
+            </EvalLink>
           </div>
         </Card>
         <Card title="After the fix">
@@ -307,9 +306,9 @@ function BadCaseView({ id }: { id: string }) {
               Re-run the same batch
             </Button>
             {latest ? (
-              <Link href={hrefFor({ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId })} className="block text-center font-medium text-brand-700 hover:underline">
+              <EvalLink to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId }} className="block text-center font-medium text-brand-700 hover:underline">
                 Compare {b.runShortId} with its re-run {latest.shortId}
-              </Link>
+              </EvalLink>
             ) : (
               <p className="text-xs text-slate-500">No re-run yet.</p>
             )}

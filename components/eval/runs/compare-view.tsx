@@ -30,7 +30,7 @@ const ROW_TONE: Partial<Record<Outcome, string>> = { regressed: "bg-red-50/70", 
 /** Two runs question by question (matched by sample key): deltas, warnings, regressions highlighted, both answers side by side. */
 export function CompareView({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-  const [url, go, hrefFor] = useEvalUrl();
+  const [url, go] = useEvalUrl();
   const [only, setOnly] = useState<Outcome | "all">("all");
   const [open, setOpen] = useState<string | null>(null);
   const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 200 }));
@@ -53,7 +53,7 @@ export function CompareView({ agentId }: { agentId: string }) {
   const rows = c ? c.questions.filter((q) => only === "all" || q.outcome === only) : [];
   return (
     <div className="space-y-5">
-      <Breadcrumbs items={[{ label: "Runs", href: hrefFor({ tab: "runs" }) }, { label: "Compare" }]} />
+      <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Compare" }]} />
       <div className="flex flex-wrap items-end gap-4" role="group" aria-label="Runs to compare">
         {picker("a")}
         {picker("b")}

@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -10,7 +9,7 @@ import { useConfirm } from "@/components/ui/dialog";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Progress } from "@/components/ui/progress";
 import { useToast } from "@/components/ui/toast";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { KindBadge, RunStatusBadge, TierBadge } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, ms, when } from "../format";
@@ -27,7 +26,7 @@ export function RunView({ runId }: { runId: string }) {
   const toast = useToast();
   const confirm = useConfirm();
   const { caps, role } = useCaps();
-  const [, go, hrefFor] = useEvalUrl();
+  const [, go] = useEvalUrl();
   const [uploading, setUploading] = useState(false);
   const run = useQuery({ ...trpc.eval.runs.get.queryOptions({ id: runId }), refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false) });
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
@@ -54,7 +53,7 @@ export function RunView({ runId }: { runId: string }) {
 
   return (
     <div className="space-y-5">
-      <Breadcrumbs items={[{ label: "Runs", href: hrefFor({ tab: "runs" }) }, { label: r.shortId }]} />
+      <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: r.shortId }]} />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-3">
@@ -64,9 +63,9 @@ export function RunView({ runId }: { runId: string }) {
             <KindBadge kind={r.setKind} />
           </div>
           <p className="mt-1 text-sm text-slate-600">
-            <Link href={hrefFor({ tab: "sets", set: r.setId, v: r.setVersion })} className="font-medium text-slate-800 hover:underline">
+            <EvalLink to={{ tab: "sets", set: r.setId, v: r.setVersion }} className="font-medium text-slate-800 hover:underline">
               {r.setName} v{r.setVersion}
-            </Link>{" "}
+            </EvalLink>{" "}
             · {r.agentName} version {r.workflowVersion} · {r.mode === "pasted" ? "pasted answers" : "answered in the platform"}
             {r.environment ? ` · ${r.environment}` : ""} · created {ago(r.createdAt)} by {r.createdByLabel ?? "—"}
             {r.rerunOfId && " · a re-run of an earlier run"}
@@ -97,9 +96,9 @@ export function RunView({ runId }: { runId: string }) {
             </Button>
           )}
           {answered && (
-            <Link href={hrefFor({ tab: "annotation", run: r.shortId })} className="inline-flex items-center rounded-lg bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+            <EvalLink to={{ tab: "annotation", run: r.shortId }} className="inline-flex items-center rounded-lg bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
               {r.status === "completed" ? "Open annotation" : "Judge answers"}
-            </Link>
+            </EvalLink>
           )}
           {r.status !== "created" && (
             <Button variant="secondary" disabled={!caps.manage || rerun.isPending} title={manageTitle ?? "A new run on the same frozen version, mode and tier, with the agent's current version"} onClick={() => rerun.mutate({ id: r.id, body: {} })}>
@@ -107,9 +106,9 @@ export function RunView({ runId }: { runId: string }) {
             </Button>
           )}
           {answered && (
-            <Link href={hrefFor({ tab: "runs", view: "compare", a: r.shortId })} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            <EvalLink to={{ tab: "runs", view: "compare", a: r.shortId }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
               Compare…
-            </Link>
+            </EvalLink>
           )}
         </div>
       </div>

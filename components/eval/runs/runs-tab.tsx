@@ -1,7 +1,6 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -10,7 +9,7 @@ import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
 import { Progress } from "@/components/ui/progress";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { RunStatusBadge, TierBadge } from "../badges";
 import { ago, when, words } from "../format";
 import { CompareView } from "./compare-view";
@@ -34,7 +33,7 @@ export function RunsTab({ agentId, agentName }: { agentId: string; agentName: st
 function RunList({ agentId, agentName }: { agentId: string; agentName: string }) {
   const trpc = useTRPC();
   const { caps, role } = useCaps();
-  const [url, go, hrefFor] = useEvalUrl();
+  const [url, go] = useEvalUrl();
   const [creating, setCreating] = useState(false);
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const sets = useQuery(trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }));
@@ -96,12 +95,12 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
           </label>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Link href={hrefFor({ tab: "runs", view: "usage" })} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <EvalLink to={{ tab: "runs", view: "usage" }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
             Usage
-          </Link>
-          <Link href={hrefFor({ tab: "runs", view: "compare" })} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          </EvalLink>
+          <EvalLink to={{ tab: "runs", view: "compare" }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
             Compare runs
-          </Link>
+          </EvalLink>
           <Button onClick={() => setCreating(true)} disabled={!caps.manage} title={caps.manage ? undefined : deniedReason(role, "manage")}>
             New run
           </Button>
@@ -134,9 +133,9 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
               {rows.map((r) => (
                 <Tr key={r.id}>
                   <Td>
-                    <Link href={hrefFor({ tab: "runs", run: r.shortId })} className="font-mono font-semibold text-brand-700 hover:underline">
+                    <EvalLink to={{ tab: "runs", run: r.shortId }} className="font-mono font-semibold text-brand-700 hover:underline">
                       {r.shortId}
-                    </Link>
+                    </EvalLink>
                     {r.environment && <div className="text-xs text-slate-500">{r.environment}</div>}
                   </Td>
                   <Td>

@@ -17,8 +17,7 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
 /** Usage of the evaluation center by day: runs, answered questions, model calls and tokens (answering and judging apart). */
 export function UsageView({ agentId, agentName }: { agentId: string; agentName: string }) {
   const trpc = useTRPC();
-  const [, , hrefFor] = useEvalUrl();
-  const [to, setTo] = useState(() => iso(new Date()));
+    const [to, setTo] = useState(() => iso(new Date()));
   const [from, setFrom] = useState(() => iso(new Date(Date.now() - 29 * 86_400_000)));
   const [scope, setScope] = useState<"agent" | "all">("agent");
   const usage = useQuery(trpc.eval.usage.queryOptions({ from, to, ...(scope === "agent" ? { agentId } : {}) }));
@@ -34,7 +33,7 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
   const series = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
   return (
     <div className="space-y-5">
-      <Breadcrumbs items={[{ label: "Runs", href: hrefFor({ tab: "runs" }) }, { label: "Usage" }]} />
+      <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Usage" }]} />
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Range">
         <label className="text-xs font-medium text-slate-600">
           From

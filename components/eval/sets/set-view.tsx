@@ -1,7 +1,6 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -10,7 +9,7 @@ import { useConfirm } from "@/components/ui/dialog";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { KindBadge, VersionBadge } from "../badges";
 import { when } from "../format";
 import { errorInfo, type EvalVersion } from "../types";
@@ -25,7 +24,7 @@ export function SetView({ setId }: { setId: string }) {
   const confirm = useConfirm();
   const toast = useToast();
   const { caps, role } = useCaps();
-  const [, go, hrefFor] = useEvalUrl();
+  const [, go] = useEvalUrl();
   const [editing, setEditing] = useState(false);
   const set = useQuery(trpc.eval.sets.get.queryOptions({ id: setId }));
   const actions = useVersionActions(setId);
@@ -47,7 +46,7 @@ export function SetView({ setId }: { setId: string }) {
 
   return (
     <div className="space-y-5">
-      <Breadcrumbs items={[{ label: "Evaluation sets", href: hrefFor({ tab: "sets" }) }, { label: s.name }]} />
+      <Breadcrumbs items={[{ label: "Evaluation sets", to: { tab: "sets" } }, { label: s.name }]} />
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-3">
@@ -92,9 +91,9 @@ export function SetView({ setId }: { setId: string }) {
             {[...s.versions].reverse().map((v: EvalVersion) => (
               <Tr key={v.id}>
                 <Td>
-                  <Link href={hrefFor({ tab: "sets", set: s.id, v: v.version })} className="font-medium text-brand-700 hover:underline">
+                  <EvalLink to={{ tab: "sets", set: s.id, v: v.version }} className="font-medium text-brand-700 hover:underline">
                     <VersionBadge version={v.version} status={v.status} />
-                  </Link>
+                  </EvalLink>
                 </Td>
                 <Td className="tabular-nums">{v.sampleCount}</Td>
                 <Td className="tabular-nums">{v.runCount}</Td>

@@ -1,13 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
-import { deniedReason, useCaps, useEvalUrl } from "../context";
+import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { KindBadge, VersionBadge } from "../badges";
 import { SetDialog } from "./set-dialog";
 import { SetView } from "./set-view";
@@ -61,16 +60,15 @@ function SetList({ agentId, agentName }: { agentId: string; agentName: string })
 
 function SetCard({ set }: { set: EvalSet }) {
   const trpc = useTRPC();
-  const [, , hrefFor] = useEvalUrl();
-  const detail = useQuery(trpc.eval.sets.get.queryOptions({ id: set.id }));
+    const detail = useQuery(trpc.eval.sets.get.queryOptions({ id: set.id }));
   const versions = detail.data?.versions ?? [];
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs transition hover:border-brand-500/40">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <Link href={hrefFor({ tab: "sets", set: set.id })} className="text-base font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+          <EvalLink to={{ tab: "sets", set: set.id }} className="text-base font-semibold text-slate-900 hover:text-brand-700 hover:underline">
             {set.name}
-          </Link>
+          </EvalLink>
           {set.description && <p className="mt-0.5 line-clamp-2 text-sm text-slate-500">{set.description}</p>}
         </div>
         <KindBadge kind={set.kind} />
@@ -87,9 +85,9 @@ function SetCard({ set }: { set: EvalSet }) {
       <div className="mt-3 flex flex-wrap gap-2" aria-label="Versions">
         {detail.isLoading && <Badge>loading versions…</Badge>}
         {versions.map((v) => (
-          <Link key={v.id} href={hrefFor({ tab: "sets", set: set.id, v: v.version })} className="rounded-full focus-visible:outline-2">
+          <EvalLink key={v.id} to={{ tab: "sets", set: set.id, v: v.version }} className="rounded-full focus-visible:outline-2">
             <VersionBadge version={v.version} status={v.status} samples={v.sampleCount} />
-          </Link>
+          </EvalLink>
         ))}
       </div>
     </li>

@@ -25,7 +25,7 @@ const PAGE = 50;
 export function VersionView({ setId, version }: { setId: string; version: number }) {
   const trpc = useTRPC();
   const { caps, role } = useCaps();
-  const [url, go, hrefFor] = useEvalUrl();
+  const [url, go] = useEvalUrl();
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const [search, setSearch] = useState(url.q ?? "");
   const [editing, setEditing] = useState<EvalSample | "new" | null>(null);
@@ -58,8 +58,8 @@ export function VersionView({ setId, version }: { setId: string; version: number
     <div className="space-y-4">
       <Breadcrumbs
         items={[
-          { label: "Evaluation sets", href: hrefFor({ tab: "sets" }) },
-          { label: set.data?.name ?? "…", href: hrefFor({ tab: "sets", set: setId }) },
+          { label: "Evaluation sets", to: { tab: "sets" } },
+          { label: set.data?.name ?? "…", to: { tab: "sets", set: setId } },
           { label: `Version ${version}` },
         ]}
       />

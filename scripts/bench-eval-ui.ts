@@ -1,0 +1,118 @@
+/**
+ * The evaluation pages on a 10,000-item run (Playwright + Debian's Chromium against the production build):
+ *   1. annotation first useful paint: navigation to /eval?tab=annotation&run=R until the item's question is shown;
+ *   2. next item after a verdict: P pressed until the next item's question is shown (the verdict's round trip to
+ *      the server included: the view moves on when the server answered);
+ *   3. the run report with its charts: navigation until the pass-rate chart is drawn.
+ * Starts its own server on a fresh embedded database; builds the 10,000-question set and a pasted run over REST.
+ *   npx tsx scripts/bench-eval-ui.ts           (BENCH_ITEMS=… changes the size)
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Page } from "@playwright/test";
+import { RECIPES } from "../server/workflow/recipes";
+import { DIST_DIR, startServer } from "./lib/app-server";
+
+const N = Number(process.env.BENCH_ITEMS ?? 10_000);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-ui-"));
+  const server = await startServer("bench-eval-ui", `pglite:${dir}`, { EVAL_JUDGE: "builtin" });
+  const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json as never;
+  };
+  try {
+    const t0 = performance.now();
+    const { agent } = await call("POST", "/api/builder/agents", { name: "Bench agent", workflow: RECIPES.minimal.workflow });
+    const set = await call("POST", "/api/eval/sets", { agentId: (agent as { id: string }).id, name: "Bench 10k", kind: "golden", gateThreshold: Math.floor(N * 0.9) });
+    const scenarios = ["breakfast", "business-lunch", "afternoon-tea", "family-dinner", "late-night-snack"];
+    const samples = Array.from({ length: N }, (_, i) => ({
+      key: `q${String(i + 1).padStart(5, "0")}`,
+      question: `Question ${i + 1}: recommend a ${scenarios[i % 5]} dish and give its price`,
+      expected_points: ["recommends a dish", "gives the price"],
+      classification: scenarios[i % 5],
+    }));
+    const setId = (set as { id: string }).id;
+    await call("POST", `/api/eval/sets/${setId}/versions/1/import`, { format: "json", content: JSON.stringify(samples), mode: "append" });
+    await call("POST", `/api/eval/sets/${setId}/versions/1/freeze`, {});
+    const detail = (await call("GET", `/api/eval/sets/${setId}`)) as { versions: Array<{ id: string }> };
+    const run = (await call("POST", "/api/eval/runs", { setVersionId: detail.versions[0]!.id, mode: "pasted" })) as { shortId: string };
+    const answers = samples.map((s, i) => ({
+      key: s.key,
+      answer: i % 3 === 0 ? "Hello." : `I recommend the scallion pancake; the price is ${8 + (i % 7)} yuan.`,
+      payload: { goods_list: [{ name: "葱油饼", price: 8 + (i % 7), currency: "CNY" }, { name: "豆浆", price: 4, currency: "CNY" }] },
+    }));
+    await call("POST", `/api/eval/runs/${run.shortId}/answers`, { answers });
+    console.log(`setup: ${N} questions imported, frozen, run ${run.shortId} answered and suggested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+    await signIn(page, server.url, server.adminEmail, server.adminPassword);
+
+    const annotationUrl = `${server.url}/eval?tab=annotation&run=${run.shortId}&verdict=none`;
+    const paints: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now();
+      await page.goto(annotationUrl);
+      await page.locator("#item-question").waitFor({ state: "visible", timeout: 30_000 });
+      if (i > 0) paints.push(performance.now() - t); // the first load also warms the server's code paths
+    }
+
+    await page.getByRole("button", { name: /^Pass/ }).waitFor();
+    const nexts: number[] = [];
+    const roundTrips: number[] = [];
+    page.on("requestfinished", (req) => {
+      if (req.url().includes("eval.items.verdict")) roundTrips.push(req.timing().responseEnd);
+    });
+    for (let i = 0; i < 40; i++) {
+      await page.waitForFunction(() => !(document.querySelector("footer button:last-child") as HTMLButtonElement | null)?.disabled);
+      const before = await page.locator("#item-question").textContent();
+      const t = performance.now();
+      await page.locator("body").press("p");
+      await page.waitForFunction((b) => document.querySelector("#item-question")?.textContent !== b, before, { timeout: 10_000 });
+      nexts.push(performance.now() - t);
+    }
+
+    const reports: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now();
+      await page.goto(`${server.url}/eval?tab=runs&run=${run.shortId}`);
+      await page.getByRole("img", { name: "Machine and human-confirmed pass rate by scenario" }).locator("svg.recharts-surface").first().waitFor({ timeout: 30_000 });
+      if (i > 0) reports.push(performance.now() - t);
+    }
+    await browser.close();
+
+    console.log(`\nevaluation pages, ${N.toLocaleString("en-US")}-item run, production build, ${os.cpus().length} cores:`);
+    console.log("| measure | p50 ms | p95 ms | runs | target |\n| --- | ---: | ---: | ---: | --- |");
+    console.log(`| annotation: navigation to the first item shown | ${pct(paints, 50).toFixed(0)} | ${pct(paints, 95).toFixed(0)} | ${paints.length} | <= 1500 |`);
+    console.log(`| next item after a verdict (P, server round trip included) | ${pct(nexts, 50).toFixed(0)} | ${pct(nexts, 95).toFixed(0)} | ${nexts.length} | p50 <= 100 |`);
+    console.log(`| of which the verdict's request (tRPC, server) | ${pct(roundTrips, 50).toFixed(0)} | ${pct(roundTrips, 95).toFixed(0)} | ${roundTrips.length} | |`);
+    console.log(`| run report with charts | ${pct(reports, 50).toFixed(0)} | ${pct(reports, 95).toFixed(0)} | ${reports.length} | <= 1000 |`);
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function signIn(page: Page, base: string, email: string, password: string) {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/builder$/);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
