@@ -7,7 +7,7 @@ import { z } from "zod";
  *
  *   online-loop    (default)
  *   sets           set=<setId> v=<version> q=<sample search>
- *   runs           run=<id|R-XXXXX> | view=compare a=<run> b=<run> | view=usage; list filters: set, status, tier
+ *   runs           run=<id|R-XXXXX> | view=compare a=<run> b=<run> [q=<key or text>] | view=usage; list filters: set, status, tier
  *   annotation     run=<id|R-XXXXX> item=<itemId>; filters: verdict, suggestion, spot, cls, q
  *   bad-cases      case=<badCaseId>; filters: status, attribution
  *   intent-shadow
@@ -83,7 +83,7 @@ export function evalHref(state: Partial<EvalUrl>): string {
 const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
   "online-loop": ["status", "q"],
   sets: ["set", "v", "q"],
-  runs: ["run", "view", "a", "b", "set", "status", "tier"],
+  runs: ["run", "view", "a", "b", "set", "status", "tier", "q"],
   annotation: ["run", "item", "verdict", "suggestion", "spot", "cls", "q"],
   "bad-cases": ["case", "status", "attribution"],
   "intent-shadow": [],

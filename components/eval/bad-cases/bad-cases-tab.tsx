@@ -306,7 +306,7 @@ function BadCaseView({ id }: { id: string }) {
               Re-run the same batch
             </Button>
             {latest ? (
-              <EvalLink to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId }} className="block text-center font-medium text-brand-700 hover:underline">
+              <EvalLink to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId, q: b.sampleKey }} className="block text-center font-medium text-brand-700 hover:underline">
                 Compare {b.runShortId} with its re-run {latest.shortId}
               </EvalLink>
             ) : (

@@ -50,7 +50,8 @@ export function CompareView({ agentId }: { agentId: string }) {
     </label>
   );
   const c = cmp.data;
-  const rows = c ? c.questions.filter((q) => only === "all" || q.outcome === only) : [];
+  const needle = url.q?.toLowerCase();
+  const rows = c ? c.questions.filter((q) => (only === "all" || q.outcome === only) && (!needle || q.key.toLowerCase() === needle || q.question.toLowerCase().includes(needle))) : [];
   return (
     <div className="space-y-5">
       <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Compare" }]} />
@@ -81,6 +82,14 @@ export function CompareView({ agentId }: { agentId: string }) {
               <Stat label="Regressed" value={c.summary.regressed} hint="pass in A, fail in B" tone={c.summary.regressed ? "bad" : "default"} />
             </dl>
           </Card>
+          {url.q && (
+            <p className="text-sm text-slate-600">
+              Showing the questions matching “{url.q}”.{" "}
+              <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => go({ q: undefined }, { replace: true })}>
+                Show all
+              </button>
+            </p>
+          )}
           <div className="flex flex-wrap gap-2" role="group" aria-label="Show questions">
             <FilterChip active={only === "all"} onClick={() => setOnly("all")} label={`All (${c.questions.length})`} />
             {OUTCOMES.filter((o) => c.summary[o.id] > 0).map((o) => (
