@@ -93,6 +93,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page.getByText("v2 · draft")).toBeVisible();
   await expect(page.getByRole("button", { name: "Add sample" })).toBeEnabled();
   await page.screenshot({ path: `${SHOTS}/eval-version-draft.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
 
   await page.getByRole("tab", { name: "Runs" }).click();
   await page.getByRole("button", { name: "New run" }).click();
@@ -103,6 +104,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await dialog.getByLabel("pipeline live").check();
   await dialog.getByLabel("Environment").fill("e2e");
   await page.screenshot({ path: `${SHOTS}/eval-create-run.png` });
+  await noSeriousA11yViolations(page);
   await dialog.getByRole("button", { name: "Create and start" }).click();
 
   // the run page: live progress until every question is answered
@@ -114,6 +116,10 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page.getByText("awaiting review").first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Release gate" })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/eval-run-answered.png`, fullPage: true });
+  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await expect(page.getByRole("table", { name: "Runs" })).toBeVisible();
+  await noSeriousA11yViolations(page);
+  await page.goBack();
 
   // annotation: adopt, then spot-check with the keyboard
   await page.getByRole("link", { name: "Judge answers" }).click();
@@ -186,6 +192,12 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await page.getByRole("table", { name: "Questions of both runs" }).getByRole("button").first().click();
   await expect(page.getByRole("region", { name: new RegExp(`^A · ${runId}`) })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/eval-compare.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
+  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByRole("link", { name: "Usage" }).click();
+  await expect(page.getByRole("img", { name: "Runs and answered questions by day" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-usage.png`, fullPage: true });
+  await noSeriousA11yViolations(page);
 
   // a fail becomes a Bad Case and moves through its statuses
   await page.goto(`${server.url}/eval?tab=annotation&run=${runId}&verdict=fail`);
@@ -197,6 +209,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page.getByText("Bad Case is fixing")).toBeVisible();
   await status.selectOption("fixed");
   await expect(page.getByText("Bad Case is fixed")).toBeVisible();
+  await noSeriousA11yViolations(page);
   await page.getByRole("table", { name: "Bad Cases" }).getByRole("link").first().click();
   await expect(page.getByRole("button", { name: "Re-run the same batch" })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/eval-bad-case.png`, fullPage: true });

@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { createContext, useCallback, useContext, useMemo, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
-import { evalHref, parseEvalUrl, withParams, type EvalUrl } from "./url-state";
+import { evalHref, nextView, parseEvalUrl, type EvalUrl } from "./url-state";
 
 /** What the signed-in person may do here (from the server's one permission table); controls follow it, the server enforces it. */
 export type EvalCaps = { annotate: boolean; manage: boolean; publish: boolean };
@@ -36,7 +36,7 @@ export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { repla
   const router = useRouter();
   const pathname = usePathname();
   const state = useMemo(() => parseEvalUrl(params), [params]);
-  const hrefFor = useCallback((patch: Partial<EvalUrl>) => evalHref(withParams(state, patch)), [state]);
+  const hrefFor = useCallback((patch: Partial<EvalUrl>) => evalHref(nextView(state, patch)), [state]);
   const go = useCallback(
     (patch: Partial<EvalUrl>, opts: { replace?: boolean } = {}) => {
       const href = hrefFor(patch);

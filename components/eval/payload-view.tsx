@@ -22,7 +22,7 @@ export function PayloadView({ payload, compact = false, raw: rawControlled, onTo
         </button>
       </div>
       {raw ? (
-        <pre className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{JSON.stringify(payload, null, 2)}</pre>
+        <pre tabIndex={0} aria-label="Raw JSON of the payload" className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">{JSON.stringify(payload, null, 2)}</pre>
       ) : (
         blocks.map((b) => <Block key={`${b.kind}:${b.path}`} block={b} compact={compact} />)
       )}
@@ -37,7 +37,7 @@ function Block({ block, compact }: { block: PayloadBlock; compact: boolean }) {
         <h5 className="mb-1 text-sm font-medium text-slate-800">
           {block.title} <span className="font-normal text-slate-500">· {block.total} item{block.total === 1 ? "" : "s"}</span>
         </h5>
-        <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <div tabIndex={0} aria-label={`${block.title} (scrolls sideways)`} role="region" className="overflow-x-auto rounded-lg border border-slate-200">
           <table className="w-full text-left text-xs">
             <caption className="sr-only">{block.title}</caption>
             <thead className="bg-slate-50 text-slate-500">
@@ -114,7 +114,7 @@ function CellView({ cell }: { cell: Cell }) {
     case "number":
       return <span className="tabular-nums">{cell.text}</span>;
     case "empty":
-      return <span className="text-slate-400">{cell.text}</span>;
+      return <span className="text-slate-500">{cell.text}</span>;
     case "list":
       return (
         <span className="inline-flex flex-wrap gap-1">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evalHref, parseEvalUrl, queueFilter, switchTab, withParams } from "./url-state";
+import { evalHref, nextView, parseEvalUrl, queueFilter, switchTab, withParams } from "./url-state";
 
 describe("eval URL state", () => {
   it("defaults to the online feedback loop; ?tab= selects every tab", () => {
@@ -41,6 +41,13 @@ describe("eval URL state", () => {
     expect(switchTab(cur, "sets")).toEqual({ tab: "sets", agent: "a" });
     expect(withParams(cur, { tab: "runs" })).toEqual({ tab: "runs", agent: "a", run: "R-11111" });
     expect(withParams(cur, { item: "j" })).toMatchObject({ tab: "annotation", run: "R-11111", item: "j", spot: "1" });
+  });
+
+  it("a link naming a tab is a whole view; a patch without one changes the current view", () => {
+    const cur = parseEvalUrl(new URLSearchParams("tab=runs&agent=a&run=R-11111&status=answering"));
+    expect(nextView(cur, { tab: "runs" })).toEqual({ tab: "runs", agent: "a" });
+    expect(nextView(cur, { tab: "runs", view: "compare", a: "R-11111" })).toEqual({ tab: "runs", agent: "a", view: "compare", a: "R-11111" });
+    expect(nextView(cur, { status: "completed" })).toMatchObject({ tab: "runs", agent: "a", run: "R-11111", status: "completed" });
   });
 
   it("maps the annotation filters to the queue API", () => {

@@ -94,12 +94,17 @@ export function switchTab(current: EvalUrl, tab: EvalTab, keep: Partial<EvalUrl>
 }
 
 /** The state with `patch` applied, keeping only parameters that belong to the resulting tab. */
-export function withParams(current: EvalUrl, patch: Partial<EvalUrl>): Partial<EvalUrl> {
+export function withParams(current: Partial<EvalUrl>, patch: Partial<EvalUrl>): Partial<EvalUrl> {
   const next: Partial<EvalUrl> = { ...current, ...patch };
   const tab = next.tab ?? "online-loop";
   const allowed = new Set<keyof EvalUrl>(["tab", "agent", ...TAB_KEYS[tab]]);
   for (const k of Object.keys(next) as Array<keyof EvalUrl>) if (!allowed.has(k)) delete next[k];
   return next;
+}
+
+/** Where a link or `go` leads: a patch naming a tab is a whole view (only the agent carries over); one without a tab changes the current view. */
+export function nextView(current: EvalUrl, patch: Partial<EvalUrl>): Partial<EvalUrl> {
+  return patch.tab ? withParams({ tab: patch.tab, agent: current.agent }, patch) : withParams(current, patch);
 }
 
 /** The annotation filters as the queue API takes them. */

@@ -3,7 +3,7 @@ import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } fr
 /** A semantic table in a card; rows that open something are links or buttons inside a cell (keyboard reachable). */
 export function Table({ children, caption, className = "" }: { children: ReactNode; caption?: string; className?: string }) {
   return (
-    <div className={`overflow-x-auto rounded-xl border border-slate-200 bg-white ${className}`}>
+    <div tabIndex={0} role="region" aria-label={caption} className={`overflow-x-auto rounded-xl border border-slate-200 bg-white ${className}`}>
       <table className="w-full text-left text-sm">
         {caption && <caption className="sr-only">{caption}</caption>}
         {children}

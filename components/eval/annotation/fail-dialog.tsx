@@ -84,7 +84,7 @@ export function FailDialog({ open, onClose, runId, itemId, vocabulary, saving, o
                 <input type="radio" name="attribution" value={id} checked={attribution === id} onChange={() => setAttribution(id)} className="mt-0.5" />
                 <span>
                   <span className="block font-medium">
-                    {i < 9 ? <span className="mr-1 text-xs text-slate-400">{i + 1}</span> : null}
+                    {i < 9 ? <span className="mr-1 text-xs text-slate-500">{i + 1}</span> : null}
                     {words(id)}
                   </span>
                   <span className="text-xs text-slate-600">{meaning}</span>

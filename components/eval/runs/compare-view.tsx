@@ -180,7 +180,7 @@ function AnswerSide({ label, runId, itemId }: { label: string; runId: string; it
             {item.data.verdict?.attribution && <Badge>{words(item.data.verdict.attribution)}</Badge>}
           </div>
           {item.data.verdict?.basis && <p className="text-xs text-slate-600">Basis: {item.data.verdict.basis}</p>}
-          <p className="whitespace-pre-wrap text-slate-800">{item.data.answer || <span className="text-slate-400">(no answer){item.data.error ? `: ${item.data.error}` : ""}</span>}</p>
+          <p className="whitespace-pre-wrap text-slate-800">{item.data.answer || <span className="text-slate-500">(no answer){item.data.error ? `: ${item.data.error}` : ""}</span>}</p>
           {item.data.payload && <PayloadView payload={item.data.payload} compact />}
         </div>
       )}

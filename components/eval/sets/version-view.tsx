@@ -175,7 +175,7 @@ export function VersionView({ setId, version }: { setId: string; version: number
                     {s.sourceTraceId ? (
                       <TraceButton traceId={s.sourceTraceId} label={`online …${s.sourceTraceId.slice(-6)}`} />
                     ) : (
-                      <span className="text-slate-400">written</span>
+                      <span className="text-slate-500">written</span>
                     )}
                   </Td>
                 </Tr>
