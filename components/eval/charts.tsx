@@ -67,8 +67,8 @@ export function DailyBars<K extends string>({ data, series, label, percent = fal
           <Tooltip formatter={(v) => (percent ? pctLabel(v) : String(v))} />
           {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
           {series.map((s) => (
-            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[s.tone]} isAnimationActive={false}>
-              {data.length <= 14 && <LabelList dataKey={s.key} position="top" formatter={percent ? pctLabel : undefined} style={{ fontSize: 10, fill: "#334155" }} />}
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[s.tone]} isAnimationActive={false} maxBarSize={28}>
+              <LabelList dataKey={s.key} position="top" formatter={(v: unknown) => (typeof v === "number" && v !== 0 ? (percent ? pctLabel(v) : v.toLocaleString("en-US")) : "")} style={{ fontSize: 10, fill: "#334155" }} />
             </Bar>
           ))}
         </BarChart>

@@ -30,7 +30,13 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
     x.tokens += d.answering.tokens + d.judging.tokens;
     byDay.set(d.day, x);
   }
-  const series = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day));
+  // every day of the range, so quiet days show as zero instead of vanishing
+  const series: Array<{ day: string; runs: number; answered: number; tokens: number }> = [];
+  if (u) for (let d = Date.parse(`${u.from}T00:00:00Z`); d <= Date.parse(`${u.to}T00:00:00Z`); d += 86_400_000) {
+    const day = iso(new Date(d));
+    series.push(byDay.get(day) ?? { day, runs: 0, answered: 0, tokens: 0 });
+  }
+  const active = series.some((d) => d.runs || d.answered);
   return (
     <div className="space-y-5">
       <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Usage" }]} />
@@ -66,7 +72,7 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
               <Stat label="Tokens (judging)" value={count(u.totals.judging.tokens)} hint={`${count(u.totals.judging.modelCalls)} judge calls`} />
             </dl>
           </Card>
-          {series.length === 0 ? (
+          {!active ? (
             <EmptyState title="Nothing in this range">Runs and answered questions appear here by day.</EmptyState>
           ) : (
             <>
