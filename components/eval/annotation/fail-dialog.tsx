@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
+import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { words } from "../format";
@@ -75,24 +76,26 @@ export function FailDialog({ open, onClose, runId, itemId, vocabulary, saving, o
         <Field label="Basis" hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution." error={tried && !basis.trim() ? "Say what is wrong" : undefined}>
           <textarea className={inputClass} rows={3} maxLength={4000} value={basis} onChange={(e) => setBasis(e.target.value)} />
         </Field>
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Attribution</legend>
-          {tried && !attribution && <p className="text-xs text-red-700">Choose where it broke</p>}
-          <div className="mt-1 grid gap-1.5 sm:grid-cols-2">
-            {attributions.map(([id, meaning], i) => (
-              <label key={id} className={`flex cursor-pointer gap-2 rounded-lg border px-3 py-2 text-sm ${attribution === id ? "border-red-400 bg-red-50/60" : "border-slate-200 hover:bg-slate-50"}`}>
-                <input type="radio" name="attribution" value={id} checked={attribution === id} onChange={() => setAttribution(id)} className="mt-0.5" />
-                <span>
-                  <span className="block font-medium">
-                    {i < 9 ? <span className="mr-1 text-xs text-slate-500">{i + 1}</span> : null}
-                    {words(id)}
-                  </span>
-                  <span className="text-xs text-slate-600">{meaning}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <div>
+          <ChoiceCards
+            legend="Attribution"
+            name="attribution"
+            tone="danger"
+            value={attribution}
+            onChange={setAttribution}
+            options={attributions.map(([id, meaning], i) => ({
+              value: id,
+              label: (
+                <>
+                  {i < 9 && <span className="mr-1 text-xs text-slate-500">{i + 1}</span>}
+                  {words(id)}
+                </>
+              ),
+              description: meaning,
+            }))}
+          />
+          {tried && !attribution && <p className="mt-1 text-xs text-red-700">Choose where it broke</p>}
+        </div>
         <Field label="Scenario" hint="Defaults to the sample's business scenario">
           <input className={inputClass} value={classification} maxLength={120} onChange={(e) => setClassification(e.target.value)} />
         </Field>

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useCursorPages } from "../use-cursor-pages";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -36,9 +37,9 @@ function BadCaseList({ agentId }: { agentId: string }) {
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
   const { statuses, attributions } = useBadCaseStatuses();
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const [bulk, setBulk] = useState(false);
-  const cursor = cursors.at(-1);
+  const cursor = pages.cursor;
   const status = statuses.find((s) => s === url.status);
   const attribution = attributions.find((a) => a === url.attribution);
   const list = useQuery({
@@ -46,11 +47,11 @@ function BadCaseList({ agentId }: { agentId: string }) {
     placeholderData: keepPreviousData,
   });
   const setFilter = (patch: Parameters<typeof go>[0]) => {
-    setCursors([undefined]);
+    pages.reset();
     go(patch, { replace: true });
   };
   const rows = list.data?.items ?? [];
-  const page = cursors.length - 1;
+  const page = pages.page;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -136,8 +137,8 @@ function BadCaseList({ agentId }: { agentId: string }) {
             to={page * PAGE + rows.length}
             hasPrev={page > 0}
             hasNext={!!list.data?.nextCursor}
-            onPrev={() => setCursors((c) => c.slice(0, -1))}
-            onNext={() => setCursors((c) => [...c, list.data?.nextCursor ?? undefined])}
+            onPrev={pages.prev}
+            onNext={() => pages.next(list.data?.nextCursor)}
           />
         </>
       )}

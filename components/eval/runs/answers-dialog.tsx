@@ -5,13 +5,10 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, inputClass } from "@/components/ui/field";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
-import { formatOf } from "../sets/import-dialog";
 import { errorInfo } from "../types";
+import { RowErrors, UploadFields, type UploadFormat } from "../upload";
 
-type Format = "json" | "jsonl" | "csv";
 type Result = { matched: number; unmatched: Array<{ row: number; key?: string; sampleId?: string; reason: string }>; skipped: Array<{ row: number; key: string; reason: string }> };
 
 /** Pasted mode: upload answers (file or paste) matched by sample key or id; rows that match nothing are shown. */
@@ -19,7 +16,7 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
-  const [format, setFormat] = useState<Format>("csv");
+  const [format, setFormat] = useState<UploadFormat>("csv");
   const [content, setContent] = useState("");
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<{ message: string; rows: Array<{ row: number; field: string; message: string }> } | null>(null);
@@ -69,55 +66,11 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
       }
     >
       <div className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-          <Field label="File" hint="Or paste below">
-            <input
-              type="file"
-              accept=".json,.jsonl,.ndjson,.csv"
-              className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-medium"
-              onChange={async (e) => {
-                const f = e.target.files?.[0];
-                if (!f) return;
-                setContent(await f.text());
-                const guessed = formatOf(f.name);
-                if (guessed) setFormat(guessed);
-              }}
-            />
-          </Field>
-          <Field label="Format">
-            <select className={inputClass} value={format} onChange={(e) => setFormat(e.target.value as Format)}>
-              <option value="csv">CSV</option>
-              <option value="json">JSON</option>
-              <option value="jsonl">JSON Lines</option>
-            </select>
-          </Field>
-        </div>
-        <Field label="Answers">
-          <textarea className={`${inputClass} font-mono text-xs`} rows={8} value={content} onChange={(e) => setContent(e.target.value)} spellCheck={false} />
-        </Field>
+        <UploadFields format={format} onFormat={setFormat} content={content} onContent={(text) => setContent(text)} contentLabel="Answers" />
         {error && (
           <div role="alert" className="space-y-2">
             <p className="text-sm font-medium text-red-700">{error.message}</p>
-            {error.rows.length > 0 && (
-              <Table caption="Row errors">
-                <THead>
-                  <tr>
-                    <Th>Row</Th>
-                    <Th>Field</Th>
-                    <Th>Problem</Th>
-                  </tr>
-                </THead>
-                <tbody>
-                  {error.rows.slice(0, 100).map((r, i) => (
-                    <Tr key={i}>
-                      <Td>{r.row}</Td>
-                      <Td className="font-mono text-xs">{r.field}</Td>
-                      <Td>{r.message}</Td>
-                    </Tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
+            <RowErrors rows={error.rows} />
           </div>
         )}
         {result && (
@@ -125,26 +78,7 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
             <p className="font-medium text-emerald-800">
               {result.matched} matched · {result.unmatched.length} unmatched · {result.skipped.length} skipped (already judged)
             </p>
-            {result.unmatched.length + result.skipped.length > 0 && (
-              <Table caption="Rows not stored">
-                <THead>
-                  <tr>
-                    <Th>Row</Th>
-                    <Th>Key or id</Th>
-                    <Th>Why</Th>
-                  </tr>
-                </THead>
-                <tbody>
-                  {[...result.unmatched, ...result.skipped].slice(0, 100).map((r, i) => (
-                    <Tr key={i}>
-                      <Td>{r.row}</Td>
-                      <Td className="font-mono text-xs">{r.key ?? ("sampleId" in r ? r.sampleId : "") ?? "—"}</Td>
-                      <Td>{r.reason}</Td>
-                    </Tr>
-                  ))}
-                </tbody>
-              </Table>
-            )}
+            <RowErrors caption="Rows not stored" rows={[...result.unmatched, ...result.skipped]} />
           </div>
         )}
       </div>

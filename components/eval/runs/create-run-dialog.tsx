@@ -4,6 +4,7 @@ import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/rea
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
+import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -113,46 +114,26 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
           </select>
         </Field>
 
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Mode</legend>
-          <div className="mt-1 grid gap-2 sm:grid-cols-2">
-            {(
-              [
-                ["in_platform", "Answer in the platform", "The agent answers every question now, through the queue."],
-                ["pasted", "Pasted answers", "You upload answers produced elsewhere (file or paste)."],
-              ] as const
-            ).map(([value, label, text]) => (
-              <label key={value} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${mode === value ? "border-brand-500 bg-brand-50/50" : "border-slate-200"}`}>
-                <input type="radio" name="mode" checked={mode === value} onChange={() => setMode(value)} className="mt-0.5" />
-                <span>
-                  <span className="block font-medium">{label}</span>
-                  <span className="text-xs text-slate-600">{text}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ChoiceCards
+          legend="Mode"
+          name="mode"
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: "in_platform", label: "Answer in the platform", description: "The agent answers every question now, through the queue." },
+            { value: "pasted", label: "Pasted answers", description: "You upload answers produced elsewhere (file or paste)." },
+          ]}
+        />
 
-        <fieldset>
-          <legend className="text-sm font-medium text-slate-800">Chain tier</legend>
-          <div className="mt-1 space-y-2">
-            {(meta.data?.tiers ?? []).map((t) => (
-              <label key={t.tier} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${tier === t.tier ? "border-brand-500 bg-brand-50/50" : "border-slate-200"}`}>
-                <input type="radio" name="tier" checked={tier === t.tier} onChange={() => setTier(t.tier)} className="mt-0.5" />
-                <span>
-                  <span className="block font-medium">{words(t.tier)}</span>
-                  <span className="text-xs text-slate-600">{t.meaning}</span>
-                </span>
-              </label>
-            ))}
-          </div>
+        <div>
+          <ChoiceCards legend="Chain tier" name="tier" columns={1} value={tier} onChange={setTier} options={(meta.data?.tiers ?? []).map((t) => ({ value: t.tier, label: words(t.tier), description: t.meaning }))} />
           {chosen?.kind === "golden" && tier !== "pipeline_live" && (
             <p role="alert" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
               This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain with real calls, built like online). A {words(tier)} run is fine
               for a quick look, not for the gate.
             </p>
           )}
-        </fieldset>
+        </div>
 
         <div className="grid gap-4 sm:grid-cols-3">
           <Field label="Environment" hint="A label, e.g. staging-2026-11">

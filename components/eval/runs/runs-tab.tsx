@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useCursorPages } from "../use-cursor-pages";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
@@ -35,7 +36,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
   const [creating, setCreating] = useState(false);
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const sets = useQuery(trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }));
   const filter = {
     agentId,
@@ -44,7 +45,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
     ...(url.status && (STATUSES as readonly string[]).includes(url.status) ? { status: url.status as (typeof STATUSES)[number] } : {}),
     ...(url.tier ? { tier: url.tier } : {}),
   };
-  const cursor = cursors.at(-1);
+  const cursor = pages.cursor;
   const runs = useQuery({
     ...trpc.eval.runs.list.queryOptions({ ...filter, ...(cursor ? { cursor } : {}) }),
     placeholderData: keepPreviousData,
@@ -52,10 +53,10 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
   });
   const rows = runs.data?.items ?? [];
   const setFilter = (patch: Parameters<typeof go>[0]) => {
-    setCursors([undefined]);
+    pages.reset();
     go(patch, { replace: true });
   };
-  const page = cursors.length - 1;
+  const page = pages.page;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -171,8 +172,8 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
             to={page * PAGE + rows.length}
             hasPrev={page > 0}
             hasNext={!!runs.data?.nextCursor}
-            onPrev={() => setCursors((c) => c.slice(0, -1))}
-            onNext={() => setCursors((c) => [...c, runs.data?.nextCursor ?? undefined])}
+            onPrev={pages.prev}
+            onNext={() => pages.next(runs.data?.nextCursor)}
           />
         </>
       )}

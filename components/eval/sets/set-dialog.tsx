@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
+import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -90,25 +91,16 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
           <input className={inputClass} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} required />
         </Field>
         {!set && (
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">Kind</legend>
-            <div className="mt-1 grid gap-2 sm:grid-cols-2">
-              {(
-                [
-                  ["golden", "Golden set", "Track A: decides release readiness through the gate."],
-                  ["regression_pool", "Regression pool", "Track B: online cases that must not regress; never gates a release."],
-                ] as const
-              ).map(([value, label, text]) => (
-                <label key={value} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${kind === value ? "border-brand-500 bg-brand-50/50" : "border-slate-200"}`}>
-                  <input type="radio" name="kind" value={value} checked={kind === value} onChange={() => setKind(value)} className="mt-0.5" />
-                  <span>
-                    <span className="block font-medium">{label}</span>
-                    <span className="text-xs text-slate-600">{text}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChoiceCards
+            legend="Kind"
+            name="kind"
+            value={kind}
+            onChange={setKind}
+            options={[
+              { value: "golden", label: "Golden set", description: "Track A: decides release readiness through the gate." },
+              { value: "regression_pool", label: "Regression pool", description: "Track B: online cases that must not regress; never gates a release." },
+            ]}
+          />
         )}
         {kind === "golden" && (
           <Field label="Gate threshold" hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions.">

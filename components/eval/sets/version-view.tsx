@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useCursorPages } from "../use-cursor-pages";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
@@ -26,18 +27,19 @@ export function VersionView({ setId, version }: { setId: string; version: number
   const trpc = useTRPC();
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const pages = useCursorPages();
   const [search, setSearch] = useState(url.q ?? "");
   const [editing, setEditing] = useState<EvalSample | "new" | null>(null);
   const [importing, setImporting] = useState(false);
   const actions = useVersionActions(setId);
   const set = useQuery(trpc.eval.sets.get.queryOptions({ id: setId }));
-  const cursor = cursors.at(-1);
+  const cursor = pages.cursor;
   const samples = useQuery({
     ...trpc.eval.samples.list.queryOptions({ id: setId, version, query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(url.q ? { q: url.q } : {}) } }),
     placeholderData: keepPreviousData,
   });
-  useEffect(() => setCursors([undefined]), [url.q, setId, version]);
+  const { reset } = pages;
+  useEffect(() => reset(), [url.q, setId, version, reset]);
   useEffect(() => {
     const t = setTimeout(() => {
       if ((search.trim() || undefined) !== url.q) go({ q: search.trim() || undefined }, { replace: true });
@@ -52,7 +54,7 @@ export function VersionView({ setId, version }: { setId: string; version: number
   const editable = !frozen && caps.manage;
   const manageTitle = caps.manage ? undefined : deniedReason(role, "manage");
   const rows = samples.data?.items ?? [];
-  const page = cursors.length - 1;
+  const page = pages.page;
 
   return (
     <div className="space-y-4">
@@ -189,8 +191,8 @@ export function VersionView({ setId, version }: { setId: string; version: number
             total={samples.data?.matching}
             hasPrev={page > 0}
             hasNext={!!samples.data?.nextCursor}
-            onPrev={() => setCursors((c) => c.slice(0, -1))}
-            onNext={() => setCursors((c) => [...c, samples.data?.nextCursor ?? undefined])}
+            onPrev={pages.prev}
+            onNext={() => pages.next(samples.data?.nextCursor)}
           />
         </>
       )}
