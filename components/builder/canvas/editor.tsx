@@ -7,7 +7,6 @@
  * State ownership: nodes/edges live here (mirrored in refs so callbacks stay stable); findings and test-run
  * steps live in keyed stores read by each node/edge component; the saved baseline lives in a ref.
  */
-import { JsonFileInput } from "../json-file-input";
 import "@xyflow/react/dist/style.css";
 import "./canvas.css";
 
@@ -32,6 +31,10 @@ import {
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
+import { ICONS, Icon } from "@/components/ui/icon";
+import { IconButton } from "@/components/ui/icon-button";
+import { JsonFileInput } from "@/components/ui/json-file-input";
+import { Tip } from "@/components/ui/tooltip";
 import { isNodeType, type NodeType } from "@/server/workflow/contract";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { templateOptions } from "../config-form/completion";
@@ -71,7 +74,6 @@ import { IssuesPanel } from "./issues-panel";
 import { DRAG_MIME, Palette } from "./palette";
 import { StoresContext, createStores, type RunStep } from "./stores";
 import { TestRunPanel } from "./test-run-panel";
-import { ICONS, Icon, IconButton, Tip } from "./ui";
 import { VersionPreview, VersionsPanel } from "./versions";
 
 export interface EditorProps {
