@@ -2,11 +2,12 @@
 
 /**
  * Versions: the history popover, a read-only preview of one version, and restoring it as a new version. Restoring
- * over unsaved changes asks first; the restored graph is one undoable step.
+ * over unsaved changes asks first (an accessible confirmation dialog); the restored graph is one undoable step.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useReactFlow } from "@xyflow/react";
 import { useCallback, useState } from "react";
+import { useConfirm } from "@/components/ui/dialog";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { removeDraft } from "../../model/drafts";
 import { toFlow, type SpecWorkflow, type WfEdge, type WfNode } from "../../model/workflow";
@@ -39,6 +40,7 @@ export function useVersions({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const rf = useReactFlow<WfNode, WfEdge>();
+  const confirm = useConfirm();
   const [open, setOpen] = useState(false);
   const [preview, setPreview] = useState<number | null>(null);
   const [restoring, setRestoring] = useState(false);
@@ -54,7 +56,7 @@ export function useVersions({
   const restore = useCallback(
     async (workflow: SpecWorkflow, version: number) => {
       if (!agentId) return;
-      if (dirty && !window.confirm("Restoring replaces your unsaved changes on the canvas. Continue?")) return;
+      if (dirty && !(await confirm({ title: `Restore version ${version}?`, description: "Restoring replaces your unsaved changes on the canvas.", confirmLabel: "Restore", destructive: true }))) return;
       setRestoring(true);
       try {
         const res = await client.builder.versions.create.mutate({ id: agentId, body: { workflow, note: `Restored from version ${version}` } });
@@ -73,7 +75,7 @@ export function useVersions({
         setRestoring(false);
       }
     },
-    [agentId, dirty, client, apply, markSaved, nameRef, setDirty, draftKey, toast, queryClient, trpc, rf],
+    [agentId, dirty, confirm, client, apply, markSaved, nameRef, setDirty, draftKey, toast, queryClient, trpc, rf],
   );
 
   return { open, toggle, close, preview, openPreview, closePreview, restoring, restore };
