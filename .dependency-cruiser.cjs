@@ -68,6 +68,13 @@ module.exports = {
       to: { path: TEST_HELPERS },
     },
     {
+      name: "ui-primitives-are-a-floor",
+      comment: "components/ui is the bottom of the UI: primitives know no feature (builder, eval, settings) and no server code.",
+      severity: "error",
+      from: { path: "^components/ui/", pathNot: TESTS },
+      to: { path: "^(components/(?!ui/)|server/|lib/)" },
+    },
+    {
       name: "ui-talks-through-trpc",
       comment: "components/ and lib/ reach the server through tRPC hooks; they may import the pure contract (server/workflow) and types.",
       severity: "error",

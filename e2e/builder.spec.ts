@@ -230,14 +230,12 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   await page.getByRole("button", { name: "Auto-layout" }).click();
   await expect.poll(async () => JSON.stringify(await node(page, "code_1").boundingBox())).not.toBe(JSON.stringify(before));
 
-  // Leaving with unsaved edits asks first.
-  let asked = "";
-  page.once("dialog", (d) => {
-    asked = d.message();
-    void d.dismiss();
-  });
+  // Leaving with unsaved edits asks first (in the page's confirmation dialog; Escape stays).
   await page.getByRole("link", { name: "Back to agents" }).click();
-  await expect.poll(() => asked).toContain("unsaved changes");
+  const ask = page.getByRole("alertdialog");
+  await expect.poll(async () => (await ask.textContent()) ?? "").toContain("unsaved changes");
+  await page.keyboard.press("Escape");
+  await expect(ask).toBeHidden();
   await expect(page).toHaveURL(/\/builder\/new/);
 
   // Unsaved work survives a reload as a local draft.
@@ -282,4 +280,62 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
   await connect(page, node(page, "check").locator('.react-flow__handle[data-handleid="false"]'), node(page, "no").locator(".react-flow__handle.target"));
   await expect(page.getByTestId("validation-status")).toHaveAttribute("data-state", "valid");
   await expectNoSeriousA11yViolations(page);
+});
+
+test("confirmations are accessible dialogs: leaving with unsaved changes, restoring over them", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/builder/new?from=minimal");
+  await page.getByLabel("Agent name").fill("E2E dialogs agent");
+  await expect(page.getByTestId("validation-status")).toHaveAttribute("data-state", "valid");
+  await page.getByTestId("save-button").click();
+  await expect(page.getByTestId("save-state")).toHaveText("v1 · saved");
+  await page.getByLabel("Agent name").fill("E2E dialogs agent, renamed");
+  await expect(page.getByTestId("save-state")).toHaveText("v1 · unsaved changes");
+
+  // Leave: a modal alert dialog named by its title, focus on the answer, trapped inside; Escape stays and gives focus back.
+  const back = page.getByRole("link", { name: "Back to agents" });
+  await back.click();
+  const leave = page.getByRole("alertdialog", { name: "Leave the canvas?" });
+  await expect(leave).toBeVisible();
+  await expect(leave).toHaveAttribute("aria-modal", "true");
+  await expect(leave).toHaveAccessibleDescription(/unsaved changes.*local draft/);
+  await expect(leave.getByRole("button", { name: "Leave" })).toBeFocused();
+  for (let i = 0; i < 2; i++) {
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("dialog[open]"))).toBe(true);
+  }
+  // Keys pressed in the dialog stay there: Ctrl+Z does not undo the rename behind it.
+  await page.keyboard.press("ControlOrMeta+z");
+  await expect(page.getByLabel("Agent name")).toHaveValue("E2E dialogs agent, renamed");
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: `${SHOTS}/builder-leave-dialog.png` });
+  await page.keyboard.press("Escape");
+  await expect(leave).toBeHidden();
+  await expect(back).toBeFocused();
+  await expect(page).toHaveURL(/\/builder\/[^/?]+\?created=1$/);
+
+  // Restore over unsaved changes: the destructive answer is named for what it does; Escape keeps the changes.
+  await page.getByRole("button", { name: "Version history" }).click();
+  await page.getByRole("button", { name: "Open version 1" }).click();
+  const restoreButton = page.getByTestId("version-preview").getByRole("button", { name: "Restore as new version" });
+  await restoreButton.click();
+  const restore = page.getByRole("alertdialog", { name: "Restore version 1?" });
+  await expect(restore).toHaveAccessibleDescription("Restoring replaces your unsaved changes on the canvas.");
+  await expect(restore.getByRole("button", { name: "Restore" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(restore).toBeHidden();
+  await expect(restoreButton).toBeFocused();
+  await expect(page.getByTestId("save-state")).toHaveText("v1 · unsaved changes");
+  await restoreButton.click();
+  await restore.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByTestId("save-state")).toHaveText("v2 · saved");
+
+  // Leave again after another edit: Enter on the focused answer leaves (client-side, through the same link).
+  await page.getByLabel("Agent name").fill("E2E dialogs agent, renamed again");
+  await expect(page.getByTestId("save-state")).toHaveText("v2 · unsaved changes");
+  await back.click();
+  await expect(leave).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/builder$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Agents" })).toBeVisible();
 });

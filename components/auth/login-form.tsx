@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { inputClass } from "@/components/ui/field";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -41,7 +42,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
           autoComplete="username"
           required
           autoFocus
-          className="mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
+          className={`mt-1.5 shadow-sm ${inputClass}`}
           placeholder="you@company.com"
         />
       </div>
@@ -55,7 +56,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
           type="password"
           autoComplete="current-password"
           required
-          className="mt-1.5 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
+          className={`mt-1.5 shadow-sm ${inputClass}`}
         />
       </div>
       {error && (

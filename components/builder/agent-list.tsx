@@ -11,9 +11,13 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { NODE_CONTRACTS, isNodeType } from "@/server/workflow/contract";
 import { RECIPES } from "@/server/workflow/recipes";
+import { Badge } from "@/components/ui/badge";
+import { Spinner } from "@/components/ui/feedback";
+import { ICONS, Icon } from "@/components/ui/icon";
+import { JsonFileInput } from "@/components/ui/json-file-input";
+import { THead, Table, Td, Th, Tr } from "@/components/ui/table";
 import { useTRPC } from "@/lib/trpc";
 import { listDrafts, newDraftId, removeDraft, writeDraft, type Draft, type DraftKey } from "./model/drafts";
-import { JsonFileInput } from "./json-file-input";
 import { parseWorkflowJson, type SpecWorkflow } from "./model/workflow";
 import { KIND_STYLES } from "./node-kinds";
 
@@ -72,9 +76,7 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
           className="group flex flex-col rounded-xl border border-dashed border-slate-300 bg-white/60 p-4 text-left transition hover:border-brand-500/50 hover:bg-white"
         >
           <span className="grid h-7 w-7 place-items-center rounded-md bg-slate-100 text-slate-600">
-            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-              <path d="M12 20V9M7 14l5-5 5 5M5 4h14" />
-            </svg>
+            <Icon d={ICONS.upload} strokeWidth={2} />
           </span>
           <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">Import workflow JSON</span>
           <span className="mt-1 text-xs leading-relaxed text-slate-500">A file exported from a canvas or written by hand: {"{nodes, edges}"}. It is checked before you save.</span>
@@ -157,7 +159,7 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                       {draft.workflow.nodes.length} nodes · from {draft.origin ?? "a blank canvas"} · edited {when(draft.updatedAt)}
                     </p>
                   </div>
-                  <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">draft</span>
+                  <Badge tone="warning">draft</Badge>
                   <button
                     type="button"
                     className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-slate-100 hover:text-red-700"
@@ -180,114 +182,114 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
         <h2 id="agents-heading" className="text-sm font-semibold text-slate-900">
           Agents
         </h2>
-        <div className="mt-3 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xs">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+        <Table size="lg" className="mt-3 shadow-xs">
+          <THead>
+            <tr>
+              <Th>Name</Th>
+              <Th>Latest version</Th>
+              <Th>Status</Th>
+              <Th>Updated</Th>
+              <Th>
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </THead>
+          <tbody>
+            {agents.isLoading && (
               <tr>
-                <th className="px-4 py-3 font-medium">Name</th>
-                <th className="px-4 py-3 font-medium">Latest version</th>
-                <th className="px-4 py-3 font-medium">Status</th>
-                <th className="px-4 py-3 font-medium">Updated</th>
-                <th className="px-4 py-3 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <Td colSpan={5} className="!py-8 text-center">
+                  <Spinner label="Loading agents…" showLabel />
+                </Td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {agents.isLoading && (
-                <tr>
-                  <td colSpan={5} className="px-4 py-8 text-center text-slate-500">
-                    Loading agents…
-                  </td>
-                </tr>
-              )}
-              {agents.error && (
-                <tr>
-                  <td colSpan={5} className="px-4 py-8 text-center text-red-600">
-                    {agents.error.message}
-                  </td>
-                </tr>
-              )}
-              {agents.data?.items.length === 0 && (
-                <tr>
-                  <td colSpan={5} className="px-4 py-10 text-center text-slate-500">
-                    No agents yet.{canWrite ? " Create one above." : ""}
-                  </td>
-                </tr>
-              )}
-              {items.map((a) => {
-                // Provisioned versions are always valid (the server refuses errors); they may carry warnings.
-                const warnings = a.latestSummary?.warningCount ?? null;
-                const summary = a.latestSummary;
-                const hasDraft = !!agentDraft(a.id);
-                return (
-                  <tr key={a.id} className="group hover:bg-slate-50/70" data-testid={`agent-row-${a.id}`}>
-                    <td className="px-4 py-3">
-                      <Link href={`/builder/${a.id}`} className="font-medium text-slate-900 hover:text-brand-700">
-                        {a.name}
-                      </Link>
-                      <div className="text-xs text-slate-500">
-                        {summary ? `${summary.nodeCount} nodes · ${summary.nodeTypes.map((t) => (isNodeType(t) ? NODE_CONTRACTS[t].title : t)).slice(0, 4).join(", ")}` : a.description}
-                      </div>
-                    </td>
-                    <td className="px-4 py-3">
-                      <span className="rounded-md bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-700">v{a.latestVersion}</span>
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-wrap items-center gap-1.5">
-                        {warnings === null ? (
-                          <span className="text-xs text-slate-500">…</span>
-                        ) : warnings === 0 ? (
-                          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-700 ring-1 ring-emerald-200">valid</span>
-                        ) : (
-                          <span className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-amber-200">
-                            valid · {warnings} warning{warnings === 1 ? "" : "s"}
-                          </span>
-                        )}
-                        {hasDraft && <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100">draft</span>}
-                      </div>
-                    </td>
-                    <td className="px-4 py-3 text-slate-500">{when(a.updatedAt)}</td>
-                    <td className="px-4 py-3 text-right">
-                      {confirming === a.id ? (
-                        <span className="inline-flex items-center gap-2" role="group" aria-label={`Confirm deleting ${a.name}`}>
-                          <span className="text-xs text-slate-600">Delete with all versions?</span>
-                          <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100" onClick={() => setConfirming(null)}>
-                            Cancel
-                          </button>
-                          <button
-                            type="button"
-                            className="rounded-md bg-red-600 px-2 py-1 text-xs font-semibold text-white hover:bg-red-700 disabled:opacity-60"
-                            disabled={del.isPending}
-                            onClick={() => del.mutate({ id: a.id })}
-                          >
+            )}
+            {agents.error && (
+              <tr>
+                <Td colSpan={5} className="!py-8 text-center text-red-600">
+                  {agents.error.message}
+                </Td>
+              </tr>
+            )}
+            {agents.data?.items.length === 0 && (
+              <tr>
+                <Td colSpan={5} className="!py-10 text-center text-slate-500">
+                  No agents yet.{canWrite ? " Create one above." : ""}
+                </Td>
+              </tr>
+            )}
+            {items.map((a) => {
+              // Provisioned versions are always valid (the server refuses errors); they may carry warnings.
+              const warnings = a.latestSummary?.warningCount ?? null;
+              const summary = a.latestSummary;
+              const hasDraft = !!agentDraft(a.id);
+              return (
+                <Tr key={a.id} data-testid={`agent-row-${a.id}`}>
+                  <Td>
+                    <Link href={`/builder/${a.id}`} className="font-medium text-slate-900 hover:text-brand-700">
+                      {a.name}
+                    </Link>
+                    <div className="text-xs text-slate-500">
+                      {summary ? `${summary.nodeCount} nodes · ${summary.nodeTypes.map((t) => (isNodeType(t) ? NODE_CONTRACTS[t].title : t)).slice(0, 4).join(", ")}` : a.description}
+                    </div>
+                  </Td>
+                  <Td>
+                    <Badge square className="font-mono">
+                      v{a.latestVersion}
+                    </Badge>
+                  </Td>
+                  <Td>
+                    <div className="flex flex-wrap items-center gap-1.5">
+                      {warnings === null ? (
+                        <span className="text-xs text-slate-500">…</span>
+                      ) : warnings === 0 ? (
+                        <Badge tone="success">valid</Badge>
+                      ) : (
+                        <Badge tone="warning">
+                          valid · {warnings} warning{warnings === 1 ? "" : "s"}
+                        </Badge>
+                      )}
+                      {hasDraft && <Badge tone="brand">draft</Badge>}
+                    </div>
+                  </Td>
+                  <Td className="text-slate-500">{when(a.updatedAt)}</Td>
+                  <Td className="text-right">
+                    {confirming === a.id ? (
+                      <span className="inline-flex items-center gap-2" role="group" aria-label={`Confirm deleting ${a.name}`}>
+                        <span className="text-xs text-slate-600">Delete with all versions?</span>
+                        <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100" onClick={() => setConfirming(null)}>
+                          Cancel
+                        </button>
+                        <button
+                          type="button"
+                          className="rounded-md bg-red-600 px-2 py-1 text-xs font-semibold text-white hover:bg-red-700 disabled:opacity-60"
+                          disabled={del.isPending}
+                          onClick={() => del.mutate({ id: a.id })}
+                        >
+                          Delete
+                        </button>
+                      </span>
+                    ) : (
+                      <span className="inline-flex items-center gap-1">
+                        <Link href={`/builder/${a.id}`} className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50">
+                          Open canvas
+                        </Link>
+                        {canWrite && (
+                          <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-red-50 hover:text-red-700" onClick={() => setConfirming(a.id)} aria-label={`Delete ${a.name}`}>
                             Delete
                           </button>
-                        </span>
-                      ) : (
-                        <span className="inline-flex items-center gap-1">
-                          <Link href={`/builder/${a.id}`} className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50">
-                            Open canvas
-                          </Link>
-                          {canWrite && (
-                            <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-red-50 hover:text-red-700" onClick={() => setConfirming(a.id)} aria-label={`Delete ${a.name}`}>
-                              Delete
-                            </button>
-                          )}
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          {del.error && (
-            <p role="alert" className="border-t border-red-100 bg-red-50 px-4 py-2 text-sm text-red-700">
-              {del.error.message}
-            </p>
-          )}
-        </div>
+                        )}
+                      </span>
+                    )}
+                  </Td>
+                </Tr>
+              );
+            })}
+          </tbody>
+        </Table>
+        {del.error && (
+          <p role="alert" className="mt-2 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-sm text-red-700">
+            {del.error.message}
+          </p>
+        )}
       </section>
     </div>
   );

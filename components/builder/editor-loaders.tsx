@@ -8,6 +8,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState } from "react";
+import { Spinner } from "@/components/ui/feedback";
 import { getRecipe } from "@/server/workflow/recipes";
 import { useTRPC } from "@/lib/trpc";
 import { WorkflowEditor } from "./canvas/editor";
@@ -16,11 +17,8 @@ import { normalizeWorkflow, workflowKey, type SpecWorkflow } from "./model/workf
 
 function Loading({ text }: { text: string }) {
   return (
-    <div className="grid h-dvh place-items-center bg-slate-50" role="status">
-      <div className="flex items-center gap-3 text-sm text-slate-500">
-        <span className="h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" aria-hidden="true" />
-        {text}
-      </div>
+    <div className="grid h-dvh place-items-center bg-slate-50">
+      <Spinner label={text} showLabel />
     </div>
   );
 }

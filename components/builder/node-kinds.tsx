@@ -3,6 +3,7 @@
  * Titles and descriptions come from the contract (NODE_CONTRACTS); only the visuals live here.
  */
 import type { ReactNode } from "react";
+import { Icon, ellipse } from "@/components/ui/icon";
 import { NODE_CONTRACTS, isNodeType, type NodeType } from "@/server/workflow/contract";
 
 export interface KindStyle {
@@ -15,98 +16,54 @@ export interface KindStyle {
   icon: ReactNode;
 }
 
-function Svg({ children }: { children: ReactNode }) {
-  return (
-    <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-      {children}
-    </svg>
-  );
-}
-
 export const KIND_STYLES: Record<NodeType, KindStyle> = {
   start: {
     tile: "bg-emerald-500 text-white",
     soft: "bg-emerald-50 text-emerald-700",
     hex: "#10b981",
-    icon: (
-      <Svg>
-        <path d="M7 5v14l11-7z" />
-      </Svg>
-    ),
+    icon: <Icon d="M7 5v14l11-7z" strokeWidth={2} />,
   },
   end: {
     tile: "bg-rose-500 text-white",
     soft: "bg-rose-50 text-rose-700",
     hex: "#f43f5e",
-    icon: (
-      <Svg>
-        <path d="M5 21V4M5 4h11l-2 4 2 4H5" />
-      </Svg>
-    ),
+    icon: <Icon d="M5 21V4M5 4h11l-2 4 2 4H5" strokeWidth={2} />,
   },
   llm: {
     tile: "bg-violet-500 text-white",
     soft: "bg-violet-50 text-violet-700",
     hex: "#8b5cf6",
-    icon: (
-      <Svg>
-        <path d="M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8z" />
-        <path d="M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z" />
-      </Svg>
-    ),
+    icon: <Icon d={["M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8z", "M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z"]} strokeWidth={2} />,
   },
   http: {
     tile: "bg-sky-500 text-white",
     soft: "bg-sky-50 text-sky-700",
     hex: "#0ea5e9",
-    icon: (
-      <Svg>
-        <circle cx="12" cy="12" r="9" />
-        <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z" />
-      </Svg>
-    ),
+    icon: <Icon d={[ellipse(12, 12, 9), "M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z"]} strokeWidth={2} />,
   },
   condition: {
     tile: "bg-amber-500 text-white",
     soft: "bg-amber-50 text-amber-700",
     hex: "#f59e0b",
-    icon: (
-      <Svg>
-        <path d="M6 3v6a4 4 0 0 0 4 4h8M18 13l-3-3M18 13l-3 3M6 21v-8" />
-      </Svg>
-    ),
+    icon: <Icon d="M6 3v6a4 4 0 0 0 4 4h8M18 13l-3-3M18 13l-3 3M6 21v-8" strokeWidth={2} />,
   },
   code: {
     tile: "bg-slate-700 text-white",
     soft: "bg-slate-100 text-slate-700",
     hex: "#334155",
-    icon: (
-      <Svg>
-        <path d="M8 7l-5 5 5 5M16 7l5 5-5 5M14 4l-4 16" />
-      </Svg>
-    ),
+    icon: <Icon d="M8 7l-5 5 5 5M16 7l5 5-5 5M14 4l-4 16" strokeWidth={2} />,
   },
   memory_load: {
     tile: "bg-teal-500 text-white",
     soft: "bg-teal-50 text-teal-700",
     hex: "#14b8a6",
-    icon: (
-      <Svg>
-        <ellipse cx="12" cy="5" rx="8" ry="3" />
-        <path d="M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 13v8M15 18l3 3 3-3" />
-      </Svg>
-    ),
+    icon: <Icon d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 13v8M15 18l3 3 3-3"]} strokeWidth={2} />,
   },
   memory_save: {
     tile: "bg-fuchsia-500 text-white",
     soft: "bg-fuchsia-50 text-fuchsia-700",
     hex: "#d946ef",
-    icon: (
-      <Svg>
-        <ellipse cx="12" cy="5" rx="8" ry="3" />
-        <path d="M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 21v-8M15 16l3-3 3 3" />
-      </Svg>
-    ),
+    icon: <Icon d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 21v-8M15 16l3-3 3 3"]} strokeWidth={2} />,
   },
 };
 
@@ -114,12 +71,7 @@ export const UNKNOWN_STYLE: KindStyle = {
   tile: "bg-slate-400 text-white",
   soft: "bg-slate-100 text-slate-600",
   hex: "#94a3b8",
-  icon: (
-    <Svg>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14M12 17h.01" />
-    </Svg>
-  ),
+  icon: <Icon d={[ellipse(12, 12, 9), "M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14M12 17h.01"]} strokeWidth={2} />,
 };
 
 export function kindStyle(kind: string): KindStyle {

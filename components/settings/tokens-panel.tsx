@@ -2,7 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { inlineInputClass } from "@/components/ui/field";
 import { useTRPC } from "@/lib/trpc";
 import { ROLE_OPTIONS, type RoleValue } from "./roles";
 
@@ -75,7 +77,7 @@ export function TokensPanel() {
               </p>
             </div>
             {t.revokedAt ? (
-              <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">revoked</span>
+              <Badge>revoked</Badge>
             ) : (
               <Button variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
                 Revoke
@@ -85,8 +87,8 @@ export function TokensPanel() {
         ))}
       </ul>
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4" aria-label="Create a token">
-        <input name="name" required maxLength={120} placeholder="Token name, e.g. CI gate" aria-label="Token name" className="min-w-48 flex-1 rounded-lg border border-slate-300 px-3 py-2 text-sm" />
-        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Token role" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+        <input name="name" required maxLength={120} placeholder="Token name, e.g. CI gate" aria-label="Token name" className={`min-w-48 flex-1 ${inlineInputClass}`} />
+        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Token role" className={inlineInputClass}>
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { inlineInputClass } from "@/components/ui/field";
 import { useTRPC } from "@/lib/trpc";
 import { ROLE_OPTIONS, type RoleValue } from "./roles";
 
@@ -48,7 +49,7 @@ export function UsersPanel({ selfId }: { selfId: string }) {
               value={u.role}
               disabled={u.id === selfId || update.isPending}
               onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })}
-              className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+              className={inlineInputClass}
             >
               {ROLE_OPTIONS.map((r) => (
                 <option key={r.value} value={r.value}>
@@ -65,10 +66,10 @@ export function UsersPanel({ selfId }: { selfId: string }) {
         ))}
       </ul>
       <form onSubmit={onSubmit} className="grid gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4 sm:grid-cols-2" aria-label="Add a user">
-        <input name="email" type="email" required placeholder="E-mail" aria-label="E-mail" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
-        <input name="name" placeholder="Name (optional)" aria-label="Name" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
-        <input name="password" type="password" required minLength={8} placeholder="Initial password (8+ characters)" aria-label="Initial password" autoComplete="new-password" className="rounded-lg border border-slate-300 px-3 py-2 text-sm" />
-        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Role" className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+        <input name="email" type="email" required placeholder="E-mail" aria-label="E-mail" className={inlineInputClass} />
+        <input name="name" placeholder="Name (optional)" aria-label="Name" className={inlineInputClass} />
+        <input name="password" type="password" required minLength={8} placeholder="Initial password (8+ characters)" aria-label="Initial password" autoComplete="new-password" className={inlineInputClass} />
+        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Role" className={inlineInputClass}>
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}

@@ -2,10 +2,12 @@
 
 import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Button } from "./button";
+import { ICONS, Icon } from "./icon";
 
 /**
- * A modal dialog on the native <dialog> element (showModal): the page behind is inert, so focus stays inside;
- * Escape closes; focus returns to what opened it. Labelled by its title, described by its description.
+ * A modal dialog on the native <dialog> element (showModal, aria-modal): the page behind is inert, so focus stays
+ * inside; Escape closes; focus returns to what opened it; keys pressed inside never reach the page's shortcuts.
+ * Labelled by its title, described by its description.
  */
 export function Dialog({
   open,
@@ -51,12 +53,17 @@ export function Dialog({
     <dialog
       ref={ref}
       role={role}
+      aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={description ? descId : undefined}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
       }}
+      onClose={() => {
+        if (open) onClose(); // closed by the browser itself (a second Escape skips the cancel event)
+      }}
+      onKeyDown={(e) => e.stopPropagation()}
       onClick={(e) => {
         if (e.target === ref.current) onClose(); // a click on the backdrop
       }}
@@ -76,9 +83,7 @@ export function Dialog({
               )}
             </div>
             <button type="button" data-dialog-close aria-label="Close" onClick={onClose} className="-mr-1 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
-              <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true">
-                <path d="M6 6l12 12M18 6L6 18" />
-              </svg>
+              <Icon d={ICONS.x} strokeWidth={2} />
             </button>
           </header>
           {children && <div className="min-h-0 overflow-y-auto px-5 py-4">{children}</div>}
@@ -96,7 +101,16 @@ const ConfirmContext = createContext<((o: ConfirmOptions) => Promise<boolean>) |
 /** `const confirm = useConfirm(); if (await confirm({ title, description })) ...` — an accessible window.confirm. */
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [pending, setPending] = useState<Pending | null>(null);
-  const ask = useCallback((o: ConfirmOptions) => new Promise<boolean>((resolve) => setPending({ ...o, resolve })), []);
+  const ask = useCallback(
+    (o: ConfirmOptions) =>
+      new Promise<boolean>((resolve) =>
+        setPending((prev) => {
+          prev?.resolve(false); // a newer question replaces an unanswered one
+          return { ...o, resolve };
+        }),
+      ),
+    [],
+  );
   const finish = (ok: boolean) => {
     pending?.resolve(ok);
     setPending(null);

@@ -2,18 +2,19 @@ import type { ReactNode } from "react";
 import { Button } from "./button";
 
 /** Loading, empty and error states: every data view shows one of them instead of a blank area. */
-export function Spinner({ label = "Loading", className = "h-4 w-4" }: { label?: string; className?: string }) {
+export function Spinner({ label = "Loading", showLabel = false, className = "h-4 w-4" }: { label?: string; showLabel?: boolean; className?: string }) {
   return (
-    <span role="status" className="inline-flex items-center gap-2 text-sm text-slate-500">
+    <span role="status" className="inline-flex items-center gap-3 text-sm text-slate-500">
       <svg viewBox="0 0 24 24" className={`${className} animate-spin`} fill="none" aria-hidden="true">
         <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
         <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
       </svg>
-      <span className="sr-only">{label}</span>
+      <span className={showLabel ? "" : "sr-only"}>{label}</span>
     </span>
   );
 }
 
+/** A grey placeholder block in the shape of content that is loading (decorative: pair it with a status). */
 export function Skeleton({ className = "h-4 w-full" }: { className?: string }) {
   return <div aria-hidden="true" className={`animate-pulse rounded-md bg-slate-200/80 ${className}`} />;
 }

@@ -20,3 +20,21 @@ export function Pagination({ from, to, total, hasPrev, hasNext, onPrev, onNext, 
     </nav>
   );
 }
+
+/** Cursor pagination as "load more": how many are shown (of how many, when known) and a button for the next page. */
+export function LoadMore({ shown, total, hasMore, loading = false, onLoadMore, noun = "rows" }: { shown: number; total?: number; hasMore: boolean; loading?: boolean; onLoadMore: () => void; noun?: string }) {
+  if (shown === 0 && !hasMore) return null;
+  return (
+    <div className="flex items-center justify-between gap-3 px-1 py-2 text-xs text-slate-600">
+      <span className="tabular-nums" aria-live="polite">
+        {shown.toLocaleString("en-US")}
+        {total !== undefined ? ` of ${total.toLocaleString("en-US")}` : ""} {noun}
+      </span>
+      {hasMore && (
+        <Button size="sm" variant="secondary" disabled={loading} aria-busy={loading || undefined} onClick={onLoadMore}>
+          {loading ? "Loading…" : "Load more"}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -2,6 +2,7 @@
 
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
 import { memo } from "react";
+import { Badge } from "@/components/ui/badge";
 import type { WfEdge } from "../model/workflow";
 import { useEdgeFinding } from "./stores";
 
@@ -13,12 +14,6 @@ function FlowEdgeImpl(props: EdgeProps<WfEdge>) {
   const fromCondition = sourceHandleId === "true" || sourceHandleId === "false" || sourceHandleId === null || sourceHandleId === undefined;
   const branch = sourceHandleId === "true" || sourceHandleId === "false" ? sourceHandleId : fromCondition && data?.condition === undefined ? "?" : null;
   const stroke = finding === "error" ? "#ef4444" : finding === "warning" ? "#f59e0b" : selected ? "#3b6ef5" : "#94a3b8";
-  const pill =
-    branch === "true"
-      ? "bg-emerald-50 text-emerald-700 ring-emerald-200"
-      : branch === "false"
-        ? "bg-rose-50 text-rose-700 ring-rose-200"
-        : "bg-amber-50 text-amber-800 ring-amber-300";
   return (
     <>
       <BaseEdge
@@ -36,12 +31,13 @@ function FlowEdgeImpl(props: EdgeProps<WfEdge>) {
             data-testid={`edge-label-${id}`}
           >
             {branch && (
-              <span
-                className={`rounded-full px-1.5 py-px text-[10px] font-semibold uppercase tracking-wide ring-1 ${pill}`}
+              <Badge
+                size="caps"
+                tone={branch === "true" ? "success" : branch === "false" ? "rose" : "warning"}
                 title={branch === "?" ? "Which branch is this? Draw it from the If true or If false handle." : `${branch} branch`}
               >
                 {branch === "?" ? "branch?" : branch}
-              </span>
+              </Badge>
             )}
             {finding && (
               <span

@@ -2,6 +2,8 @@
 
 import { Handle, Position, useStore, type NodeProps, type ReactFlowState } from "@xyflow/react";
 import { memo } from "react";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { ICONS, Icon } from "@/components/ui/icon";
 import { NODE_CONTRACTS, isNodeType } from "@/server/workflow/contract";
 import { kindStyle, kindTitle, summarizeConfig } from "../node-kinds";
 import type { WfNode } from "../model/workflow";
@@ -22,9 +24,7 @@ function FindingBadge({ id }: { id: string }) {
         isError ? "bg-red-500 text-white" : "bg-amber-400 text-amber-950"
       }`}
     >
-      <svg viewBox="0 0 16 16" className="h-3 w-3" fill="currentColor" aria-hidden="true">
-        {isError ? <path d="M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM7.25 4.5h1.5v4.5h-1.5zM8 10.25a.9.9 0 1 1 0 1.8.9.9 0 0 1 0-1.8z" /> : <path d="M8 1.8 15 14H1zM7.3 6h1.4v4H7.3zm.7 5.2a.8.8 0 1 1 0 1.6.8.8 0 0 1 0-1.6z" />}
-      </svg>
+      <Icon d={isError ? ICONS.errorSolid : ICONS.warningSolid} viewBox="0 0 16 16" filled className="h-3 w-3" />
       {n}
     </span>
   );
@@ -33,20 +33,14 @@ function FindingBadge({ id }: { id: string }) {
 function RunChip({ id }: { id: string }) {
   const step = useRunStep(id);
   if (!step) return null;
-  const styles = {
-    succeeded: "bg-emerald-50 text-emerald-700 ring-emerald-200",
-    failed: "bg-red-50 text-red-700 ring-red-200",
-    skipped: "bg-slate-100 text-slate-500 ring-slate-200",
-    running: "bg-brand-50 text-brand-700 ring-brand-100",
-  } as const;
+  const tone: Record<typeof step.status, BadgeTone> = { succeeded: "success", failed: "danger", skipped: "neutral", running: "brand" };
   const text = { succeeded: "Succeeded", failed: "Failed", skipped: "Skipped", running: "Running…" }[step.status];
   return (
     <div className="border-t border-slate-100 px-3 py-1.5" data-testid={`run-step-${id}`}>
-      <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ${styles[step.status]}`} title={step.error}>
-        <span className={`h-1.5 w-1.5 rounded-full ${step.status === "succeeded" ? "bg-emerald-500" : step.status === "failed" ? "bg-red-500" : "bg-slate-400"}`} />
+      <Badge tone={tone[step.status]} size="sm" dot title={step.error}>
         {text}
         {step.durationMs !== undefined && <span className="tabular-nums text-slate-500">· {Math.round(step.durationMs)} ms</span>}
-      </span>
+      </Badge>
     </div>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
 import { memo, useEffect, useState } from "react";
+import { ICONS, Icon } from "@/components/ui/icon";
+import { Kbd } from "@/components/ui/kbd";
 import { NODE_CONTRACTS, isNodeType } from "@/server/workflow/contract";
 import { isTemplateNodeId } from "@/server/workflow/templates";
 import { ConfigForm } from "../config-form/config-form";
@@ -8,7 +10,6 @@ import type { TemplateOption } from "../config-form/completion";
 import { fieldKey, type IndexedFindings, type LocatedFinding } from "../model/findings";
 import type { WfNodeData } from "../model/workflow";
 import { kindStyle, kindTitle } from "../node-kinds";
-import { ICONS, Icon } from "./ui";
 
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -202,7 +203,7 @@ export function EmptyInspector({ nodes, edges, selectedCount, onDeleteSelected, 
           <div key={k} className="flex items-center justify-between gap-3">
             <dt className="text-slate-600">{v}</dt>
             <dd>
-              <kbd className="rounded border border-slate-200 bg-slate-50 px-1.5 py-px font-sans text-[11px] text-slate-600">{k}</kbd>
+              <Kbd>{k}</Kbd>
             </dd>
           </div>
         ))}

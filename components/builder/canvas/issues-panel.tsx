@@ -1,6 +1,9 @@
 "use client";
 
 import { memo, useState } from "react";
+import { Badge, badgeClass } from "@/components/ui/badge";
+import { ICONS, Icon } from "@/components/ui/icon";
+import { LiveRegion } from "@/components/ui/live-region";
 import type { IndexedFindings, LocatedFinding } from "../model/findings";
 
 function SeverityIcon({ severity }: { severity: "error" | "warning" }) {
@@ -36,9 +39,7 @@ function IssuesPanelImpl({
     <section aria-label="Issues" data-testid="issues-panel" className="flex shrink-0 flex-col border-t border-slate-200 bg-white">
       <div className="flex h-10 items-center gap-3 px-4">
         <button type="button" onClick={onToggle} aria-expanded={open} className="flex items-center gap-2 text-[13px] font-semibold text-slate-800">
-          <svg viewBox="0 0 16 16" className={`h-3.5 w-3.5 text-slate-500 transition-transform ${open ? "rotate-0" : "-rotate-90"}`} fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-            <path d="M4 6l4 4 4-4" />
-          </svg>
+          <Icon d={ICONS.chevronDown} strokeWidth={2.6} className={`h-3.5 w-3.5 text-slate-500 transition-transform ${open ? "rotate-0" : "-rotate-90"}`} />
           Issues
         </button>
         <div className="flex items-center gap-1.5 text-xs" role="group" aria-label="Filter issues">
@@ -60,9 +61,9 @@ function IssuesPanelImpl({
             </button>
           ))}
         </div>
-        <span className="ml-auto text-xs text-slate-500" aria-live="polite">
+        <LiveRegion className="ml-auto text-xs text-slate-500">
           {error ? <span className="text-red-600">Validation unavailable: {error}</span> : pending ? "Checking…" : "Checked by the server on every edit"}
-        </span>
+        </LiveRegion>
       </div>
       {open && (
         <div className="max-h-48 min-h-16 overflow-y-auto border-t border-slate-100">
@@ -79,9 +80,13 @@ function IssuesPanelImpl({
                     data-testid="issue-row"
                   >
                     <SeverityIcon severity={f.severity} />
-                    <code className={`shrink-0 rounded px-1.5 py-px text-[11px] font-semibold ${f.severity === "error" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}>{f.code}</code>
+                    <code className={`shrink-0 ${badgeClass({ tone: f.severity === "error" ? "danger" : "warning", size: "sm", square: true })}`}>{f.code}</code>
                     <span className="min-w-0 flex-1 text-slate-700">{f.message}</span>
-                    {f.node && <span className="shrink-0 rounded-md bg-slate-100 px-1.5 py-px font-mono text-[11px] text-slate-600">{f.node}</span>}
+                    {f.node && (
+                      <Badge size="sm" square className="shrink-0 font-mono">
+                        {f.node}
+                      </Badge>
+                    )}
                   </button>
                 </li>
               ))}

@@ -1,9 +1,10 @@
 "use client";
 
 import { memo, useEffect, useState } from "react";
+import { ICONS, Icon } from "@/components/ui/icon";
+import { Tip } from "@/components/ui/tooltip";
 import { NODE_CONTRACTS, type NodeType } from "@/server/workflow/contract";
 import { KIND_STYLES } from "../node-kinds";
-import { ICONS, Icon, Tip } from "./ui";
 
 const COLLAPSED_KEY = "flowbench:palette-collapsed";
 

@@ -6,10 +6,11 @@
  */
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Field, denseInputClass } from "@/components/ui/field";
 import type { AppRouter } from "@/server/api/root";
 import { useTRPCClient } from "@/lib/trpc";
 import type { SpecWorkflow } from "../model/workflow";
-import { inputClass } from "../config-form/widgets";
 import type { RunStep } from "./stores";
 
 type Trace = inferRouterOutputs<AppRouter>["runtime"]["testRun"];
@@ -103,33 +104,33 @@ export function TestRunPanel({
       >
         {inputs.length === 0 && <p className="text-xs text-slate-500">The start node declares no inputs.</p>}
         {inputs.map((d) => (
-          <div key={d.name}>
-            <label htmlFor={`run-input-${d.name}`} className="mb-1 flex items-baseline justify-between text-[13px] font-medium text-slate-800">
-              <span>
+          <Field
+            key={d.name}
+            dense
+            label={
+              <>
                 {d.name}
                 {d.required && <span className="ml-1 text-red-600">*</span>}
-              </span>
-              <span className="font-mono text-[10.5px] text-slate-500">{d.type}</span>
-            </label>
+              </>
+            }
+            aside={<span className="font-mono text-[10.5px] text-slate-500">{d.type}</span>}
+          >
             {d.type === "string" ? (
-              <textarea id={`run-input-${d.name}`} rows={2} className={inputClass} value={values[d.name] ?? ""} placeholder={typeof d.default === "string" && d.default ? d.default : d.description} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
+              <textarea id={`run-input-${d.name}`} rows={2} className={denseInputClass} value={values[d.name] ?? ""} placeholder={typeof d.default === "string" && d.default ? d.default : d.description} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
             ) : (
-              <input id={`run-input-${d.name}`} className={`${inputClass} font-mono text-xs`} value={values[d.name] ?? ""} placeholder={d.default !== undefined ? JSON.stringify(d.default) : d.type} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
+              <input id={`run-input-${d.name}`} className={`${denseInputClass} font-mono text-xs`} value={values[d.name] ?? ""} placeholder={d.default !== undefined ? JSON.stringify(d.default) : d.type} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
             )}
-          </div>
+          </Field>
         ))}
-        <div>
-          <label htmlFor="run-mode" className="mb-1 block text-[13px] font-medium text-slate-800">
-            Mode
-          </label>
-          <select id="run-mode" className={inputClass} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+        <Field dense label="Mode">
+          <select id="run-mode" className={denseInputClass} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
             {MODES.map((m) => (
               <option key={m.value} value={m.value}>
                 {m.label}
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <button
           type="submit"
           disabled={running || hasErrors}
@@ -146,7 +147,7 @@ export function TestRunPanel({
       {trace && (
         <div className="flex-1 overflow-y-auto p-5" aria-live="polite">
           <div className="flex items-center gap-2">
-            <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${trace.status === "succeeded" ? "bg-emerald-50 text-emerald-700" : "bg-red-50 text-red-700"}`}>{trace.status}</span>
+            <Badge tone={trace.status === "succeeded" ? "success" : "danger"}>{trace.status}</Badge>
             {trace.durationMs !== null && <span className="text-xs tabular-nums text-slate-500">{trace.durationMs} ms</span>}
             <span className="ml-auto font-mono text-[10.5px] text-slate-500" title="Trace id">
               {trace.id.slice(0, 10)}

@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Background, MiniMap, ReactFlow, ReactFlowProvider, type NodeTypes, type EdgeTypes } from "@xyflow/react";
 import { useMemo, useState } from "react";
 import { isNodeType } from "@/server/workflow/contract";
+import { Spinner } from "@/components/ui/feedback";
+import { ICONS, Icon } from "@/components/ui/icon";
 import { useTRPC } from "@/lib/trpc";
 import { ConfigForm } from "../config-form/config-form";
 import { templateOptions } from "../config-form/completion";
@@ -13,7 +15,6 @@ import { kindStyle, kindTitle } from "../node-kinds";
 import { FlowEdge } from "./flow-edge";
 import { FlowNode } from "./flow-node";
 import { StoresContext, createStores } from "./stores";
-import { ICONS, Icon } from "./ui";
 
 function ago(value: string | Date): string {
   const ms = Date.now() - new Date(value).getTime();
@@ -37,7 +38,11 @@ export function VersionsPanel({ agentId, current, onOpen, onClose }: { agentId: 
         </button>
       </div>
       <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto">
-        {versions.isLoading && <li className="px-4 py-6 text-center text-sm text-slate-500">Loading…</li>}
+        {versions.isLoading && (
+          <li className="px-4 py-6 text-center">
+            <Spinner label="Loading…" showLabel />
+          </li>
+        )}
         {versions.error && <li className="px-4 py-6 text-center text-sm text-red-600">{versions.error.message}</li>}
         {versions.data?.map((v) => {
           const warnings = Array.isArray(v.warnings) ? v.warnings.length : 0;

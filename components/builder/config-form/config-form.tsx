@@ -5,6 +5,7 @@
  * Each widget kind maps to one renderer in widgets.tsx; findings from the server are shown under their field.
  */
 import { memo, useMemo, type ReactNode } from "react";
+import { Badge } from "@/components/ui/badge";
 import type { NodeType } from "@/server/workflow/contract";
 import { REQUIRED_GROUP_KEY, type LocatedFinding } from "../model/findings";
 import { completeExpression, completeTemplate, type TemplateOption } from "./completion";
@@ -106,7 +107,9 @@ function Field({
         <label id={labelId} htmlFor={labelFor} className="text-[13px] font-medium text-slate-800">
           {field.title}
           {field.required && !field.alternative && (
-            <span className="ml-1.5 rounded bg-red-50 px-1 py-px align-middle text-[10px] font-semibold uppercase tracking-wide text-red-600">Required</span>
+            <Badge tone="danger" size="caps" square className="ml-1.5 align-middle">
+              Required
+            </Badge>
           )}
         </label>
         <span className="shrink-0 font-mono text-[10.5px] text-slate-500">

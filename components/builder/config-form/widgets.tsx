@@ -2,12 +2,11 @@
 
 /** Widget renderers for the generic config form, one per `x-widget` of the contract. */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { denseInputClass } from "@/components/ui/field";
+import { ICONS, Icon } from "@/components/ui/icon";
 import { valueMatchesType, type StartOutputType } from "@/server/workflow/contract";
 import { CodeField, type CompleteFn } from "./code-field";
 import type { FieldDescriptor } from "./form-model";
-
-export const inputClass =
-  "block w-full rounded-lg border border-slate-300 bg-white px-2.5 py-1.5 text-[13px] text-slate-900 shadow-xs placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-3 focus:ring-brand-500/20 disabled:bg-slate-50 disabled:text-slate-500 aria-invalid:border-red-400";
 
 export interface WidgetProps {
   field: FieldDescriptor;
@@ -31,7 +30,7 @@ export function TextWidget({ id, describedBy, invalid, value, onChange, readOnly
   return (
     <input
       id={id}
-      className={inputClass}
+      className={denseInputClass}
       value={asText(value)}
       aria-describedby={describedBy}
       aria-invalid={invalid || undefined}
@@ -109,7 +108,7 @@ export function NumberWidget({ id, describedBy, invalid, value, onChange, readOn
         id={id}
         type="number"
         inputMode="decimal"
-        className={`${inputClass} tabular-nums`}
+        className={`${denseInputClass} tabular-nums`}
         value={text}
         min={field.minimum}
         max={field.maximum}
@@ -135,7 +134,7 @@ export function SelectWidget({ id, describedBy, invalid, value, onChange, readOn
   return (
     <select
       id={id}
-      className={inputClass}
+      className={denseInputClass}
       value={current}
       aria-describedby={describedBy}
       aria-invalid={invalid || undefined}
@@ -159,7 +158,7 @@ export function NodeRefWidget({ id, describedBy, invalid, value, onChange, readO
   return (
     <select
       id={id}
-      className={inputClass}
+      className={denseInputClass}
       value={current}
       aria-describedby={describedBy}
       aria-invalid={invalid || undefined}
@@ -217,7 +216,7 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
         return (
           <div key={i} className="grid grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)_auto] items-start gap-1.5">
             <input
-              className={`${inputClass} font-mono text-xs`}
+              className={`${denseInputClass} font-mono text-xs`}
               value={row.key}
               placeholder="Name"
               aria-label={`${field.title} ${i + 1} name`}
@@ -229,7 +228,7 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
               <KvValue id={`${id}-v${i}`} label={`${field.title} ${i + 1} value`} value={row.value} readOnly={readOnly} complete={complete} onChange={(v) => commit(rows.map((r, j) => (j === i ? { ...r, value: v } : r)))} />
             ) : (
               <input
-                className={inputClass}
+                className={denseInputClass}
                 value={row.value}
                 placeholder="Value"
                 aria-label={`${field.title} ${i + 1} value`}
@@ -244,9 +243,7 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
                 aria-label={`Remove ${field.title} ${i + 1}`}
                 onClick={() => commit(rows.filter((_, j) => j !== i))}
               >
-                <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
-                  <path d="M4 4l8 8M12 4l-8 8" />
-                </svg>
+                <Icon d={ICONS.x} className="h-3.5 w-3.5" strokeWidth={2.4} />
               </button>
             )}
             {badKey && <p className="col-span-3 text-xs text-red-600">&quot;{row.key}&quot; is not a valid name here.</p>}
@@ -401,9 +398,9 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
   return (
     <div className="rounded-lg border border-slate-200 bg-slate-50/60 p-2">
       <div className="grid grid-cols-[minmax(0,1fr)_7rem_auto] items-center gap-1.5">
-        <input className={`${inputClass} font-mono text-xs`} value={name} aria-label={`Input ${n} name`} placeholder="name" disabled={readOnly} onChange={(e) => onPatch({ name: e.target.value })} />
+        <input className={`${denseInputClass} font-mono text-xs`} value={name} aria-label={`Input ${n} name`} placeholder="name" disabled={readOnly} onChange={(e) => onPatch({ name: e.target.value })} />
         <select
-          className={inputClass}
+          className={denseInputClass}
           value={type}
           aria-label={`Input ${n} type`}
           disabled={readOnly}
@@ -421,9 +418,7 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
         </select>
         {!readOnly && (
           <button type="button" className="grid h-8 w-8 place-items-center rounded-lg text-slate-500 hover:bg-white hover:text-red-600" aria-label={`Remove input ${n}`} onClick={onRemove}>
-            <svg viewBox="0 0 16 16" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="1.8" aria-hidden="true">
-              <path d="M4 4l8 8M12 4l-8 8" />
-            </svg>
+            <Icon d={ICONS.x} className="h-3.5 w-3.5" strokeWidth={2.4} />
           </button>
         )}
       </div>
@@ -434,7 +429,7 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
         </label>
         {type === "boolean" ? (
           <select
-            className={inputClass}
+            className={denseInputClass}
             aria-label={`Input ${n} default`}
             value={row.default === true ? "true" : row.default === false ? "false" : ""}
             disabled={readOnly}
@@ -446,7 +441,7 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
           </select>
         ) : (
           <input
-            className={`${inputClass} ${type === "string" ? "" : "font-mono text-xs"}`}
+            className={`${denseInputClass} ${type === "string" ? "" : "font-mono text-xs"}`}
             aria-label={`Input ${n} default`}
             aria-invalid={defError || undefined}
             placeholder={type === "string" ? "Default (empty string)" : type === "object" ? '{"key": "value"}' : type === "array" ? "[1, 2]" : "Default"}

@@ -1,5 +1,6 @@
 /**
- * Auto-layout with elkjs (layered, left to right). Loaded on demand so the canvas bundle stays small.
+ * Placement: auto-layout with elkjs (layered, left to right; loaded on demand so the canvas bundle stays small) and
+ * the free spot for a node added from the palette.
  */
 import { NODE_HEIGHT, NODE_WIDTH, type WfEdge, type WfNode } from "./workflow";
 
@@ -39,4 +40,21 @@ export async function layoutPositions(nodes: readonly WfNode[], edges: readonly 
   const out = new Map<string, { x: number; y: number }>();
   for (const c of result.children ?? []) out.set(c.id, { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) });
   return out;
+}
+
+/** The spot nearest to `want` (below/above first, then sideways) where a new node overlaps no other node. */
+export function freeSpot(want: { x: number; y: number }, nodes: readonly WfNode[]): { x: number; y: number } {
+  const rects = nodes.map((n) => ({ x: n.position.x, y: n.position.y, w: n.measured?.width ?? NODE_WIDTH, h: n.measured?.height ?? NODE_HEIGHT }));
+  const gap = 24;
+  const free = (p: { x: number; y: number }) =>
+    !rects.some((r) => p.x < r.x + r.w + gap && p.x + NODE_WIDTH + gap > r.x && p.y < r.y + r.h + gap && p.y + NODE_HEIGHT + gap > r.y);
+  const dy = NODE_HEIGHT + gap;
+  const dx = NODE_WIDTH + gap;
+  for (let ring = 0; ring < 12; ring++) {
+    for (const [i, j] of [[0, ring], [0, -ring], [ring, 0], [-ring, 0], [ring, ring], [-ring, ring], [ring, -ring], [-ring, -ring]] as const) {
+      const p = { x: want.x + i * dx, y: want.y + j * dy };
+      if (free(p)) return p;
+    }
+  }
+  return want;
 }

@@ -135,6 +135,12 @@ export function toWorkflow(nodes: readonly WfNode[], edges: readonly WfEdge[]): 
   };
 }
 
+/** The file name an export gets: the agent's name as a slug, `<slug>.workflow.json`. */
+export function workflowFileName(name: string): string {
+  const slug = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "workflow";
+  return `${slug}.workflow.json`;
+}
+
 /** Parsing of a workflow file or pasted JSON: accepts `{nodes, edges}` or `{workflow: {nodes, edges}}`. */
 export type ParsedWorkflow = { ok: true; workflow: SpecWorkflow; notes: string[] } | { ok: false; error: string };
 
@@ -313,6 +319,11 @@ export function pasteClipboard(clip: Clipboard, taken: ReadonlySet<string>, offs
   }));
   const edges = clip.edges.map((e) => ({ ...e, source: rename.get(e.source) ?? e.source, target: rename.get(e.target) ?? e.target }));
   return { nodes, edges };
+}
+
+/** The nodes with exactly `ids` selected; nodes whose selection does not change keep their identity. */
+export function withSelection<N extends { id: string; selected?: boolean }>(nodes: readonly N[], ids: ReadonlySet<string>): N[] {
+  return nodes.map((n) => (ids.has(n.id) !== !!n.selected ? { ...n, selected: ids.has(n.id) } : n));
 }
 
 /** Renames one node everywhere: its id, edges and references in other nodes' configs. */

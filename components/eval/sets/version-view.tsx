@@ -6,6 +6,7 @@ import { useTRPC } from "@/lib/trpc";
 import { useCursorPages } from "../use-cursor-pages";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ICONS, Icon } from "@/components/ui/icon";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
@@ -208,9 +209,7 @@ function ExportMenu({ setId, version }: { setId: string; version: number }) {
     <details className="relative">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
         Export
-        <svg viewBox="0 0 24 24" className="h-3.5 w-3.5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-          <path d="M6 9l6 6 6-6" />
-        </svg>
+        <Icon d={ICONS.chevronDown} className="h-3.5 w-3.5" strokeWidth={2} />
       </summary>
       <ul className="absolute right-0 z-20 mt-1 w-44 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
         {(
