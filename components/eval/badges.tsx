@@ -45,7 +45,7 @@ export function SuggestionBadge({ verdict }: { verdict: "pass" | "fail" | "unkno
   if (!verdict) return <Badge>no suggestion</Badge>;
   const tone: BadgeTone = verdict === "pass" ? "success" : verdict === "fail" ? "danger" : "warning";
   return (
-    <Badge tone={tone} className="!bg-white" title="Machine suggestion: assistance only, never counted by a gate">
+    <Badge tone={tone} className="bg-white" title="Machine suggestion: assistance only, never counted by a gate">
       machine: {verdict}
     </Badge>
   );

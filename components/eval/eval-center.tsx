@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { ErrorState, Skeleton } from "@/components/ui/feedback";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
@@ -66,7 +67,7 @@ function Shell() {
             {agents.isLoading ? (
               <Skeleton className="h-9 w-56" />
             ) : (
-              <select id="eval-agent" className={`${inputClass} w-64`} value={agentId ?? ""} onChange={(e) => go({ tab: url.tab, agent: e.target.value })} disabled={!ordered.length}>
+              <select id="eval-agent" className={cn(inputClass, "w-64")} value={agentId ?? ""} onChange={(e) => go({ tab: url.tab, agent: e.target.value })} disabled={!ordered.length}>
                 {!ordered.length && <option value="">No agents yet</option>}
                 {ordered.map((a) => (
                   <option key={a.id} value={a.id}>

@@ -1,5 +1,6 @@
 "use client";
 
+import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 
@@ -48,7 +49,7 @@ export function UploadFields({
         </Field>
         <div className="flex gap-3">
           <Field label="Format">
-            <select className={`${inputClass} w-36`} value={format} onChange={(e) => onFormat(e.target.value as UploadFormat)}>
+            <select className={cn(inputClass, "w-36")} value={format} onChange={(e) => onFormat(e.target.value as UploadFormat)}>
               <option value="csv">CSV</option>
               <option value="json">JSON</option>
               <option value="jsonl">JSON Lines</option>
@@ -58,7 +59,7 @@ export function UploadFields({
         </div>
       </div>
       <Field label={contentLabel}>
-        <textarea className={`${inputClass} font-mono text-xs`} rows={8} value={content} onChange={(e) => onContent(e.target.value)} spellCheck={false} />
+        <textarea className={cn(inputClass, "font-mono text-xs")} rows={8} value={content} onChange={(e) => onContent(e.target.value)} spellCheck={false} />
       </Field>
     </>
   );

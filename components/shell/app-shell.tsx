@@ -19,45 +19,51 @@ const NAV: NavItem[] = [
   { href: "/settings", label: "Settings", icon: "M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z", adminOnly: true },
 ];
 
+/** The app's frame: a sidebar with the main navigation, an icon rail below 1024 px so narrow windows keep their width. */
 export function AppShell({ user, children }: { user: { email: string; role: string }; children: ReactNode }) {
   const pathname = usePathname();
+  const item = "flex items-center justify-center gap-2.5 rounded-lg px-3 py-2 text-sm font-medium transition lg:justify-start";
+  const label = "sr-only lg:not-sr-only";
   return (
     <div className="flex min-h-full">
-      <aside className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white">
-        <Link href="/builder" className="flex items-center gap-2.5 px-5 py-5 text-base font-semibold">
-          <Logo /> Flowbench
+      <aside className="flex w-16 shrink-0 flex-col border-r border-slate-200 bg-white lg:w-56">
+        <Link href="/builder" className="flex items-center justify-center gap-2.5 px-3 py-5 text-base font-semibold lg:justify-start lg:px-5">
+          <Logo /> <span className={label}>Flowbench</span>
         </Link>
-        <nav aria-label="Main" className="flex-1 space-y-1 px-3">
+        <nav aria-label="Main" className="flex-1 space-y-1 px-2 lg:px-3">
           {NAV.filter((n) => !n.adminOnly || user.role === "admin").map((n) => {
             const active = pathname === n.href || pathname.startsWith(`${n.href}/`);
             return (
               <Link
                 key={n.href}
                 href={n.href}
+                title={n.label}
                 aria-current={active ? "page" : undefined}
-                className={`flex items-center gap-2.5 rounded-lg px-3 py-2 text-sm font-medium transition ${
-                  active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-                }`}
+                className={`${item} ${active ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
               >
                 {navIcon(n.icon)}
-                {n.label}
+                <span className={label}>{n.label}</span>
               </Link>
             );
           })}
-          <a href="/docs" className="flex items-center gap-2.5 rounded-lg px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+          <a href="/docs" title="API reference" className={`${item} text-slate-600 hover:bg-slate-100 hover:text-slate-900`}>
             {navIcon(DOCS_ICON)}
-            API reference
+            <span className={label}>API reference</span>
           </a>
         </nav>
-        <div className="border-t border-slate-200 p-4">
-          <p className="truncate text-sm font-medium" title={user.email}>
+        <div className="border-t border-slate-200 p-2 lg:p-4">
+          <p className="hidden truncate text-sm font-medium lg:block" title={user.email}>
             {user.email}
           </p>
-          <p className="text-xs capitalize text-slate-500">{user.role}</p>
+          <p className="hidden text-xs capitalize text-slate-500 lg:block">{user.role}</p>
+          <p className="grid h-9 place-items-center text-xs font-semibold uppercase text-slate-600 lg:hidden" title={`${user.email} (${user.role})`}>
+            {user.email.slice(0, 2)}
+          </p>
           <button
             type="button"
             onClick={() => signOut({ callbackUrl: "/login" })}
-            className="mt-3 w-full rounded-lg border border-slate-200 px-3 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
+            title="Sign out"
+            className="mt-1 w-full rounded-lg border border-slate-200 px-1 py-1.5 text-xs text-slate-600 hover:bg-slate-50 lg:mt-3 lg:px-3 lg:text-sm"
           >
             Sign out
           </button>

@@ -1,3 +1,4 @@
+import { cn } from "./cn";
 import type { HTMLAttributes, ReactNode } from "react";
 
 /** A small label for a status or a kind. Tones carry meaning; the text always says it too (never colour alone). */
@@ -55,7 +56,7 @@ export function Badge({
   ...rest
 }: { tone?: BadgeTone; size?: BadgeSize; square?: boolean; dot?: boolean; children: ReactNode; className?: string } & Omit<HTMLAttributes<HTMLSpanElement>, "className" | "children">) {
   return (
-    <span {...rest} className={`${badgeClass({ tone, size, square })} ${className}`}>
+    <span {...rest} className={cn(badgeClass({ tone, size, square }), className)}>
       {dot && <BadgeDot tone={tone} />}
       {children}
     </span>

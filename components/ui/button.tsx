@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes } from "react";
+import { cn } from "./cn";
 
 const VARIANTS = {
   primary: "bg-brand-600 text-white hover:bg-brand-700 shadow-sm",
@@ -21,7 +22,7 @@ export function Button({
     <button
       type="button"
       {...props}
-      className={`inline-flex items-center justify-center gap-1.5 rounded-lg font-medium transition disabled:cursor-not-allowed disabled:opacity-60 ${SIZES[size]} ${VARIANTS[variant]} ${className}`}
+      className={cn("inline-flex items-center justify-center gap-1.5 rounded-lg font-medium transition disabled:cursor-not-allowed disabled:opacity-60", SIZES[size], VARIANTS[variant], className)}
     />
   );
 }

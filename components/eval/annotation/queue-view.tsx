@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/dialog";
-import { inputClass } from "@/components/ui/field";
+import { denseInputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows, Spinner } from "@/components/ui/feedback";
 import { Kbd } from "@/components/ui/kbd";
 import { Progress } from "@/components/ui/progress";
@@ -195,7 +195,7 @@ export function QueueView({ runId }: { runId: string }) {
               ))}
             </div>
             <div className="grid grid-cols-2 gap-2">
-              <select aria-label="Machine suggestion" className={`${inputClass} py-1 text-xs`} value={url.suggestion ?? ""} onChange={(e) => setFilter({ suggestion: (e.target.value || undefined) as typeof url.suggestion })}>
+              <select aria-label="Machine suggestion" className={denseInputClass} value={url.suggestion ?? ""} onChange={(e) => setFilter({ suggestion: (e.target.value || undefined) as typeof url.suggestion })}>
                 <option value="">Any suggestion</option>
                 <option value="pass">Suggestion pass</option>
                 <option value="fail">Suggestion fail</option>
@@ -203,7 +203,7 @@ export function QueueView({ runId }: { runId: string }) {
                 <option value="none">No suggestion</option>
               </select>
               {view === "all" ? (
-                <select aria-label="Verdict" className={`${inputClass} py-1 text-xs`} value={url.verdict ?? ""} onChange={(e) => setFilter({ verdict: (e.target.value || undefined) as typeof url.verdict })}>
+                <select aria-label="Verdict" className={denseInputClass} value={url.verdict ?? ""} onChange={(e) => setFilter({ verdict: (e.target.value || undefined) as typeof url.verdict })}>
                   <option value="">Any verdict</option>
                   <option value="pass">Verdict pass</option>
                   <option value="fail">Verdict fail</option>
@@ -331,5 +331,5 @@ function SearchBox({ label, initial, onCommit }: { label: string; initial?: stri
     }, 350);
     return () => clearTimeout(t);
   }, [v, initial, onCommit]);
-  return <input aria-label={label} placeholder={label} type="search" className={`${inputClass} py-1 text-xs`} value={v} onChange={(e) => setV(e.target.value)} />;
+  return <input aria-label={label} placeholder={label} type="search" className={denseInputClass} value={v} onChange={(e) => setV(e.target.value)} />;
 }

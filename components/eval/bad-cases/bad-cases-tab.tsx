@@ -7,6 +7,7 @@ import { useCursorPages } from "../use-cursor-pages";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
+import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
@@ -58,7 +59,7 @@ function BadCaseList({ agentId }: { agentId: string }) {
         <div className="flex flex-wrap gap-3" role="group" aria-label="Filters">
           <label className="text-xs font-medium text-slate-600">
             Status
-            <select className={`${inputClass} mt-1 w-40`} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
+            <select className={cn(inputClass, "mt-1 w-40")} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
               <option value="">Any status</option>
               {statuses.map((s) => (
                 <option key={s} value={s}>
@@ -69,7 +70,7 @@ function BadCaseList({ agentId }: { agentId: string }) {
           </label>
           <label className="text-xs font-medium text-slate-600">
             Attribution
-            <select className={`${inputClass} mt-1 w-44`} value={url.attribution ?? ""} onChange={(e) => setFilter({ attribution: e.target.value || undefined })}>
+            <select className={cn(inputClass, "mt-1 w-44")} value={url.attribution ?? ""} onChange={(e) => setFilter({ attribution: e.target.value || undefined })}>
               <option value="">Any attribution</option>
               {attributions.map((a) => (
                 <option key={a} value={a}>

@@ -5,6 +5,7 @@ import { Fragment, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, Stat } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows, Spinner } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -39,7 +40,7 @@ export function CompareView({ agentId }: { agentId: string }) {
   const picker = (side: "a" | "b") => (
     <label className="text-xs font-medium text-slate-600">
       Run {side.toUpperCase()} {side === "a" ? "(before)" : "(after)"}
-      <select className={`${inputClass} mt-1 w-72`} value={url[side] ?? ""} onChange={(e) => go({ [side]: e.target.value || undefined }, { replace: true })}>
+      <select className={cn(inputClass, "mt-1 w-72")} value={url[side] ?? ""} onChange={(e) => go({ [side]: e.target.value || undefined }, { replace: true })}>
         <option value="">Choose a run…</option>
         {done.map((r) => (
           <option key={r.id} value={r.shortId}>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useCursorPages } from "../use-cursor-pages";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
@@ -63,7 +64,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
         <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
           <label className="text-xs font-medium text-slate-600">
             Set
-            <select className={`${inputClass} mt-1 w-56`} value={url.set ?? ""} onChange={(e) => setFilter({ set: e.target.value || undefined })}>
+            <select className={cn(inputClass, "mt-1 w-56")} value={url.set ?? ""} onChange={(e) => setFilter({ set: e.target.value || undefined })}>
               <option value="">All sets</option>
               {sets.data?.items.map((s) => (
                 <option key={s.id} value={s.id}>
@@ -74,7 +75,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
           </label>
           <label className="text-xs font-medium text-slate-600">
             Status
-            <select className={`${inputClass} mt-1 w-44`} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
+            <select className={cn(inputClass, "mt-1 w-44")} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
               <option value="">Any status</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
@@ -85,7 +86,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
           </label>
           <label className="text-xs font-medium text-slate-600">
             Tier
-            <select className={`${inputClass} mt-1 w-40`} value={url.tier ?? ""} onChange={(e) => setFilter({ tier: (e.target.value || undefined) as (typeof TIERS)[number] | undefined })}>
+            <select className={cn(inputClass, "mt-1 w-40")} value={url.tier ?? ""} onChange={(e) => setFilter({ tier: (e.target.value || undefined) as (typeof TIERS)[number] | undefined })}>
               <option value="">Any tier</option>
               {TIERS.map((t) => (
                 <option key={t} value={t}>

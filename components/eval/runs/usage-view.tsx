@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Card, Stat } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -43,15 +44,15 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Range">
         <label className="text-xs font-medium text-slate-600">
           From
-          <input type="date" className={`${inputClass} mt-1`} value={from} max={to} onChange={(e) => e.target.value && setFrom(e.target.value)} />
+          <input type="date" className={cn(inputClass, "mt-1")} value={from} max={to} onChange={(e) => e.target.value && setFrom(e.target.value)} />
         </label>
         <label className="text-xs font-medium text-slate-600">
           To
-          <input type="date" className={`${inputClass} mt-1`} value={to} min={from} onChange={(e) => e.target.value && setTo(e.target.value)} />
+          <input type="date" className={cn(inputClass, "mt-1")} value={to} min={from} onChange={(e) => e.target.value && setTo(e.target.value)} />
         </label>
         <label className="text-xs font-medium text-slate-600">
           Agents
-          <select className={`${inputClass} mt-1`} value={scope} onChange={(e) => setScope(e.target.value as "agent" | "all")}>
+          <select className={cn(inputClass, "mt-1")} value={scope} onChange={(e) => setScope(e.target.value as "agent" | "all")}>
             <option value="agent">{agentName}</option>
             <option value="all">All agents</option>
           </select>

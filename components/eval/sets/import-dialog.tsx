@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { errorInfo } from "../types";
@@ -80,7 +81,7 @@ export function ImportDialog({ open, onClose, setId, version }: { open: boolean;
           fileHint={fileName ? `Read ${fileName}` : undefined}
           extra={
             <Field label="Mode">
-              <select className={`${inputClass} w-36`} value={mode} onChange={(e) => setMode(e.target.value as "append" | "replace")}>
+              <select className={cn(inputClass, "w-36")} value={mode} onChange={(e) => setMode(e.target.value as "append" | "replace")}>
                 <option value="append">Append</option>
                 <option value="replace">Replace all</option>
               </select>

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { Dialog, useConfirm } from "@/components/ui/dialog";
+import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { errorInfo, type EvalSample, type Vocabulary } from "../types";
@@ -116,7 +117,7 @@ export function SampleDialog({ open, onClose, setId, version, sample, readOnly }
           </Field>
           <div className="space-y-4">
             <Field label="Key" hint={sample ? undefined : "Optional; generated (q001…) when empty"} error={errorFor("key")}>
-              <input className={`${inputClass} font-mono`} value={key} onChange={(e) => setKey(e.target.value)} maxLength={64} />
+              <input className={cn(inputClass, "font-mono")} value={key} onChange={(e) => setKey(e.target.value)} maxLength={64} />
             </Field>
             <Field label="Scenario" hint="The business scenario (classification)" error={errorFor("classification")}>
               <input className={inputClass} value={classification} onChange={(e) => setClassification(e.target.value)} maxLength={120} />
@@ -237,7 +238,7 @@ function AssertionRow({ index, value, rules, onChange, onRemove }: { index: numb
   const rule = rules.find((r) => r.type === value.type);
   return (
     <div className="flex flex-wrap items-center gap-2 rounded-md bg-slate-50 p-2">
-      <select aria-label={`Assertion ${index + 1} type`} className={`${inputClass} w-48`} value={value.type} onChange={(e) => onChange({ type: e.target.value })}>
+      <select aria-label={`Assertion ${index + 1} type`} className={cn(inputClass, "w-48")} value={value.type} onChange={(e) => onChange({ type: e.target.value })}>
         {(rules.length ? rules.map((r) => r.type) : [value.type]).map((t) => (
           <option key={t} value={t}>
             {t}
@@ -259,7 +260,7 @@ function RuleField({ label, field, value, onChange }: { label: string; field: Ru
   const placeholder = `${field.name}${field.optional ? " (optional)" : ""}`;
   if (field.kind === "choice")
     return (
-      <select aria-label={label} className={`${inputClass} w-32`} value={String(value ?? field.choices?.[0] ?? "")} onChange={(e) => onChange(e.target.value)}>
+      <select aria-label={label} className={cn(inputClass, "w-32")} value={String(value ?? field.choices?.[0] ?? "")} onChange={(e) => onChange(e.target.value)}>
         {field.choices?.map((c) => (
           <option key={c} value={c}>
             {c}
@@ -268,13 +269,13 @@ function RuleField({ label, field, value, onChange }: { label: string; field: Ru
       </select>
     );
   if (field.kind === "number")
-    return <input aria-label={label} placeholder={placeholder} type="number" min={0} className={`${inputClass} w-28`} value={value === undefined ? "" : String(value)} onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))} />;
+    return <input aria-label={label} placeholder={placeholder} type="number" min={0} className={cn(inputClass, "w-28")} value={value === undefined ? "" : String(value)} onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))} />;
   if (field.kind === "json")
     return (
       <input
         aria-label={label}
         placeholder={`${placeholder}: JSON, e.g. "葱油饼" or 12`}
-        className={`${inputClass} w-48 font-mono`}
+        className={cn(inputClass, "w-48 font-mono")}
         value={jsonText}
         onChange={(e) => {
           setJsonText(e.target.value);
@@ -286,5 +287,5 @@ function RuleField({ label, field, value, onChange }: { label: string; field: Ru
         }}
       />
     );
-  return <input aria-label={label} placeholder={placeholder} className={`${inputClass} min-w-40 flex-1 ${field.name === "path" || field.name === "flags" ? "font-mono" : ""}`} value={String(value ?? "")} onChange={(e) => onChange(e.target.value === "" && field.optional ? undefined : e.target.value)} />;
+  return <input aria-label={label} placeholder={placeholder} className={cn(inputClass, "min-w-40 flex-1", (field.name === "path" || field.name === "flags") && "font-mono")} value={String(value ?? "")} onChange={(e) => onChange(e.target.value === "" && field.optional ? undefined : e.target.value)} />;
 }

@@ -6,6 +6,7 @@ import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
+import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { useEvalUrl } from "../context";
@@ -104,7 +105,7 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
         )}
         {kind === "golden" && (
           <Field label="Gate threshold" hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions.">
-            <input className={`${inputClass} w-32`} type="number" min={0} step={1} inputMode="numeric" value={threshold} onChange={(e) => setThreshold(e.target.value)} required />
+            <input className={cn(inputClass, "w-32")} type="number" min={0} step={1} inputMode="numeric" value={threshold} onChange={(e) => setThreshold(e.target.value)} required />
           </Field>
         )}
         <Field label="Description" hint="Optional: what the set covers.">
