@@ -29,6 +29,8 @@ export function RunView({ runId }: { runId: string }) {
   const [, go] = useEvalUrl();
   const [uploading, setUploading] = useState(false);
   const run = useQuery({ ...trpc.eval.runs.get.queryOptions({ id: runId }), refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false) });
+  // the report is asked for together with the run (one batched request), not after the run has arrived
+  useQuery({ ...trpc.eval.runs.report.queryOptions({ id: runId }), enabled: !run.data || !LIVE.has(run.data.status) });
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
   const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
   const start = useMutation(trpc.eval.runs.start.mutationOptions({ onSuccess: async () => (toast({ tone: "success", title: "Answering started" }), await refresh()), onError: fail("Not started") }));
@@ -148,7 +150,7 @@ export function RunView({ runId }: { runId: string }) {
         </div>
       </Card>
 
-      {r.status === "created" || (r.status === "answering" && p.done === 0) ? null : <ReportView runId={r.id} live={LIVE.has(r.status)} />}
+      {r.status === "created" || (r.status === "answering" && p.done === 0) ? null : <ReportView runId={runId} live={LIVE.has(r.status)} />}
       <AnswersDialog open={uploading} onClose={() => setUploading(false)} runId={r.id} />
     </div>
   );
