@@ -122,7 +122,7 @@ function csvRecords(content: string, columns: readonly string[]): { records: Raw
     const data: Record<string, unknown> = {};
     names.forEach((n, j) => {
       const v = r.cells[j];
-      if (v !== undefined && v.trim() !== "") data[n] = v;
+      if (v !== undefined && v.trim() !== "") data[n] = unescapeFormula(v);
     });
     records.push({ row, data });
   });
@@ -299,7 +299,22 @@ export type SampleDoc = {
   source_trace_id: string | null;
 };
 
-function csvCell(v: string): string {
+/**
+ * CSV formula injection (OWASP): a cell a spreadsheet would run as a formula (starting with = + - @, tab or CR) is
+ * written with a leading apostrophe, and import removes exactly that apostrophe again. Cells that already start with
+ * apostrophes before such a character get one more, so every value imports back unchanged.
+ */
+const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+const ESCAPED_FORMULA = /^'+[=+\-@\t\r]/;
+export function escapeFormula(v: string): string {
+  return FORMULA_LIKE.test(v) ? `'${v}` : v;
+}
+export function unescapeFormula(v: string): string {
+  return ESCAPED_FORMULA.test(v) ? v.slice(1) : v;
+}
+
+function csvCell(raw: string): string {
+  const v = escapeFormula(raw);
   return /[",\r\n]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 

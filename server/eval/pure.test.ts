@@ -264,6 +264,19 @@ describe("import and export", () => {
     );
     expect(again.body).toBe(file.body);
   });
+  it("CSV: cells a spreadsheet would run as formulas are written with a leading apostrophe and import back unchanged (OWASP)", () => {
+    const risky = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2+3", "@SUM(A1)", "'=already quoted", "''+two quotes", "it's = fine", "'plain"];
+    const samples = risky.map((q, i) => ({ key: `k${i}`, question: q, expected_points: [q], classification: i === 0 ? "=cmd|' /C calc'!A0" : "", script: null, assertions: null, source_trace_id: null }));
+    const file = exportSamples(samples, "csv");
+    const cells = file.body.split("\r\n").slice(1, -1).map((line) => line.split(",")[1]);
+    for (const c of cells) expect(c).not.toMatch(/^"?[=+\-@\t\r]/);
+    expect(cells.slice(0, 4).every((c) => c.replace(/^"/, "").startsWith("'"))).toBe(true);
+    const parsed = parseSampleFile("csv", file.body);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.rows.map((r) => r.question)).toEqual(risky);
+    expect(parsed.rows.map((r) => r.expectedPoints)).toEqual(risky.map((q) => [q]));
+    expect(parsed.rows[0]!.classification).toBe("=cmd|' /C calc'!A0");
+  });
   it("CSV: |-separated points, BOM, CRLF", () => {
     const csv = "\uFEFFkey,question,expected_points\r\nq1,Hello?,a | b |c\r\n";
     const r = parseSampleFile("csv", csv);
