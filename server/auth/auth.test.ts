@@ -87,6 +87,17 @@ describe("users, tokens and first start (embedded database)", () => {
     expect(await principalFromToken(db, "")).toBeNull();
   });
 
+  it("a disabled user's tokens stop working at once and work again when the user is re-enabled", async () => {
+    const admin = { kind: "token" as const, tokenId: "t", userId: null, role: "admin" as const };
+    const u = await createUser(db, { email: "owner@example.com", password: "password-1", role: "builder" });
+    const t = await createToken(db, { name: "owned", role: "builder" }, u.id);
+    expect(await principalFromToken(db, t.token)).toMatchObject({ kind: "token", userId: u.id, role: "builder" });
+    await updateUser(db, u.id, { disabled: true }, admin);
+    expect(await principalFromToken(db, t.token)).toBeNull();
+    await updateUser(db, u.id, { disabled: false }, admin);
+    expect(await principalFromToken(db, t.token)).toMatchObject({ userId: u.id });
+  });
+
   it("an admin cannot lock themself out", async () => {
     const me = await createUser(db, { email: "me@example.com", password: "password-1", role: "admin" });
     await expect(updateUser(db, me.id, { disabled: true }, { kind: "user", userId: me.id, email: me.email, role: "admin" })).rejects.toMatchObject({

@@ -95,11 +95,14 @@ export async function revokeToken(db: Db, id: string) {
   return db.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select: publicToken });
 }
 
-/** Resolves a bearer token to a principal; null when unknown or revoked. */
+/**
+ * Resolves a bearer token to a principal; null when unknown, revoked, or owned by a disabled user (disabling a
+ * person stops their tokens at once, like their browser sessions; re-enabling them restores the tokens).
+ */
 export async function principalFromToken(db: Db, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) } });
-  if (!row || row.revokedAt) return null;
+  const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { owner: { select: { disabledAt: true } } } });
+  if (!row || row.revokedAt || row.owner?.disabledAt) return null;
   // lastUsedAt is informational: update at most once a minute to keep token checks off the write path.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
