@@ -10,6 +10,15 @@ export type Principal =
   | { kind: "user"; userId: string; email: string; role: Role }
   | { kind: "token"; tokenId: string; userId: string | null; role: Role };
 
+/**
+ * Who did it, as stored in createdById / byId columns and as the owner of chat history: the user, or the API token
+ * when it has no user (so two ownerless tokens never share a conversation or each other's name).
+ */
+export function actorRef(actor: Principal | null | undefined): string | null {
+  if (!actor) return null;
+  return actor.userId ?? (actor.kind === "token" ? `token:${actor.tokenId}` : null);
+}
+
 export const RoleSchema = z.enum(ROLES);
 
 export const CreateUserInput = z.object({

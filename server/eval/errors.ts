@@ -1,6 +1,5 @@
 import { Prisma } from "../db/generated/client";
 import { ApiError, errors } from "../core/errors";
-import type { Principal } from "../auth/service";
 
 /** Error helpers of the evaluation center (the one error shape from server/http/errors.ts). */
 export const evalErrors = {
@@ -17,11 +16,6 @@ export const evalErrors = {
   notFound: errors.notFound,
 };
 
-/** Who did it, as stored in createdById / byId columns: the user, or the API token when it has no user. */
-export function actorRef(actor: Principal | null | undefined): string | null {
-  if (!actor) return null;
-  return actor.userId ?? (actor.kind === "token" ? `token:${actor.tokenId}` : null);
-}
 
 export function isUniqueViolation(e: unknown): boolean {
   return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";

@@ -268,7 +268,7 @@ describe("import and export", () => {
     const risky = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2+3", "@SUM(A1)", "'=already quoted", "''+two quotes", "it's = fine", "'plain"];
     const samples = risky.map((q, i) => ({ key: `k${i}`, question: q, expected_points: [q], classification: i === 0 ? "=cmd|' /C calc'!A0" : "", script: null, assertions: null, source_trace_id: null }));
     const file = exportSamples(samples, "csv");
-    const cells = file.body.split("\r\n").slice(1, -1).map((line) => line.split(",")[1]);
+    const cells = file.body.split("\r\n").slice(1, -1).map((line) => line.split(",")[1] ?? "");
     for (const c of cells) expect(c).not.toMatch(/^"?[=+\-@\t\r]/);
     expect(cells.slice(0, 4).every((c) => c.replace(/^"/, "").startsWith("'"))).toBe(true);
     const parsed = parseSampleFile("csv", file.body);

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import type { Principal } from "../auth/service";
 import { errors } from "../core/errors";
 import { EVAL_LIMITS } from "./limits";
-import { actorRef, evalErrors, isFrozenViolation, isNotFound, isUniqueViolation, jsonOrDbNull } from "./errors";
+import { type Principal, actorRef } from "../auth/service";
+import { evalErrors, isFrozenViolation, isNotFound, isUniqueViolation, jsonOrDbNull } from "./errors";
 import { exportSamples, importTooLarge, parseSampleFile, type ImportFormatT, type SampleDoc } from "./io";
 import {
   CreateSetInput,

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
-import { actorLabels, type Principal } from "../auth/service";
+import { actorLabels, type Principal, actorRef } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
-import { actorRef, evalErrors } from "./errors";
+import { evalErrors } from "./errors";
 import { itemOut, itemSelect } from "./items";
 import { ATTRIBUTIONS, ATTRIBUTION_LIST, CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput, VerdictInput } from "./schemas";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "./suggest";

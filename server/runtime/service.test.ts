@@ -143,6 +143,22 @@ describe("publish and chat", () => {
     expect((await getTrace(db, b.traceId)).sessionId).toBe("s1");
   });
 
+  it("sessions of tokens without an owning user are keyed by the token: an admin token's turns never reach a viewer token", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    const adminToken: Principal = { kind: "token", tokenId: "tok-admin", userId: null, role: "admin" };
+    const viewerToken: Principal = { kind: "token", tokenId: "tok-viewer", userId: null, role: "viewer" };
+    await chat(db, id, { message: "my secret is 42", sessionId: "shared" }, adminToken, { deps, cacheTtlSeconds: 0 });
+    const before = calls.length;
+    const v = await chat(db, id, { message: "what is the secret?", sessionId: "shared" }, viewerToken, { deps, cacheTtlSeconds: 0 });
+    expect(v.answer).not.toContain("earlier messages");
+    expect(calls[before]).toEqual(["system", "user"]);
+    // the same token does keep its own conversation
+    const again = await chat(db, id, { message: "and again?", sessionId: "shared" }, adminToken, { deps, cacheTtlSeconds: 0 });
+    expect(again.answer).toContain("Context: 2 earlier messages");
+    expect((await getTrace(db, again.traceId)).createdById).toBe("token:tok-admin");
+  });
+
   it("a failed run is an error naming the trace: 400 INPUT_REQUIRED, 502 RUN_FAILED", async () => {
     const id = await agentWith(minimal());
     await publishVersion(db, id, 1);

@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
 import { ApiError, errors } from "../core/errors";
-import type { Principal } from "../auth/service";
+import { actorRef, type Principal } from "../auth/service";
 import { cacheableWorkflow, chatCacheKey, storeCached, takeCached } from "./cache";
 import { defaultDeps, runWorkflow } from "./executor";
 import { inputFromMessage, messageField } from "./input";
@@ -34,9 +34,8 @@ export type FaceOptions = {
 /** Earlier exchanges of a session given to llm nodes (the newest 20, i.e. up to 40 messages). */
 export const SESSION_HISTORY_TURNS = 20;
 
-function actorId(actor: Principal | null): string | null {
-  return actor?.userId ?? null;
-}
+/** Traces and chat history belong to the user, or to the token when it has no user (never shared among tokens). */
+const actorId = (actor: Principal | null): string | null => actorRef(actor);
 
 /** A failed run as an API error that names the trace: 400 for input errors, 504 for the time limit, else 502. */
 export function runFailed(result: ExecuteResult): ApiError {
