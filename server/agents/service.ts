@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParam } from "../core/params";
+import { IdParam, VersionNumber, VersionParam } from "../core/params";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { ApiError, errors } from "../core/errors";
@@ -15,7 +15,7 @@ import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /** An agent: `{ id }`; one of its versions: `{ id, version }` (coerced: REST path parameters are text). */
 export const AgentParams = IdParam;
-export const AgentVersionParams = z.object({ id: IdParam.shape.id, version: z.coerce.number().int().min(1) });
+export const AgentVersionParams = z.object({ id: IdParam.shape.id, version: VersionParam });
 
 export const AgentMetaSchema = z.object({
   name: z.string().trim().min(1, "name is required").max(120),
@@ -27,7 +27,7 @@ export const CreateAgentInput = AgentMetaSchema.extend({
 });
 export const AddVersionInput = z.object({ workflow: z.unknown(), note: z.string().max(500).optional() });
 export const UpdateAgentInput = AgentMetaSchema.partial();
-export const PublishInput = z.object({ version: z.int().min(1).meta({ description: "The version online chat should run" }) });
+export const PublishInput = z.object({ version: VersionNumber.meta({ description: "The version online chat should run" }) });
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),

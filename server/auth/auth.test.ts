@@ -105,3 +105,20 @@ describe("users, tokens and first start (embedded database)", () => {
     });
   });
 });
+
+describe("next-auth log", () => {
+  it("one line per error, no stack (a forged session cookie would otherwise print a stack per request)", async () => {
+    const { authLogger } = await import("./nextauth");
+    const lines: string[] = [];
+    const orig = console.error;
+    console.error = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+    try {
+      const err = new Error("Invalid Compact JWE\nsecond line");
+      authLogger.error("JWT_SESSION_ERROR", { error: err, message: err.message });
+      authLogger.error("JWT_SESSION_ERROR", err);
+    } finally {
+      console.error = orig;
+    }
+    expect(lines).toEqual(["[auth] JWT_SESSION_ERROR: Invalid Compact JWE", "[auth] JWT_SESSION_ERROR: Invalid Compact JWE"]);
+  });
+});

@@ -22,11 +22,34 @@ declare module "next-auth/jwt" {
 
 let options: NextAuthOptions | undefined;
 
+/** First line of what next-auth reports (an Error, `{ error }`, or anything), without the stack. */
+function oneLine(metadata: unknown): string {
+  const m = metadata as { error?: unknown; message?: unknown } | undefined;
+  const e = m && typeof m === "object" && "error" in m ? m.error : metadata;
+  const text = e instanceof Error ? e.message : typeof (e as { message?: unknown })?.message === "string" ? String((e as { message: string }).message) : e === undefined ? "" : String(e);
+  return text.split("\n")[0]!.slice(0, 300);
+}
+
+/**
+ * next-auth's own logger prints a multi-line stack per request for a forged or stale session cookie (e.g.
+ * JWT_SESSION_ERROR); one line per event keeps the log readable when someone fuzzes cookies. Debug stays off.
+ */
+export const authLogger = {
+  error(code: string, metadata: unknown) {
+    console.error(`[auth] ${code}: ${oneLine(metadata)}`);
+  },
+  warn(code: string) {
+    console.warn(`[auth] warning ${code}`);
+  },
+  debug() {},
+} satisfies NextAuthOptions["logger"];
+
 /** next-auth 4 with e-mail/password credentials and JWT sessions (12 h). Role changes apply on the next request:
  * every protected path re-reads the user from the database (principalFromUserId). */
 export function authOptions(): NextAuthOptions {
   options ??= {
     secret: authSecret(),
+    logger: authLogger,
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
     pages: { signIn: "/login" },
     providers: [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParam } from "../core/params";
+import { IdParam, VersionNumber, VersionParam } from "../core/params";
 import { EVAL_LIMITS as L } from "./limits";
 
 /**
@@ -50,7 +50,7 @@ export const SetParams = IdParam;
 export const SampleParams = IdParam;
 export const BadCaseParams = IdParam;
 /** One version of a set: `{ id, version }` (the version number; coerced, as REST path parameters are text). */
-export const SetVersionParams = z.object({ id: IdParam.shape.id, version: z.coerce.number().int().min(1) });
+export const SetVersionParams = z.object({ id: IdParam.shape.id, version: VersionParam });
 /** A run, by internal id or short Run ID: `{ id }`. */
 export const RunParams = z.object({ id: IdParam.shape.id.meta({ description: "Run id or short Run ID (R-XXXXX)" }) });
 /** One item of a run: `{ id, itemId }`. */
@@ -231,12 +231,12 @@ export const CreateRunInput = z
     mode: z.enum(RUN_MODES),
     tier: z.enum(TIERS).default("pipeline"),
     environment: z.string().trim().max(L.maxEnvironmentChars).default("").meta({ description: "Free label of the answering environment, e.g. staging-2026-05" }),
-    agentVersion: z.number().int().min(1).optional().meta({ description: "Workflow version of the set's agent to snapshot (default: its latest)" }),
+    agentVersion: VersionNumber.optional().meta({ description: "Workflow version of the set's agent to snapshot (default: its latest)" }),
     concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({ description: "Items answered at once per app instance (default EVAL_CONCURRENCY, 4)" }),
   })
   .meta({ id: "EvalRunCreate" });
 export const RerunInput = z
-  .object({ environment: z.string().trim().max(L.maxEnvironmentChars).optional(), agentVersion: z.number().int().min(1).optional() })
+  .object({ environment: z.string().trim().max(L.maxEnvironmentChars).optional(), agentVersion: VersionNumber.optional() })
   .meta({ id: "EvalRerun" });
 export const ListRunsQuery = z.object({
   setId: z.string().max(64).optional(),

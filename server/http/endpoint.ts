@@ -96,8 +96,11 @@ export function internalError(error: unknown): Response {
   return json(500, { error: { code: "INTERNAL", message: `Internal error (reference ${ref})`, details: [] } });
 }
 
+/** Sent with every 401 (RFC 6750), so standard clients can tell the caller needs a bearer token. */
+export const WWW_AUTHENTICATE = 'Bearer realm="flowbench"';
+
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return json(error.status, error.body());
+  if (error instanceof ApiError) return json(error.status, error.body(), error.status === 401 ? { "www-authenticate": WWW_AUTHENTICATE } : undefined);
   if (error instanceof ZodError) return json(400, { error: { code: "REQUEST_INVALID", message: "The request is invalid", details: zodDetails(error, "") } });
   return internalError(error);
 }

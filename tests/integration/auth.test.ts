@@ -16,6 +16,7 @@ for (const server of servers()) {
       const none = await api(server, e.method, concrete(e.path), { token: null, body });
       expect(none.status).toBe(401);
       expect(none.body.error).toMatchObject({ code: "UNAUTHORIZED" });
+      expect(none.headers.get("www-authenticate")).toBe('Bearer realm="flowbench"'); // RFC 6750: clients can tell a token is needed
       const bad = await api(server, e.method, concrete(e.path), { token: "fb_not-a-real-token", body });
       expect(bad.status).toBe(401);
       const malformed = await api(server, e.method, concrete(e.path), { token: null, body, headers: { authorization: "Basic abc" } });

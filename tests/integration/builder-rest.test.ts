@@ -69,6 +69,17 @@ for (const server of servers()) {
       expect(unknownPath.body.error.code).toBe("NOT_FOUND");
     });
 
+    it("version numbers beyond the database's 32-bit integer are a 400, never a 5xx", async () => {
+      const list = await api(server, "GET", "/api/builder/agents");
+      const agentId = list.body.agents?.[0]?.id ?? list.body.items?.[0]?.id ?? "x";
+      for (const path of [`/api/builder/agents/${agentId}/versions/2147483648`, `/api/eval/sets/x/versions/9007199254740991`]) {
+        const res = await api(server, "GET", path);
+        expect(res.status, path).toBe(400);
+        expect(res.body.error.code).toBe("REQUEST_INVALID");
+      }
+      expect((await api(server, "GET", `/api/builder/agents/${agentId}/versions/2147483647`)).status).toBe(404);
+    });
+
     it("refuses a body over the documented limit with 413", async () => {
       const limits = (await api(server, "GET", "/api/builder/node-types")).body.limits;
       const big = JSON.stringify({ workflow: { nodes: [], edges: [], pad: "x".repeat(limits.maxBodyBytes + 10) } });
