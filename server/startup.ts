@@ -1,9 +1,48 @@
 import { EnvError, env } from "./core/env";
-import { databaseTarget, getDb } from "./db/client";
-import { deployMigrations } from "./db/migrate";
-import { bootstrapAccess } from "./auth/bootstrap";
+import { setReadiness } from "./core/readiness";
+import { databaseTarget } from "./db/url";
+import { installMethodsGuard, loadRouteMethods } from "./http/methods-guard";
+import { installStartupProbes } from "./http/startup-probes";
+
+/*
+ * Only light modules are imported above (server/architecture.test.ts checks it): the probes answer as soon as
+ * startServer begins. Everything heavy (the Prisma client, migrations, auth, the endpoint list) is imported
+ * dynamically after them.
+ */
+
+/**
+ * Traces a dead process left `running` become `interrupted`: on the embedded database (one process) all of them at
+ * start-up; on a database server those older than the longest run can take, at start-up and then every minute.
+ */
+async function sweepInterruptedTraces(kind: "pglite" | "postgresql"): Promise<void> {
+  const { markInterruptedTraces, staleRunningCutoff } = await import("./runtime/traces");
+  const { RUN_LIMITS } = await import("./runtime/types");
+  const { getDb } = await import("./db/client");
+  const db = await getDb();
+  const longest = Math.max(RUN_LIMITS.timeoutMs, env().EVAL_ITEM_TIMEOUT_SECONDS * 1000);
+  const cutoff = () => (kind === "pglite" ? new Date() : staleRunningCutoff(longest));
+  const n = await markInterruptedTraces(db, cutoff());
+  if (n) console.log(`[flowbench] ${n} trace(s) left running by an earlier process marked interrupted`);
+  if (kind === "postgresql") {
+    setInterval(() => {
+      markInterruptedTraces(db, staleRunningCutoff(longest)).catch((e: unknown) => console.error(`[flowbench] trace sweep: ${(e as Error).message}`));
+    }, 60_000).unref();
+  }
+}
+
+/** The database kind the probes report (an invalid DATABASE_URL is env()'s to report, just after). */
+function databaseKind(): string {
+  try {
+    return databaseTarget().kind;
+  } catch {
+    return "unknown";
+  }
+}
 
 export async function startServer(): Promise<void> {
+  // first of all: liveness and readiness answer while the rest of start-up holds other requests
+  setReadiness("starting", "checking the environment");
+  installStartupProbes(databaseKind());
   try {
     env();
   } catch (e) {
@@ -14,14 +53,29 @@ export async function startServer(): Promise<void> {
     throw e;
   }
   const target = databaseTarget();
+  setReadiness("starting", "applying migrations");
+  installMethodsGuard(); // the seven standard methods as Allow until the route table is loaded (below)
   const started = Date.now();
+  const [{ getDb }, { deployMigrations }, { bootstrapAccess }, { loadSharedAuthSecret }] = await Promise.all([
+    import("./db/client"),
+    import("./db/migrate"),
+    import("./auth/bootstrap"),
+    import("./auth/secret"),
+  ]).catch((e: unknown) => {
+    setReadiness("failed", (e as Error).message);
+    console.error(`[flowbench] start-up could not load its modules: ${(e as Error).message}`);
+    return process.exit(1);
+  });
   try {
-    const applied = await deployMigrations(target);
+    const applied = await deployMigrations(target, (m) => console.log(`[flowbench] ${m}`));
     console.log(
       `[flowbench] database ${target.display}: ${applied.length ? `applied ${applied.join(", ")}` : "schema up to date"} (${Date.now() - started} ms)`,
     );
+    if (target.kind === "postgresql") await loadSharedAuthSecret(await getDb());
     await bootstrapAccess(await getDb(), env());
+    await sweepInterruptedTraces(target.kind);
   } catch (e) {
+    setReadiness("failed", (e as Error).message);
     console.error(`[flowbench] could not prepare the database ${target.display}: ${(e as Error).message}`);
     process.exit(1);
   }
@@ -34,12 +88,26 @@ export async function startServer(): Promise<void> {
       console.error(`[flowbench] the evaluation queue did not start (in-platform runs will not be answered): ${(e as Error).message}`);
     }
   }
+  // the intent shadow listens to online answers (in the background; server/eval/shadow.ts)
+  try {
+    const [{ onOnlineAnswer }, { enqueueShadow, getEvalQueue }] = await Promise.all([import("./runtime"), import("./eval")]);
+    const db = await getDb();
+    // sampled chats become jobs of the durable queue; this or another instance's worker computes them
+    onOnlineAnswer(async (answer) => void (await enqueueShadow(db, answer, await getEvalQueue(db))));
+  } catch (e) {
+    console.error(`[flowbench] the intent shadow is off: ${(e as Error).message}`);
+  }
+  // the REST route table (every endpoint, hence every service): loaded now, for the methods guard's route-specific Allow
+  await loadRouteMethods().catch((e: unknown) => console.error(`[flowbench] the route table did not load (405s name the seven methods): ${(e as Error).message}`));
+  setReadiness("ready");
   if (env().FLOWBENCH_SEED_SAMPLE_AGENT === "on") {
     // In the background: the sample agent's provisioning checks its Python code in the sandbox (a cold start of
     // several seconds) and the server should answer meanwhile.
     void (async () => {
       const { seedSampleAgent } = await import("./seed");
-      await seedSampleAgent(await getDb());
+      const { LOCKS, withStartupLock } = await import("./db/locks");
+      // instances starting together: one seeds, the others then find the sample agent
+      await withStartupLock(target, LOCKS.seed, async () => seedSampleAgent(await getDb()));
     })().catch((e: unknown) => console.error(`[flowbench] could not seed the sample agent: ${(e as Error).message}`));
   }
 }

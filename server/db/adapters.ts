@@ -101,10 +101,16 @@ function shadowUrl(url: string, database: string): string {
  * shadow database itself: adapter-pg's connectToShadowDb() lets `connectionString` override `database` and
  * so would run migration SQL against the MAIN database.
  */
-export async function migrationAdapterFactory(target: DatabaseTarget): Promise<SqlMigrationAwareDriverAdapterFactory> {
+export type MigrationAdapterFactory = SqlMigrationAwareDriverAdapterFactory & {
+  /** closes every connection the engine opened (on a server; the shared PGlite instance stays open) */
+  close(): Promise<void>;
+};
+
+export async function migrationAdapterFactory(target: DatabaseTarget): Promise<MigrationAdapterFactory> {
   if (target.kind === "pglite") {
     const inner = new PrismaPGlite(await openPglite(target.dataDir));
     return {
+      close: async () => undefined,
       provider: inner.provider,
       adapterName: inner.adapterName,
       connect: async () => awaitedScriptPglite(await inner.connect()),
@@ -121,11 +127,16 @@ export async function migrationAdapterFactory(target: DatabaseTarget): Promise<S
     };
   }
   const inner = new PrismaPg({ connectionString: target.url, max: 2 });
+  const opened: Array<{ dispose(): Promise<void> }> = [];
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
+    close: async () => {
+      for (const a of opened.splice(0)) await a.dispose().catch(() => undefined);
+    },
     connect: async () => {
       const adapter = await inner.connect();
+      opened.push(adapter);
       patchCharType(adapter);
       return wholeScriptPg(adapter);
     },

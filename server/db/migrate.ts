@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import pg from "pg";
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import { migrationAdapterFactory } from "./adapters";
+import { LOCKS, withStartupLock } from "./locks";
 import type { DatabaseTarget } from "./url";
 
 /**
@@ -101,11 +103,51 @@ function engineMessage(error: unknown): string {
   }
 }
 
-/** Applies every pending migration (like `prisma migrate deploy`). Returns the names applied. */
-export async function deployMigrations(target: DatabaseTarget): Promise<string[]> {
+/** Names of the migrations in prisma/migrations that the database has not applied (finished, not rolled back). */
+async function pendingMigrations(url: string): Promise<string[]> {
+  const names = migrationsList().migrationDirectories.map((d) => d.path);
+  const client = new pg.Client({ connectionString: url, application_name: "flowbench-migrate" });
+  await client.connect();
+  try {
+    const table = await client.query<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`);
+    if (!table.rows[0]?.t) return names;
+    const done = await client.query<{ migration_name: string }>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(done.rows.map((r) => r.migration_name));
+    return names.filter((n) => !applied.has(n));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Applies every pending migration (like `prisma migrate deploy`). Returns the names applied.
+ *
+ * On a PostgreSQL server several instances may start at once: each takes our advisory lock first, waiting (with a
+ * log line) while another instance holds it rather than failing, then looks at `_prisma_migrations` and only starts
+ * the schema engine when something is pending. The lock is held only while migrating; the engine's connections are
+ * closed before it is released (the engine's own advisory lock, taken with a 10 s timeout, lived on in an idle pooled
+ * connection for about 10 s after each start and made a second instance starting at the same moment exit).
+ */
+export async function deployMigrations(target: DatabaseTarget, log: (message: string) => void = () => undefined): Promise<string[]> {
+  if (target.kind === "pglite") return applyWithEngine(target);
+  return withStartupLock(
+    target,
+    LOCKS.migrate,
+    async () => ((await pendingMigrations(target.url)).length ? applyWithEngine(target) : []),
+    () => log("another instance is migrating the database; waiting for it to finish"),
+  );
+}
+
+async function applyWithEngine(target: DatabaseTarget): Promise<string[]> {
   const factory = await migrationAdapterFactory(target);
-  const out = await withEngine(factory, (engine) => engine.applyMigrations({ migrationsList: migrationsList(), filters: NO_FILTER }));
-  return out.appliedMigrationNames;
+  try {
+    const out = await withEngine(factory, (engine) => engine.applyMigrations({ migrationsList: migrationsList(), filters: NO_FILTER }));
+    return out.appliedMigrationNames;
+  } finally {
+    await factory.close();
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { PrismaClient } from "./generated/client";
+import type { PrismaClient } from "./generated/client";
+import { prismaClient } from "./client";
 import { appAdapterFactory, closePglite } from "./adapters";
 import { deployMigrations } from "./migrate";
 import { parseDatabaseUrl } from "./url";
@@ -7,7 +8,7 @@ import { parseDatabaseUrl } from "./url";
 export async function createTestDb(): Promise<{ db: PrismaClient; close: () => Promise<void> }> {
   const target = parseDatabaseUrl(`pglite:memory://test-${crypto.randomUUID()}`);
   await deployMigrations(target);
-  const db = new PrismaClient({ adapter: await appAdapterFactory(target) });
+  const db = prismaClient(await appAdapterFactory(target));
   return {
     db,
     close: async () => {

@@ -7,6 +7,11 @@ export type DatabaseTarget =
 
 export const DEFAULT_DATABASE_URL = "pglite:./data/pglite";
 
+/** This process's database, from DATABASE_URL (light: start-up reads it before loading the Prisma client). */
+export function databaseTarget(): DatabaseTarget {
+  return parseDatabaseUrl(process.env.DATABASE_URL);
+}
+
 /**
  * Parses DATABASE_URL. `pglite:<folder>` (relative to the working directory) or `pglite:memory://` for a
  * throw-away in-memory database; `postgresql://` / `postgres://` for a server. Anything else is rejected with

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { health } from "@/server/http/endpoints/system";
 
 export const GET = handle(health);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

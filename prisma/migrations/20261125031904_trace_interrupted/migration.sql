@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "TraceStatus" ADD VALUE 'interrupted';
