@@ -2,9 +2,10 @@ import { z } from "zod";
 import { IdParam, VersionNumber, VersionParam } from "../core/params";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { isFrozenViolation } from "../db/triggers";
 import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
-import { workflowInvalid, type ValidationResult } from "../workflow";
+import { workflowField, workflowInvalid, type ValidationResult } from "../workflow";
 import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /**
@@ -22,14 +23,19 @@ export const AgentMetaSchema = z.object({
   description: z.string().max(2000).optional(),
 });
 export const CreateAgentInput = AgentMetaSchema.extend({
-  workflow: z.unknown().meta({ description: "A workflow {nodes, edges}; validated exactly like POST /api/builder/validate" }),
+  workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"),
   note: z.string().max(500).optional().meta({ description: "What changed in this version" }),
 });
-export const AddVersionInput = z.object({ workflow: z.unknown(), note: z.string().max(500).optional() });
+export const AddVersionInput = z.object({ workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"), note: z.string().max(500).optional() });
 export const UpdateAgentInput = AgentMetaSchema.partial();
 export const PublishInput = z.object({ version: VersionNumber.meta({ description: "The version online chat should run" }) });
+export const AGENT_ORDERS = ["updated", "evaluation"] as const;
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
+  order: z
+    .enum(AGENT_ORDERS)
+    .default("updated")
+    .meta({ description: "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
 });
@@ -40,8 +46,12 @@ function actorId(actor: Principal | null): string | null {
   return actor?.userId ?? null;
 }
 
-/** Validation (with the Python syntax check of code nodes) before anything is stored. */
-async function validateOrThrow(workflow: unknown, opts: ProvisionOptions): Promise<ValidationResult> {
+/**
+ * Validation (with the Python syntax check of code nodes) before anything is stored: 400 WORKFLOW_INVALID with the
+ * findings, else the result (its warnings are stored with the version). Run it outside a transaction (the syntax check
+ * starts the sandbox), then store with `addVersionTx`.
+ */
+export async function validateForProvisioning(workflow: unknown, opts: ProvisionOptions): Promise<ValidationResult> {
   const result = await validateWorkflowWithCode({ workflow }, { webhookBaseUrl: opts.webhookBaseUrl });
   if (!result.valid) throw workflowInvalid(result);
   return result;
@@ -52,13 +62,14 @@ const agentSelect = {
   name: true,
   description: true,
   latestVersion: true,
+  publishedVersion: true,
   createdAt: true,
   updatedAt: true,
   createdById: true,
 } as const;
 const versionMetaSelect = { id: true, agentId: true, version: true, note: true, warnings: true, createdAt: true, createdById: true } as const;
 
-type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+type Tx = Prisma.TransactionClient;
 
 function insertVersion(tx: Tx, agentId: string, version: number, data: { workflow: unknown; note?: string }, result: ValidationResult, actor: Principal | null) {
   return tx.workflowVersion.create({
@@ -76,7 +87,7 @@ function insertVersion(tx: Tx, agentId: string, version: number, data: { workflo
 
 export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput>, actor: Principal | null, opts: ProvisionOptions) {
   const data = CreateAgentInput.parse(input);
-  const result = await validateOrThrow(data.workflow, opts);
+  const result = await validateForProvisioning(data.workflow, opts);
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.create({
       data: { name: data.name, description: data.description ?? "", latestVersion: 1, createdById: actorId(actor) },
@@ -90,18 +101,24 @@ export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput
 /** Stores the next version. The row lock taken by the increment serialises concurrent provisioning. */
 export async function addVersion(db: Db, agentId: string, input: z.input<typeof AddVersionInput>, actor: Principal | null, opts: ProvisionOptions) {
   const data = AddVersionInput.parse(input);
-  const result = await validateOrThrow(data.workflow, opts);
-  return db.$transaction(async (tx) => {
-    let agent;
-    try {
-      agent = await tx.agent.update({ where: { id: agentId }, data: { latestVersion: { increment: 1 } }, select: agentSelect });
-    } catch (e) {
-      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
-      throw e;
-    }
-    const version = await insertVersion(tx, agentId, agent.latestVersion, data, result, actor);
-    return { agent, version, warnings: result.warnings };
-  });
+  const result = await validateForProvisioning(data.workflow, opts);
+  return db.$transaction((tx) => addVersionTx(tx, agentId, data, result, actor));
+}
+
+/**
+ * `addVersion` inside the caller's transaction, for a workflow `validateForProvisioning` has passed (`result`): the
+ * agent's `latestVersion` is incremented (its row lock serialises provisioning) and the version stored.
+ */
+export async function addVersionTx(tx: Tx, agentId: string, data: { workflow: unknown; note?: string }, result: ValidationResult, actor: Principal | null) {
+  let agent;
+  try {
+    agent = await tx.agent.update({ where: { id: agentId }, data: { latestVersion: { increment: 1 } }, select: agentSelect });
+  } catch (e) {
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
+    throw e;
+  }
+  const version = await insertVersion(tx, agentId, agent.latestVersion, data, result, actor);
+  return { agent, version, warnings: result.warnings };
 }
 
 /** What a list shows of a version: its warning count and the node types it uses. */
@@ -117,13 +134,16 @@ function summarizeVersion(v: { warnings: unknown; workflow: unknown } | undefine
 
 export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>) {
   const q = ListAgentsQuery.parse(query);
-  const rows = await db.agent.findMany({
-    where: q.q ? { name: { contains: q.q, mode: "insensitive" } } : undefined,
-    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
-    select: agentSelect,
-  });
+  const rows =
+    q.order === "evaluation"
+      ? await agentsByEvaluation(db, q)
+      : await db.agent.findMany({
+          where: q.q ? { name: { contains: q.q, mode: "insensitive" } } : undefined,
+          orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+          take: q.limit + 1,
+          ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+          select: agentSelect,
+        });
   const page = rows.slice(0, q.limit);
   // One query for every listed agent's latest version, so a list never costs a request per agent.
   const latest = page.length
@@ -135,6 +155,36 @@ export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>)
   const byAgent = new Map(latest.map((v) => [v.agentId, v]));
   const items = page.map((a) => ({ ...a, latestSummary: summarizeVersion(byAgent.get(a.id)) }));
   return { items, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+/**
+ * A page of agents in the evaluation center's order: agents that own evaluation sets first, the one with the newest set
+ * first, then the others; by name, then id, within equal keys. Keyset pages: the cursor is the last agent's id (its
+ * keys are read again), so a page never skips or repeats an agent while none is added.
+ */
+async function agentsByEvaluation(db: Db, q: z.output<typeof ListAgentsQuery>) {
+  const ranked = Prisma.sql`
+    SELECT a."id", a."name", (SELECT max(e."createdAt") FROM "EvalSet" e WHERE e."agentId" = a."id") AS "newest"
+    FROM "Agent" a
+    ${q.q ? Prisma.sql`WHERE strpos(lower(a."name"), lower(${q.q})) > 0` : Prisma.empty}`;
+  const none = Prisma.sql`'epoch'::timestamp`;
+  const ids = await db.$queryRaw<Array<{ id: string }>>`
+    WITH k AS (${ranked}), c AS (SELECT * FROM k WHERE "id" = ${q.cursor ?? null})
+    SELECT k."id" FROM k
+    WHERE ${
+      q.cursor
+        ? Prisma.sql`EXISTS (SELECT 1 FROM c) AND (
+            (k."newest" IS NULL)::int > (SELECT ("newest" IS NULL)::int FROM c)
+            OR ((k."newest" IS NULL) = (SELECT "newest" IS NULL FROM c) AND (
+              COALESCE(k."newest", ${none}) < (SELECT COALESCE("newest", ${none}) FROM c)
+              OR (COALESCE(k."newest", ${none}) = (SELECT COALESCE("newest", ${none}) FROM c) AND (k."name", k."id") > (SELECT "name", "id" FROM c)))))`
+        : Prisma.sql`true`
+    }
+    ORDER BY (k."newest" IS NULL), k."newest" DESC, k."name", k."id"
+    LIMIT ${q.limit + 1}`;
+  const rows = await db.agent.findMany({ where: { id: { in: ids.map((r) => r.id) } }, select: agentSelect });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((r) => byId.get(r.id)).filter((r): r is (typeof rows)[number] => !!r);
 }
 
 export async function getAgent(db: Db, id: string) {
@@ -157,18 +207,43 @@ export async function updateAgent(db: Db, id: string, input: z.input<typeof Upda
   }
 }
 
+/** 409 AGENT_HAS_FROZEN_SETS naming the agent's sets with frozen versions, or null when it has none. */
+async function frozenSetsConflict(db: Db, id: string): Promise<ApiError | null> {
+  const frozen = await db.evalSet.findMany({ where: { agentId: id, versions: { some: { status: "frozen" } } }, select: { id: true, name: true }, take: 20 });
+  if (!frozen.length) return null;
+  return new ApiError(
+    409,
+    "AGENT_HAS_FROZEN_SETS",
+    `The agent owns ${frozen.length === 20 ? "20 or more" : frozen.length} evaluation set(s) with frozen versions (${frozen.map((f) => `"${f.name}" ${f.id}`).join(", ")}); delete those sets first`,
+    frozen.map((f) => ({ path: `/sets/${f.id}`, message: f.name, code: "frozen_set" })),
+  );
+}
+
+/**
+ * Deletes an agent and everything it owns, unless it owns a frozen evaluation set version (release evidence; the
+ * database's trigger refuses the cascade). The check names the blocking sets up front; a version frozen between the
+ * check and the delete reaches the trigger instead, and that refusal is answered the same way (409, never a 500).
+ */
 export async function deleteAgent(db: Db, id: string) {
+  const conflict = await frozenSetsConflict(db, id);
+  if (conflict) throw conflict;
   try {
     await db.agent.delete({ where: { id } });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${id}`);
+    if (isFrozenViolation(e)) throw (await frozenSetsConflict(db, id)) ?? new ApiError(409, "AGENT_HAS_FROZEN_SETS", "The agent owns an evaluation set version that was frozen meanwhile; delete that set first");
     throw e;
   }
 }
 
-export async function listVersions(db: Db, agentId: string) {
+/** 404 NOT_FOUND unless the agent exists (the check of every operation addressed by an agent id). */
+export async function requireAgent(db: Db | Tx, agentId: string): Promise<void> {
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
   if (!agent) throw errors.notFound(`Agent ${agentId}`);
+}
+
+export async function listVersions(db: Db, agentId: string) {
+  await requireAgent(db, agentId);
   return db.workflowVersion.findMany({ where: { agentId }, orderBy: { version: "desc" }, select: versionMetaSelect });
 }
 
@@ -183,13 +258,18 @@ export async function getVersion(db: Db, agentId: string, version: number) {
 
 /** Makes `version` the one online chat runs (POST /api/agents/{id}/chat). */
 export async function publishVersion(db: Db, agentId: string, version: number) {
+  return publishVersionTx(db, agentId, version);
+}
+
+/** `publishVersion` with the caller's client: a transaction's, so publishing goes with what the caller writes beside it. */
+export async function publishVersionTx(db: Db | Tx, agentId: string, version: number) {
   const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { id: true } });
   if (!row) {
     const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
     throw errors.notFound(agent ? `Version ${version} of agent ${agentId}` : `Agent ${agentId}`);
   }
   try {
-    const agent = await db.agent.update({ where: { id: agentId }, data: { publishedVersion: version }, select: { ...agentSelect, publishedVersion: true } });
+    const agent = await db.agent.update({ where: { id: agentId }, data: { publishedVersion: version }, select: agentSelect });
     return { agent, workflowVersionId: row.id };
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);

@@ -46,6 +46,8 @@ export const EnvSchema = z
         const problem = allowedOriginsProblem(v);
         if (problem) ctx.addIssue({ code: "custom", message: problem });
       }),
+    TRACE_REDACT: z.enum(["on", "off"]).default("on"),
+    TRACE_REDACT_NAMES: z.string().max(2000).optional(),
     OPENAI_BASE_URL: optionalUrl("OPENAI_BASE_URL"),
     OPENAI_API_KEY: z.string().trim().min(1).optional(),
     OPENAI_MODEL: z.string().trim().min(1).max(200).default("gpt-4o-mini"),

@@ -32,7 +32,21 @@ export const errors = {
   tooLarge: (limit: number) => new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`, [{ limitBytes: limit }]),
 };
 
-/** The error shape as a schema (OpenAPI, response checks). */
-export const ErrorOut = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) })
-  .meta({ id: "Error" });
+/**
+ * `schema.parse(value)` for a service called directly (scripts, tests, other services): a value the schema refuses is
+ * the 400 REQUEST_INVALID both faces answer, naming each problem's path (`/from`), instead of a bare ZodError. (The
+ * faces parse their input before the service; this matters to direct callers.)
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((i) => ({ path: i.path.map((p) => `/${String(p)}`).join("") || "/", message: i.message, code: i.code }));
+  throw new ApiError(400, "REQUEST_INVALID", `The request is invalid: ${details[0] ? `${details[0].path} ${details[0].message}` : "see details"}`, details);
+}
+
+/**
+ * The error shape as a schema (endpoints name it for their error responses). The OpenAPI document publishes it as
+ * the `Error` component with each code's details typed where the code table gives them a shape
+ * (server/http/error-codes.ts `ERROR_DETAILS`), so a response whose details break that shape fails conformance.
+ */
+export const ErrorOut = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) });

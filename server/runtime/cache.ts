@@ -7,6 +7,7 @@
  * (0 disables the cache). Only successful answers are stored.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../core/json";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import type { Workflow } from "../workflow";
@@ -14,17 +15,6 @@ import { messageField } from "./input";
 
 export function normalizeQuestion(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 export type CacheKey = { question: string; hash: string };

@@ -13,12 +13,14 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
+import { toStorable, toStorableText } from "../core/text";
 import { getLlmProvider } from "../llm";
 import { renderTemplate, renderTemplatesDeep, type StartConfig, type EndConfig } from "../workflow";
 import { RuntimeError, errorMessage } from "./errors";
 import { HTTP_LIMITS, defaultResolver } from "./http/client";
 import { originRules } from "./http/policy";
-import { resolveStartOutputs } from "./input";
+import { messageField, resolveStartOutputs } from "./input";
+import { DEFAULT_REDACT_POLICY, RunRedactor, redactPolicyFrom, type RedactPolicy } from "./redact";
 import type { NodeContext, NodeOutcome, RuntimeDeps, SandboxRunner, Scope } from "./nodes/context";
 import { runCode } from "./nodes/code";
 import { runCondition } from "./nodes/condition";
@@ -26,11 +28,12 @@ import { runHttp } from "./nodes/http";
 import { runLlm } from "./nodes/llm";
 import { runMemoryLoad, runMemorySave } from "./nodes/memory";
 import { planFor, type PlanNode } from "./plan";
-import { RUN_LIMITS, type ExecuteOptions, type ExecuteResult, type RunStatus, type TraceStep } from "./types";
+import { ONLINE_SOURCES, RUN_LIMITS, type ExecuteOptions, type ExecuteResult, type RunStatus, type TraceStep } from "./types";
 
 type Handler = (ctx: NodeContext<never>) => Promise<NodeOutcome>;
 
 let httpDeps: RuntimeDeps["http"] | undefined;
+let redactPolicy: RedactPolicy | undefined;
 
 /** The production dependencies: the configured LLM provider, the env's HTTP policy, the Python sandbox. */
 export function defaultDeps(): RuntimeDeps {
@@ -40,8 +43,9 @@ export function defaultDeps(): RuntimeDeps {
       webhookBaseUrl: e.WEBHOOK_BASE_URL,
       policy: { rules: originRules(e.WEBHOOK_BASE_URL, e.HTTP_ALLOWED_ORIGINS), resolver: defaultResolver, ...HTTP_LIMITS },
     };
+    redactPolicy = redactPolicyFrom(e);
   }
-  return { llm: getLlmProvider(), http: httpDeps, sandbox: loadSandbox };
+  return { llm: getLlmProvider(), http: httpDeps, sandbox: loadSandbox, redact: redactPolicy };
 }
 
 async function loadSandbox(): Promise<SandboxRunner> {
@@ -59,9 +63,14 @@ export type RunExtras = { cache?: "miss" | "bypass" };
 
 const round3 = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** A step value as stored: anything larger than the limit as JSON becomes a truncated preview. */
-function forTrace(value: unknown): unknown {
+/**
+ * A step value as stored: credentials redacted by name (redact.ts; the request went out with them and later nodes
+ * read them unredacted), anything larger than the limit as JSON a truncated preview. The run's known secrets are
+ * replaced inside every stored text once the run ends (RunRedactor.value).
+ */
+function forTrace(value: unknown, type: string, redactor: RunRedactor): unknown {
   if (value === undefined) return null;
+  value = redactor.step(type, value);
   const max = RUN_LIMITS.maxTraceValueChars;
   if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}… [truncated, ${value.length} characters]` : value;
   if (value === null || typeof value !== "object") return value;
@@ -134,7 +143,7 @@ type RunState = {
   llmCalls: number;
 };
 
-async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: AbortSignal, state: RunState): Promise<void> {
+async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: AbortSignal, state: RunState, redactor: RunRedactor): Promise<void> {
   const plan = planFor(opts.workflow);
   const maxSteps = opts.limits?.maxSteps ?? RUN_LIMITS.maxSteps;
   const scope = Object.create(null) as Scope;
@@ -183,6 +192,7 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
           signal,
           mode: opts.mode,
           agentId: opts.agentId,
+          memoryScope: opts.memoryScope ?? "",
           history,
           deps,
           noteInput: (input) => {
@@ -197,8 +207,8 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
         nodeId: node.id,
         type: node.type,
         status: outcome.status,
-        input: forTrace(outcome.input),
-        output: forTrace(outcome.output),
+        input: forTrace(outcome.input, node.type, redactor),
+        output: forTrace(outcome.output, node.type, redactor),
         startedAt,
         durationMs: round3(performance.now() - t0),
       };
@@ -215,7 +225,7 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
       }
     } catch (e) {
       const error = classify(e, signal);
-      const step: TraceStep = { nodeId: node.id, type: node.type, status: "failed", input: forTrace(noted), output: null, error, startedAt, durationMs: round3(performance.now() - t0) };
+      const step: TraceStep = { nodeId: node.id, type: node.type, status: "failed", input: forTrace(noted, node.type, redactor), output: null, error, startedAt, durationMs: round3(performance.now() - t0) };
       if (node.type === "llm") step.provider = deps.llm.name;
       state.steps.push(step);
       throw new RunFailure(error.code, `${node.id}: ${error.message}`, node.id);
@@ -224,9 +234,39 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
   if (!endReached) throw new RunFailure("END_NOT_REACHED", "The run finished without reaching an end node");
 }
 
+/**
+ * The memory scope of an execution: online sources (chat, api) use the agent's production memory (""); every other
+ * source (eval, test_run, and anything added later) is isolated: the caller's scope if it gave one, else a scope of
+ * this execution's own (`<source>:<traceId>`, deleted when the run ends), so evaluations and test runs never read or
+ * change what online users get.
+ */
+export function memoryScopeFor(opts: Pick<ExecuteOptions, "source" | "memoryScope">, traceId: string): { scope: string; ownScope: boolean } {
+  if (ONLINE_SOURCES.includes(opts.source)) return { scope: "", ownScope: false };
+  if (opts.memoryScope) return { scope: opts.memoryScope, ownScope: false };
+  return { scope: `${opts.source}:${traceId}`, ownScope: true };
+}
+
+/** Deletes an isolated memory scope (never the production scope ""). */
+export async function clearMemoryScope(db: Db, scope: string): Promise<number> {
+  if (!scope) return 0;
+  return (await db.agentMemory.deleteMany({ where: { scope } })).count;
+}
+
+/** The redaction of one run's stored data (redact.ts): the policy, and the start's message field kept readable. */
+export function runRedactor(workflow: ExecuteOptions["workflow"], policy: RedactPolicy = DEFAULT_REDACT_POLICY): RunRedactor {
+  let field: string | undefined;
+  try {
+    field = messageField(workflow);
+  } catch {
+    field = undefined; // a workflow without a valid start: the run fails and records why
+  }
+  return new RunRedactor(policy, field);
+}
+
 /** executeWorkflow with explicit dependencies (tests, benchmarks) and face-specific trace fields. */
 export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, extras: RunExtras = {}): Promise<ExecuteResult> {
   const t0 = performance.now();
+  const redactor = runRedactor(opts.workflow, deps.redact);
   const trace = await db.trace.create({
     data: {
       agentId: opts.agentId ?? null,
@@ -235,7 +275,7 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
       mode: opts.mode,
       status: "running",
       sessionId: opts.sessionId ?? null,
-      input: (opts.input ?? {}) as Prisma.InputJsonValue,
+      input: toStorable(redactor.input(opts.input ?? {})) as Prisma.InputJsonValue,
       cache: extras.cache ?? "bypass",
       llmProvider: deps.llm.name,
       createdById: opts.actorId ?? null,
@@ -243,6 +283,8 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
     select: { id: true },
   });
 
+  const memory = memoryScopeFor(opts, trace.id);
+  opts = { ...opts, memoryScope: memory.scope };
   const controller = new AbortController();
   const timeoutMs = opts.limits?.timeoutMs ?? RUN_LIMITS.timeoutMs;
   const timer = setTimeout(() => controller.abort(new RuntimeError("RUN_TIMEOUT", `The run exceeded its time limit of ${timeoutMs} ms`)), timeoutMs);
@@ -254,7 +296,7 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
   let status: RunStatus = "succeeded";
   let error: ExecuteResult["error"];
   try {
-    await walk(db, opts, deps, controller.signal, state);
+    await walk(db, opts, deps, controller.signal, state, redactor);
   } catch (e) {
     const failure = e instanceof RunFailure ? e : new RunFailure(classify(e, controller.signal).code, errorMessage(e));
     status = failure.code === "CANCELLED" ? "cancelled" : "failed";
@@ -265,7 +307,19 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onCancel);
+    if (memory.ownScope) await clearMemoryScope(db, memory.scope).catch(() => undefined);
   }
+
+  // What the run produced is stored as it is returned: text PostgreSQL cannot store (a code node returning "\x00",
+  // an http or model answer carrying NUL or a lone surrogate) becomes U+FFFD (server/core/text.ts), so the write
+  // below never fails on it and the caller, the trace, the answer cache and an evaluation item all see the same text.
+  state.answer = state.answer === null ? null : toStorableText(state.answer);
+  state.payload = toStorable(state.payload);
+  // Credentials: the steps were redacted by name as they were recorded; now every secret the run saw is replaced
+  // wherever else it was copied (a prompt or code input templating it, an error message with the url). The answer
+  // and payload are what the caller gets and stay as they are.
+  state.steps = toStorable(redactor.value(state.steps.map((s) => (s.error ? { ...s, error: { ...s.error, message: redactor.message(s.error.message) } } : s))));
+  if (error) error = toStorable({ ...error, message: redactor.message(error.message) });
 
   const durationMs = round3(performance.now() - t0);
   // One raw statement: for a 100-node run the steps are ~100 KB of JSON, and Prisma's Json input handling

@@ -13,6 +13,7 @@ export {
   EXECUTION_MODES,
   EXECUTION_SOURCES,
   RUN_LIMITS,
+  ONLINE_SOURCES,
   type ExecuteOptions,
   type ExecuteResult,
   type ExecutionMode,
@@ -21,7 +22,10 @@ export {
   type StepStatus,
   type TraceStep,
 } from "./types";
-export { executeWorkflow } from "./executor";
+export { clearMemoryScope, executeWorkflow, memoryScopeFor } from "./executor";
 export { inputFromMessage, messageField } from "./input";
 export { RUNTIME_ERROR_CODES, RuntimeError, type RuntimeErrorCode } from "./errors";
 export { DRY_RUN_HTTP_OUTPUT, SKIPPED_HTTP_OUTPUT } from "./nodes/http";
+export { onOnlineAnswer, notifyOnlineAnswer, type OnlineAnswer } from "./hooks";
+export { cacheSource } from "./traces";
+export { workflowOf } from "./versions";

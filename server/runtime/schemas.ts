@@ -1,7 +1,8 @@
 /** Request and response schemas of the runtime faces (REST, tRPC, OpenAPI). */
 import { z } from "zod";
 import { IdParam } from "../core/params";
-import { EXECUTION_MODES, EXECUTION_SOURCES } from "./types";
+import { EXECUTION_MODES, EXECUTION_SOURCES, TRACE_STATUSES } from "./types";
+import { workflowField } from "../workflow";
 
 /** A trace: `{ id }`. */
 export const TraceParams = IdParam;
@@ -26,7 +27,7 @@ export const ChatInput = z
 
 export const TestRunInput = z
   .object({
-    workflow: z.unknown().optional().meta({ description: "A draft workflow {nodes, edges}; validated first (400 with findings). When omitted, the agent's latest version runs." }),
+    workflow: workflowField("A draft workflow {nodes, edges}; validated first (400 with findings). When omitted, the agent's latest version runs.").optional(),
     input: z.record(z.string(), z.unknown()).default({}).meta({ description: "Values for the start node's declared outputs." }),
     message: z.string().max(100_000).optional().meta({ description: "Mapped onto the start's message output like chat (input wins)." }),
     mode: z.enum(EXECUTION_MODES).default("pipeline").meta({ description: "pipeline_live: real HTTP; pipeline (default): http nodes dry-run; invoke: http nodes skipped." }),
@@ -38,7 +39,7 @@ export const TestRunInput = z
 export const TracesQuery = z.object({
   agentId: z.string().max(64).optional(),
   source: z.enum(EXECUTION_SOURCES).optional(),
-  status: z.enum(["running", "succeeded", "failed", "cancelled"]).optional(),
+  status: z.enum(TRACE_STATUSES).optional(),
   sessionId: z.string().max(128).optional(),
   minScore: z.coerce.number().int().min(1).max(5).optional().meta({ description: "Only traces with a feedback score >= this" }),
   maxScore: z.coerce.number().int().min(1).max(5).optional().meta({ description: "Only traces with a feedback score <= this" }),
@@ -54,7 +55,8 @@ export const FeedbackInput = z.object({
 // ------------------------------------------------------------------------------------------------ responses
 
 const Usage = z.object({ promptTokens: z.int(), completionTokens: z.int() });
-const RunError = z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional() });
+/** A failed run's error: a stable run error code, a message and the node it failed at. */
+export const RunError = z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional() }).meta({ id: "RunError" });
 
 export const TraceStepOut = z
   .object({
@@ -82,7 +84,7 @@ export const TraceOut = z
     workflowVersionId: z.string().nullable(),
     source: z.enum(EXECUTION_SOURCES),
     mode: z.enum(EXECUTION_MODES),
-    status: z.enum(["running", "succeeded", "failed", "cancelled"]),
+    status: z.enum(TRACE_STATUSES).meta({ description: "interrupted: the server stopped before the run finished (see error INTERRUPTED)" }),
     sessionId: z.string().nullable(),
     input: z.unknown(),
     answer: z.string().nullable(),
@@ -115,7 +117,7 @@ export const ChatOut = z
   .meta({ id: "ChatResponse" });
 
 export const RunFailedOut = z
-  .object({ traceId: z.string(), error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) })
+  .object({ traceId: z.string(), error: z.object({ code: z.enum(["INPUT_REQUIRED", "INPUT_INVALID_TYPE", "RUN_TIMEOUT", "RUN_FAILED"]), message: z.string(), details: z.array(RunError) }) })
   .meta({ id: "RunFailed", description: "The run failed: `error.code` is INPUT_REQUIRED/INPUT_INVALID_TYPE (400), RUN_TIMEOUT (504) or RUN_FAILED (502, details carry the node error); `traceId` names the recorded trace." });
 
 export type ChatInputT = z.input<typeof ChatInput>;

@@ -6,7 +6,7 @@ import type { Principal } from "../auth/service";
 import { createOfflineProvider } from "../llm";
 import { ApiError } from "../core/errors";
 import { chat, testRun } from "./service";
-import { addFeedback, getTrace, listTraces } from "./traces";
+import { addFeedback, getTrace, listTraces, markInterruptedTraces, staleRunningCutoff } from "./traces";
 import { publishVersion } from "../agents/service";
 import { chatCacheKey, normalizeQuestion } from "./cache";
 import { HTTP_LIMITS, defaultResolver } from "./http/client";
@@ -255,5 +255,26 @@ describe("test runs", () => {
 
     const failed = await testRun(db, id, { input: {} }, actor, { deps });
     expect(failed).toMatchObject({ status: "failed", error: { code: "INPUT_REQUIRED" } });
+  });
+});
+
+describe("interrupted traces", () => {
+  it("a trace a dead process left running becomes interrupted (with INTERRUPTED); younger ones on a server are left alone", async () => {
+    const id = await agentWith(minimal());
+    const base = { agentId: id, source: "test_run", mode: "pipeline" as const, input: {}, status: "running" as const };
+    const old = await db.trace.create({ data: { ...base, startedAt: new Date(Date.now() - 10 * 60_000) } });
+    const young = await db.trace.create({ data: { ...base, startedAt: new Date() } });
+    const done = await db.trace.create({ data: { ...base, status: "succeeded", startedAt: new Date(Date.now() - 10 * 60_000) } });
+
+    // a database server: only traces older than the longest run (here 2 minutes + 1 minute) count
+    expect(await markInterruptedTraces(db, staleRunningCutoff(120_000))).toBe(1);
+    expect(await getTrace(db, old.id)).toMatchObject({ status: "interrupted", error: { code: "INTERRUPTED" } });
+    expect((await getTrace(db, old.id)).finishedAt).toEqual(expect.any(String));
+    expect((await getTrace(db, young.id)).status).toBe("running");
+    expect((await getTrace(db, done.id)).status).toBe("succeeded");
+    // the embedded database at start-up: every running trace is orphaned
+    expect(await markInterruptedTraces(db, new Date(Date.now() + 1000))).toBe(1);
+    expect((await getTrace(db, young.id)).status).toBe("interrupted");
+    expect((await listTraces(db, { agentId: id, status: "interrupted" })).items.map((t) => t.id).sort()).toEqual([old.id, young.id].sort());
   });
 });

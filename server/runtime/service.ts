@@ -10,7 +10,8 @@ import { env } from "../core/env";
 import { ApiError, errors } from "../core/errors";
 import { actorRef, type Principal } from "../auth/service";
 import { cacheableWorkflow, chatCacheKey, storeCached, takeCached } from "./cache";
-import { defaultDeps, runWorkflow } from "./executor";
+import { defaultDeps, runRedactor, runWorkflow } from "./executor";
+import { notifyOnlineAnswer } from "./hooks";
 import { inputFromMessage, messageField } from "./input";
 import type { RuntimeDeps } from "./nodes/context";
 import { ChatInput, TestRunInput, type ChatOut } from "./schemas";
@@ -50,10 +51,13 @@ function runInput(workflow: Workflow, message: string | undefined, input: Record
   return { ...(message !== undefined ? inputFromMessage(workflow, message) : {}), ...(input ?? {}) };
 }
 
-/** The session's earlier turns by the same caller, oldest first, from its successful chat traces. */
-async function sessionHistory(db: Db, agentId: string, sessionId: string, actor: string | null, workflow: Workflow): Promise<ChatTurn[]> {
+/**
+ * The session's earlier turns by the same caller, oldest first, from its successful chat traces; with `before`, the
+ * turns that came before that trace (the history it was answered with: the intent shadow replays it).
+ */
+export async function sessionHistory(db: Db, agentId: string, sessionId: string, actor: string | null, workflow: Workflow, before?: { id: string; startedAt: Date }): Promise<ChatTurn[]> {
   const rows = await db.trace.findMany({
-    where: { agentId, sessionId, source: "chat", status: "succeeded", createdById: actor },
+    where: { agentId, sessionId, source: "chat", status: "succeeded", createdById: actor, ...(before ? { startedAt: { lt: before.startedAt }, id: { not: before.id } } : {}) },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: SESSION_HISTORY_TURNS,
     select: { input: true, answer: true },
@@ -98,7 +102,7 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
           mode: "pipeline_live",
           status: "succeeded",
           sessionId,
-          input: input as Prisma.InputJsonValue,
+          input: runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact).input(input) as Prisma.InputJsonValue,
           answer: hit.answer,
           payload: (payload ?? undefined) as Prisma.InputJsonValue | undefined,
           steps: [cacheStep(hit.traceId, key.question, startedAt, durationMs)] as unknown as Prisma.InputJsonValue,
@@ -110,6 +114,8 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
         },
         select: { id: true },
       });
+      // an answer from the cache is still an online answer a user got (the intent shadow samples it too)
+      notifyOnlineAnswer({ agentId, traceId: trace.id, workflowVersionId: version.id });
       return { answer: hit.answer, payload, traceId: trace.id, cache: "hit", sessionId };
     }
   }
@@ -131,6 +137,7 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
     opts.deps ?? defaultDeps(),
     { cache: key ? "miss" : "bypass" },
   );
+  notifyOnlineAnswer({ agentId, traceId: result.traceId, workflowVersionId: version.id });
   if (result.status !== "succeeded" || result.answer === null) throw runFailed(result);
   if (key) await storeCached(db, { workflowVersionId: version.id, key, answer: result.answer, payload: result.payload, traceId: result.traceId, ttlSeconds: ttl });
   return { answer: result.answer, payload: result.payload, traceId: result.traceId, cache: key ? "miss" : "bypass", sessionId };

@@ -5,10 +5,9 @@ import type { Prisma } from "../db/generated/client";
 import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
 import { FeedbackInput, TracesQuery, type FeedbackOut, type TraceDetailOut, type TraceOut } from "./schemas";
-import type { ExecutionMode, ExecutionSource, TraceStep } from "./types";
+import { ONLINE_SOURCES, type ExecutionMode, type ExecutionSource, type TraceStep } from "./types";
 
-/** Sources whose traces take user feedback (the online feedback loop reads the low scores). */
-export const ONLINE_SOURCES: readonly ExecutionSource[] = ["chat", "api"];
+export { ONLINE_SOURCES };
 
 const summarySelect = {
   id: true,
@@ -41,7 +40,8 @@ export function cacheStep(sourceTraceId: string, question: string, startedAt: Da
   return { nodeId: "cache", type: "cache", status: "succeeded", input: { question }, output: { sourceTraceId }, startedAt: startedAt.toISOString(), durationMs };
 }
 
-function cacheSource(cache: string, steps: unknown): string | null {
+/** The trace a cache hit's answer came from (the hit's only step names it), or null when `cache` is not "hit". */
+export function cacheSource(cache: string, steps: unknown): string | null {
   if (cache !== "hit" || !Array.isArray(steps)) return null;
   const out = (steps[0] as { output?: { sourceTraceId?: unknown } } | undefined)?.output?.sourceTraceId;
   return typeof out === "string" ? out : null;
@@ -119,4 +119,27 @@ export async function addFeedback(db: Db, traceId: string, input: z.input<typeof
   }
   const row = await db.traceFeedback.create({ data: { traceId, score: data.score, comment: data.comment ?? "", createdById: actor?.userId ?? null } });
   return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+/** The error stored on a trace whose process ended before the run did. */
+export const INTERRUPTED_ERROR = { code: "INTERRUPTED", message: "The server stopped before this run finished (restart or crash); its result is unknown." };
+
+/**
+ * Traces left `running` by a process that died mid-run become `interrupted`, so lists and reports never show
+ * phantom running work. `startedBefore` bounds which ones: on the embedded database only this process runs work, so
+ * at start-up every running trace is orphaned (`new Date()`); on a database server other instances may be running
+ * theirs, so only traces older than the longest a run can take count (see `staleRunningCutoff`).
+ */
+export async function markInterruptedTraces(db: Db, startedBefore: Date): Promise<number> {
+  const now = new Date();
+  const r = await db.trace.updateMany({
+    where: { status: "running", startedAt: { lt: startedBefore } },
+    data: { status: "interrupted", finishedAt: now, error: INTERRUPTED_ERROR },
+  });
+  return r.count;
+}
+
+/** A running trace older than this cannot belong to a live run: the longest run time limit plus a minute. */
+export function staleRunningCutoff(longestRunMs: number, now = Date.now()): Date {
+  return new Date(now - longestRunMs - 60_000);
 }

@@ -11,8 +11,11 @@ export type { ChatTurn } from "../llm/types";
 export type ExecutionMode = "pipeline_live" | "pipeline" | "invoke";
 export const EXECUTION_MODES = ["pipeline_live", "pipeline", "invoke"] as const satisfies readonly ExecutionMode[];
 
-export type ExecutionSource = "chat" | "eval" | "test_run" | "api";
-export const EXECUTION_SOURCES = ["chat", "eval", "test_run", "api"] as const satisfies readonly ExecutionSource[];
+/** `shadow`: a candidate's intent computed beside online traffic (server/eval/shadow.ts); never online. */
+export type ExecutionSource = "chat" | "eval" | "test_run" | "api" | "shadow";
+export const EXECUTION_SOURCES = ["chat", "eval", "test_run", "api", "shadow"] as const satisfies readonly ExecutionSource[];
+/** Online sources: what users get. Their traces take feedback, and only they use the agent's production memory. */
+export const ONLINE_SOURCES: readonly ExecutionSource[] = ["chat", "api"];
 
 export type ExecuteOptions = {
   /** Already validated. */
@@ -25,6 +28,13 @@ export type ExecuteOptions = {
   workflowVersionId?: string;
   sessionId?: string;
   actorId?: string | null;
+  /**
+   * Whose memory the memory nodes read and write: "" is the agent's production memory, which only online sources
+   * (chat, api) use. Any other source runs in an isolated scope that starts empty: this one when given (an eval item
+   * keeps one scope for all turns of its script; a canvas test session one per session id), otherwise a scope of
+   * its own for this execution, deleted when it ends. See `memoryScopeFor`.
+   */
+  memoryScope?: string;
   /** Earlier turns (chat sessions, multi-turn eval scripts): given to llm nodes as prior messages. */
   history?: ChatTurn[];
   signal?: AbortSignal;
@@ -59,6 +69,9 @@ export type ExecuteResult = {
   steps: TraceStep[];
   llmProvider: string;
 };
+
+/** A trace's status; `interrupted`: its process ended before the run did (marked at start-up or by the sweep). */
+export const TRACE_STATUSES = ["running", "succeeded", "failed", "cancelled", "interrupted"] as const;
 
 export const RUN_LIMITS = {
   maxSteps: 1000,

@@ -25,7 +25,7 @@ function remember(id: string, stored: unknown): Workflow {
 }
 
 /** The workflow of a version by its id (from the cache when it was loaded before). */
-async function workflowOf(db: Db, versionId: string): Promise<Workflow> {
+export async function workflowOf(db: Db, versionId: string): Promise<Workflow> {
   const hit = parsed.get(versionId);
   if (hit) return hit;
   const row = await db.workflowVersion.findUniqueOrThrow({ where: { id: versionId }, select: { workflow: true } });

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { FINDING_CODE_LIST, type FindingCode } from "./codes";
-import { NODE_TYPES } from "./contract";
+import { configJsonSchema } from "./config-schema";
+import { NODE_TYPES, getContract } from "./contract";
 import { WORKFLOW_LIMITS } from "./limits";
 
 export const PositionSchema = z
@@ -53,6 +54,46 @@ export const WorkflowSchema = z
     edges: z.array(EdgeSchema).max(WORKFLOW_LIMITS.maxEdges),
   })
   .meta({ title: "Workflow", description: "A workflow graph: at least one start and one end node." });
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * The workflow's JSON Schema (draft 2020-12, input side), for documents: faces parse a workflow field as anything
+ * (validation reports every finding with its path and stores nothing, so a malformed workflow must reach it and be
+ * answered with findings, never REQUEST_INVALID), but OpenAPI and MCP publish this real shape so generated clients
+ * and fuzzers can build a workflow. A node is `oneOf` by `type`: each variant fixes `type` and gives that type's
+ * config schema (`configJsonSchema`, the same the node-type summary publishes); `config` is required for the types
+ * with required keys (it may be omitted for start and end).
+ */
+function workflowJsonSchema(): JsonSchema {
+  const { $schema: _draft, ...workflow } = z.toJSONSchema(WorkflowSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const properties = workflow.properties as { nodes: JsonSchema & { items: JsonSchema & { properties: JsonSchema; required: string[] } } };
+  const node = properties.nodes.items;
+  const variants = NODE_TYPES.map((type) => {
+    const contract = getContract(type);
+    const { $schema: _d, ...config } = configJsonSchema(type);
+    return {
+      ...node,
+      title: `${contract.title} node (${type})`,
+      properties: {
+        ...node.properties,
+        type: { const: type, description: `The node type ${type}; see GET /api/builder/node-types.` },
+        config: { ...config, description: `The ${type} node's config: ${contract.description}` },
+      },
+      required: contract.requiredAnyOf.length ? [...node.required, "config"] : node.required,
+    };
+  });
+  return { ...workflow, properties: { ...properties, nodes: { ...properties.nodes, items: { title: "Node", description: "One node; its `type` selects the config schema.", oneOf: variants } } } };
+}
+
+export const WORKFLOW_JSON_SCHEMA: JsonSchema = workflowJsonSchema();
+
+/** A workflow field of a request: parsed as anything, documented as the workflow's JSON Schema. */
+export const workflowField = (description: string) => z.unknown().meta({ ...WORKFLOW_JSON_SCHEMA, description });
+
+/** The body of POST /api/builder/validate (and the MCP tool's input): parsed as anything, documented as `{ workflow }`. */
+export const validateBodyField = () =>
+  z.unknown().meta({ type: "object", required: ["workflow"], properties: { workflow: WORKFLOW_JSON_SCHEMA }, description: '{ "workflow": { "nodes": [...], "edges": [...] } }' });
 
 export const ValidateRequestSchema = z
   .object({ workflow: WorkflowSchema })

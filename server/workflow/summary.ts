@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { FINDING_CODES, type FindingCodeInfo } from "./codes";
 import { NODE_TYPES, fieldHasTemplates, getContract, type FieldMeta, type NodePorts, type NodeType, type Widget } from "./contract";
+import { configJsonSchema } from "./config-schema";
 import { WORKFLOW_LIMITS } from "./limits";
 import { RECIPE_NAMES } from "./recipes";
 import { TEMPLATE_PATTERN_SOURCE } from "./templates";
@@ -68,17 +69,7 @@ function jsonType(prop: JsonSchema): string {
   return "any";
 }
 
-/** JSON Schema of a type's config, with each required group as `anyOf` of non-empty keys. */
-export function configJsonSchema(type: NodeType): JsonSchema {
-  const contract = getContract(type);
-  const schema = z.toJSONSchema(contract.configSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  const groups = contract.requiredAnyOf.map((group) => ({
-    anyOf: group.map((key) => ({ required: [key], properties: { [key]: { type: "string", pattern: "\\S" } } })),
-  }));
-  if (groups.length === 1) Object.assign(schema, groups[0]);
-  else if (groups.length > 1) schema.allOf = groups;
-  return schema;
-}
+export { configJsonSchema };
 
 function optionalKeys(type: NodeType, schema: JsonSchema): OptionalKeySummary[] {
   const contract = getContract(type);

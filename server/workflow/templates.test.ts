@@ -47,10 +47,12 @@ describe("extractTemplateRefs", () => {
   });
 
   it("is linear on pathological input", () => {
-    const text = "{{".repeat(50_000);
+    // 400,000 unclosed openers: a linear scan takes milliseconds, a quadratic one (8e10 steps) minutes, so the bound
+    // tells them apart with room for a busy CI machine; the real figures are in `npm run bench -- validate`
+    const text = "{{".repeat(400_000);
     const t = performance.now();
     const scan = extractTemplateRefs(text);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(performance.now() - t).toBeLessThan(5_000);
     expect(scan.errors.length).toBeGreaterThan(0);
     const many = "{{a.b}} ".repeat(20_000);
     expect(extractTemplateRefs(many).refs).toHaveLength(20_000);

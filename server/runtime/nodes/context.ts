@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { LlmProvider } from "../../llm/types";
 import type { HttpPolicy } from "../http/client";
+import type { RedactPolicy } from "../redact";
 import type { Branch, PlanNode } from "../plan";
 import type { ChatTurn, ExecutionMode } from "../types";
 
@@ -19,6 +20,8 @@ export type RuntimeDeps = {
   llm: LlmProvider;
   http: { policy: HttpPolicy; webhookBaseUrl?: string };
   sandbox: () => Promise<SandboxRunner>;
+  /** What is redacted from stored http steps (server/runtime/redact.ts); on by default. */
+  redact?: RedactPolicy;
 };
 
 /** Outputs of the nodes that ran, by node id (a null-prototype object). */
@@ -32,6 +35,8 @@ export type NodeContext<C = Record<string, unknown>> = {
   signal: AbortSignal;
   mode: ExecutionMode;
   agentId?: string;
+  /** The memory scope: "" production (online sources), anything else an isolated scope (see ExecuteOptions). */
+  memoryScope: string;
   history: readonly ChatTurn[];
   deps: RuntimeDeps;
   /** Records the rendered inputs early, so a failed step still shows what it was about to do. */

@@ -8,8 +8,6 @@ export const DRY_RUN_HTTP_OUTPUT = Object.freeze({ status: 200, ok: true, result
 /** What an http node returns in `invoke` mode (the step is `skipped`). */
 export const SKIPPED_HTTP_OUTPUT = Object.freeze({ status: 0, ok: false, result: null, headers: Object.freeze({}) });
 
-const SENSITIVE_HEADER = /auth|token|key|secret|cookie|session|password/i;
-
 /** Joins a relative url to WEBHOOK_BASE_URL (keeping the base's path) and adds the query parameters. */
 export function resolveHttpUrl(rendered: string, webhookBaseUrl: string | undefined, params: Record<string, string>): URL {
   let url: URL;
@@ -26,10 +24,6 @@ export function resolveHttpUrl(rendered: string, webhookBaseUrl: string | undefi
   }
   for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v);
   return url;
-}
-
-function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SENSITIVE_HEADER.test(k) ? "[redacted]" : v]));
 }
 
 function parseResult(body: Buffer, contentType: string | undefined): unknown {
@@ -56,7 +50,7 @@ export async function runHttp(ctx: NodeContext<HttpConfig>): Promise<NodeOutcome
   const params = Object.fromEntries(Object.entries(config.params ?? {}).map(([k, v]) => [k, typeof v === "string" ? renderTemplate(v, scope) : String(v)]));
   const body = method === "GET" || method === "HEAD" || config.body === undefined ? undefined : renderTemplatesDeep(config.body, scope);
   const rendered = renderTemplate(config.url ?? "", scope).trim();
-  const input = { method, url: rendered, headers: redactHeaders(headers), params, body: body ?? null, timeout: config.timeout };
+  const input = { method, url: rendered, headers: { ...headers }, params, body: body ?? null, timeout: config.timeout };
 
   ctx.noteInput(input);
   if (ctx.mode === "invoke") return { status: "skipped", input, output: { ...SKIPPED_HTTP_OUTPUT, headers: {} } };

@@ -18,6 +18,8 @@ export type SandboxOptions = {
   queueWaitMs?: number;
   /** After the deadline's interrupt, how long a worker gets before it is terminated, ms. Default 300. */
   killGraceMs?: number;
+  /** How long a worker may take to roll its state back after a run before it is replaced, ms (500..60000). Default 2000. */
+  cleanupMs?: number;
   /** Captured stdout and stderr, characters each. Default 65536. */
   outputCapChars?: number;
   /** `result` as JSON, UTF-8 bytes. Default 1 MiB. */
@@ -240,6 +242,7 @@ export class HostSandbox implements CodeSandbox {
       queueMax: this.options.queueMax ?? SANDBOX_DEFAULTS.queueMax,
       queueWaitMs: this.options.queueWaitMs ?? SANDBOX_DEFAULTS.queueWaitMs,
       killGraceMs: this.options.killGraceMs,
+      cleanupMs: this.options.cleanupMs,
       outputCapChars: this.options.outputCapChars ?? SANDBOX_DEFAULTS.outputCapChars,
       resultCapBytes: this.options.resultCapBytes ?? SANDBOX_DEFAULTS.resultCapBytes,
       tmpWriteCapMb: this.options.tmpWriteCapMb,

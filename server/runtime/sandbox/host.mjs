@@ -21,7 +21,7 @@ const config = {
   queueMax: clampInt(opts.queueMax, 0, 10_000, 100),
   queueWaitMs: clampInt(opts.queueWaitMs, 100, 600_000, 30_000),
   killGraceMs: clampInt(opts.killGraceMs, 50, 5_000, 300),
-  cleanupMs: 2_000,
+  cleanupMs: clampInt(opts.cleanupMs, 500, 60_000, 2_000),
   outputCapChars: clampInt(opts.outputCapChars, 1_024, 16 * 1024 * 1024, 64 * 1024),
   resultCapBytes: clampInt(opts.resultCapBytes, 1_024, 64 * 1024 * 1024, 1024 * 1024),
   tracebackCapChars: 16 * 1024,
