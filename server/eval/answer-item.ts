@@ -1,8 +1,11 @@
 import type { Db } from "../db/client";
+import { Prisma } from "../db/generated/client";
 import { WorkflowSchema, type Workflow } from "../workflow";
+import { clearMemoryScope } from "../runtime";
 import { answerSample } from "./answering";
 import { suggest, suggestInputFor } from "./judging";
 import type { Tier, Turn } from "./schemas";
+import { EVAL_LIMITS } from "./limits";
 import { settleAnswering } from "./store";
 
 /**
@@ -10,10 +13,20 @@ import { settleAnswering } from "./store";
  * suggest, write back; and giving up on an item whose job failed too often. The queue (queue.ts) is only the
  * transport: it fetches jobs, keeps concurrency, recovers after crashes and calls these functions.
  *
- * Exactly one answer per item: the claim is one UPDATE (status -> answering, attempts + 1) that only succeeds while
- * the run is answering and the item is unfinished; the write-back only succeeds while `attempts` still equals the
- * claimed value (a fencing token). A job delivered twice can never store a second answer.
+ * Exactly one answer per item: the claim (status -> answering, attempts + 1) only succeeds while the run is answering
+ * and the item is pending or its worker's lease expired; the write-back only succeeds while `attempts` still equals
+ * the claimed value and the item is still answering (a fencing token). A job delivered twice can never store a second
+ * answer.
+ *
+ * The run's `concurrency` is its total across every instance on the database: the claim locks the run's row, counts
+ * the items answered under a live lease and answers "busy" at the limit (the queue tries again shortly). The lease
+ * (EVAL_LIMITS.workerLeaseSeconds) is renewed by a heartbeat while the item is answered and judged; the queue's
+ * sweep hands items whose lease expired (their worker died) to another instance.
  */
+
+/** The database's clock as the column type (timestamp without time zone, UTC), so instances' clocks never matter. */
+const DB_NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+const leaseEnd = (seconds: number) => Prisma.sql`(now() AT TIME ZONE 'UTC') + make_interval(secs => ${seconds})`;
 
 /** What answering needs of a run; loaded once per run and cached by the worker. */
 export type RunContext = {
@@ -56,6 +69,8 @@ export async function loadRunContext(db: Db, runId: string, parsedWorkflows?: Ma
 
 export type AnswerItemOptions = {
   signal: AbortSignal;
+  /** the worker's lease on the item (default EVAL_LIMITS.workerLeaseSeconds) */
+  leaseSeconds?: number;
   /** false once the worker "died" (tests simulate a crash): nothing more is written */
   alive: () => boolean;
 };
@@ -67,20 +82,61 @@ export class AnswerInterrupted extends Error {}
  * Claims the item, answers it and stores answer + suggestion. The hot path uses three raw statements (claim +
  * sample, write-back + open count) besides the runtime's own trace writes.
  */
-export async function answerItem(db: Db, job: { runId: string; itemId: string }, runContext: (runId: string) => Promise<RunContext>, opts: AnswerItemOptions): Promise<void> {
-  const claim = await db.$queryRaw<Array<{ attempts: number; question: string; script: unknown; expectedPoints: unknown; assertions: unknown }>>`
-    UPDATE "EvalRunItem" AS i SET "status" = 'answering', "attempts" = i."attempts" + 1
-    FROM "EvalRun" AS r, "EvalSample" AS s
-    WHERE i."id" = ${job.itemId} AND r."id" = i."runId" AND r."status" = 'answering' AND i."status" IN ('pending', 'answering') AND s."id" = i."sampleId"
-    RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions"`;
+export async function answerItem(
+  db: Db,
+  job: { runId: string; itemId: string },
+  runContext: (runId: string) => Promise<RunContext>,
+  opts: AnswerItemOptions,
+): Promise<"done" | "busy"> {
+  const leaseSeconds = opts.leaseSeconds ?? EVAL_LIMITS.workerLeaseSeconds;
+  type Claimed = { attempts: number; question: string; script: unknown; expectedPoints: unknown; assertions: unknown };
+  const claim = await db.$transaction(async (tx): Promise<Claimed[] | "busy"> => {
+    const run = await tx.$queryRaw<Array<{ status: string; concurrency: number }>>`
+      SELECT "status"::text AS "status", "concurrency" FROM "EvalRun" WHERE "id" = ${job.runId} FOR UPDATE`;
+    if (run[0]?.status !== "answering") return [];
+    const live = await tx.$queryRaw<Array<{ n: bigint | number }>>`
+      SELECT count(*) AS "n" FROM "EvalRunItem"
+      WHERE "runId" = ${job.runId} AND "status" = 'answering' AND "leaseUntil" > ${DB_NOW} AND "id" <> ${job.itemId}`;
+    if (Number(live[0]?.n ?? 0) >= run[0].concurrency) return "busy";
+    return tx.$queryRaw<Claimed[]>`
+      UPDATE "EvalRunItem" AS i SET "status" = 'answering', "attempts" = i."attempts" + 1, "leaseUntil" = ${leaseEnd(leaseSeconds)}
+      FROM "EvalSample" AS s
+      WHERE i."id" = ${job.itemId} AND s."id" = i."sampleId"
+        AND (i."status" = 'pending' OR (i."status" = 'answering' AND (i."leaseUntil" IS NULL OR i."leaseUntil" <= ${DB_NOW})))
+      RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions"`;
+  });
+  if (claim === "busy") return "busy";
   if (!claim.length) {
-    // finished already, or the run stopped: settle what a stopped run left open
+    // finished already, answered elsewhere under a live lease, or the run stopped: settle what a stopped run left open
     await db.evalRunItem.updateMany({ where: { id: job.itemId, status: { in: ["pending", "answering"] }, run: { status: { in: ["cancelled", "failed"] } } }, data: { status: "cancelled" } });
-    return;
+    return "done";
   }
   const sample = claim[0]!;
   const attempt = sample.attempts;
+  const heartbeat = setInterval(() => {
+    if (!opts.alive()) return clearInterval(heartbeat); // a dead worker renews nothing
+    db.$executeRaw`UPDATE "EvalRunItem" SET "leaseUntil" = ${leaseEnd(leaseSeconds)} WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'`.catch(() => undefined);
+  }, (leaseSeconds * 1000) / 3);
+  heartbeat.unref?.();
+  try {
+    await answerClaimed(db, job, runContext, opts, sample, attempt);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return "done";
+}
+
+async function answerClaimed(
+  db: Db,
+  job: { runId: string; itemId: string },
+  runContext: (runId: string) => Promise<RunContext>,
+  opts: AnswerItemOptions,
+  sample: { question: string; script: unknown; expectedPoints: unknown; assertions: unknown },
+  attempt: number,
+): Promise<void> {
   const ctx = await runContext(job.runId);
+  // memory of this attempt only: starts empty (reproducible), never production; dropped once the answer is stored
+  const memoryScope = `eval-item:${job.itemId}:${attempt}`;
   const outcome = await answerSample(db, {
     workflow: ctx.workflow,
     tier: ctx.tier,
@@ -88,8 +144,9 @@ export async function answerItem(db: Db, job: { runId: string; itemId: string },
     workflowVersionId: ctx.workflowVersionId,
     question: sample.question,
     script: (sample.script as Turn[] | null) ?? null,
+    memoryScope,
     signal: opts.signal,
-  });
+  }).finally(() => clearMemoryScope(db, memoryScope).catch(() => undefined));
   if (!opts.alive()) return; // simulated process death: nothing after this point happens
   const fence = { id: job.itemId, attempts: attempt, status: "answering" as const };
   if (outcome.status === "cancelled") {
@@ -124,7 +181,7 @@ export async function answerItem(db: Db, job: { runId: string; itemId: string },
         "turns" = ${jsonb(outcome.turns)}::jsonb, "traceId" = ${outcome.traceId}, "latencyMs" = ${outcome.latencyMs},
         "promptTokens" = ${outcome.promptTokens}, "completionTokens" = ${outcome.completionTokens}, "llmCalls" = ${outcome.llmCalls},
         "error" = ${outcome.error}, "answeredAt" = ${now}, "suggestion" = ${JSON.stringify(judged.suggestion)}::jsonb, "suggestedAt" = ${now},
-        "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}
+        "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}, "leaseUntil" = NULL
       WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
       RETURNING "id")
     SELECT (SELECT count(*) FROM upd) AS "updated",

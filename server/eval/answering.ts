@@ -11,7 +11,8 @@ import type { Tier, Turn } from "./schemas";
  * are appended. When the script has no non-preset turn, the question is asked after the preset turns. The item's
  * answer/payload/trace are the LAST execution's; every turn (with its answer and trace id) is kept in `turns`;
  * the judge reads all turn answers together. Token and call counts are summed over the turns. A turn that fails
- * or is cancelled ends the script.
+ * or is cancelled ends the script. Memory nodes use `memoryScope`: one isolated scope for all turns of the sample,
+ * empty at the start, so an evaluation neither reads nor changes the agent's production memory.
  */
 export type TurnRecord = Turn & { answer?: string | null; traceId?: string; status?: string; payload?: Record<string, unknown> | null };
 export type AnswerOutcome = {
@@ -35,6 +36,8 @@ export type AnswerTarget = {
   workflowVersionId: string;
   question: string;
   script: Turn[] | null;
+  /** The isolated memory scope shared by the script's turns (starts empty; never the agent's production memory). */
+  memoryScope: string;
   signal?: AbortSignal;
 };
 
@@ -87,6 +90,7 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
         agentId: t.agentId,
         workflowVersionId: t.workflowVersionId,
         history: history.length ? [...history] : undefined,
+        memoryScope: t.memoryScope,
         signal: t.signal,
       });
     } catch (e) {

@@ -4,7 +4,9 @@
  *   both_pass, fixed (a fail -> b pass), regressed (a pass -> b fail), both_fail,
  *   incomplete (a verdict is missing on either side), only_a / only_b (the question is in one run only).
  * Pass rates are passes / questions of that run. Warnings when the runs differ in set, set version, tier, mode,
- * agent or workflow version.
+ * agent or workflow version. Every question's outcome is computed here from light rows (key and verdicts), so a
+ * 10,000-question comparison is cheap; `pageOfQuestions` filters and pages it, and the service attaches the text of
+ * the questions on the page only.
  */
 export type CompareSide = "pass" | "fail" | "unknown" | null;
 export type CompareRunInput = {
@@ -18,12 +20,24 @@ export type CompareRunInput = {
   agentId: string;
   workflowVersion: number;
   environment: string;
-  items: Array<{ itemId: string; key: string; question: string; classification: string; human: "pass" | "fail" | null; machine: CompareSide }>;
+  /** light rows: the question's text is attached later, only for the questions a page shows */
+  items: Array<{ itemId: string; key: string; human: "pass" | "fail" | null; machine: CompareSide }>;
 };
 export type Outcome = "both_pass" | "fixed" | "regressed" | "both_fail" | "incomplete" | "only_a" | "only_b";
 export type CompareWarning = { code: string; message: string };
 
-const OUTCOMES: Outcome[] = ["both_pass", "fixed", "regressed", "both_fail", "incomplete", "only_a", "only_b"];
+export const OUTCOMES = ["both_pass", "fixed", "regressed", "both_fail", "incomplete", "only_a", "only_b"] as const satisfies readonly Outcome[];
+/** Each outcome's name for people and its meaning (GET /api/eval/meta `compareOutcomes`). */
+export const OUTCOME_WORDS: Record<Outcome, { label: string; meaning: string }> = {
+  regressed: { label: "Regressed", meaning: "Passed in run A, failed in run B" },
+  fixed: { label: "Fixed", meaning: "Failed in run A, passed in run B" },
+  both_fail: { label: "Both fail", meaning: "Failed in both runs" },
+  both_pass: { label: "Both pass", meaning: "Passed in both runs" },
+  incomplete: { label: "Incomplete", meaning: "A human verdict is missing in either run" },
+  only_a: { label: "Only in A", meaning: "The question is in run A only" },
+  only_b: { label: "Only in B", meaning: "The question is in run B only" },
+};
+const zero = () => Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
 
 function outcome(a: CompareSide | undefined, b: CompareSide | undefined, inA: boolean, inB: boolean): Outcome {
   if (!inA) return "only_b";
@@ -47,8 +61,8 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
   const byKeyA = new Map(a.items.map((i) => [i.key, i]));
   const byKeyB = new Map(b.items.map((i) => [i.key, i]));
   const keys = [...new Set([...a.items.map((i) => i.key), ...b.items.map((i) => i.key)])];
-  const summary = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  const machineSummary = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  const summary = zero();
+  const machineSummary = zero();
   const questions = keys.map((key) => {
     const x = byKeyA.get(key);
     const y = byKeyB.get(key);
@@ -58,8 +72,6 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
     machineSummary[mo]++;
     return {
       key,
-      question: (y ?? x)!.question,
-      classification: (y ?? x)!.classification,
       a: x ? { itemId: x.itemId, human: x.human, machine: x.machine } : null,
       b: y ? { itemId: y.itemId, human: y.human, machine: y.machine } : null,
       outcome: o,
@@ -86,3 +98,20 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
   };
 }
 export type CompareResult = ReturnType<typeof compareRuns>;
+type Row = CompareResult["questions"][number];
+
+/**
+ * One page of the comparison's questions (pure), filtered on the server: `keys` (the questions matching a text
+ * search, when there is one), then `outcome`. `matching` counts the questions per outcome under the text search
+ * (what the outcome filter can choose from); `total` is the number of questions left after both filters. Without
+ * `limit` every remaining question is on the page (the original response).
+ */
+export function pageOfQuestions(questions: Row[], opts: { outcome?: Outcome; keys?: ReadonlySet<string>; offset?: number; limit?: number }) {
+  const searched = opts.keys ? questions.filter((q) => opts.keys!.has(q.key)) : questions;
+  const matching = zero();
+  for (const q of searched) matching[q.outcome]++;
+  const filtered = opts.outcome ? searched.filter((q) => q.outcome === opts.outcome) : searched;
+  const offset = Math.min(opts.offset ?? 0, filtered.length);
+  const rows = opts.limit === undefined ? filtered.slice(offset) : filtered.slice(offset, offset + opts.limit);
+  return { rows, page: { offset, limit: opts.limit ?? null, total: filtered.length, matching } };
+}

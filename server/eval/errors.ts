@@ -13,6 +13,14 @@ export const evalErrors = {
   runState: (message: string, status: string) => new ApiError(409, "RUN_STATE_CONFLICT", message, [{ status }]),
   runMode: (message: string) => new ApiError(400, "RUN_MODE_MISMATCH", message),
   notJudgeable: (status: string) => new ApiError(409, "ITEM_NOT_JUDGEABLE", `The item is ${status}: only answered or failed items can receive a verdict`, [{ status }]),
+  verdictConflict: (expected: number, current: { verdictVersion: number; verdict: unknown }) =>
+    new ApiError(409, "VERDICT_CONFLICT", `The verdict changed since you read it (version ${expected}, now ${current.verdictVersion}): reload the item and decide again`, [
+      { expectedVersion: expected, verdictVersion: current.verdictVersion, verdict: current.verdict },
+    ]),
+  notPool: (name: string, kind: string) =>
+    new ApiError(409, "SET_NOT_REGRESSION_POOL", `"${name}" is a ${kind} set: online traces go into regression-pool sets only (a golden set is curated release evidence)`),
+  traceNotOnline: (source: string) => new ApiError(409, "TRACE_NOT_ONLINE", `Only online traces (chat, api) can become pool samples or leads; this one is ${source}`),
+  traceOtherAgent: () => new ApiError(409, "TRACE_OTHER_AGENT", "The trace belongs to another agent than the set"),
   notFound: errors.notFound,
 };
 
@@ -26,10 +34,7 @@ export function isNotFound(e: unknown): boolean {
 }
 
 /** The database triggers that guard frozen versions raise this (see the runtime_and_eval migration). */
-export function isFrozenViolation(e: unknown): boolean {
-  const msg = e instanceof Error ? e.message : String(e);
-  return /frozen and immutable|samples of a frozen evaluation set version/.test(msg);
-}
+export { isFrozenViolation } from "../db/triggers";
 
 export const jsonOrDbNull = (v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull =>
   v === null || v === undefined ? Prisma.DbNull : (v as Prisma.InputJsonValue);

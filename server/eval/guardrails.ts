@@ -37,7 +37,8 @@ export function isRefusal(answer: string): boolean {
   return REFUSAL.some((re) => re.test(text));
 }
 
-function compactName(s: string): string {
+/** NFKC, lower case, without spaces, punctuation and symbols: "Mapo Tofu!" and "mapo tofu" compare equal. */
+export function compactName(s: string): string {
   return s.normalize("NFKC").toLocaleLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 

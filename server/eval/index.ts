@@ -35,7 +35,9 @@ export {
   importSamples,
   exportVersion,
 } from "./sets";
-export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun, listItems, listQueue, getItem, submitPastedAnswers, resuggestRun } from "./runs";
+export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun, closeAnswering, listItems, listQueue, reviewProgress, queueNeighbours, getItem, submitPastedAnswers, resuggestRun } from "./runs";
 export { setVerdict, adoptSuggestions, createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts";
 export { runReport, runGate, compare, usage, buildReport } from "./reports";
+export { loopBoard, BoardQuery, BOARD_STAGES, listLeads, leadsPerDay, LeadCountsQuery, COUNT_SCAN, confirmSample, unconfirmSample, ConfirmParams, dismissLead, restoreLead, addTraceToPool, LeadsQuery, DismissLeadInput, TraceParam, PoolAddInput, PoolParams } from "./online";
 export { EvalQueue, startEvalWorker, registerEvalQueue, getEvalQueue, EVAL_QUEUE } from "./queue";
+export { getShadowConfig, putShadowConfig, replayShadow, shadowReport, listDisagreements, publishShadowCandidate, shadowOnlineAnswer, enqueueShadow, flushShadowJobs, shadowTrace, intentSubworkflow, liveIntentOf, ShadowConfigInput, ShadowParams, ReplayInput, ShadowReportQuery, DisagreementsQuery, SHADOW_LIMITS } from "./shadow";

@@ -1,4 +1,5 @@
 import type { z, ZodType } from "zod";
+import { findUnstorable, toStorableText } from "../core/text";
 import { EVAL_LIMITS } from "./limits";
 import { PastedAnswer, SampleInput, type SampleInputT } from "./schemas";
 
@@ -11,7 +12,9 @@ import { PastedAnswer, SampleInput, type SampleInputT } from "./schemas";
  *           row = spreadsheet row (the header is row 1, the first sample row 2)
  * Columns/fields use the spec's snake_case names (camelCase accepted too). expected_points is a JSON array or a
  * `|`-separated string; script and assertions are JSON. Every problem is reported as { row, field, message };
- * the caller imports all rows or none.
+ * the caller imports all rows or none. The request's own check (server/core/text.ts) saw the file as one string; a
+ * `\u0000` escape or an unpaired surrogate escape becomes real text only when a row is decoded here, so every
+ * decoded row passes the same check (`findUnstorable`) and such a value is a row error naming its field.
  */
 export type RowError = { row: number; field: string; message: string };
 export type ImportFormatT = "json" | "jsonl" | "csv";
@@ -208,6 +211,18 @@ function issuesToRowErrors(row: number, issues: z.core.$ZodIssue[]): RowError[] 
   });
 }
 
+/** A decoded row's unstorable text (or too deep nesting) as a row error naming the field, e.g. `script[0].content`. */
+function unstorableRowError(row: number, data: Record<string, unknown>): RowError | null {
+  const found = findUnstorable(data);
+  if (!found) return null;
+  const [head, ...rest] = found.path
+    .split("/")
+    .slice(1)
+    .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const field = [toSnake(head ?? "row"), ...rest.map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))].join("");
+  return { row, field: toStorableText(field), message: found.message };
+}
+
 function validate<T extends ZodType>(schema: T, row: number, data: unknown): { ok: true; value: z.output<T> } | { ok: false; errors: RowError[] } {
   const r = schema.safeParse(data);
   return r.success ? { ok: true, value: r.data } : { ok: false, errors: issuesToRowErrors(row, r.error.issues) };
@@ -220,6 +235,11 @@ export function parseSampleFile(format: ImportFormatT, content: string): { rows:
   for (const rec of records) {
     const decodeErrors: RowError[] = [];
     const decoded = decodeSampleFields(rec.data, rec.row, decodeErrors);
+    const unstorable = unstorableRowError(rec.row, decoded);
+    if (unstorable) {
+      errors.push(...decodeErrors, unstorable);
+      continue;
+    }
     const v = validate(SampleInput, rec.row, decoded);
     errors.push(...decodeErrors);
     // a cell that could not be decoded is reported once, not again by the schema
@@ -273,6 +293,11 @@ export function parseAnswerRows(input: { answers?: unknown[]; format?: ImportFor
       }
     }
     if (typeof data.latencyMs === "string") data.latencyMs = Number(data.latencyMs);
+    const unstorable = unstorableRowError(rec.row, data);
+    if (unstorable) {
+      errors.push(unstorable);
+      continue;
+    }
     const v = validate(PastedAnswer, rec.row, data);
     if (!v.ok) {
       errors.push(...v.errors);

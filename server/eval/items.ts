@@ -30,6 +30,7 @@ export const itemSelect = {
   classification: true,
   verdictById: true,
   verdictAt: true,
+  verdictVersion: true,
   sample: { select: { key: true, position: true, question: true, expectedPoints: true, classification: true, script: true, assertions: true, sourceTraceId: true } },
   badCase: { select: { id: true, status: true } },
 } as const;
@@ -78,6 +79,7 @@ export function itemOut(i: ItemRow) {
     judgeTokens: i.judgeTokens,
     judgeCalls: i.judgeCalls,
     verdict: verdictOf(i),
+    verdictVersion: i.verdictVersion,
     badCase: i.badCase,
   };
 }

@@ -17,8 +17,11 @@ export const EVAL_LIMITS = {
   maxUploadBodyBytes: 12 * 1024 * 1024,
   maxAnswerChars: 50_000,
   maxAnswersPerUpload: 10_000,
-  /** items of one run answered at once by one app instance */
+  /** items of one run answered at once (in total, across every app instance on the database) */
   maxConcurrency: 32,
+  /** a worker's lease on the item it answers, renewed every third of it; an instance that stops renewing is
+   * taken as dead and its items go to another instance within about this time */
+  workerLeaseSeconds: 30,
   maxEnvironmentChars: 120,
   maxBasisChars: 4000,
 } as const;

@@ -7,8 +7,8 @@ import { computeFlags, isRefusal } from "./guardrails";
 import { combineSuggestion, inferAttribution, needsSpotCheck } from "./suggest";
 import { agreement } from "./kappa";
 import { evaluateGate, type GateInput } from "./gate";
-import { compareRuns, type CompareRunInput } from "./compare";
-import { exportSamples, parseAnswerRows, parseCsv, parseSampleFile, type SampleDoc } from "./io";
+import { compareRuns, pageOfQuestions, type CompareRunInput } from "./compare";
+import { SAMPLE_COLUMNS, exportSamples, parseAnswerRows, parseCsv, parseSampleFile, splitRecords, type SampleDoc } from "./io";
 import { checkWaveCSize } from "./wave-c";
 
 describe("rule assertions", () => {
@@ -213,7 +213,7 @@ describe("compare", () => {
     items,
     ...over,
   });
-  const it_ = (key: string, human: "pass" | "fail" | null, machine: "pass" | "fail" | "unknown" | null = human) => ({ itemId: `item-${key}`, key, question: key, classification: "", human, machine });
+  const it_ = (key: string, human: "pass" | "fail" | null, machine: "pass" | "fail" | "unknown" | null = human) => ({ itemId: `item-${key}`, key, human, machine });
   it("both-pass / fixed / regressed / both-fail and deltas", () => {
     const a = run("A", [it_("q1", "pass"), it_("q2", "fail"), it_("q3", "pass"), it_("q4", "fail"), it_("q5", null)]);
     const b = run("B", [it_("q1", "pass"), it_("q2", "pass"), it_("q3", "fail"), it_("q4", "fail"), it_("q5", "pass")]);
@@ -227,6 +227,28 @@ describe("compare", () => {
     const c = compareRuns(run("A", [it_("q1", "pass")]), run("B", [it_("q2", "pass")], { setVersionId: "v2", setVersion: 2, tier: "pipeline_live" }));
     expect(c.warnings.map((w) => w.code)).toEqual(["DIFFERENT_SET_VERSION", "DIFFERENT_TIER"]);
     expect(c.summary).toMatchObject({ only_a: 1, only_b: 1 });
+  });
+  it("pages the questions on the server: outcome filter, text-search keys, offset and limit; counts per outcome", () => {
+    const n = 10_000;
+    const keys = Array.from({ length: n }, (_, i) => `k${i}`);
+    // every 4th question regresses, every 4th+1 is fixed, the rest pass in both runs
+    const a = run("A", keys.map((k, i) => it_(k, i % 4 === 1 ? "fail" : "pass")));
+    const b = run("B", keys.map((k, i) => it_(k, i % 4 === 0 ? "fail" : "pass")));
+    const c = compareRuns(a, b);
+    expect(c.summary).toMatchObject({ regressed: 2500, fixed: 2500, both_pass: 5000 });
+    const first = pageOfQuestions(c.questions, { outcome: "regressed", limit: 50 });
+    expect(first.rows).toHaveLength(50);
+    expect(first.rows.every((r) => r.outcome === "regressed")).toBe(true);
+    expect(first.page).toMatchObject({ offset: 0, limit: 50, total: 2500 });
+    expect(first.page.matching).toEqual(c.summary);
+    const last = pageOfQuestions(c.questions, { outcome: "regressed", limit: 50, offset: 2480 });
+    expect(last.rows.map((r) => r.key)).toEqual(Array.from({ length: 20 }, (_, i) => `k${(2480 + i) * 4}`));
+    expect(pageOfQuestions(c.questions, { outcome: "regressed", limit: 50, offset: 9999 }).rows).toEqual([]);
+    // a text search narrows first; the outcome counts follow it
+    const searched = pageOfQuestions(c.questions, { keys: new Set(["k0", "k1", "k2"]) });
+    expect(searched.page).toMatchObject({ total: 3, limit: null, matching: { regressed: 1, fixed: 1, both_pass: 1, both_fail: 0 } });
+    // without a limit, every question (the response before paging existed)
+    expect(pageOfQuestions(c.questions, {}).rows).toHaveLength(n);
   });
 });
 
@@ -265,16 +287,24 @@ describe("import and export", () => {
     expect(again.body).toBe(file.body);
   });
   it("CSV: cells a spreadsheet would run as formulas are written with a leading apostrophe and import back unchanged (OWASP)", () => {
-    const risky = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2+3", "@SUM(A1)", "'=already quoted", "''+two quotes", "it's = fine", "'plain"];
+    const risky = ["=HYPERLINK(\"http://evil\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1+2", "\r=1+2", "'=already quoted", "''+two quotes", "'\tquoted tab", "it's = fine", "'plain"];
     const samples = risky.map((q, i) => ({ key: `k${i}`, question: q, expected_points: [q], classification: i === 0 ? "=cmd|' /C calc'!A0" : "", script: null, assertions: null, source_trace_id: null }));
     const file = exportSamples(samples, "csv");
     const cells = file.body.split("\r\n").slice(1, -1).map((line) => line.split(",")[1] ?? "");
     for (const c of cells) expect(c).not.toMatch(/^"?[=+\-@\t\r]/);
-    expect(cells.slice(0, 4).every((c) => c.replace(/^"/, "").startsWith("'"))).toBe(true);
+    expect(cells.slice(0, 6).every((c) => c.replace(/^"/, "").startsWith("'"))).toBe(true);
+    // tab and CR: the apostrophe comes first (a CR cell is quoted as well, as every cell holding one is)
+    expect(cells[4]).toBe("'\t=1+2");
+    expect(cells[5]).toBe("\"'\r=1+2\"");
+    // the CSV layer gives every cell back unchanged, tab and CR included
+    const records = splitRecords("csv", file.body, SAMPLE_COLUMNS);
+    expect(records.errors).toEqual([]);
+    expect(records.records.map((r) => r.data.question)).toEqual(risky);
+    // through the sample schema too (which trims questions and points, so a stored one never starts with tab or CR)
     const parsed = parseSampleFile("csv", file.body);
     expect(parsed.errors).toEqual([]);
-    expect(parsed.rows.map((r) => r.question)).toEqual(risky);
-    expect(parsed.rows.map((r) => r.expectedPoints)).toEqual(risky.map((q) => [q]));
+    expect(parsed.rows.map((r) => r.question)).toEqual(risky.map((q) => q.trim()));
+    expect(parsed.rows.map((r) => r.expectedPoints)).toEqual(risky.map((q) => [q.trim()]));
     expect(parsed.rows[0]!.classification).toBe("=cmd|' /C calc'!A0");
   });
   it("CSV: |-separated points, BOM, CRLF", () => {
@@ -302,6 +332,24 @@ describe("import and export", () => {
     expect(parseSampleFile("csv", "key,question,bogus\nq,x,y").errors).toEqual([expect.objectContaining({ row: 1, field: "bogus" })]);
     expect(parseSampleFile("json", "{").errors[0]).toMatchObject({ row: 0, field: "file" });
   });
+  it("text PostgreSQL cannot store, decoded only by the import (a \\u0000 escape), is a row error naming the field", () => {
+    // json: the escape is real JSON, so the request's own check saw only the six characters \u0000
+    const json = parseSampleFile("json", JSON.stringify([{ question: "ok", expected_points: ["a"] }]).replace("]}]", ']},{"question":"a\\u0000b","expected_points":["a"]}]'));
+    expect(json.rows).toEqual([]);
+    expect(json.errors).toEqual([{ row: 2, field: "question", message: expect.stringContaining("NUL") }]);
+    const jsonl = parseSampleFile("jsonl", '{"question":"q","expected_points":["\\ud800"]}');
+    expect(jsonl.errors).toEqual([{ row: 1, field: "expected_points[0]", message: expect.stringContaining("surrogate") }]);
+    // csv: a cell is plain text, but its JSON columns are decoded here
+    const csv = parseSampleFile("csv", 'question,expected_points,script\nq,"[""a""]","[{""role"":""user"",""content"":""x\\u0000""}]"');
+    expect(csv.errors).toEqual([{ row: 2, field: "script[0].content", message: expect.stringContaining("NUL") }]);
+    // keys too, and nesting deeper than the input limit
+    const deep = `{"question":"q","expected_points":["a"],"assertions":${"[".repeat(120)}${"]".repeat(120)}}`;
+    expect(parseSampleFile("jsonl", deep).errors).toEqual([expect.objectContaining({ row: 1, field: expect.stringMatching(/^assertions(\[0\])+$/), message: expect.stringContaining("nested deeper") })]);
+    // pasted answers: the payload column of a CSV, a JSON file's answer
+    expect(parseAnswerRows({ format: "csv", content: 'key,answer,payload\nq1,hi,"{""k"":""\\u0000""}"' }).errors).toEqual([{ row: 2, field: "payload.k", message: expect.stringContaining("NUL") }]);
+    expect(parseAnswerRows({ format: "json", content: '[{"key":"q1","answer":"\\udc00"}]' }).errors).toEqual([{ row: 1, field: "answer", message: expect.stringContaining("surrogate") }]);
+    expect(parseAnswerRows({ format: "jsonl", content: '{"key":"q1","answer":"x","payload":{"a\\u0000":1}}' }).errors).toEqual([{ row: 1, field: "payload.a\ufffd", message: expect.stringContaining("NUL") }]);
+  });
   it("the CSV parser handles quotes and newlines inside fields", () => {
     expect(parseCsv('a,b\n"x,1","y\n""z"""\n').rows.map((r) => r.cells)).toEqual([
       ["a", "b"],
@@ -313,6 +361,10 @@ describe("import and export", () => {
     const r = parseAnswerRows({ format: "csv", content: 'key,answer,payload,latency_ms\nq1,hi,"{""goods_list"":[]}",12\n,orphan,,' });
     expect(r.rows[0]).toMatchObject({ key: "q1", answer: "hi", payload: { goods_list: [] }, latencyMs: 12 });
     expect(r.errors).toEqual([expect.objectContaining({ row: 3, field: "sample_id" })]);
+    // latency_ms reaches a 32-bit integer column: a larger value is a row error, not a database error
+    const big = parseAnswerRows({ format: "csv", content: "key,answer,latency_ms\nq1,hi,10000000000\nq2,hi,2147483647" });
+    expect(big.errors).toEqual([expect.objectContaining({ row: 2, field: "latency_ms" })]);
+    expect(big.rows.map((x) => x.latencyMs)).toEqual([2147483647]);
   });
   it("sample schema: non-preset turns must be user turns", () => {
     expect(SampleInput.safeParse({ question: "q", script: [{ role: "assistant", content: "x" }] }).success).toBe(false);
@@ -328,5 +380,22 @@ describe("check_eval_wave_c_size rule", () => {
     const bad = checkWaveCSize({ setName: "S", setKind: "golden", version: 1, status: "draft", gateThreshold: 24, samples: [...Array.from({ length: 28 }, (_, i) => sample(i, i < 1)), { key: "x", expectedPoints: [], script: null }] });
     expect(bad.passed).toBe(false);
     expect(bad.problems).toHaveLength(5);
+  });
+});
+
+describe("the vocabulary the pages show", () => {
+  it("names and explains every lead signal, lead status and comparison outcome the API uses", async () => {
+    const { evalVocabulary } = await import("./vocabulary");
+    const { OUTCOMES } = await import("./compare");
+    const { LEAD_SIGNALS, LEAD_STATUSES } = await import("./schemas");
+    const v = evalVocabulary();
+    expect(v.leadSignals.map((s) => s.id)).toEqual([...LEAD_SIGNALS]);
+    expect(v.leadStatuses.map((s) => s.id)).toEqual([...LEAD_STATUSES]);
+    expect(v.compareOutcomes.map((s) => s.id)).toEqual([...OUTCOMES]);
+    for (const w of [...v.leadSignals, ...v.leadStatuses, ...v.compareOutcomes]) {
+      expect(w.label.length, w.id).toBeGreaterThan(0);
+      expect(w.meaning.length, w.id).toBeGreaterThan(0);
+    }
+    expect(v.leadSignals.find((s) => s.id === "empty_items")?.meaning).toBe(v.guardrailFlags.empty_items);
   });
 });

@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import PgBoss from "pg-boss";
 import type { Db } from "../db/client";
 import { openPglite } from "../db/adapters";
 import { databaseTarget } from "../db/client";
+import { LOCKS, withStartupLock } from "../db/locks";
 import type { DatabaseTarget } from "../db/url";
 import { env } from "../core/env";
 import type { Workflow } from "../workflow";
 import { answerItem, giveUpItem, loadRunContext, type RunContext } from "./answer-item";
 import { judgeStoredItem } from "./judging";
+import { SHADOW_LIMITS, shadowTrace } from "./shadow";
 import { EVAL_LIMITS } from "./limits";
 
 /**
@@ -30,14 +33,32 @@ import { EVAL_LIMITS } from "./limits";
  * jobs are retried by pg-boss after their expiry (EVAL_ITEM_TIMEOUT_SECONDS). Then every unfinished item of an
  * answering run gets a live job again (missing -> inserted, failed -> retried, cancelled -> resumed).
  *
- * Concurrency: each run answers at most `run.concurrency` items at once per app instance (default
- * EVAL_CONCURRENCY = 4); the worker's slots are the largest concurrency among answering runs (jobs of a run at
- * its limit wait in the worker until one of its items finishes).
+ * Concurrency: a run answers at most `run.concurrency` items at once IN TOTAL across the instances (default
+ * EVAL_CONCURRENCY = 4; it exists to respect a model provider's limits): the claim counts live leases under the run's
+ * row lock and answers "busy" at the limit; a busy job waits in this worker and is tried again after pollMs. Each
+ * worker's slots are the largest concurrency among answering runs.
+ *
+ * The intent shadow's jobs (kind `shadow`) have a queue of their own (`eval-shadow`): background work that must never
+ * slow online chat. A worker runs at most SHADOW_LIMITS.inFlightPerInstance of them at once, never in the slots an
+ * evaluation run needs, and each waits for a quiet event loop first (utilisation under SHADOW_LIMITS.idleUtilization
+ * over SHADOW_LIMITS.idleWindowMs, at most SHADOW_LIMITS.idleWaitMs): on a busy instance the shadow falls behind
+ * instead of delaying answers (embedded PGlite runs every query on the server's own thread).
+ *
+ * Dead workers: an item being answered carries its worker's lease (EVAL_LIMITS.workerLeaseSeconds, 30 s, renewed
+ * every 10 s). Every worker sweeps about every third of a lease: items of answering runs whose lease expired go back to
+ * pending and their still-active jobs are failed for retry, so another instance takes them within about 30-40 s
+ * instead of waiting for the job's expiry (EVAL_ITEM_TIMEOUT_SECONDS, which still bounds an item that hangs).
  */
 export const EVAL_QUEUE = "eval-item";
+export const SHADOW_QUEUE = "eval-shadow";
 const SCHEMA = "pgboss";
 
-export type EvalJob = { kind: "answer" | "judge"; runId: string; itemId: string };
+/**
+ * answer / judge: an item of a run (queue eval-item). shadow: the intent shadow of one online chat (shadow.ts; queue
+ * eval-shadow), with runId `shadow:<agentId>` and itemId the trace id.
+ */
+export type EvalJob = { kind: "answer" | "judge" | "shadow"; runId: string; itemId: string };
+const queueOf = (kind: EvalJob["kind"]) => (kind === "shadow" ? SHADOW_QUEUE : EVAL_QUEUE);
 export type RunQueue = {
   enqueue(items: EvalJob[]): Promise<void>;
   cancelItems(itemIds: string[]): Promise<void>;
@@ -81,6 +102,8 @@ export type EvalQueueOptions = {
   itemTimeoutSeconds?: number;
   /** fail jobs left active by a dead process at start (safe only when no other process shares the database) */
   recoverActive?: boolean;
+  /** a worker's lease on an item it answers (default EVAL_LIMITS.workerLeaseSeconds) */
+  leaseSeconds?: number;
   log?: (message: string) => void;
 };
 
@@ -89,7 +112,6 @@ export class EvalQueue implements RunQueue {
   private readonly db: Db;
   private readonly opts: Required<Omit<EvalQueueOptions, "db" | "target" | "log">> & { log: (m: string) => void };
   private readonly inflight = new Map<string, Inflight>();
-  private readonly held: Array<PgBoss.JobWithMetadata<EvalJob>> = [];
   private readonly runCtx = new Map<string, RunContext>();
   private readonly workflows = new Map<string, Workflow>();
   private stopping = false;
@@ -98,6 +120,9 @@ export class EvalQueue implements RunQueue {
   private wakeFn: (() => void) | null = null;
   private slots: number;
   private lastCheck = 0;
+  private lastSweep = 0;
+  /** the event loop's utilisation when the shadow last looked (whenIdle) */
+  private eluMark = performance.eventLoopUtilization();
   /** executions finished (any outcome) by this instance, for tests and the benchmark */
   processed = 0;
 
@@ -110,6 +135,7 @@ export class EvalQueue implements RunQueue {
       pollMs: opts.pollMs ?? 500,
       itemTimeoutSeconds: opts.itemTimeoutSeconds ?? e.EVAL_ITEM_TIMEOUT_SECONDS,
       recoverActive: opts.recoverActive ?? opts.target.kind === "pglite",
+      leaseSeconds: opts.leaseSeconds ?? EVAL_LIMITS.workerLeaseSeconds,
       log: opts.log ?? ((m) => console.log(`[flowbench] eval queue: ${m}`)),
     };
     this.slots = this.opts.concurrency;
@@ -126,10 +152,16 @@ export class EvalQueue implements RunQueue {
 
   static async start(opts: EvalQueueOptions): Promise<EvalQueue> {
     const q = new EvalQueue(opts.db, await bossConnection(opts.target), opts);
-    await q.boss.start();
     const settings = { retryLimit: 10, retryDelay: 1, expireInSeconds: q.opts.itemTimeoutSeconds, retentionMinutes: 60 * 24 * 7 };
-    await q.boss.createQueue(EVAL_QUEUE, { name: EVAL_QUEUE, policy: "standard", ...settings });
-    await q.boss.updateQueue(EVAL_QUEUE, { name: EVAL_QUEUE, policy: "standard", ...settings });
+    // pg-boss installs its schema and queue at start; two instances doing it at the same moment deadlock, so on a
+    // server they take turns under an advisory lock
+    await withStartupLock(opts.target, LOCKS.evalQueueStart, async () => {
+      await q.boss.start();
+      for (const name of [EVAL_QUEUE, SHADOW_QUEUE]) {
+        await q.boss.createQueue(name, { name, policy: "standard", ...settings });
+        await q.boss.updateQueue(name, { name, policy: "standard", ...settings });
+      }
+    });
     if (q.opts.worker) {
       await q.recover();
       q.loopDone = q.loop();
@@ -138,8 +170,8 @@ export class EvalQueue implements RunQueue {
   }
 
   /** pg-boss accepts output data with several ids; its typings only declare it for one. */
-  private async failJobs(ids: string[], message: string): Promise<void> {
-    await (this.boss as unknown as { fail(name: string, ids: string[], data: object): Promise<unknown> }).fail(EVAL_QUEUE, ids, { message });
+  private async failJobs(ids: string[], message: string, queue = EVAL_QUEUE): Promise<void> {
+    await (this.boss as unknown as { fail(name: string, ids: string[], data: object): Promise<unknown> }).fail(queue, ids, { message });
   }
 
   private sql(): ExecSql {
@@ -151,7 +183,7 @@ export class EvalQueue implements RunQueue {
   async enqueue(items: EvalJob[]): Promise<void> {
     for (let i = 0; i < items.length; i += 1000) {
       const chunk = items.slice(i, i + 1000);
-      await this.boss.insert(chunk.map((j) => ({ name: EVAL_QUEUE, data: j, ...(j.kind === "answer" ? { id: answerJobId(j.itemId) } : {}) })));
+      await this.boss.insert(chunk.map((j) => ({ name: queueOf(j.kind), data: j, ...(j.kind === "answer" ? { id: answerJobId(j.itemId) } : {}) })));
     }
     this.wake();
   }
@@ -165,14 +197,6 @@ export class EvalQueue implements RunQueue {
 
   abortRun(runId: string): void {
     for (const f of this.inflight.values()) if (f.runId === runId) f.abort.abort(new Error("the run was cancelled"));
-    for (let i = this.held.length - 1; i >= 0; i--) {
-      const job = this.held[i]!;
-      if (job.data.runId === runId) {
-        this.held.splice(i, 1);
-        void this.boss.complete(EVAL_QUEUE, job.id).catch(() => undefined);
-        void this.db.evalRunItem.updateMany({ where: { id: job.data.itemId, status: { in: ["pending", "answering"] } }, data: { status: "cancelled" } }).catch(() => undefined);
-      }
-    }
   }
 
   // ------------------------------------------------------------ recovery
@@ -182,11 +206,13 @@ export class EvalQueue implements RunQueue {
     const sql = this.sql();
     let failedActive = 0;
     if (this.opts.recoverActive) {
-      const { rows } = await sql.executeSql(`SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active'`, [EVAL_QUEUE]);
-      const ids = rows.map((r) => String(r.id));
-      if (ids.length) {
-        await this.failJobs(ids, "the process running this job stopped; it is retried");
-        failedActive = ids.length;
+      for (const queue of [EVAL_QUEUE, SHADOW_QUEUE]) {
+        const { rows } = await sql.executeSql(`SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active'`, [queue]);
+        const ids = rows.map((r) => String(r.id));
+        if (ids.length) {
+          await this.failJobs(ids, "the process running this job stopped; it is retried", queue);
+          failedActive += ids.length;
+        }
       }
       // nobody is answering anything yet in this (the only) process: items a dead process was answering are pending
       await this.db.evalRunItem.updateMany({ where: { status: "answering", run: { status: "answering", mode: "in_platform" } }, data: { status: "pending" } });
@@ -265,11 +291,32 @@ export class EvalQueue implements RunQueue {
     const rows = await this.db.$queryRaw<Array<{ max: number | null }>>`SELECT max("concurrency") AS max FROM "EvalRun" WHERE "status" = 'answering' AND "mode" = 'in_platform'`;
     const max = Number(rows[0]?.max ?? 0);
     this.slots = Math.min(EVAL_LIMITS.maxConcurrency, max > 0 ? max : this.opts.concurrency);
+    await this.sweepExpiredLeases();
     const runIds = [...new Set([...this.inflight.values()].map((f) => f.runId))];
     if (runIds.length) {
       const stopped = await this.db.evalRun.findMany({ where: { id: { in: runIds }, status: { in: ["cancelled", "failed"] } }, select: { id: true } });
       for (const r of stopped) this.abortRun(r.id);
     }
+  }
+
+  /** Items whose worker stopped renewing its lease (the instance died) go back to pending; their jobs are retried. */
+  async sweepExpiredLeases(force = false): Promise<number> {
+    if (!force && Date.now() - this.lastSweep < (this.opts.leaseSeconds * 1000) / 3) return 0;
+    this.lastSweep = Date.now();
+    const freed = await this.db.$queryRaw<Array<{ id: string }>>`
+      UPDATE "EvalRunItem" AS i SET "status" = 'pending', "leaseUntil" = NULL
+      FROM "EvalRun" AS r
+      WHERE r."id" = i."runId" AND r."status" = 'answering' AND r."mode" = 'in_platform'
+        AND i."status" = 'answering' AND i."leaseUntil" <= (now() AT TIME ZONE 'UTC')
+      RETURNING i."id"`;
+    if (!freed.length) return 0;
+    const jobIds = freed.map((f) => answerJobId(f.id));
+    const { rows } = await this.sql().executeSql(`SELECT id::text AS id FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [EVAL_QUEUE, jobIds]);
+    const active = rows.map((r) => String(r.id)).filter((id) => !this.inflight.has(id));
+    if (active.length) await this.failJobs(active, "the worker answering it stopped renewing its lease; it is retried");
+    this.opts.log(`${freed.length} item(s) whose worker stopped renewing its lease are answered again (${active.length} job(s) retried)`);
+    this.wake();
+    return freed.length;
   }
 
   private async loop(): Promise<void> {
@@ -278,8 +325,7 @@ export class EvalQueue implements RunQueue {
       await new Promise((r) => setImmediate(r));
       try {
         await this.housekeeping();
-        this.launchHeld();
-        const free = this.slots - this.inflight.size - this.held.length;
+        const free = this.slots - this.inflight.size;
         if (free > 0) {
           const jobs = await this.boss.fetch<EvalJob>(EVAL_QUEUE, { batchSize: free, includeMetadata: true });
           fetched = jobs.length;
@@ -289,28 +335,57 @@ export class EvalQueue implements RunQueue {
             break;
           }
           for (const job of jobs) {
-            await this.ensureRunCtx(job.data.runId).catch(() => undefined);
+            if (job.data.kind !== "shadow") await this.ensureRunCtx(job.data.runId).catch(() => undefined);
             if (this.runningFor(job.data.runId) < this.capOf(job.data.runId)) this.launch(job);
-            else this.held.push(job);
+            else await this.release(job.id); // this instance already answers as many of its items as the run allows
           }
+        }
+        // the intent shadow: background work, a few at a time, in a slot no run is using
+        if (!this.stopping && this.shadowsInFlight() < SHADOW_LIMITS.inFlightPerInstance && this.inflight.size < this.slots) {
+          const shadows = await this.boss.fetch<EvalJob>(SHADOW_QUEUE, { batchSize: SHADOW_LIMITS.inFlightPerInstance - this.shadowsInFlight(), includeMetadata: true });
+          fetched += shadows.length;
+          for (const job of shadows) this.launch(job);
         }
       } catch (e) {
         if (!this.stopping) this.opts.log(`worker loop error: ${(e as Error).message}`);
       }
       if (this.stopping) break;
-      if (fetched === 0 || this.inflight.size + this.held.length >= this.slots) await this.sleep(this.opts.pollMs);
+      if (fetched === 0 || this.inflight.size >= this.slots || this.shadowsInFlight() >= SHADOW_LIMITS.inFlightPerInstance) await this.sleep(this.opts.pollMs);
     }
   }
 
-  private launchHeld() {
-    if (this.stopping) return;
-    for (let i = 0; i < this.held.length; ) {
-      const job = this.held[i]!;
-      if (this.runningFor(job.data.runId) < this.capOf(job.data.runId)) {
-        this.held.splice(i, 1);
-        this.launch(job);
-      } else i++;
+  private shadowsInFlight(): number {
+    let n = 0;
+    for (const f of this.inflight.values()) if (f.runId.startsWith("shadow:")) n++;
+    return n;
+  }
+
+  /**
+   * Background work waits for a quiet event loop (see the class comment), at most SHADOW_LIMITS.idleWaitMs. The
+   * utilisation is read since the last look or the end of the last shadow job (so its own work does not count) when
+   * that was half a window to four windows ago, otherwise over a fresh window.
+   */
+  private async whenIdle(): Promise<void> {
+    const until = Date.now() + SHADOW_LIMITS.idleWaitMs;
+    for (;;) {
+      const since = performance.eventLoopUtilization(this.eluMark);
+      const elapsed = since.idle + since.active;
+      this.eluMark = performance.eventLoopUtilization();
+      if (elapsed >= SHADOW_LIMITS.idleWindowMs / 2 && elapsed <= 4 * SHADOW_LIMITS.idleWindowMs && since.utilization < SHADOW_LIMITS.idleUtilization) return;
+      if (this.stopping || Date.now() >= until) return;
+      await new Promise((r) => setTimeout(r, SHADOW_LIMITS.idleWindowMs));
     }
+  }
+
+  /**
+   * Hands a fetched job back to the queue untouched (its retries not counted), fetchable again after pollMs: a job
+   * of a run at its concurrency limit is never held in a worker's memory, where a dying instance would strand it.
+   */
+  private async release(jobId: string): Promise<void> {
+    await this.sql().executeSql(
+      `UPDATE ${SCHEMA}.job SET state = 'created', started_on = NULL, start_after = now() + make_interval(secs => $3::float8) WHERE name = $1 AND id = $2::uuid AND state = 'active'`,
+      [EVAL_QUEUE, jobId, this.opts.pollMs / 1000],
+    );
   }
 
   private launch(job: PgBoss.JobWithMetadata<EvalJob>) {
@@ -322,21 +397,28 @@ export class EvalQueue implements RunQueue {
         // Embedded PGlite answers queries without real I/O, so a worker whose model is fast (the offline provider)
         // could chain promises for a whole run and starve the HTTP server: give the event loop a turn per item.
         await new Promise((r) => setImmediate(r));
-        if (job.data.kind === "judge") await this.processJudge(job.data);
-        else await this.processAnswer(job.data, abort.signal);
-        if (!this.crashed) await this.boss.complete(EVAL_QUEUE, job.id);
+        if (job.data.kind === "shadow") {
+          await this.whenIdle();
+          await shadowTrace(this.db, job.data.itemId, "live");
+        }
+        else if (job.data.kind === "judge") await this.processJudge(job.data);
+        else if ((await this.processAnswer(job.data, abort.signal)) === "busy") {
+          // the run is at its total concurrency (other instances answer its items): back to the queue, tried shortly
+          if (!this.crashed) await this.release(job.id);
+          return;
+        }
+        if (!this.crashed) await this.boss.complete(job.name, job.id);
       } catch (e) {
         if (this.crashed) return;
         const message = (e as Error).message ?? String(e);
         if (job.retryCount >= job.retryLimit) await this.giveUp(job.data, message).catch(() => undefined);
-        await this.boss.fail(EVAL_QUEUE, job.id, { message }).catch(() => undefined);
+        await this.boss.fail(job.name, job.id, { message }).catch(() => undefined);
       } finally {
+        // the next shadow job reads how busy the server was from here on, not this job's own work
+        if (job.data.kind === "shadow") this.eluMark = performance.eventLoopUtilization();
         this.processed++;
         this.inflight.delete(job.id);
-        if (!this.crashed) {
-          this.launchHeld();
-          this.wake();
-        }
+        if (!this.crashed) this.wake();
       }
     })();
   }
@@ -354,8 +436,8 @@ export class EvalQueue implements RunQueue {
     return ctx;
   }
 
-  private async processAnswer(job: EvalJob, signal: AbortSignal): Promise<void> {
-    await answerItem(this.db, job, (runId) => this.ensureRunCtx(runId), { signal, alive: () => !this.crashed });
+  private async processAnswer(job: EvalJob, signal: AbortSignal): Promise<"done" | "busy"> {
+    return answerItem(this.db, job, (runId) => this.ensureRunCtx(runId), { signal, alive: () => !this.crashed, leaseSeconds: this.opts.leaseSeconds });
   }
 
   private async processJudge(job: EvalJob): Promise<void> {
@@ -380,10 +462,6 @@ export class EvalQueue implements RunQueue {
     if (!opts.crash && this.inflight.size) await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.drainMs ?? 10_000))]);
     for (const f of this.inflight.values()) f.abort.abort(new Error("the worker is stopping"));
     await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.timeoutMs ?? 15_000))]);
-    if (!opts.crash && this.held.length) {
-      await this.failJobs(this.held.map((j) => j.id), "the worker stopped before starting it").catch(() => undefined);
-    }
-    this.held.length = 0;
     await this.boss.stop({ graceful: false, close: true, wait: true });
     if (globals.__flowbenchEvalQueue === this) globals.__flowbenchEvalQueue = undefined;
   }

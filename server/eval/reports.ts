@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { errors } from "../core/errors";
-import { compareRuns, type CompareRunInput } from "./compare";
+import { parseInput } from "../core/errors";
+import { dayRangeOf } from "../core/params";
+import { compareRuns, pageOfQuestions, type CompareRunInput } from "./compare";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
 import { CompareQuery, UsageQuery } from "./schemas";
@@ -74,7 +75,7 @@ export function gateInputFor(run: RunRow, rows: Array<Pick<ReportRow, "key" | "v
     shortId: run.shortId,
     runStatus: run.status,
     setKind: run.setVersion.set.kind,
-    threshold: run.setVersion.set.gateThreshold,
+    threshold: run.gateThreshold,
     questions: rows.map((r) => ({ key: r.key, verdict: r.verdict })),
   };
 }
@@ -120,7 +121,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
 
   return {
     generatedAt: new Date().toISOString(),
-    set: { id: run.setVersion.set.id, name: run.setVersion.set.name, kind: run.setVersion.set.kind, version: run.setVersion.version, gateThreshold: run.setVersion.set.gateThreshold },
+    set: { id: run.setVersion.set.id, name: run.setVersion.set.name, kind: run.setVersion.set.kind, version: run.setVersion.version, gateThreshold: run.gateThreshold, currentGateThreshold: run.setVersion.set.gateThreshold },
     totals: {
       items: total,
       pending: count((r) => r.status === "pending"),
@@ -178,8 +179,8 @@ export async function runGate(db: Db, idOrShort: string) {
 
 async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput> {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<{ itemId: string; key: string; question: string; classification: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
-    SELECT i."id" AS "itemId", s."key", s."question", s."classification", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
+  const rows = await db.$queryRaw<Array<{ itemId: string; key: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
+    SELECT i."id" AS "itemId", s."key", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId" WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
   return {
     id: run.id,
@@ -192,33 +193,72 @@ async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput>
     agentId: run.setVersion.set.agentId,
     workflowVersion: run.workflowVersion.version,
     environment: run.environment,
-    items: rows.map((r) => ({ itemId: r.itemId, key: r.key, question: r.question, classification: r.classification, human: r.verdict, machine: r.sv })),
+    items: rows.map((r) => ({ itemId: r.itemId, key: r.key, human: r.verdict, machine: r.sv })),
   };
 }
 
+/**
+ * Two runs question by question. Every outcome is computed from light rows (the one outcome rule, compare.ts); the
+ * outcome and text filters are applied here, on the server, and only the page's questions get their text, their
+ * scenario and run A's Bad Case. `summary` and `badCases` always count the whole comparison.
+ */
 export async function compare(db: Db, query: z.input<typeof CompareQuery>) {
   const q = CompareQuery.parse(query);
   const [a, b] = await Promise.all([compareInput(db, q.run_a), compareInput(db, q.run_b)]);
-  return compareRuns(a, b);
+  const result = compareRuns(a, b);
+  const keys = q.q ? await searchKeys(db, [a.id, b.id], q.q) : undefined;
+  const { rows, page } = pageOfQuestions(result.questions, { outcome: q.outcome, keys, offset: q.offset, limit: q.limit });
+  // the loop's question after a fix: is each of run A's Bad Cases fixed in run B (by a human verdict)?
+  const cases = await db.badCase.findMany({ where: { runId: a.id }, select: { id: true, status: true, itemId: true } });
+  const caseOf = new Map(cases.map((c) => [c.itemId, c]));
+  type CaseResult = "fixed" | "still_failing" | "not_judged" | "not_in_b";
+  const caseResult = (row: (typeof rows)[number]): CaseResult => (!row.b ? "not_in_b" : row.b.human === "pass" ? "fixed" : row.b.human === "fail" ? "still_failing" : "not_judged");
+  const badCases = { fixed: 0, stillFailing: 0, notJudged: 0, notInB: 0 };
+  const COUNTER = { fixed: "fixed", still_failing: "stillFailing", not_judged: "notJudged", not_in_b: "notInB" } as const;
+  for (const row of result.questions) if (row.a && caseOf.has(row.a.itemId)) badCases[COUNTER[caseResult(row)]]++;
+  const text = await questionText(db, rows.flatMap((r) => [r.a?.itemId, r.b?.itemId].filter((x): x is string => !!x)));
+  const questions = rows.map((row) => {
+    const shown = text.get(row.b?.itemId ?? "") ?? text.get(row.a?.itemId ?? "");
+    const c = row.a ? caseOf.get(row.a.itemId) : undefined;
+    return {
+      key: row.key,
+      question: shown?.question ?? "",
+      classification: shown?.classification ?? "",
+      a: row.a,
+      b: row.b,
+      outcome: row.outcome,
+      machineOutcome: row.machineOutcome,
+      badCase: c ? { id: c.id, status: c.status, result: caseResult(row) } : null,
+    };
+  });
+  return { ...result, questions, page, badCases };
+}
+
+/** The sample keys of either run whose key is `needle` (case-insensitive) or whose question contains it. */
+async function searchKeys(db: Db, runIds: string[], needle: string): Promise<Set<string>> {
+  const rows = await db.$queryRaw<Array<{ key: string }>>`
+    SELECT DISTINCT s."key" FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
+    WHERE i."runId" IN (${runIds[0]}, ${runIds[1]}) AND (lower(s."key") = lower(${needle}) OR strpos(lower(s."question"), lower(${needle})) > 0)`;
+  return new Set(rows.map((r) => r.key));
+}
+
+/** The question and the sample's scenario of the given items: only those a page shows. */
+async function questionText(db: Db, itemIds: string[]) {
+  if (!itemIds.length) return new Map<string, { question: string; classification: string }>();
+  const rows = await db.evalRunItem.findMany({ where: { id: { in: itemIds } }, select: { id: true, sample: { select: { question: true, classification: true } } } });
+  return new Map(rows.map((r) => [r.id, { question: r.sample.question, classification: r.sample.classification }]));
 }
 
 // ---------------------------------------------------------------- usage
 
-const DAY = 86_400_000;
-const iso = (d: Date) => d.toISOString().slice(0, 10);
-
 /**
  * Usage by UTC day and agent: runs created; items answered (answered or failed, by answeredAt); answering model
- * calls and tokens (prompt, completion); judging model calls and tokens (by suggestedAt). Totals over the range.
+ * calls and tokens (prompt, completion); judging model calls and tokens (by suggestedAt). Totals over the range (the
+ * one day-range rule, server/core/params.ts: the last 30 days by default, at most 366).
  */
 export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
-  const q = UsageQuery.parse(query);
-  const to = q.to ?? iso(new Date());
-  const from = q.from ?? iso(new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY));
-  if (from > to) throw errors.badRequest("REQUEST_INVALID", "`from` is after `to`");
-  if ((Date.parse(to) - Date.parse(from)) / DAY > 366) throw errors.badRequest("REQUEST_INVALID", "the range is at most 366 days");
-  const start = new Date(`${from}T00:00:00.000Z`);
-  const end = new Date(Date.parse(`${to}T00:00:00.000Z`) + DAY);
+  const q = parseInput(UsageQuery, query);
+  const { from, to, start, end } = dayRangeOf(q);
   const agent = q.agentId ?? null;
   type Num = bigint | number | null;
   const runs = await db.$queryRaw<Array<{ day: string; agentId: string; runs: Num }>>`

@@ -11,9 +11,9 @@ import { evalErrors, isUniqueViolation, jsonOrDbNull } from "./errors";
 import { parseAnswerRows } from "./io";
 import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "./judging";
 import { getEvalQueue, type RunQueue } from "./queue";
-import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, RerunInput } from "./schemas";
+import { CreateRunInput, ListItemsQuery, ListRunsQuery, PastedAnswersInput, QueueFilterQuery, RerunInput } from "./schemas";
 import { classificationWhere, itemOut, itemSelect, queueRowOut, queueSelect, spotCheckWhere, suggestionWhere } from "./items";
-import { progressOf, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
+import { progressOf, progressOfRuns, resolveRun, runOut, runSelect, settleAnswering, type RunRow } from "./store";
 
 /**
  * Runs. States (EvalRunStatus) and transitions:
@@ -63,7 +63,12 @@ async function insertRun(
     try {
       return await db.$transaction(
         async (tx) => {
-          const run = await tx.evalRun.create({ data: { ...data, shortId: newShortId(), createdById: actorRef(actor) }, select: { id: true } });
+          // the gate threshold is fixed now: changing the set's threshold later never changes this run's gate
+          const { set } = await tx.evalSetVersion.findUniqueOrThrow({ where: { id: data.setVersionId }, select: { set: { select: { gateThreshold: true } } } });
+          const run = await tx.evalRun.create({
+            data: { ...data, gateThreshold: set.gateThreshold, shortId: newShortId(), createdById: actorRef(actor) },
+            select: { id: true },
+          });
           const samples = await tx.evalSample.findMany({ where: { setVersionId: data.setVersionId }, select: { id: true }, orderBy: { position: "asc" } });
           await tx.evalRunItem.createMany({ data: samples.map((s) => ({ runId: run.id, sampleId: s.id })) });
           return run.id;
@@ -129,6 +134,16 @@ export async function listRuns(db: Db, query: z.input<typeof ListRunsQuery>) {
       ...(q.mode ? { mode: q.mode } : {}),
       ...(rerunOf ? { rerunOfId: rerunOf.id } : {}),
       ...(q.setId || q.agentId ? { setVersion: { set: { ...(q.setId ? { id: q.setId } : {}), ...(q.agentId ? { agentId: q.agentId } : {}) } } } : {}),
+      ...(q.unfiledFails ? { items: { some: { verdict: "fail", badCase: { is: null } } } } : {}),
+      ...(q.q
+        ? {
+            OR: [
+              { shortId: { contains: q.q, mode: "insensitive" } },
+              { environment: { contains: q.q, mode: "insensitive" } },
+              { setVersion: { set: { name: { contains: q.q, mode: "insensitive" } } } },
+            ],
+          }
+        : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
@@ -137,7 +152,8 @@ export async function listRuns(db: Db, query: z.input<typeof ListRunsQuery>) {
   });
   const page = rows.slice(0, q.limit);
   const labels = await actorLabels(db, page.map((r) => r.createdById));
-  const items = await Promise.all(page.map(async (r) => runOut(r, await progressOf(db, r.id), labels.get(r.createdById ?? "") ?? null)));
+  const progress = await progressOfRuns(db, page.map((r) => r.id));
+  const items = page.map((r) => runOut(r, progress.get(r.id)!, labels.get(r.createdById ?? "") ?? null));
   return { items, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
 }
 
@@ -196,7 +212,7 @@ export async function cancelRun(db: Db, idOrShort: string, deps: RunDeps = {}) {
 // ---------------------------------------------------------------- items
 
 /** The item filters of listItems and listQueue (one place). */
-function itemsWhere(runId: string, q: z.output<typeof ListItemsQuery>): Prisma.EvalRunItemWhereInput {
+function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma.EvalRunItemWhereInput {
   const and: Prisma.EvalRunItemWhereInput[] = [{ runId }];
   if (q.status) and.push({ status: q.status });
   if (q.verdict) and.push(q.verdict === "none" ? { verdict: null } : { verdict: q.verdict });
@@ -224,13 +240,37 @@ export async function listItems(db: Db, idOrShort: string, query: z.input<typeof
 }
 
 /**
- * The annotation queue: compact rows (no answers or payloads) with the same filters as listItems, and the review
- * progress: judged / total, human vs adopted, and spot-check items not yet confirmed by a person.
+ * The review progress of a run, counted by the server (the one spot-check rule, `spotCheckWhere`): judged / total,
+ * human vs adopted, spot-check items not yet confirmed by a person, and what bulk adopt would write now (`adoptable`)
+ * or leave to a person (`unknownOpen`). Pages read it fresh after verdicts and before they offer adoption.
+ */
+export async function reviewProgress(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  return countsOf(db, run.id);
+}
+
+async function countsOf(db: Db, runId: string) {
+  const [progress, spotCheckLeft, adoptable, unknownOpen] = await Promise.all([
+    progressOf(db, runId),
+    db.evalRunItem.count({ where: { AND: [{ runId }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] } }),
+    db.evalRunItem.count({ where: { AND: [{ runId, verdict: null }, { OR: [suggestionWhere("pass"), suggestionWhere("fail")] }] } }),
+    db.evalRunItem.count({ where: { AND: [{ runId, verdict: null }, suggestionWhere("unknown")] } }),
+  ]);
+  const { total, judged, human, adopted } = progress;
+  return { progress, counts: { total, judged, human, adopted, spotCheckLeft, adoptable, unknownOpen } };
+}
+
+/**
+ * The annotation queue: compact rows (no answers or payloads) with the same filters as listItems. The first page (no
+ * cursor) also carries the review progress (reviewProgress) with the number of items matching the filters; the pages
+ * after it carry `counts: null` (the page reads the progress from GET …/progress after verdicts, so a long queue is
+ * not recounted per page).
  */
 export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
   const q = ListItemsQuery.parse(query);
   const run = await resolveRun(db, idOrShort);
-  const [rows, progress, adopted, spotCheckLeft, matching, adoptable, unknownOpen] = await Promise.all([
+  const first = !q.cursor;
+  const [rows, { progress, counts }, matching] = await Promise.all([
     db.evalRunItem.findMany({
       where: itemsWhere(run.id, q),
       orderBy: itemOrder,
@@ -238,25 +278,63 @@ export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof
       ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
       select: queueSelect,
     }),
-    progressOf(db, run.id),
-    db.evalRunItem.count({ where: { runId: run.id, verdict: { not: null }, verdictSource: "adopted" } }),
-    db.evalRunItem.count({ where: { AND: [{ runId: run.id }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] } }),
-    db.evalRunItem.count({ where: itemsWhere(run.id, q) }),
-    db.evalRunItem.count({ where: { AND: [{ runId: run.id, verdict: null }, { OR: [suggestionWhere("pass"), suggestionWhere("fail")] }] } }),
-    db.evalRunItem.count({ where: { AND: [{ runId: run.id, verdict: null }, suggestionWhere("unknown")] } }),
+    first ? countsOf(db, run.id) : progressOf(db, run.id).then((progress) => ({ progress, counts: null })),
+    first ? db.evalRunItem.count({ where: itemsWhere(run.id, q) }) : null,
   ]);
   const page = rows.slice(0, q.limit);
   return {
     run: runOut(run, progress),
-    counts: { total: progress.total, judged: progress.judged, human: progress.judged - adopted, adopted, spotCheckLeft, matching, adoptable, unknownOpen },
+    counts: counts && matching !== null ? { ...counts, matching } : null,
     items: page.map(queueRowOut),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
   };
 }
 
+/** How many matching items on each side of an item `queueNeighbours` returns. */
+export const NEIGHBOUR_WINDOW = 20;
+
+/**
+ * Where one item sits in the queue under the filters, in queue order (sample position, then id), whether it matches
+ * them or not (a shared link opens any item): its place among the matching items (null when it does not match), up to
+ * NEIGHBOUR_WINDOW matching items before it (`before`, in queue order: its previous one is the last) and after it
+ * (`after`: its next one is the first) with the place of the first of them (`firstPosition`: of `before`, the item when it
+ * matches, `after`, in that order), and the next matching
+ * item without a verdict after it, else the first one before it (`nextOpen`: where the view goes after a verdict).
+ * Lets a page move with J/K from an item it has not loaded in its list, without loading the pages before it.
+ */
+export async function queueNeighbours(db: Db, idOrShort: string, itemId: string, query: z.input<typeof QueueFilterQuery>) {
+  const q = QueueFilterQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
+  const item = await db.evalRunItem.findFirst({ where: { id: itemId, runId: run.id }, select: { id: true, sample: { select: { position: true } } } });
+  if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+  const where = itemsWhere(run.id, q);
+  const p = item.sample.position;
+  const beforeIt: Prisma.EvalRunItemWhereInput = { OR: [{ sample: { position: { lt: p } } }, { sample: { position: p }, id: { lt: item.id } }] };
+  const afterIt: Prisma.EvalRunItemWhereInput = { OR: [{ sample: { position: { gt: p } } }, { sample: { position: p }, id: { gt: item.id } }] };
+  const backwards = [{ sample: { position: "desc" } }, { id: "desc" }] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+  const [matches, ahead, matching, before, after, openAfter] = await Promise.all([
+    db.evalRunItem.count({ where: { AND: [where, { id: item.id }] } }),
+    db.evalRunItem.count({ where: { AND: [where, beforeIt] } }),
+    db.evalRunItem.count({ where }),
+    db.evalRunItem.findMany({ where: { AND: [where, beforeIt] }, orderBy: backwards, take: NEIGHBOUR_WINDOW, select: queueSelect }),
+    db.evalRunItem.findMany({ where: { AND: [where, afterIt] }, orderBy: itemOrder, take: NEIGHBOUR_WINDOW, select: queueSelect }),
+    db.evalRunItem.findFirst({ where: { AND: [where, afterIt, { verdict: null }] }, orderBy: itemOrder, select: queueSelect }),
+  ]);
+  const nextOpen = openAfter ?? (await db.evalRunItem.findFirst({ where: { AND: [where, beforeIt, { verdict: null }] }, orderBy: itemOrder, select: queueSelect }));
+  return {
+    itemId: item.id,
+    position: matches ? ahead + 1 : null,
+    matching,
+    firstPosition: ahead - before.length + 1,
+    before: before.reverse().map(queueRowOut),
+    after: after.map(queueRowOut),
+    nextOpen: nextOpen ? queueRowOut(nextOpen) : null,
+  };
+}
+
 export async function getItem(db: Db, idOrShort: string, itemId: string) {
   const run = await resolveRun(db, idOrShort);
-  const row = await db.evalRunItem.findFirst({ where: { id: itemId, runId: run.id }, select: { ...itemSelect, verdictChanges: { orderBy: { at: "asc" } } } });
+  const row = await db.evalRunItem.findFirst({ where: { id: itemId, runId: run.id }, select: { ...itemSelect, verdictChanges: { orderBy: { version: "asc" } } } });
   if (!row) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
   const { verdictChanges, ...item } = row;
   const labels = await actorLabels(db, [item.verdictById, ...verdictChanges.map((c) => c.byId)]);
@@ -264,7 +342,7 @@ export async function getItem(db: Db, idOrShort: string, itemId: string) {
   return {
     ...out,
     verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
-    history: verdictChanges.map((c) => ({ id: c.id, before: c.before, after: c.after, byId: c.byId, byLabel: labels.get(c.byId ?? "") ?? null, at: c.at })),
+    history: verdictChanges.map((c) => ({ id: c.id, version: c.version, before: c.before, after: c.after, byId: c.byId, byLabel: labels.get(c.byId ?? "") ?? null, at: c.at })),
   };
 }
 
@@ -368,3 +446,53 @@ export async function resuggestRun(db: Db, idOrShort: string, deps: RunDeps = {}
   return { queued: judgeProvider() ? targets.length : 0, judged: judgeProvider() ? 0 : targets.length, run: await getRun(db, run.id) };
 }
 
+
+/** The error recorded on items left without an answer when a pasted run's answering is closed. */
+export const NOT_ANSWERED = "NOT_ANSWERED: answering was closed before an answer was pasted for this question";
+
+/**
+ * Pasted mode: stop waiting for answers. Every item still pending becomes `failed` with NOT_ANSWERED (judgeable: a
+ * person gives it a verdict, normally fail; the built-in rules suggest fail), and the run moves on to awaiting_review.
+ * The gate still needs a verdict for every question, so closing never makes a run pass by omission. A run that no
+ * longer answers is refused (409 RUN_STATE_CONFLICT) and nothing changes.
+ */
+export async function closeAnswering(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  if (run.mode !== "pasted") throw evalErrors.runMode(`Run ${run.shortId} answers in the platform and closes itself when every item is answered; cancel it to stop`);
+  if (run.status !== "created" && run.status !== "answering") throw evalErrors.runState(`Run ${run.shortId} is ${run.status}: answering is already closed`, run.status);
+  const open = await db.evalRunItem.findMany({
+    where: { runId: run.id, status: "pending" },
+    orderBy: { sample: { position: "asc" } },
+    select: { id: true, sample: { select: { id: true, key: true, question: true, expectedPoints: true, assertions: true } } },
+  });
+  const rows: Array<{ id: string; suggestion: unknown }> = [];
+  for (const i of open) {
+    const { suggestion } = await suggest(
+      suggestInputFor(i.sample, { tier: run.tier, setAssertions: run.setVersion.assertions }, { answer: "", payload: null, failed: true, error: NOT_ANSWERED }),
+      { provider: null },
+    );
+    rows.push({ id: i.id, suggestion });
+  }
+  const now = new Date();
+  await db.$transaction(
+    async (tx) => {
+      const moved = await tx.evalRun.updateMany({
+        where: { id: run.id, status: { in: ["created", "answering"] } },
+        data: { status: "answering", startedAt: run.startedAt ?? now },
+      });
+      if (!moved.count) throw evalErrors.runState(`Run ${run.shortId} stopped answering meanwhile`, "changed");
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = JSON.stringify(rows.slice(i, i + 500));
+        // only items still pending: an answer pasted at the same moment wins
+        await tx.$executeRaw`
+          UPDATE "EvalRunItem" AS i SET "status" = 'failed', "error" = ${NOT_ANSWERED}, "answeredAt" = ${now}::timestamp,
+            "suggestion" = x."suggestion", "suggestedAt" = ${now}::timestamp
+          FROM jsonb_to_recordset(${chunk}::jsonb) AS x("id" text, "suggestion" jsonb)
+          WHERE i."id" = x."id" AND i."runId" = ${run.id} AND i."status" = 'pending'`;
+      }
+      await settleAnswering(tx, run.id);
+    },
+    { timeout: 120_000 },
+  );
+  return { unanswered: open.map((i) => ({ itemId: i.id, sampleId: i.sample.id, key: i.sample.key })), run: await getRun(db, run.id) };
+}

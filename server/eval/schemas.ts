@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { IdParam, VersionNumber, VersionParam } from "../core/params";
+import { inlineJsonSchema } from "../core/json-schema";
+import { DbInt, QueryFlag, dayRangeQuery, IdParam, MAX_DB_INT, VersionNumber, VersionParam } from "../core/params";
 import { EVAL_LIMITS as L } from "./limits";
+import { OUTCOMES as COMPARE_OUTCOMES } from "./compare";
 
 /**
  * The evaluation center's vocabulary, written once in zod: REST, tRPC, import/export and the OpenAPI document
@@ -12,7 +14,8 @@ export const RUN_MODES = ["in_platform", "pasted"] as const;
 export const TIERS = ["pipeline_live", "pipeline", "invoke"] as const;
 export const RUN_STATUSES = ["created", "answering", "awaiting_review", "completed", "cancelled", "failed"] as const;
 export const ITEM_STATUSES = ["pending", "answering", "answered", "failed", "cancelled"] as const;
-export const BAD_CASE_STATUSES = ["open", "fixing", "fixed", "wont_fix"] as const;
+/** `verified` only with evidence: a later run of the set has a human pass for the question (see verdicts.ts). */
+export const BAD_CASE_STATUSES = ["open", "fixing", "fixed", "wont_fix", "verified"] as const;
 export type Tier = (typeof TIERS)[number];
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -42,6 +45,24 @@ export const GUARDRAIL_FLAGS = {
   refusal: "The answer refuses or declines to help",
 } as const;
 export type GuardrailFlag = keyof typeof GUARDRAIL_FLAGS;
+
+/** The online loop's lead signals: a low feedback score, or a guardrail flag on an online trace (names people read, meanings). */
+export const LEAD_SIGNALS = ["low_score", "execution_error", "empty_items", "no_query"] as const;
+export type LeadSignal = (typeof LEAD_SIGNALS)[number];
+export const LEAD_SIGNAL_WORDS: Record<LeadSignal, { label: string; meaning: string }> = {
+  low_score: { label: "Low score", meaning: "A user's feedback score at or below maxScore" },
+  execution_error: { label: "Execution error", meaning: GUARDRAIL_FLAGS.execution_error },
+  empty_items: { label: "Empty items", meaning: GUARDRAIL_FLAGS.empty_items },
+  no_query: { label: "No query", meaning: GUARDRAIL_FLAGS.no_query },
+};
+/** A lead's status. */
+export const LEAD_STATUSES = ["new", "in_pool", "dismissed"] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+export const LEAD_STATUS_WORDS: Record<LeadStatus, { label: string; meaning: string }> = {
+  new: { label: "New", meaning: "Neither in a regression pool nor dismissed" },
+  in_pool: { label: "In pool", meaning: "A sample of a regression pool has the trace as its source" },
+  dismissed: { label: "Dismissed", meaning: "A person set it aside, with a reason" },
+};
 
 // ---------------------------------------------------------------- addressing (path parameters of REST, the same keys in tRPC)
 
@@ -200,7 +221,7 @@ export const ListSetsQuery = z.object({
 
 export const CreateVersionInput = z
   .object({
-    from: z.number().int().min(1).optional().meta({ description: "Copy samples and set assertions from this version (default: the latest)" }),
+    from: VersionNumber.optional().meta({ description: "Copy samples and set assertions from this version (default: the latest)" }),
     empty: z.boolean().default(false).meta({ description: "Start empty instead of copying" }),
     note: z.string().max(500).default(""),
   })
@@ -232,7 +253,7 @@ export const CreateRunInput = z
     tier: z.enum(TIERS).default("pipeline"),
     environment: z.string().trim().max(L.maxEnvironmentChars).default("").meta({ description: "Free label of the answering environment, e.g. staging-2026-05" }),
     agentVersion: VersionNumber.optional().meta({ description: "Workflow version of the set's agent to snapshot (default: its latest)" }),
-    concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({ description: "Items answered at once per app instance (default EVAL_CONCURRENCY, 4)" }),
+    concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({ description: "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)" }),
   })
   .meta({ id: "EvalRunCreate" });
 export const RerunInput = z
@@ -245,6 +266,8 @@ export const ListRunsQuery = z.object({
   tier: z.enum(TIERS).optional(),
   mode: z.enum(RUN_MODES).optional(),
   rerunOf: z.string().max(64).optional().meta({ description: "Only re-runs of this run (id or short Run ID)" }),
+  q: z.string().trim().max(120).optional().meta({ description: "Text in the short Run ID, the set's name or the environment (case-insensitive)" }),
+  unfiledFails: QueryFlag.meta({ description: "Only runs with failed items that have no Bad Case yet (progress.unfiledFails > 0)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });
@@ -256,13 +279,18 @@ export const PastedAnswer = z
     answer: z.string().max(L.maxAnswerChars).default(""),
     payload: z.record(z.string(), z.unknown()).nullish(),
     traceId: z.string().max(64).nullish(),
-    latencyMs: z.number().int().min(0).nullish(),
+    latencyMs: DbInt(0).nullish().meta({ description: "Milliseconds the answer took (0 .. 2147483647)" }),
     error: z.string().max(4000).nullish().meta({ description: "Marks the item failed with this error instead of answered" }),
   })
   .meta({ id: "EvalPastedAnswer" });
 export const PastedAnswersInput = z
   .object({
-    answers: z.array(z.unknown()).max(L.maxAnswersPerUpload).optional().meta({ description: "Rows { sampleId | key, answer, payload?, traceId?, latencyMs?, error? }" }),
+    // each row is parsed by itself (an invalid one is a row error of IMPORT_INVALID), and documented as EvalPastedAnswer
+    answers: z
+      .array(z.unknown().meta(inlineJsonSchema(PastedAnswer)))
+      .max(L.maxAnswersPerUpload)
+      .optional()
+      .meta({ description: "Rows { sampleId | key, answer, payload?, traceId?, latencyMs?, error? }" }),
     format: ImportFormat.optional(),
     content: z.string().optional().meta({ description: "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)" }),
   })
@@ -272,15 +300,14 @@ export const ListItemsQuery = z.object({
   status: z.enum(ITEM_STATUSES).optional(),
   verdict: z.enum(["pass", "fail", "none"]).optional(),
   suggestion: z.enum(["pass", "fail", "unknown", "none"]).optional(),
-  spotCheck: z
-    .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
-    .default(false)
-    .meta({ description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag" }),
+  spotCheck: QueryFlag.meta({ description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag" }),
   classification: z.string().max(L.maxClassificationChars).optional().meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
   q: z.string().trim().max(200).optional().meta({ description: "Text in the question or the sample key (case-insensitive)" }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.string().max(64).optional(),
 });
+/** The queue's filters without paging: where one item sits among the items they match (its neighbours). */
+export const QueueFilterQuery = ListItemsQuery.omit({ limit: true, cursor: true });
 
 export const VerdictInput = z
   .object({
@@ -288,6 +315,9 @@ export const VerdictInput = z
     basis: z.string().trim().max(L.maxBasisChars).optional().meta({ description: "Required for fail: what is wrong" }),
     attribution: z.string().max(40).optional().meta({ description: `Required for fail: one of ${ATTRIBUTION_LIST.join(", ")}` }),
     classification: z.string().trim().max(L.maxClassificationChars).optional().meta({ description: "Business scenario; default: the sample's classification" }),
+    expectedVersion: DbInt(0)
+      .optional()
+      .meta({ description: "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history)." }),
   })
   .meta({ id: "EvalVerdictInput" });
 export type VerdictInputT = z.output<typeof VerdictInput>;
@@ -302,16 +332,27 @@ export const UpdateBadCaseInput = z
   .meta({ id: "EvalBadCaseUpdate" });
 export const ListBadCasesQuery = z.object({
   status: z.enum(BAD_CASE_STATUSES).optional(),
-  runId: z.string().max(64).optional(),
+  runId: z.string().max(64).optional().meta({ description: "The run the Bad Cases came from (id or short Run ID)" }),
+  setId: z.string().max(64).optional().meta({ description: "The evaluation set of their runs" }),
   agentId: z.string().max(64).optional(),
   attribution: z.enum(ATTRIBUTION_LIST).optional(),
+  classification: z.string().max(L.maxClassificationChars).optional().meta({ description: "Business scenario: the item's classification, else the sample's (as the list shows it)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });
 
-export const CompareQuery = z.object({ run_a: z.string().min(1).max(64), run_b: z.string().min(1).max(64) });
-export const UsageQuery = z.object({
-  from: z.iso.date().optional().meta({ description: "First day (UTC, YYYY-MM-DD); default 30 days ago" }),
-  to: z.iso.date().optional().meta({ description: "Last day (UTC, inclusive); default today" }),
-  agentId: z.string().max(64).optional(),
+export const CompareQuery = z.object({
+  run_a: z.string().min(1).max(64),
+  run_b: z.string().min(1).max(64),
+  outcome: z.enum(COMPARE_OUTCOMES).optional().meta({ description: "Only questions with this outcome (the summary still counts all)" }),
+  q: z.string().trim().min(1).max(200).optional().meta({ description: "Only questions whose sample key is this (case-insensitive) or whose text contains it" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: "Page size. Without it every (filtered) question is returned, as before paging existed" }),
+  offset: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0).meta({ description: "Questions to skip (page.offset + page size for the next page)" }),
 });
+export const UsageQuery = dayRangeQuery({ agentId: z.string().max(64).optional() }, { bounded: true });

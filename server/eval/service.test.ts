@@ -7,9 +7,11 @@ import {
   addSample,
   adoptSuggestions,
   cancelRun,
+  closeAnswering,
   compare,
   createBadCase,
   createBadCasesForRun,
+  getBadCase,
   createRun,
   createSet,
   createVersion,
@@ -29,6 +31,7 @@ import {
   startRun,
   submitPastedAnswers,
   updateBadCase,
+  updateSet,
   updateSample,
   updateVersion,
   usage,
@@ -284,6 +287,11 @@ describe("evaluation center services (embedded database)", () => {
       const page2 = await listQueue(db, run.id, { limit: 4, cursor: page1.nextCursor! });
       expect([...page1.items, ...page2.items].map((i) => i.key)).toEqual(["q001", "q002", "q003", "q004", "q005", "q006"]);
       expect(page2.nextCursor).toBeNull();
+      // the review counts come once, with the first page; the run's progress says who judged (human = judged - adopted)
+      expect(page1.counts).toMatchObject({ total: 6, human: 1, adopted: 5, matching: 6 });
+      expect(page2.counts).toBeNull();
+      expect(page2.run.progress).toMatchObject({ judged: 6, adopted: 5, human: 1 });
+      expect((await listRuns(db, { setId: set.id })).items.find((r) => r.id === run.id)?.progress).toMatchObject({ judged: 6, adopted: 5, human: 1 });
       // who: the single item names the person behind the verdict and every history row
       const item = await getItem(db, run.id, queue.items[0]!.id);
       expect(item.verdict).toMatchObject({ source: "human", byLabel: "Rita Reviewer" });
@@ -339,6 +347,47 @@ describe("evaluation center services (embedded database)", () => {
       await judge(pool.run.id, pool.items, 30);
       expect((await runGate(db, pool.run.id)).result.reasons.map((r) => r.code)).toEqual(["GATE_TRACK_B"]);
     }, 120_000);
+
+    it("the gate threshold is fixed by the run: raising the set's threshold later changes only later runs", async () => {
+      const { set, setVersionId } = await seedSet(db, { agentId, samples: questions(3), threshold: 2 });
+      const setId = set.id;
+      const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
+      await submitPastedAnswers(db, run.id, { answers: ["q001", "q002", "q003"].map((key) => ({ key, answer: GOOD })) });
+      const items = (await listItems(db, run.id, {})).items;
+      for (const [i, it] of items.entries()) await setVerdict(db, run.id, it.id, i < 2 ? { verdict: "pass" } : { verdict: "fail", basis: "no dish", attribution: "generation" }, alice);
+      expect((await runGate(db, run.id)).result).toMatchObject({ passed: true, counts: { pass: 2, threshold: 2 } });
+      await updateSet(db, setId, { gateThreshold: 3 });
+      // the old run's gate is what it was, and the report says which threshold gates it and what the set says today
+      expect((await runGate(db, run.id)).result).toMatchObject({ passed: true, counts: { threshold: 2 } });
+      const report = await runReport(db, run.id);
+      expect(report.set).toMatchObject({ gateThreshold: 2, currentGateThreshold: 3 });
+      expect(report.run).toMatchObject({ gateThreshold: 2, setGateThreshold: 3 });
+      const later = await createRun(db, { setVersionId, mode: "pasted" }, null);
+      expect(later.gateThreshold).toBe(3);
+    });
+
+    it("close answering: unanswered questions become failed (NOT_ANSWERED), the run awaits review, the gate still wants every verdict", async () => {
+      const { setVersionId } = await seedSet(db, { agentId, samples: questions(3), threshold: 1 });
+      const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
+      await submitPastedAnswers(db, run.id, { answers: [{ key: "q002", answer: GOOD }] });
+      const closed = await closeAnswering(db, run.shortId);
+      expect(closed.unanswered.map((u) => u.key)).toEqual(["q001", "q003"]);
+      expect(closed.run.status).toBe("awaiting_review");
+      const items = (await listItems(db, run.id, {})).items;
+      expect(items.map((i) => [i.key, i.status, i.suggestion?.verdict])).toEqual([
+        ["q001", "failed", "fail"],
+        ["q002", "answered", "pass"],
+        ["q003", "failed", "fail"],
+      ]);
+      expect(items[0]!.error).toMatch(/^NOT_ANSWERED/);
+      await setVerdict(db, run.id, items[1]!.id, { verdict: "pass" }, alice);
+      expect((await runGate(db, run.id)).result).toMatchObject({ passed: false, counts: { pass: 1, unjudged: 2 } });
+      for (const i of [items[0]!, items[2]!]) await setVerdict(db, run.id, i.id, { verdict: "fail", basis: "no answer was given", attribution: "other" }, alice);
+      expect((await runGate(db, run.id)).result).toMatchObject({ passed: true, counts: { pass: 1, fail: 2, unjudged: 0 } });
+      await expect(closeAnswering(db, run.id)).rejects.toMatchObject({ status: 409, code: "RUN_STATE_CONFLICT" });
+      const platform = await createRun(db, { setVersionId, mode: "in_platform" }, null);
+      await expect(closeAnswering(db, platform.id)).rejects.toMatchObject({ status: 400, code: "RUN_MODE_MISMATCH" });
+    });
 
     it("report: machine and human pass rates side by side, completeness, breakdowns, agreement, tokens", async () => {
       const { setVersionId } = await seedSet(db, { agentId, samples: questions(4), threshold: 3 });
@@ -417,6 +466,10 @@ describe("evaluation center services (embedded database)", () => {
       expect((await createBadCase(db, run.id, items[1]!.id, {}, alice)).created).toBe(false);
       const bulk = await createBadCasesForRun(db, run.id, alice);
       expect(bulk.created).toBe(1);
+      // made in one batch: the Bad Case, its title and its created event
+      expect(bulk.items[0]).toMatchObject({ sampleKey: "q003", attribution: "intent", title: expect.stringMatching(/^q003: /), status: "open" });
+      expect((await getBadCase(db, bulk.items[0]!.id)).history).toEqual([expect.objectContaining({ kind: "created", toStatus: "open", runId: run.id })]);
+      expect((await createBadCasesForRun(db, run.id, alice)).created).toBe(0);
       expect((await listBadCases(db, { runId: run.shortId })).items).toHaveLength(2);
       const updated = await updateBadCase(db, bc.badCase.id, { status: "fixing" });
       expect(updated.status).toBe("fixing");

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { requireAgent } from "../agents/service";
 import { errors } from "../core/errors";
 import { EVAL_LIMITS } from "./limits";
 import { type Principal, actorRef } from "../auth/service";
@@ -56,7 +57,7 @@ const versionSelect = {
   _count: { select: { samples: true, runs: true } },
 } as const;
 
-const sampleSelect = {
+export const sampleSelect = {
   id: true,
   setVersionId: true,
   key: true,
@@ -67,6 +68,10 @@ const sampleSelect = {
   script: true,
   assertions: true,
   sourceTraceId: true,
+  referenceAnswer: true,
+  addedById: true,
+  confirmedAt: true,
+  confirmedById: true,
   createdAt: true,
 } as const;
 
@@ -98,8 +103,7 @@ export type SampleOutT = ReturnType<typeof sampleOut>;
 
 export async function createSet(db: Db, input: z.input<typeof CreateSetInput>, actor: Principal | null) {
   const data = CreateSetInput.parse(input);
-  const agent = await db.agent.findUnique({ where: { id: data.agentId }, select: { id: true } });
-  if (!agent) throw errors.notFound(`Agent ${data.agentId}`);
+  await requireAgent(db, data.agentId);
   return db.$transaction(async (tx) => {
     const set = await tx.evalSet.create({ data: { ...data, createdById: actorRef(actor) }, select: setSelect });
     const version = await tx.evalSetVersion.create({ data: { setId: set.id, version: 1, createdById: actorRef(actor) }, select: versionSelect });
@@ -169,33 +173,41 @@ export async function createVersion(db: Db, setId: string, input: z.input<typeof
   if (!set) throw errors.notFound(`Evaluation set ${setId}`);
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.$transaction(async (tx) => {
-        const latest = await tx.evalSetVersion.findFirst({ where: { setId }, orderBy: { version: "desc" }, select: { version: true } });
-        const sourceNo = data.empty ? null : (data.from ?? latest?.version ?? null);
-        const source = sourceNo ? await resolveVersion(tx, setId, sourceNo) : null;
-        const created = await tx.evalSetVersion.create({
-          data: {
-            setId,
-            version: (latest?.version ?? 0) + 1,
-            note: data.note || (source ? `copy of v${source.version}` : ""),
-            assertions: jsonOrDbNull(source?.assertions ?? null),
-            createdById: actorRef(actor),
-          },
-          select: { id: true },
-        });
-        if (source) {
-          await tx.$executeRaw`
-            INSERT INTO "EvalSample" ("id", "setVersionId", "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", "createdAt")
-            SELECT 'c' || md5(random()::text || clock_timestamp()::text || "id"), ${created.id}, "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", now()
-            FROM "EvalSample" WHERE "setVersionId" = ${source.id}`;
-        }
-        return versionOut(await tx.evalSetVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect }));
-      });
+      return await db.$transaction((tx) => createVersionTx(tx, setId, data, actor));
     } catch (e) {
       if (isUniqueViolation(e) && attempt < 3) continue; // two drafts created at once: take the next number
       throw e;
     }
   }
+}
+
+/**
+ * `createVersion` inside the caller's transaction, under the set's row lock (so it serialises with the online loop's
+ * pool adds, which create a draft under the same lock). Samples are copied whole, including who added and who
+ * confirmed them (a confirmation survives new versions).
+ */
+export async function createVersionTx(tx: Tx, setId: string, data: z.output<typeof CreateVersionInput>, actor: Principal | null) {
+  await tx.$queryRaw`SELECT "id" FROM "EvalSet" WHERE "id" = ${setId} FOR UPDATE`;
+  const latest = await tx.evalSetVersion.findFirst({ where: { setId }, orderBy: { version: "desc" }, select: { version: true } });
+  const sourceNo = data.empty ? null : (data.from ?? latest?.version ?? null);
+  const source = sourceNo ? await resolveVersion(tx, setId, sourceNo) : null;
+  const created = await tx.evalSetVersion.create({
+    data: {
+      setId,
+      version: (latest?.version ?? 0) + 1,
+      note: data.note || (source ? `copy of v${source.version}` : ""),
+      assertions: jsonOrDbNull(source?.assertions ?? null),
+      createdById: actorRef(actor),
+    },
+    select: { id: true },
+  });
+  if (source) {
+    await tx.$executeRaw`
+      INSERT INTO "EvalSample" ("id", "setVersionId", "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", "referenceAnswer", "addedById", "confirmedAt", "confirmedById", "createdAt")
+      SELECT 'c' || md5(random()::text || clock_timestamp()::text || "id"), ${created.id}, "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", "referenceAnswer", "addedById", "confirmedAt", "confirmedById", now()
+      FROM "EvalSample" WHERE "setVersionId" = ${source.id}`;
+  }
+  return versionOut(await tx.evalSetVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect }));
 }
 
 export async function getVersion(db: Db, setId: string, version: number) {

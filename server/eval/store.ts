@@ -13,6 +13,7 @@ export const runSelect = {
   tier: true,
   environment: true,
   concurrency: true,
+  gateThreshold: true,
   setVersionId: true,
   workflowVersionId: true,
   rerunOfId: true,
@@ -51,32 +52,63 @@ export type Progress = {
   done: number;
   suggested: number;
   judged: number;
+  /** verdicts adopted from machine suggestions and not changed by a person since */
+  adopted: number;
+  /** verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here) */
+  human: number;
+  /** items whose verdict is fail, and those of them without a Bad Case yet */
+  fails: number;
+  unfiledFails: number;
 };
 
+/** The progress of one run (progressOfRuns for one). */
 export async function progressOf(db: Tx, runId: string): Promise<Progress> {
-  const rows = await db.$queryRaw<Array<Record<string, bigint | number>>>`
-    SELECT count(*) AS total,
+  return (await progressOfRuns(db, [runId])).get(runId)!;
+}
+
+/** The progress of several runs in one grouped query (a list of runs costs one round trip); every id gets an entry. */
+export async function progressOfRuns(db: Tx, runIds: string[]): Promise<Map<string, Progress>> {
+  const rows = runIds.length
+    ? await db.$queryRaw<Array<Record<string, bigint | number | string>>>`
+    SELECT i."runId" AS "runId", count(*) AS total,
       count(*) FILTER (WHERE "status" = 'pending') AS pending,
       count(*) FILTER (WHERE "status" = 'answering') AS answering,
       count(*) FILTER (WHERE "status" = 'answered') AS answered,
       count(*) FILTER (WHERE "status" = 'failed') AS failed,
       count(*) FILTER (WHERE "status" = 'cancelled') AS cancelled,
       count(*) FILTER (WHERE "suggestion" IS NOT NULL) AS suggested,
-      count(*) FILTER (WHERE "verdict" IS NOT NULL) AS judged
-    FROM "EvalRunItem" WHERE "runId" = ${runId}`;
-  const r = rows[0] ?? {};
-  const n = (k: string) => Number(r[k] ?? 0);
-  return {
-    total: n("total"),
-    pending: n("pending"),
-    answering: n("answering"),
-    answered: n("answered"),
-    failed: n("failed"),
-    cancelled: n("cancelled"),
-    done: n("answered") + n("failed") + n("cancelled"),
-    suggested: n("suggested"),
-    judged: n("judged"),
-  };
+      count(*) FILTER (WHERE "verdict" IS NOT NULL) AS judged,
+      count(*) FILTER (WHERE "verdict" IS NOT NULL AND "verdictSource" = 'adopted') AS adopted,
+      count(*) FILTER (WHERE "verdict" = 'fail') AS fails,
+      count(*) FILTER (WHERE "verdict" = 'fail' AND NOT EXISTS (SELECT 1 FROM "BadCase" b WHERE b."itemId" = i."id")) AS unfiled
+    FROM "EvalRunItem" i WHERE i."runId" = ANY(${runIds}::text[])
+    GROUP BY i."runId"`
+    : [];
+  const byRun = new Map(rows.map((r) => [String(r.runId), r]));
+  return new Map(
+    runIds.map((id) => {
+      const r = byRun.get(id) ?? {};
+      const n = (k: string) => Number(r[k] ?? 0);
+      return [
+        id,
+        {
+          total: n("total"),
+          pending: n("pending"),
+          answering: n("answering"),
+          answered: n("answered"),
+          failed: n("failed"),
+          cancelled: n("cancelled"),
+          done: n("answered") + n("failed") + n("cancelled"),
+          suggested: n("suggested"),
+          judged: n("judged"),
+          adopted: n("adopted"),
+          human: n("judged") - n("adopted"),
+          fails: n("fails"),
+          unfiledFails: n("unfiled"),
+        },
+      ];
+    }),
+  );
 }
 
 /** A run as every face returns it; `createdByLabel` is what people read for createdById (auth actorLabels). */
@@ -93,7 +125,8 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
     setId: set.id,
     setName: set.name,
     setKind: set.kind,
-    gateThreshold: set.gateThreshold,
+    gateThreshold: r.gateThreshold,
+    setGateThreshold: set.gateThreshold,
     setVersionId: r.setVersionId,
     setVersion: r.setVersion.version,
     agentId: set.agentId,

@@ -4,7 +4,8 @@
  * Not part of the public API.
  */
 import { startFakeLlmServer, type FakeLlmServer, type FakeRequest } from "../llm/testing";
-import { PrismaClient } from "../db/generated/client";
+import { prismaClient } from "../db/client";
+import type { PrismaClient } from "../db/generated/client";
 import { appAdapterFactory, closePglite } from "../db/adapters";
 import { deployMigrations } from "../db/migrate";
 import { parseDatabaseUrl, type DatabaseTarget } from "../db/url";
@@ -16,7 +17,7 @@ import type { SampleInputT } from "./schemas";
 export async function createEvalTestDb(url?: string): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
   const target = parseDatabaseUrl(url ?? `pglite:memory://eval-${crypto.randomUUID()}`);
   await deployMigrations(target);
-  const db = new PrismaClient({ adapter: await appAdapterFactory(target) });
+  const db = prismaClient(await appAdapterFactory(target));
   return {
     db,
     target,
@@ -126,4 +127,25 @@ export async function startModelServer(opts: { delayMs?: number; reply?: (questi
   // One live object: tests read and reset the counters (and delayMs) on it while requests arrive.
   model = Object.assign(server, { answered: new Map<string, number>(), judgeRequests: 0, log: [] as ModelServer["log"] });
   return model;
+}
+
+/** An agent whose "intent" is a condition node's branch (intent-shadow tests and the benchmark). */
+export function conditionDetector(expression: string) {
+  const n = (id: string, type: string, config: Record<string, unknown>, x: number) => ({ id, type, config, position: { x, y: 0 } });
+  return {
+    nodes: [
+      n("start", "start", { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, 0),
+      n("detect", "condition", { expression }, 200),
+      n("yes", "llm", { userPrompt: "Breakfast: {{start.query}}" }, 400),
+      n("no", "llm", { userPrompt: "Other: {{start.query}}" }, 400),
+      n("end", "end", { output: "{{yes.result}}{{no.result}}" }, 600),
+    ],
+    edges: [
+      { source: "start", target: "detect" },
+      { source: "detect", target: "yes", condition: "true" },
+      { source: "detect", target: "no", condition: "false" },
+      { source: "yes", target: "end" },
+      { source: "no", target: "end" },
+    ],
+  };
 }

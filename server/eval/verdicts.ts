@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { actorLabels, type Principal, actorRef } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
-import { evalErrors } from "./errors";
+import { evalErrors, isUniqueViolation } from "./errors";
 import { itemOut, itemSelect } from "./items";
 import { ATTRIBUTIONS, ATTRIBUTION_LIST, CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput, VerdictInput } from "./schemas";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "./suggest";
@@ -44,13 +44,29 @@ export async function setVerdict(db: Db, runIdOrShort: string, itemId: string, i
   const run = await resolveRun(db, runIdOrShort);
   const checked = checkVerdict(data);
   const result = await db.$transaction(async (tx) => {
-    const item = await tx.evalRunItem.findFirst({
-      where: { id: itemId, runId: run.id },
-      select: { id: true, status: true, verdict: true, verdictSource: true, verdictBasis: true, attribution: true, classification: true, sample: { select: { classification: true } } },
+    // One writer per item at a time: the row lock makes read-compare-write atomic, so every change sees the verdict
+    // the previous one wrote and the history stays a complete chain (version 1, 2, 3 ...; unique per item).
+    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    const item = await tx.evalRunItem.findUniqueOrThrow({
+      where: { id: itemId },
+      select: {
+        id: true,
+        status: true,
+        verdict: true,
+        verdictSource: true,
+        verdictBasis: true,
+        attribution: true,
+        classification: true,
+        verdictVersion: true,
+        sample: { select: { classification: true } },
+      },
     });
-    if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
     if (item.status !== "answered" && item.status !== "failed") throw evalErrors.notJudgeable(item.status);
     const before = snapshot(item);
+    if (data.expectedVersion !== undefined && data.expectedVersion !== item.verdictVersion) {
+      throw evalErrors.verdictConflict(data.expectedVersion, { verdictVersion: item.verdictVersion, verdict: before });
+    }
     const after: VerdictSnapshot = {
       verdict: data.verdict,
       source: "human",
@@ -59,6 +75,7 @@ export async function setVerdict(db: Db, runIdOrShort: string, itemId: string, i
       classification: data.classification ?? item.classification ?? item.sample.classification,
     };
     if (same(before, after)) return { changed: false };
+    const version = item.verdictVersion + 1;
     await tx.evalRunItem.update({
       where: { id: item.id },
       data: {
@@ -69,10 +86,11 @@ export async function setVerdict(db: Db, runIdOrShort: string, itemId: string, i
         classification: after.classification,
         verdictById: actorRef(actor),
         verdictAt: new Date(),
+        verdictVersion: version,
       },
     });
     await tx.verdictChange.create({
-      data: { itemId: item.id, before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue, after: after as unknown as Prisma.InputJsonValue, byId: actorRef(actor) },
+      data: { itemId: item.id, version, before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue, after: after as unknown as Prisma.InputJsonValue, byId: actorRef(actor) },
     });
     return { changed: true };
   });
@@ -121,12 +139,13 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
             SELECT * FROM jsonb_to_recordset(${chunk}::jsonb) AS x("id" text, "verdict" text, "basis" text, "attribution" text, "classification" text)
           ), upd AS (
             UPDATE "EvalRunItem" AS i SET "verdict" = x."verdict"::"Verdict", "verdictSource" = 'adopted', "verdictBasis" = x."basis",
-              "attribution" = x."attribution", "classification" = x."classification", "verdictById" = ${by}::text, "verdictAt" = ${now}::timestamp
+              "attribution" = x."attribution", "classification" = x."classification", "verdictById" = ${by}::text, "verdictAt" = ${now}::timestamp,
+              "verdictVersion" = i."verdictVersion" + 1
             FROM x WHERE i."id" = x."id" AND i."runId" = ${run.id} AND i."verdict" IS NULL
-            RETURNING i."id", x."verdict", x."basis", x."attribution", x."classification"
+            RETURNING i."id", i."verdictVersion", x."verdict", x."basis", x."attribution", x."classification"
           )
-          INSERT INTO "VerdictChange" ("id", "itemId", "before", "after", "byId", "at")
-          SELECT 'c' || md5(random()::text || clock_timestamp()::text || upd."id"), upd."id", NULL,
+          INSERT INTO "VerdictChange" ("id", "itemId", "version", "before", "after", "byId", "at")
+          SELECT 'c' || md5(random()::text || clock_timestamp()::text || upd."id"), upd."id", upd."verdictVersion", NULL,
             jsonb_build_object('verdict', upd."verdict", 'source', 'adopted', 'basis', upd."basis", 'attribution', upd."attribution", 'classification', upd."classification"),
             ${by}::text, ${now}::timestamp
           FROM upd`;
@@ -154,6 +173,7 @@ const badCaseSelect = {
   createdById: true,
   createdAt: true,
   updatedAt: true,
+  verifiedRunId: true,
   run: { select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } } },
   item: { select: { classification: true, sample: { select: { key: true, question: true, classification: true } } } },
 } as const;
@@ -191,28 +211,68 @@ export async function createBadCase(db: Db, runIdOrShort: string, itemId: string
   if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
   if (item.badCase) return { created: false, badCase: (await badCasesOut(db, [item.badCase]))[0]! };
   if (item.verdict !== "fail") throw new ApiError(409, "BAD_CASE_REQUIRES_FAIL", "Only an item whose verdict is fail can become a Bad Case", [{ verdict: item.verdict }]);
-  const row = await db.badCase.create({
-    data: {
-      itemId: item.id,
-      runId: run.id,
-      sampleId: item.sampleId,
-      title: data.title ?? `${item.sample.key}: ${item.sample.question.slice(0, 120)}`,
-      notes: data.notes ?? "",
-      attribution: item.attribution,
-      createdById: actorRef(actor),
-    },
-    select: badCaseSelect,
-  });
-  return { created: true, badCase: (await badCasesOut(db, [row]))[0]! };
+  try {
+    const row = await db.badCase.create({
+      data: {
+        itemId: item.id,
+        runId: run.id,
+        sampleId: item.sampleId,
+        title: data.title ?? badCaseTitle(item.sample),
+        notes: data.notes ?? "",
+        attribution: item.attribution,
+        createdById: actorRef(actor),
+        events: { create: { kind: "created", toStatus: "open", runId: run.id, byId: actorRef(actor) } },
+      },
+      select: badCaseSelect,
+    });
+    return { created: true, badCase: (await badCasesOut(db, [row]))[0]! };
+  } catch (e) {
+    // someone made it at the same moment (the unique itemId): theirs is the Bad Case
+    if (!isUniqueViolation(e)) throw e;
+    const existing = await db.badCase.findUnique({ where: { itemId: item.id }, select: badCaseSelect });
+    if (!existing) throw e;
+    return { created: false, badCase: (await badCasesOut(db, [existing]))[0]! };
+  }
 }
 
-/** Every failed item of a run without a Bad Case gets one ("each fail becomes a Bad Case"). */
+/** A Bad Case's default title: the question's key and the start of its text. */
+const badCaseTitle = (sample: { key: string; question: string }) => `${sample.key}: ${sample.question.slice(0, 120)}`;
+
+/** Failed items made Bad Cases per round trip by createBadCasesForRun. */
+const BAD_CASE_BATCH = 500;
+
+/**
+ * Every failed item of a run without a Bad Case gets one ("each fail becomes a Bad Case"), BAD_CASE_BATCH at a time:
+ * each batch is one insert and one insert of their history events, in one transaction. Idempotent and race-safe like
+ * createBadCase: the insert skips an item that got its Bad Case meanwhile (the unique itemId, ON CONFLICT DO NOTHING),
+ * so concurrent calls make one Bad Case per item and each counts only the ones it made.
+ */
 export async function createBadCasesForRun(db: Db, runIdOrShort: string, actor: Principal | null) {
   const run = await resolveRun(db, runIdOrShort);
-  const failed = await db.evalRunItem.findMany({ where: { runId: run.id, verdict: "fail", badCase: null }, select: { id: true } });
-  const created = [];
-  for (const f of failed) created.push((await createBadCase(db, run.id, f.id, {}, actor)).badCase);
-  return { created: created.length, items: created };
+  const by = actorRef(actor);
+  const created: BadCaseRow[] = [];
+  for (let after: string | null = null; ; ) {
+    const failed: Array<{ id: string; attribution: string | null; sampleId: string; sample: { key: string; question: string } }> = await db.evalRunItem.findMany({
+      where: { runId: run.id, verdict: "fail", badCase: null, ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: "asc" },
+      take: BAD_CASE_BATCH,
+      select: { id: true, attribution: true, sampleId: true, sample: { select: { key: true, question: true } } },
+    });
+    if (!failed.length) break;
+    after = failed.at(-1)!.id;
+    const made = await db.$transaction(async (tx) => {
+      const rows = await tx.badCase.createManyAndReturn({
+        data: failed.map((f) => ({ itemId: f.id, runId: run.id, sampleId: f.sampleId, title: badCaseTitle(f.sample), notes: "", attribution: f.attribution, createdById: by })),
+        skipDuplicates: true, // made by a concurrent call: theirs, not counted here
+        select: { id: true },
+      });
+      if (rows.length) await tx.badCaseEvent.createMany({ data: rows.map((r) => ({ badCaseId: r.id, kind: "created", toStatus: "open", runId: run.id, byId: by })) });
+      return rows.map((r) => r.id);
+    });
+    if (made.length) created.push(...(await db.badCase.findMany({ where: { id: { in: made } }, orderBy: { itemId: "asc" }, select: badCaseSelect })));
+    if (failed.length < BAD_CASE_BATCH) break;
+  }
+  return { created: created.length, items: await badCasesOut(db, created) };
 }
 
 export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQuery>) {
@@ -224,6 +284,8 @@ export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQue
         q.attribution ? { attribution: q.attribution } : {},
         q.runId ? { run: /^r-/i.test(q.runId) ? { shortId: q.runId.toUpperCase() } : { id: q.runId } } : {},
         q.agentId ? { run: { setVersion: { set: { agentId: q.agentId } } } } : {},
+        q.setId ? { run: { setVersion: { setId: q.setId } } } : {},
+        q.classification ? { item: { OR: [{ classification: q.classification }, { OR: [{ classification: null }, { classification: "" }], sample: { classification: q.classification } }] } } : {},
       ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -235,15 +297,55 @@ export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQue
   return { items, nextCursor: rows.length > q.limit ? (items.at(-1)?.id ?? null) : null };
 }
 
+/** One Bad Case with its history (created, every status change with who and, for verified, the run). */
 export async function getBadCase(db: Db, id: string) {
-  const row = await db.badCase.findUnique({ where: { id }, select: badCaseSelect });
+  const row = await db.badCase.findUnique({ where: { id }, select: { ...badCaseSelect, events: { orderBy: { at: "asc" }, select: { kind: true, fromStatus: true, toStatus: true, runId: true, byId: true, at: true } } } });
   if (!row) throw errors.notFound(`Bad Case ${id}`);
-  return (await badCasesOut(db, [row]))[0]!;
+  const { events, ...rest } = row;
+  const labels = await actorLabels(db, [rest.createdById, ...events.map((e) => e.byId)]);
+  const runIds = [...new Set(events.map((e) => e.runId).filter((r): r is string => !!r))];
+  const shortIds = new Map((await db.evalRun.findMany({ where: { id: { in: runIds } }, select: { id: true, shortId: true } })).map((r) => [r.id, r.shortId]));
+  return {
+    ...badCaseOut(rest, labels),
+    history: events.map((e) => ({ ...e, runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null, byLabel: e.byId ? (labels.get(e.byId) ?? e.byId) : null })),
+  };
 }
 
-export async function updateBadCase(db: Db, id: string, input: z.input<typeof UpdateBadCaseInput>) {
+/**
+ * Status, title, notes. Every status change is kept as an event (who, when, from, to). `verified` needs evidence: a
+ * later run of the same set (created after the Bad Case's run) whose item for the same question (sample key) has a
+ * pass verdict, human-confirmed as gates count it (typed or adopted; a machine suggestion alone never); the newest such
+ * run is recorded (`verifiedRunId`). Without one: 409 BAD_CASE_NOT_VERIFIED.
+ */
+export async function updateBadCase(db: Db, id: string, input: z.input<typeof UpdateBadCaseInput>, actor: Principal | null = null) {
   const data = UpdateBadCaseInput.parse(input);
-  const exists = await db.badCase.findUnique({ where: { id }, select: { id: true } });
-  if (!exists) throw errors.notFound(`Bad Case ${id}`);
-  return (await badCasesOut(db, [await db.badCase.update({ where: { id }, data, select: badCaseSelect })]))[0]!;
+  const current = await db.badCase.findUnique({
+    where: { id },
+    select: { id: true, status: true, run: { select: { createdAt: true, setVersion: { select: { setId: true } } } }, item: { select: { sample: { select: { key: true } } } } },
+  });
+  if (!current) throw errors.notFound(`Bad Case ${id}`);
+  let verifiedRunId: string | undefined;
+  if (data.status === "verified" && current.status !== "verified") {
+    const key = current.item.sample.key;
+    const evidence = await db.evalRunItem.findFirst({
+      where: { verdict: "pass", sample: { key }, run: { createdAt: { gt: current.run.createdAt }, setVersion: { setId: current.run.setVersion.setId } } },
+      orderBy: { run: { createdAt: "desc" } },
+      select: { runId: true },
+    });
+    if (!evidence) {
+      throw new ApiError(409, "BAD_CASE_NOT_VERIFIED", `No run of the set after this Bad Case has a human pass for ${key}: re-run the same batch on the fixed agent, judge ${key}, then verify`, [{ key }]);
+    }
+    verifiedRunId = evidence.runId;
+  }
+  const changed = data.status !== undefined && data.status !== current.status;
+  const row = await db.badCase.update({
+    where: { id },
+    data: {
+      ...data,
+      ...(verifiedRunId ? { verifiedRunId } : data.status && data.status !== "verified" ? { verifiedRunId: null } : {}),
+      ...(changed ? { events: { create: { kind: "status", fromStatus: current.status, toStatus: data.status!, runId: verifiedRunId ?? null, byId: actorRef(actor) } } } : {}),
+    },
+    select: badCaseSelect,
+  });
+  return (await badCasesOut(db, [row]))[0]!;
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { OUTCOMES, OUTCOME_WORDS } from "./compare";
 import { EVAL_LIMITS } from "./limits";
 import {
   ATTRIBUTIONS,
@@ -6,6 +7,10 @@ import {
   BAD_CASE_STATUSES,
   GUARDRAIL_FLAGS,
   ITEM_STATUSES,
+  LEAD_SIGNALS,
+  LEAD_SIGNAL_WORDS,
+  LEAD_STATUSES,
+  LEAD_STATUS_WORDS,
   RUN_MODES,
   RUN_STATUSES,
   SET_KINDS,
@@ -66,6 +71,9 @@ export function evalVocabulary() {
     runStatuses: RUN_STATUSES,
     itemStatuses: ITEM_STATUSES,
     badCaseStatuses: BAD_CASE_STATUSES,
+    leadSignals: LEAD_SIGNALS.map((id) => ({ id, ...LEAD_SIGNAL_WORDS[id] })),
+    leadStatuses: LEAD_STATUSES.map((id) => ({ id, ...LEAD_STATUS_WORDS[id] })),
+    compareOutcomes: OUTCOMES.map((id) => ({ id, ...OUTCOME_WORDS[id] })),
     lifecycle: RUN_LIFECYCLE,
     limits: EVAL_LIMITS,
   };
