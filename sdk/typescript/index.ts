@@ -12,7 +12,11 @@ export type Finding = { code: string; severity: "error" | "warning"; message: st
 export type ValidationResult = { valid: boolean; errors: Finding[]; warnings: Finding[] };
 export type Workflow = { nodes: unknown[]; edges: unknown[] };
 
-/** Any non-2xx answer other than an invalid workflow on validate: carries the API's stable error code. */
+/**
+ * Any non-2xx answer other than an invalid workflow on validate: carries the API's stable error code. A server that
+ * cannot be reached is one too: status 0 and code CONNECTION_FAILED (or TIMEOUT after `timeoutMs`), naming the URL;
+ * so is an answer whose body breaks off (the answer's status, CONNECTION_FAILED or TIMEOUT).
+ */
 export class FlowbenchError extends Error {
   constructor(
     readonly status: number,
@@ -46,13 +50,28 @@ export class FlowbenchClient {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await this.fetchImpl(`${this.baseUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    const text = await res.text();
+    const url = `${this.baseUrl}${path}`;
+    let res: Response;
+    try {
+      res = await this.fetchImpl(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (e) {
+      const timedOut = (e as Error)?.name === "TimeoutError";
+      const reason = (e as { cause?: { code?: string; message?: string } })?.cause?.code ?? (e as { cause?: Error })?.cause?.message ?? (e as Error)?.message ?? String(e);
+      throw new FlowbenchError(
+        0,
+        timedOut ? "TIMEOUT" : "CONNECTION_FAILED",
+        timedOut ? `${method} ${url} did not answer within ${this.timeoutMs} ms` : `Could not reach Flowbench at ${url} (${reason})`,
+      );
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      // the answer began but its body did not arrive whole (connection reset, or the time limit hit while reading)
+      const timedOut = (e as Error)?.name === "TimeoutError" || (e as Error)?.name === "AbortError";
+      const reason = (e as { cause?: { code?: string } })?.cause?.code ?? (e as Error)?.message ?? String(e);
+      throw new FlowbenchError(res.status, timedOut ? "TIMEOUT" : "CONNECTION_FAILED", `${method} ${url}: reading the ${res.status} answer failed (${timedOut ? `not within ${this.timeoutMs} ms` : reason})`);
+    }
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -72,7 +91,11 @@ export class FlowbenchClient {
   /** Validates without storing. An invalid workflow is a normal result (valid: false), not an exception. */
   async validateWorkflow(workflow: unknown): Promise<ValidationResult> {
     const { body } = await this.request<ValidationResult>("POST", "/api/builder/validate", { workflow }, [400]);
-    if (typeof body?.valid !== "boolean") throw new FlowbenchError(400, "REQUEST_INVALID", "The server did not return a validation result", [], body);
+    if (typeof body?.valid !== "boolean") {
+      // a 400 that is not a validation result (e.g. INVALID_JSON, REQUEST_INVALID): keep the server's code and message
+      const err = (body as unknown as { error?: { code?: string; message?: string; details?: unknown[] } } | undefined)?.error;
+      throw new FlowbenchError(400, err?.code ?? "REQUEST_INVALID", err?.message ?? "The server did not return a validation result", err?.details ?? [], body);
+    }
     return { valid: body.valid, errors: body.errors, warnings: body.warnings };
   }
 

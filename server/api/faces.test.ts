@@ -76,12 +76,15 @@ const TWINS: Record<string, string> = {
   evalGetRun: "eval.runs.get",
   evalStartRun: "eval.runs.start",
   evalCancelRun: "eval.runs.cancel",
+  evalCloseAnswering: "eval.runs.close",
   evalRerun: "eval.runs.rerun",
   evalPasteAnswers: "eval.runs.answers",
   evalResuggest: "eval.runs.suggest",
   evalListItems: "eval.items.list",
   evalListQueue: "eval.items.queue",
   evalGetItem: "eval.items.get",
+  evalReviewProgress: "eval.items.progress",
+  evalQueueNeighbours: "eval.items.neighbours",
   evalSetVerdict: "eval.items.verdict",
   evalAdoptSuggestions: "eval.runs.adopt",
   evalRunReport: "eval.runs.report",
@@ -92,9 +95,23 @@ const TWINS: Record<string, string> = {
   evalGetBadCase: "eval.badCases.get",
   evalUpdateBadCase: "eval.badCases.update",
   evalUsage: "eval.usage",
+  evalListLeads: "eval.online.leads",
+  evalLoopBoard: "eval.online.board",
+  evalLeadCounts: "eval.online.leadCounts",
+  evalConfirmSample: "eval.online.confirm",
+  evalUnconfirmSample: "eval.online.unconfirm",
+  evalDismissLead: "eval.online.dismiss",
+  evalRestoreLead: "eval.online.restore",
+  evalAddToPool: "eval.online.addToPool",
+  evalGetShadow: "eval.shadow.get",
+  evalPutShadow: "eval.shadow.put",
+  evalReplayShadow: "eval.shadow.replay",
+  evalShadowReport: "eval.shadow.report",
+  evalShadowDisagreements: "eval.shadow.disagreements",
+  evalPublishShadowCandidate: "eval.shadow.publish",
 };
 /** REST-only: no browser page needs them through tRPC. */
-const REST_ONLY = new Set(["health", "openapi", "mcp"]);
+const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp"]);
 
 // ---------------------------------------------------------------- a full instance of a schema
 
@@ -116,7 +133,7 @@ type JsonSchema = {
   default?: unknown;
 };
 
-const STRING_CANDIDATES = ["value-1", "k1", "$.items[0].name", "i", "2026-01-02"];
+const STRING_CANDIDATES = ["value-1", "k1", "$.items[0].name", "i", "2026-01-02", "{{start.query}}"];
 
 /** Every property present, one item per array, the first alternative of a union: a valid value that uses every field. */
 function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): unknown {

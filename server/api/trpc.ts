@@ -4,7 +4,8 @@ import { resolvePrincipal } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
 import type { Principal } from "../auth/service";
 import { getDb } from "../db/client";
-import { ApiError } from "../core/errors";
+import { ApiError, errors } from "../core/errors";
+import { findUnstorable } from "../core/text";
 
 /** Context: who is calling (session or bearer token) and the database. */
 export async function createContext({ headers }: { headers: Headers }) {
@@ -54,8 +55,19 @@ const mapErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Text PostgreSQL cannot store (NUL, unpaired surrogates) or too deep nesting is a 400 on tRPC too (server/core/text.ts). */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const found = findUnstorable(await getRawInput());
+  if (found) {
+    const path = found.path === "/" ? "" : found.path;
+    const message = `${path || "The input"} ${found.message}`;
+    throw new TRPCError({ code: "BAD_REQUEST", message, cause: errors.badRequest("REQUEST_INVALID", message, [{ path, message: found.message, code: found.code }]) });
+  }
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(mapErrors);
+export const publicProcedure = t.procedure.use(mapErrors).use(storableInput);
 
 /** A procedure that requires a principal holding `permission`. */
 export function procedure(permission: Permission) {

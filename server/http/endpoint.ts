@@ -4,6 +4,7 @@ import type { AuthMode } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
 import type { Principal } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
+import { findUnstorable } from "../core/text";
 
 /**
  * A REST endpoint described once: the route handler and the OpenAPI document are both derived from this.
@@ -81,11 +82,24 @@ function zodDetails(error: ZodError, root: string) {
 
 function parsePart<T extends ZodType>(schema: T | undefined, value: unknown, where: string): z.output<T> {
   if (!schema) return undefined as z.output<T>;
+  rejectUnstorableText(value, where === "body" ? "" : `${where}:`);
   const result = schema.safeParse(value);
   if (!result.success) {
     throw errors.badRequest("REQUEST_INVALID", `The ${where} is invalid: ${result.error.issues[0]?.message ?? "see details"}`, zodDetails(result.error, where === "body" ? "" : `${where}:`));
   }
   return result.data;
+}
+
+/**
+ * One check for every input (see server/core/text.ts): unstorable text or nesting deeper than MAX_INPUT_DEPTH is a
+ * 400 naming the field, before any schema or database sees it.
+ */
+export function rejectUnstorableText(value: unknown, root: string): void {
+  const found = findUnstorable(value);
+  if (found) {
+    const path = `${root}${found.path === "/" ? "" : found.path}`;
+    throw errors.badRequest("REQUEST_INVALID", `${path || "The body"} ${found.message}`, [{ path, message: found.message, code: found.code }]);
+  }
 }
 
 let errorCounter = 0;
@@ -152,4 +166,25 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
       return errorResponse(error);
     }
   };
+}
+
+const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/** The `Allow` header of a route serving `served`: those methods in a fixed order, HEAD with GET, and OPTIONS. */
+export function allowHeader(served: readonly string[]): string {
+  const own = ROUTE_METHODS.filter((m) => served.includes(m));
+  return [...own, ...(own.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+}
+
+/**
+ * Handlers for the methods a route does not serve: 405 METHOD_NOT_ALLOWED in the one JSON error shape with an
+ * `Allow` header (RFC 9110), instead of Next's empty 405. Each app/api route file exports them beside its own:
+ * `export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);` (HEAD and OPTIONS Next answers itself).
+ */
+export function otherMethods(served: RouteMethod[]): Record<RouteMethod, (request: Request) => Response> {
+  const allow = allowHeader(served);
+  const refuse = (request: Request) =>
+    json(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${request.method} is not allowed on ${new URL(request.url).pathname}; allowed: ${allow}`, details: [] } }, { allow });
+  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (request: Request) => Response>;
 }

@@ -1,4 +1,8 @@
+import { z, type ZodType } from "zod";
+import { FindingOut } from "../agents/schemas";
 import { EVAL_ERROR_CODES } from "../eval/codes";
+import { RowErrorOut } from "../eval/out-schemas";
+import { RunError } from "../runtime/schemas";
 
 /** Stable codes used outside validation findings; the docs render this table. */
 export const ERROR_CODES: Record<string, { status: number; description: string }> = {
@@ -12,6 +16,7 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   WORKFLOW_INVALID: { status: 400, description: "The workflow has validation errors; details (and `errors`) list the findings." },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
   CONFLICT: { status: 409, description: "The request conflicts with the current state (e.g. a duplicate e-mail)." },
+  AGENT_HAS_FROZEN_SETS: { status: 409, description: "The agent owns evaluation sets with frozen versions (release evidence, immutable); the message names them. Delete those sets first (DELETE /api/eval/sets/{id}, allowed while no run references them)." },
   AGENT_NOT_PUBLISHED: { status: 409, description: "Online chat needs a published version: POST /api/builder/agents/{id}/publish." },
   INPUT_REQUIRED: { status: 400, description: "A run lacks a required start input; the body names it and the recorded trace (traceId)." },
   INPUT_INVALID_TYPE: { status: 400, description: "A start input is not of its declared type; the body names it and the recorded trace (traceId)." },
@@ -21,3 +26,48 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   ...EVAL_ERROR_CODES,
   INTERNAL: { status: 500, description: "An unexpected server error; the message carries a reference to the server log, never a stack trace." },
 };
+
+/** One problem with an input: a JSON pointer (prefixed `path:`/`query:` outside the body), a message, a code. */
+const InputProblem = z
+  .object({ path: z.string(), message: z.string(), code: z.string() })
+  .meta({ id: "InputProblem", description: "path: JSON pointer (prefixed path: or query: outside the body); code: zod's issue code, unstorable_text, too_deep or malformed_path" });
+
+/**
+ * The shape of one `details` entry for the codes whose details have one (every other code: anything). The OpenAPI
+ * `Error` component is a union of one branch per code here (code fixed, details typed) and a branch for every other
+ * code, so the conformance check (tests/integration/conformance.ts) fails a response whose details break the shape.
+ * Keep this beside the table: a code that promises details names their shape here.
+ */
+export const ERROR_DETAILS: Record<string, ZodType> = {
+  REQUEST_INVALID: InputProblem,
+  IMPORT_INVALID: RowErrorOut,
+  WORKFLOW_INVALID: FindingOut,
+  PAYLOAD_TOO_LARGE: z.object({ limitBytes: z.int() }),
+  AGENT_HAS_FROZEN_SETS: z.object({ path: z.string().meta({ description: "/sets/{setId}" }), message: z.string().meta({ description: "the set's name" }), code: z.literal("frozen_set") }),
+  INPUT_REQUIRED: RunError,
+  INPUT_INVALID_TYPE: RunError,
+  RUN_FAILED: RunError,
+  RUN_TIMEOUT: RunError,
+  SET_VERSION_INCOMPLETE: z.object({ key: z.string(), field: z.string(), message: z.string() }),
+  EVAL_LIMIT_EXCEEDED: z.object({ limit: z.string(), value: z.number() }),
+  RUN_STATE_CONFLICT: z.object({ status: z.string() }),
+  ITEM_NOT_JUDGEABLE: z.object({ status: z.string() }),
+  VERDICT_CONFLICT: z.object({ expectedVersion: z.int(), verdictVersion: z.int(), verdict: z.unknown() }),
+};
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const typedCodes = Object.keys(ERROR_DETAILS);
+
+/** The error shape as OpenAPI publishes it (component `Error`): details typed per code where they have a shape. */
+export const DocumentedErrorOut = z
+  .object({
+    error: z.union([
+      ...typedCodes.map((code) => z.object({ code: z.literal(code), message: z.string(), details: z.array(ERROR_DETAILS[code]!) })),
+      z.object({
+        code: z.string().regex(new RegExp(`^(?!(?:${typedCodes.map(escapeRegex).join("|")})$)`)).meta({ description: `Any other stable code (see the table); ${typedCodes.join(", ")} use their own branch` }),
+        message: z.string(),
+        details: z.array(z.unknown()),
+      }),
+    ]),
+  })
+  .meta({ id: "Error", description: "The one error shape. details: typed per code where the code table gives it a shape (InputProblem for REQUEST_INVALID, EvalRowError for IMPORT_INVALID, Finding for WORKFLOW_INVALID, RunError for run failures, ...)." });

@@ -1,5 +1,6 @@
+import { z, type ZodType } from "zod";
 import { createDocument } from "zod-openapi";
-import { ERROR_CODES } from "./error-codes";
+import { DocumentedErrorOut, ERROR_CODES, ERROR_DETAILS } from "./error-codes";
 import { DEFAULT_MAX_BODY_BYTES, type Endpoint, type EndpointResponse } from "./endpoint";
 import { ErrorOut } from "../core/errors";
 import { PERMISSIONS } from "../auth/roles";
@@ -9,6 +10,16 @@ import { RUNTIME_ERROR_CODES } from "../runtime/errors";
 function table(head: string[], rows: string[][]): string {
   const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
   return [`| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+}
+
+/** A code's detail shape for the table: its fields, `?` marking the optional ones (the `Error` component types them). */
+function detailsText(code: string): string {
+  const schema = ERROR_DETAILS[code];
+  if (!schema) return "";
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as { properties?: Record<string, unknown>; required?: string[]; $ref?: string; $defs?: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+  const root = json.$ref && json.$defs ? json.$defs[json.$ref.split("/").pop()!] ?? json : json;
+  const required = new Set(root.required ?? []);
+  return `\`{ ${Object.keys(root.properties ?? {}).map((k) => (required.has(k) ? k : `${k}?`)).join(", ")} }\``;
 }
 
 function description(): string {
@@ -27,7 +38,7 @@ function description(): string {
     "## Errors",
     'Every failure has one shape: `{ "error": { "code": "STABLE_CODE", "message": "...", "details": [...] } }`. Validation failures add `valid`, `errors` and `warnings` beside it.',
     "",
-    table(["code", "status", "meaning"], Object.entries(ERROR_CODES).map(([c, v]) => [`\`${c}\``, String(v.status), v.description])),
+    table(["code", "status", "meaning", "details"], Object.entries(ERROR_CODES).map(([c, v]) => [`\`${c}\``, String(v.status), v.description, detailsText(c)])),
     "",
     "## Workflow finding codes",
     "Each finding is `{ code, severity, message, path, nodeId?, edgeIndex? }`; `path` is a JSON pointer into the request body. Codes never change meaning once released.",
@@ -68,6 +79,39 @@ function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
   return out;
 }
 
+/**
+ * Every operation that takes a path, query or body can answer 400 REQUEST_INVALID (and INVALID_JSON, unstorable
+ * text) in the one error shape; one with a body also 413 and 415. Added here, once: where an operation documents
+ * its own 400 (e.g. a workflow's ValidationError), the documented schema becomes "that or the error shape".
+ */
+function withInputResponses(e: Endpoint, responses: Record<number, EndpointResponse>): Record<number, EndpointResponse> {
+  const out = { ...responses };
+  if (e.params || e.query || e.body) {
+    const own = out[400];
+    const generic = "REQUEST_INVALID: the path, query or body does not match the documented schema (details list each problem with its path; text with a NUL or an unpaired surrogate is refused too)";
+    if (!own) out[400] = { description: e.body ? `${generic}; INVALID_JSON: the body is not JSON` : generic, schema: ErrorOut };
+    else if (own.schema && own.schema !== ErrorOut) out[400] = { description: `${own.description}; or ${generic}`, schema: z.union([own.schema, ErrorOut]) };
+  }
+  if (e.body) {
+    out[413] ??= { description: "PAYLOAD_TOO_LARGE: the body exceeds the documented size limit", schema: ErrorOut };
+    out[415] ??= { description: "UNSUPPORTED_MEDIA_TYPE: send the body as application/json", schema: ErrorOut };
+  }
+  return out;
+}
+
+/** The error shape as documented: `ErrorOut` (also inside "that or the error shape" unions) becomes the `Error` component with typed details. */
+function documented(schema: ZodType): ZodType {
+  if (schema === ErrorOut) return DocumentedErrorOut;
+  if (schema instanceof z.ZodUnion) return z.union((schema.options as ZodType[]).map(documented) as [ZodType, ZodType, ...ZodType[]]);
+  return schema;
+}
+
+function authText(e: Endpoint): string {
+  if (e.auth === "none") return "No authentication.";
+  const who = e.auth === "token" ? "A bearer token" : "A signed-in session or a bearer token";
+  return `${who}${e.permission ? ` whose role has ${e.permission}` : ""} (401 without, 403 with a role that lacks it).`;
+}
+
 const cache = new WeakMap<readonly Endpoint[], ReturnType<typeof createDocument>>();
 
 /** OpenAPI 3.1, generated from the endpoint list and the same zod schemas the handlers parse with. */
@@ -83,14 +127,14 @@ function build(endpoints: readonly Endpoint[]) {
     const op: Record<string, unknown> = {
       operationId: e.operationId,
       summary: e.summary,
-      description: e.description,
+      description: e.description ? `${e.description}\n\n${authText(e)}` : `${e.summary}. ${authText(e)}`,
       tags: [e.tag],
       security: e.auth === "none" ? [] : e.auth === "token" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
       requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) },
       responses: Object.fromEntries(
-        Object.entries(withAuthResponses(e)).map(([status, r]) => [
+        Object.entries(withInputResponses(e, withAuthResponses(e))).map(([status, r]) => [
           status,
-          { description: r.description, ...(r.schema ? { content: { "application/json": { schema: r.schema } } } : {}) },
+          { description: r.description, ...(r.schema ? { content: { "application/json": { schema: documented(r.schema) } } } : {}) },
         ]),
       ),
     };
@@ -102,6 +146,7 @@ function build(endpoints: readonly Endpoint[]) {
     {
       openapi: "3.1.0",
       info: { title: "Flowbench API", version: "0.1.0", description: description() },
+      servers: [{ url: "/", description: "The Flowbench server that serves this document" }],
       tags: [
         { name: "Workflow builder", description: "Node-type contract, validation, recipes, provisioning, publishing, MCP" },
         { name: "Runtime", description: "Online chat, test runs, traces and feedback" },

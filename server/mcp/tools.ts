@@ -1,5 +1,17 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { ValidationResultSchema, workflowField } from "../workflow";
+
+/** What builder_list_node_types returns as structuredContent (its top level; each part is described in the text). */
+const NodeTypesOutput = {
+  version: z.string(),
+  templateSyntax: z.object({ pattern: z.string(), description: z.string(), examples: z.array(z.string()) }),
+  expressionSyntax: z.object({ language: z.string(), description: z.string(), examples: z.array(z.string()) }),
+  nodeTypes: z.array(z.object({ type: z.string() }).passthrough()),
+  recipes: z.array(z.string()),
+  limits: z.record(z.string(), z.number()),
+  findingCodes: z.record(z.string(), z.object({ severity: z.string(), description: z.string() }).passthrough()),
+};
 
 /** What the builder tools need; the in-app endpoint calls the services, the stdio server calls REST via the SDK. */
 export type BuilderToolsApi = {
@@ -22,6 +34,7 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
       title: "List workflow node types",
       description:
         "The Flowbench node-type contract: for each of the 8 node types its required config (any-of groups), optional keys with types and ranges, JSON Schema, output fields, ports and an example; plus the {{node.field}} template syntax, recipes and limits.",
+      outputSchema: NodeTypesOutput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async () => {
@@ -35,7 +48,8 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
       title: "Validate a workflow",
       description:
         "Validates a workflow graph {nodes, edges} without storing it. Returns { valid, errors, warnings }; every finding has a stable code and a JSON-pointer path into { workflow }.",
-      inputSchema: { workflow: z.unknown().describe("The workflow object: { nodes: [...], edges: [...] }") },
+      inputSchema: { workflow: workflowField("The workflow object: { nodes: [...], edges: [...] }") },
+      outputSchema: ValidationResultSchema.shape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ workflow }) => {

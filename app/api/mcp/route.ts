@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { mcp } from "@/server/http/endpoints/mcp";
 
 export const POST = handle(mcp);
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { openapi } from "@/server/http/endpoints";
 
 export const GET = handle(openapi);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

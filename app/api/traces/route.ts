@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { tracesList } from "@/server/http/endpoints/runtime";
 
 export const GET = handle(tracesList);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

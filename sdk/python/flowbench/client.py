@@ -1,5 +1,6 @@
 import json
 import os
+import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -7,7 +8,11 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 
 class FlowbenchError(Exception):
-    """A non-2xx answer (other than an invalid workflow on validate), with the API's stable error code."""
+    """A non-2xx answer (other than an invalid workflow on validate), with the API's stable error code.
+
+    A server that cannot be reached raises it too: status 0 and code CONNECTION_FAILED, or TIMEOUT when the connection
+    or the answer takes longer than `timeout` seconds, naming the URL.
+    """
 
     def __init__(self, status: int, code: str, message: str, details: Optional[list] = None, body: Any = None):
         super().__init__(f"{status} {code}: {message}")
@@ -37,11 +42,25 @@ class Client:
             with urllib.request.urlopen(req, timeout=self.timeout) as res:
                 return res.status, _parse(res.read())
         except urllib.error.HTTPError as e:
-            parsed = _parse(e.read())
+            try:
+                raw = e.read()
+            except (TimeoutError, socket.timeout, OSError) as read_error:
+                code = "TIMEOUT" if isinstance(read_error, (TimeoutError, socket.timeout)) else "CONNECTION_FAILED"
+                raise FlowbenchError(e.code, code, f"{method} {self.base_url + path}: reading the {e.code} answer failed ({read_error})") from None
+            parsed = _parse(raw)
             if e.code in accept:
                 return e.code, parsed
             err = parsed.get("error", {}) if isinstance(parsed, dict) else {}
             raise FlowbenchError(e.code, err.get("code", f"HTTP_{e.code}"), err.get("message", str(e)), err.get("details"), parsed) from None
+        except urllib.error.URLError as e:
+            # a connect that times out arrives wrapped: URLError(reason=TimeoutError)
+            if isinstance(e.reason, (TimeoutError, socket.timeout)):
+                raise FlowbenchError(0, "TIMEOUT", f"{method} {self.base_url + path}: no connection within {self.timeout} s") from None
+            raise FlowbenchError(0, "CONNECTION_FAILED", f"could not reach Flowbench at {self.base_url + path} ({e.reason})") from None
+        except (TimeoutError, socket.timeout, OSError) as e:
+            # the connection was made, but the answer (or its body) did not come in time or broke off
+            code = "TIMEOUT" if isinstance(e, (TimeoutError, socket.timeout)) else "CONNECTION_FAILED"
+            raise FlowbenchError(0, code, f"{method} {self.base_url + path}: {e}") from None
 
     def list_node_types(self) -> Dict[str, Any]:
         """The node-type contract (GET /api/builder/node-types)."""
@@ -51,7 +70,9 @@ class Client:
         """Validates without storing. Returns {"valid", "errors", "warnings"}; an invalid workflow is not an exception."""
         status, body = self.request("POST", "/api/builder/validate", {"workflow": workflow}, accept=(400,))
         if not isinstance(body, dict) or not isinstance(body.get("valid"), bool):
-            raise FlowbenchError(status, "REQUEST_INVALID", "the server did not return a validation result", body=body)
+            # a 400 that is not a validation result (e.g. INVALID_JSON, REQUEST_INVALID): keep the server's code and message
+            err = body.get("error", {}) if isinstance(body, dict) else {}
+            raise FlowbenchError(status, err.get("code", "REQUEST_INVALID"), err.get("message", "the server did not return a validation result"), err.get("details"), body)
         return {"valid": body["valid"], "errors": body["errors"], "warnings": body["warnings"]}
 
     def get_recipe(self, name: str) -> Dict[str, Any]:

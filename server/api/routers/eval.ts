@@ -1,5 +1,33 @@
+import { env } from "../../core/env";
 import { procedure, router } from "../trpc";
 import {
+  BoardQuery,
+  ConfirmParams,
+  LeadCountsQuery,
+  confirmSample,
+  leadsPerDay,
+  unconfirmSample,
+  loopBoard,
+  ReplayInput,
+  ShadowConfigInput,
+  ShadowParams,
+  ShadowReportQuery,
+  DisagreementsQuery,
+  listDisagreements,
+  publishShadowCandidate,
+  getShadowConfig,
+  putShadowConfig,
+  replayShadow,
+  shadowReport,
+  DismissLeadInput,
+  LeadsQuery,
+  PoolAddInput,
+  PoolParams,
+  TraceParam,
+  addTraceToPool,
+  dismissLead,
+  listLeads,
+  restoreLead,
   BadCaseParams,
   CompareQuery,
   CreateBadCaseInput,
@@ -14,6 +42,9 @@ import {
   ListSamplesQuery,
   ListSetsQuery,
   PastedAnswersInput,
+  QueueFilterQuery,
+  queueNeighbours,
+  reviewProgress,
   RerunInput,
   RunItemParams,
   RunParams,
@@ -30,6 +61,7 @@ import {
   addSample,
   adoptSuggestions,
   cancelRun,
+  closeAnswering,
   compare,
   createBadCase,
   createBadCasesForRun,
@@ -138,6 +170,7 @@ export const evalRouter = router({
     create: procedure("eval.manage").input(CreateRunInput).mutation(({ ctx, input }) => createRun(ctx.db, input, ctx.principal)),
     start: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => startRun(ctx.db, input.id)),
     cancel: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => cancelRun(ctx.db, input.id)),
+    close: procedure("eval.manage").input(RunParams).mutation(({ ctx, input }) => closeAnswering(ctx.db, input.id)),
     rerun: procedure("eval.manage")
       .input(RunParams.extend({ body: RerunInput }))
       .mutation(({ ctx, input }) => rerunRun(ctx.db, input.id, input.body, ctx.principal)),
@@ -159,6 +192,10 @@ export const evalRouter = router({
       .input(RunParams.extend({ query: ListItemsQuery.optional() }))
       .query(({ ctx, input }) => listQueue(ctx.db, input.id, input.query ?? {})),
     get: procedure("eval.read").input(RunItemParams).query(({ ctx, input }) => getItem(ctx.db, input.id, input.itemId)),
+    progress: procedure("eval.read").input(RunParams).query(({ ctx, input }) => reviewProgress(ctx.db, input.id)),
+    neighbours: procedure("eval.read")
+      .input(RunItemParams.extend({ query: QueueFilterQuery.optional() }))
+      .query(({ ctx, input }) => queueNeighbours(ctx.db, input.id, input.itemId, input.query ?? {})),
     verdict: procedure("eval.annotate")
       .input(RunItemParams.extend({ body: VerdictInput }))
       .mutation(({ ctx, input }) => setVerdict(ctx.db, input.id, input.itemId, input.body, ctx.principal)),
@@ -171,7 +208,39 @@ export const evalRouter = router({
     get: procedure("eval.read").input(BadCaseParams).query(({ ctx, input }) => getBadCase(ctx.db, input.id)),
     update: procedure("eval.annotate")
       .input(BadCaseParams.extend({ body: UpdateBadCaseInput }))
-      .mutation(({ ctx, input }) => updateBadCase(ctx.db, input.id, input.body)),
+      .mutation(({ ctx, input }) => updateBadCase(ctx.db, input.id, input.body, ctx.principal)),
   }),
   usage: procedure("eval.read").input(UsageQuery.optional()).query(({ ctx, input }) => usage(ctx.db, input ?? {})),
+  shadow: router({
+    get: procedure("eval.read").input(ShadowParams).query(({ ctx, input }) => getShadowConfig(ctx.db, input.agentId)),
+    put: procedure("eval.manage")
+      .input(ShadowParams.extend({ body: ShadowConfigInput }))
+      .mutation(({ ctx, input }) => putShadowConfig(ctx.db, input.agentId, input.body, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
+    replay: procedure("eval.manage")
+      .input(ShadowParams.extend({ body: ReplayInput }))
+      .mutation(({ ctx, input }) => replayShadow(ctx.db, input.agentId, input.body)),
+    report: procedure("eval.read")
+      .input(ShadowParams.extend({ query: ShadowReportQuery.optional() }))
+      .query(({ ctx, input }) => shadowReport(ctx.db, input.agentId, input.query ?? {})),
+    disagreements: procedure("eval.read")
+      .input(ShadowParams.extend({ query: DisagreementsQuery.optional() }))
+      .query(({ ctx, input }) => listDisagreements(ctx.db, input.agentId, input.query ?? {})),
+    publish: procedure("builder.write")
+      .input(ShadowParams)
+      .mutation(({ ctx, input }) => publishShadowCandidate(ctx.db, input.agentId, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
+  }),
+  online: router({
+    board: procedure("eval.read").input(BoardQuery).query(({ ctx, input }) => loopBoard(ctx.db, input)),
+    leads: procedure("eval.read").input(LeadsQuery).query(({ ctx, input }) => listLeads(ctx.db, input)),
+    leadCounts: procedure("eval.read").input(LeadCountsQuery).query(({ ctx, input }) => leadsPerDay(ctx.db, input)),
+    confirm: procedure("eval.manage").input(ConfirmParams).mutation(({ ctx, input }) => confirmSample(ctx.db, input.id, ctx.principal)),
+    unconfirm: procedure("eval.manage").input(ConfirmParams).mutation(({ ctx, input }) => unconfirmSample(ctx.db, input.id)),
+    dismiss: procedure("eval.manage")
+      .input(TraceParam.extend({ body: DismissLeadInput }))
+      .mutation(({ ctx, input }) => dismissLead(ctx.db, input.traceId, input.body, ctx.principal)),
+    restore: procedure("eval.manage").input(TraceParam).mutation(({ ctx, input }) => restoreLead(ctx.db, input.traceId)),
+    addToPool: procedure("eval.manage")
+      .input(PoolParams.extend({ body: PoolAddInput }))
+      .mutation(async ({ ctx, input }) => (await addTraceToPool(ctx.db, input.id, input.body, ctx.principal)).body),
+  }),
 });

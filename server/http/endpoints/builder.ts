@@ -21,7 +21,7 @@ import {
 } from "../../agents/service";
 import { ErrorOut } from "../../core/errors";
 import { AgentOut, ProvisionOut, PublishOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
-import { RECIPES, RecipeParams, WORKFLOW_LIMITS, nodeTypesSummary, requireRecipe, workflowInvalid } from "../../workflow";
+import { RECIPES, RecipeParams, WORKFLOW_LIMITS, nodeTypesSummary, requireRecipe, validateBodyField, workflowInvalid } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
@@ -48,7 +48,7 @@ export const builderValidate = defineEndpoint({
   description:
     "Body: `{ \"workflow\": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body. Code nodes are also compiled (never run) in the Python sandbox: CODE_SYNTAX_ERROR, or the warning CODE_SYNTAX_UNCHECKED when the sandbox is unavailable.",
   permission: "builder.read",
-  body: z.unknown().meta({ description: '{ "workflow": { "nodes": [...], "edges": [...] } }' }),
+  body: validateBodyField(),
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
     200: { description: "Valid (possibly with warnings)", schema: ValidationOut },
@@ -159,7 +159,11 @@ export const builderDeleteAgent = defineEndpoint({
   summary: "Delete an agent and all its versions",
   permission: "builder.write",
   params: AgentParams,
-  responses: { 204: { description: "Deleted" }, 404: { description: "Not found", schema: ErrorOut } },
+  responses: {
+    204: { description: "Deleted" },
+    404: { description: "Not found", schema: ErrorOut },
+    409: { description: "AGENT_HAS_FROZEN_SETS: the agent owns evaluation sets with frozen versions; delete them first", schema: ErrorOut },
+  },
   handler: async ({ db, params }) => {
     await deleteAgent(db, params.id);
     return new Response(null, { status: 204 });

@@ -1,5 +1,6 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderCreateAgent, builderListAgents } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderListAgents);
 export const POST = handle(builderCreateAgent);
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderListNodeTypes } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderListNodeTypes);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderListRecipes } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderListRecipes);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderValidate } from "@/server/http/endpoints/builder";
 
 export const POST = handle(builderValidate);
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalListBadCases } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalListBadCases);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,6 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalCreateRun, evalListRuns } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalListRuns);
 export const POST = handle(evalCreateRun);
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { tracesGet } from "@/server/http/endpoints/runtime";
 
 export const GET = handle(tracesGet);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
 import { BadCaseParams, createBadCase, CreateBadCaseInput, createBadCasesForRun, getBadCase, listBadCases, ListBadCasesQuery, RunItemParams, RunParams, updateBadCase, UpdateBadCaseInput } from "../../../eval";
-import { BadCaseOut } from "../../../eval/out-schemas";
+import { BadCaseDetailOut, BadCaseOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** Bad Cases over REST (/api/eval/*); handlers only call server/eval. */
@@ -60,7 +60,7 @@ export const evalGetBadCase = defineEndpoint({
   summary: "One Bad Case",
   permission: "eval.read",
   params: BadCaseParams,
-  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...notFound },
+  responses: { 200: { description: "The Bad Case with its history", schema: BadCaseDetailOut }, ...notFound },
   handler: async ({ db, params }) => ({ status: 200, body: await getBadCase(db, params.id) }),
 });
 
@@ -73,6 +73,6 @@ export const evalUpdateBadCase = defineEndpoint({
   permission: "eval.annotate",
   params: BadCaseParams,
   body: UpdateBadCaseInput,
-  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...invalid(), ...notFound },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await updateBadCase(db, params.id, body) }),
+  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...invalid(), ...notFound, ...conflict("BAD_CASE_NOT_VERIFIED: status verified needs a later run of the set with a pass for the question") },
+  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await updateBadCase(db, params.id, body, principal) }),
 });

@@ -8,3 +8,5 @@ export * from "./items";
 export * from "./reports";
 export * from "./bad-cases";
 export * from "./usage";
+export * from "./online";
+export * from "./shadow";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
-import { AdoptInput, adoptSuggestions, getItem, listItems, ListItemsQuery, listQueue, RunItemParams, RunParams, setVerdict, VerdictInput } from "../../../eval";
-import { EvalItemOut, EvalQueueOut, EvalRunOut, VerdictChangeOut } from "../../../eval/out-schemas";
+import { AdoptInput, adoptSuggestions, getItem, listItems, ListItemsQuery, listQueue, QueueFilterQuery, queueNeighbours, reviewProgress, RunItemParams, RunParams, setVerdict, VerdictInput } from "../../../eval";
+import { EvalItemOut, EvalQueueNeighboursOut, EvalQueueOut, EvalReviewProgressOut, EvalRunOut, VerdictChangeOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */
@@ -39,7 +39,7 @@ export const evalSetVerdict = defineEndpoint({
   operationId: "evalSetVerdict",
   summary: "Record (or change) the human verdict of an item",
   description:
-    "pass or fail. A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Every change is kept. The run completes when every item has a verdict.",
+    "pass or fail. A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
   permission: "eval.annotate",
   params: RunItemParams,
   body: VerdictInput,
@@ -47,7 +47,7 @@ export const evalSetVerdict = defineEndpoint({
     200: { description: "The item (changed: false when nothing differed)", schema: EvalItemOut.extend({ changed: z.boolean() }) },
     ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
     ...notFound,
-    ...conflict("ITEM_NOT_JUDGEABLE"),
+    ...conflict("ITEM_NOT_JUDGEABLE or VERDICT_CONFLICT"),
   },
   handler: async ({ db, params, body, principal }) => ({ status: 200, body: await setVerdict(db, params.id, params.itemId, body, principal) }),
 });
@@ -80,10 +80,39 @@ export const evalListQueue = defineEndpoint({
   operationId: "evalListQueue",
   summary: "The annotation queue: compact item rows and the review progress",
   description:
-    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark, Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, and items matching the filters.",
+    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark, Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
   permission: "eval.read",
   params: RunParams,
   query: ListItemsQuery,
   responses: { 200: { description: "A page of the queue", schema: EvalQueueOut }, ...notFound },
   handler: async ({ db, params, query }) => ({ status: 200, body: await listQueue(db, params.id, query) }),
+});
+
+export const evalReviewProgress = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/runs/{id}/progress",
+  operationId: "evalReviewProgress",
+  summary: "A run's review progress, counted now: judged / total, human vs adopted, spot-check left, what adopt would write",
+  description:
+    "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
+  permission: "eval.read",
+  params: RunParams,
+  responses: { 200: { description: "The progress", schema: EvalReviewProgressOut }, ...notFound },
+  handler: async ({ db, params }) => ({ status: 200, body: await reviewProgress(db, params.id) }),
+});
+
+export const evalQueueNeighbours = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/runs/{id}/items/{itemId}/neighbours",
+  operationId: "evalQueueNeighbours",
+  summary: "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
+  description:
+    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item without a verdict after it, else the first one before it.",
+  permission: "eval.read",
+  params: RunItemParams,
+  query: QueueFilterQuery,
+  responses: { 200: { description: "The item's place and neighbours", schema: EvalQueueNeighboursOut }, ...notFound },
+  handler: async ({ db, params, query }) => ({ status: 200, body: await queueNeighbours(db, params.id, params.itemId, query) }),
 });

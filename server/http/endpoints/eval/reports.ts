@@ -40,7 +40,7 @@ export const evalCompareRuns = defineEndpoint({
   operationId: "evalCompareRuns",
   summary: "Compare two runs question by question",
   description:
-    "Questions are matched by sample key. Per question: both_pass, fixed (a fail -> b pass), regressed (a pass -> b fail), both_fail, incomplete (a verdict missing), only_a / only_b; from human verdicts, with the machine outcome beside it. Pass-rate deltas (human and machine, separately); warnings when the runs differ in set, set version, tier, mode, agent or environment.",
+    "Questions are matched by sample key. Per question: both_pass, fixed (a fail -> b pass), regressed (a pass -> b fail), both_fail, incomplete (a verdict missing), only_a / only_b; from human verdicts, with the machine outcome beside it. Pass-rate deltas (human and machine, separately); warnings when the runs differ in set, set version, tier, mode, agent or environment. Filters and pages run on the server: `outcome` and `q` narrow `questions`, `limit` + `offset` page them (`page.total` = questions after the filters, `page.matching` = per outcome under `q`); `summary`, `machineSummary`, `passRates` and `badCases` always describe the whole comparison. Without `limit` every question (after the filters) is returned: a client written before paging gets the same response, plus `page`.",
   permission: "eval.read",
   query: CompareQuery,
   responses: { 200: { description: "The comparison", schema: CompareOut }, ...invalid(), ...notFound },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
 import { ErrorOut } from "../../../core/errors";
-import { cancelRun, createRun, CreateRunInput, getRun, listRuns, ListRunsQuery, PastedAnswersInput, RerunInput, rerunRun, resuggestRun, RUN_LIFECYCLE, RunParams, startRun, submitPastedAnswers } from "../../../eval";
+import { cancelRun, closeAnswering, createRun, CreateRunInput, getRun, listRuns, ListRunsQuery, PastedAnswersInput, RerunInput, rerunRun, resuggestRun, RUN_LIFECYCLE, RunParams, startRun, submitPastedAnswers } from "../../../eval";
 import { EvalRunOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page, uploadLimit } from "./shared";
 
@@ -28,7 +28,7 @@ export const evalListRuns = defineEndpoint({
   summary: "List runs (newest first) with progress",
   permission: "eval.read",
   query: ListRunsQuery,
-  responses: { 200: { description: "A page of runs", schema: page(EvalRunOut) } },
+  responses: { 200: { description: "A page of runs", schema: page(EvalRunOut) }, 404: { description: "NOT_FOUND: the run named by rerunOf does not exist", schema: ErrorOut } },
   handler: async ({ db, query }) => ({ status: 200, body: await listRuns(db, query) }),
 });
 
@@ -67,6 +67,28 @@ export const evalCancelRun = defineEndpoint({
   params: RunParams,
   responses: { 200: { description: "The run", schema: EvalRunOut }, ...notFound, ...conflict("RUN_STATE_CONFLICT") },
   handler: async ({ db, params }) => ({ status: 200, body: await cancelRun(db, params.id) }),
+});
+
+export const evalCloseAnswering = defineEndpoint({
+  ...base,
+  method: "POST",
+  path: "/api/eval/runs/{id}/close",
+  operationId: "evalCloseAnswering",
+  summary: "Pasted mode: close answering; questions without an answer become failed (NOT_ANSWERED) and the run awaits review",
+  description:
+    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (400 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
+  permission: "eval.manage",
+  params: RunParams,
+  responses: {
+    200: {
+      description: "The questions left without an answer, and the run (awaiting_review)",
+      schema: z.object({ unanswered: z.array(z.object({ itemId: z.string(), sampleId: z.string(), key: z.string() })), run: EvalRunOut }).meta({ id: "EvalCloseAnswering" }),
+    },
+    ...invalid("RUN_MODE_MISMATCH"),
+    ...notFound,
+    ...conflict("RUN_STATE_CONFLICT"),
+  },
+  handler: async ({ db, params }) => ({ status: 200, body: await closeAnswering(db, params.id) }),
 });
 
 export const evalRerun = defineEndpoint({

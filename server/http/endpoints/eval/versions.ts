@@ -125,7 +125,7 @@ export const evalImportSamples = defineEndpoint({
   maxBodyBytes: uploadLimit,
   responses: {
     200: { description: "Imported", schema: z.object({ imported: z.number().int(), mode: z.enum(["append", "replace"]), version: EvalVersionOut }) },
-    400: { description: "IMPORT_INVALID with row errors", schema: ErrorOut.extend({ error: ErrorOut.shape.error.extend({ details: z.array(RowErrorOut) }) }) },
+    400: { description: "IMPORT_INVALID: row errors, each an EvalRowError { row, field, message }", schema: ErrorOut },
     ...notFound,
     ...conflict("SET_VERSION_FROZEN"),
     413: { description: "EVAL_LIMIT_EXCEEDED or PAYLOAD_TOO_LARGE", schema: ErrorOut },

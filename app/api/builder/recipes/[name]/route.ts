@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderGetRecipe } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderGetRecipe);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

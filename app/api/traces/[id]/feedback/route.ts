@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { tracesFeedback } from "@/server/http/endpoints/runtime";
 
 export const POST = handle(tracesFeedback);
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,5 +1,6 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderAddVersion, builderListVersions } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderListVersions);
 export const POST = handle(builderAddVersion);
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalCreateRunBadCases } from "@/server/http/endpoints/eval";
 
 export const POST = handle(evalCreateRunBadCases);
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderGetVersion } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderGetVersion);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalSetVerdict } from "@/server/http/endpoints/eval";
 
 export const PUT = handle(evalSetVerdict);
+export const { GET, POST, PATCH, DELETE } = otherMethods(["PUT"]);

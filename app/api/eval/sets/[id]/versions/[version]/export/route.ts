@@ -1,4 +1,5 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalExportSamples } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalExportSamples);
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,6 @@
-import { handle } from "@/server/http/endpoint";
+import { handle, otherMethods } from "@/server/http/endpoint";
 import { evalAddSample, evalListSamples } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalListSamples);
 export const POST = handle(evalAddSample);
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

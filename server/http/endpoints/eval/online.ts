@@ -1,0 +1,136 @@
+import { defineEndpoint } from "../../endpoint";
+import {
+  BoardQuery,
+  ConfirmParams,
+  LeadCountsQuery,
+  loopBoard,
+  addTraceToPool,
+  confirmSample,
+  dismissLead,
+  DismissLeadInput,
+  leadsPerDay,
+  listLeads,
+  LeadsQuery,
+  PoolAddInput,
+  PoolParams,
+  restoreLead,
+  TraceParam,
+  unconfirmSample,
+} from "../../../eval";
+import { EvalSampleOut, LoopBoardOut, LeadCountsOut, LeadsPageOut, LeadStatusOut, PoolAddOut } from "../../../eval/out-schemas";
+import { base, notFound, conflict } from "./shared";
+
+/** The online feedback loop over REST (/api/eval/online/*, /api/eval/sets/{id}/pool); handlers only call server/eval. */
+
+export const evalListLeads = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/leads",
+  operationId: "evalListLeads",
+  summary: "Leads from online traffic: low feedback scores and guardrail signals",
+  description:
+    "Online traces of the agent (source chat or api: the answers callers got from the published agent; newest first) with a feedback score at or below maxScore (default 2) or a signal of the guardrail rules: execution_error, empty_items (a live query returned no items), no_query (no query although the workflow has http nodes). Each lead has a status: new, in_pool (with the pool sample) or dismissed (who, why); status and signal=low_score filter in the query itself. A page scans at most 2000 traces; nextCursor continues (a page can be short or empty with a nextCursor when the scanned stretch held no lead). perDay counts this page only: GET /api/eval/online/leads/per-day counts a whole range.",
+  permission: "eval.read",
+  query: LeadsQuery,
+  responses: { 200: { description: "A page of leads", schema: LeadsPageOut }, ...notFound },
+  handler: async ({ db, query }) => ({ status: 200, body: await listLeads(db, query) }),
+});
+
+export const evalLeadCounts = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/leads/per-day",
+  operationId: "evalLeadCounts",
+  summary: "Leads per day and status over a time range (the leads chart)",
+  description:
+    "The same filters as GET /api/eval/online/leads (agentId, from, to, maxScore, signal, status), counted over the whole range by UTC day and status. The range defaults to the last 30 days ending today (at most 366 days: 400 REQUEST_INVALID beyond, or when from is after to). The newest 20,000 online traces of the range are looked at; complete: false says the range held more (counts then cover coveredFrom .. to).",
+  permission: "eval.read",
+  query: LeadCountsQuery,
+  responses: { 200: { description: "Counts per day", schema: LeadCountsOut }, ...notFound },
+  handler: async ({ db, query }) => ({ status: 200, body: await leadsPerDay(db, query) }),
+});
+
+export const evalDismissLead = defineEndpoint({
+  ...base,
+  method: "POST",
+  path: "/api/eval/online/leads/{traceId}/dismiss",
+  operationId: "evalDismissLead",
+  summary: "Set a lead aside, with the reason",
+  permission: "eval.manage",
+  params: TraceParam,
+  body: DismissLeadInput,
+  responses: { 200: { description: "Dismissed", schema: LeadStatusOut }, ...notFound, ...conflict("TRACE_NOT_ONLINE: not an online trace") },
+  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await dismissLead(db, params.traceId, body, principal) }),
+});
+
+export const evalRestoreLead = defineEndpoint({
+  ...base,
+  method: "DELETE",
+  path: "/api/eval/online/leads/{traceId}/dismiss",
+  operationId: "evalRestoreLead",
+  summary: "Undo a dismissal: the lead is new again",
+  permission: "eval.manage",
+  params: TraceParam,
+  responses: { 200: { description: "New again", schema: LeadStatusOut }, ...notFound, ...conflict("TRACE_NOT_ONLINE: not an online trace") },
+  handler: async ({ db, params }) => ({ status: 200, body: await restoreLead(db, params.traceId) }),
+});
+
+export const evalAddToPool = defineEndpoint({
+  ...base,
+  method: "POST",
+  path: "/api/eval/sets/{id}/pool",
+  operationId: "evalAddToPool",
+  summary: "Add an online trace to a regression-pool set",
+  description:
+    "Into the pool's draft version (a new draft copied from the latest when that one is frozen). The question defaults to the trace's user message; an earlier conversation of the session becomes a script with preset earlier turns; the online answer is kept as referenceAnswer; sourceTraceId is the trace. A golden set: 409 SET_NOT_REGRESSION_POOL. A trace already in any version of the set: 200 with that sample and duplicate: true (concurrent adds of one trace create one sample). likelyDuplicateOf names a sample of the version with the same normalised question.",
+  permission: "eval.manage",
+  params: PoolParams,
+  body: PoolAddInput,
+  responses: {
+    201: { description: "Added", schema: PoolAddOut },
+    200: { description: "Already in the pool (duplicate: true)", schema: PoolAddOut },
+    ...notFound,
+    ...conflict("SET_NOT_REGRESSION_POOL (a golden set), TRACE_NOT_ONLINE or TRACE_OTHER_AGENT"),
+  },
+  handler: async ({ db, params, body, principal }) => addTraceToPool(db, params.id, body, principal),
+});
+
+export const evalLoopBoard = defineEndpoint({
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/board",
+  operationId: "evalLoopBoard",
+  summary: "The online loop's board: each online-sourced pool sample and its stage",
+  description:
+    "Stages: candidate (in a draft, not confirmed) -> confirmed (a person confirmed it) -> expectations (confirmed, with expected points) -> frozen (frozen version, no run yet) -> in_run (the latest run with the sample, its verdict) -> bad_case (a Bad Case not verified yet) -> verified (the Bad Case was verified by a later run, and the latest run does not fail it). From the first run on, the stage follows the latest run item. Each card has its history and links (source trace, annotation item, comparison).",
+  permission: "eval.read",
+  query: BoardQuery,
+  responses: { 200: { description: "The board", schema: LoopBoardOut }, ...notFound },
+  handler: async ({ db, query }) => ({ status: 200, body: await loopBoard(db, query) }),
+});
+
+export const evalConfirmSample = defineEndpoint({
+  ...base,
+  method: "POST",
+  path: "/api/eval/samples/{id}/confirm",
+  operationId: "evalConfirmSample",
+  summary: "Confirm a regression-pool candidate (the online loop's board)",
+  description:
+    "A person confirms that the sample belongs in the pool: confirmedAt and confirmedById are set (idempotent: the first confirmation is kept) and are copied into later versions. Drafts of regression-pool sets only: a golden set is 409 SET_NOT_REGRESSION_POOL, a frozen version 409 SET_VERSION_FROZEN. Freezing does not require it (the board warns with a count).",
+  permission: "eval.manage",
+  params: ConfirmParams,
+  responses: { 200: { description: "The confirmed sample", schema: EvalSampleOut }, ...notFound, ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN") },
+  handler: async ({ db, params, principal }) => ({ status: 200, body: await confirmSample(db, params.id, principal) }),
+});
+
+export const evalUnconfirmSample = defineEndpoint({
+  ...base,
+  method: "DELETE",
+  path: "/api/eval/samples/{id}/confirm",
+  operationId: "evalUnconfirmSample",
+  summary: "Take a confirmation back (the sample is a candidate again)",
+  permission: "eval.manage",
+  params: ConfirmParams,
+  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...notFound, ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN") },
+  handler: async ({ db, params }) => ({ status: 200, body: await unconfirmSample(db, params.id) }),
+});

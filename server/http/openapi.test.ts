@@ -1,0 +1,150 @@
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { MAX_DB_INT } from "../core/params";
+import { ENDPOINTS } from "./endpoints";
+import { openapiDocument } from "./openapi";
+
+type Schema = Record<string, unknown>;
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: Array<{ in: string; name: string; schema?: Schema; required?: boolean }>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+  "x-permission"?: string;
+};
+type Doc = { servers?: unknown[]; paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, Schema> } };
+
+const doc = openapiDocument(ENDPOINTS) as unknown as Doc;
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op, name: `${method.toUpperCase()} ${path}` })));
+
+/** Every schema node below `schema` (following $refs into components once each), with its JSON pointer-ish location. */
+function* walk(schema: unknown, at: string, seen = new Set<string>()): Generator<{ node: Schema; at: string }> {
+  if (!schema || typeof schema !== "object") return;
+  if (Array.isArray(schema)) {
+    for (const [i, s] of schema.entries()) yield* walk(s, `${at}/${i}`, seen);
+    return;
+  }
+  const node = schema as Schema;
+  if (typeof node.$ref === "string") {
+    const name = /^#\/components\/schemas\/(.+)$/.exec(node.$ref)?.[1];
+    if (!name) throw new Error(`${at}: a $ref outside components/schemas (${node.$ref}) cannot be resolved in the document`);
+    if (seen.has(name)) return;
+    seen.add(name);
+    yield* walk(doc.components.schemas?.[name], `${at}->${name}`, seen);
+  }
+  yield { node, at };
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "default" || k === "examples" || k === "example" || k === "const" || k === "enum") continue;
+    if (v && typeof v === "object") yield* walk(v, `${at}/${k}`, seen);
+  }
+}
+
+function inputSchemas(op: Operation): Array<{ schema: unknown; at: string }> {
+  return [
+    ...(op.parameters ?? []).map((p) => ({ schema: p.schema, at: `${p.in}:${p.name}` })),
+    ...Object.entries(op.requestBody?.content ?? {}).map(([type, c]) => ({ schema: c.schema, at: `body(${type})` })),
+  ];
+}
+
+describe("every integer a REST input takes is bounded by the database's 32-bit integer", () => {
+  it("walks the documented input schemas of every operation and finds no integer without a bound within MAX_DB_INT", () => {
+    const unbounded: string[] = [];
+    let integers = 0;
+    for (const { op, name } of operations) {
+      for (const input of inputSchemas(op)) {
+        for (const { node, at } of walk(input.schema, input.at)) {
+          const types = Array.isArray(node.type) ? node.type : [node.type];
+          if (!types.includes("integer")) continue;
+          integers++;
+          const max = typeof node.maximum === "number" ? node.maximum : typeof node.exclusiveMaximum === "number" ? node.exclusiveMaximum - 1 : Infinity;
+          const min = typeof node.minimum === "number" ? node.minimum : typeof node.exclusiveMinimum === "number" ? node.exclusiveMinimum + 1 : -Infinity;
+          if (max > MAX_DB_INT || min < -MAX_DB_INT - 1) unbounded.push(`${name} ${at}: integer ${min}..${max}`);
+        }
+      }
+    }
+    expect(integers).toBeGreaterThan(20); // the walk reaches query, path and body integers (and $refs)
+    expect(unbounded).toEqual([]);
+  });
+});
+
+describe("OpenAPI lint", () => {
+  it("has servers, unique operationIds, a description per operation and valid JSON Schemas", () => {
+    expect(doc.servers?.length).toBeGreaterThan(0);
+    const ids = operations.map((o) => o.op.operationId);
+    expect(ids.every((id) => typeof id === "string" && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operations.filter((o) => !o.op.description?.trim() || !o.op.summary?.trim()).map((o) => o.name)).toEqual([]);
+    // every schema compiles as JSON Schema 2020-12 (OpenAPI 3.1's dialect), with the document's components
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(doc as object, "openapi");
+    const broken: string[] = [];
+    for (const [name, schema] of Object.entries(doc.components.schemas ?? {})) {
+      try {
+        ajv.compile({ $ref: `openapi#/components/schemas/${name.replaceAll("~", "~0").replaceAll("/", "~1")}` });
+      } catch (e) {
+        broken.push(`${name}: ${(e as Error).message}`);
+      }
+      expect(schema).toBeTypeOf("object");
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("every operation documents a 2xx, 400 when it takes input, 401/403 when protected, and each response has a description", () => {
+    const problems: string[] = [];
+    for (const { op, name, path } of operations) {
+      const statuses = Object.keys(op.responses ?? {});
+      if (!statuses.some((s) => /^2\d\d$/.test(s))) problems.push(`${name}: no 2xx response`);
+      const hasInput = !!op.requestBody || (op.parameters ?? []).length > 0;
+      if (hasInput && !statuses.includes("400")) problems.push(`${name}: takes input but documents no 400`);
+      if ((op.security ?? []).length > 0 && !statuses.includes("401")) problems.push(`${name}: protected but documents no 401`);
+      if (op["x-permission"] && !statuses.includes("403")) problems.push(`${name}: needs ${op["x-permission"]} but documents no 403`);
+      for (const [status, r] of Object.entries(op.responses ?? {})) if (!r.description?.trim()) problems.push(`${name} ${status}: no description`);
+      // path parameters: every {name} in the template is declared (required) and nothing else is
+      const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      const declared = (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name).sort();
+      if (JSON.stringify(inTemplate) !== JSON.stringify(declared)) problems.push(`${name}: path parameters ${declared.join(",")} do not match the template`);
+      if ((op.parameters ?? []).some((p) => p.in === "path" && p.required !== true)) problems.push(`${name}: a path parameter is not required`);
+    }
+    expect(operations.length).toBeGreaterThan(50);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("error details are typed in the document where the code table gives them a shape", () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc as object, "openapi");
+  const responseSchema = (path: string, method: string, status: number) =>
+    ajv.compile({ $ref: `openapi#/paths/${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}/responses/${status}/content/application~1json/schema` });
+  const error = (code: string, details: unknown[]) => ({ error: { code, message: "m", details } });
+
+  it("an import's 400 accepts IMPORT_INVALID only with EvalRowError details, and any other code in the common shape", () => {
+    const check = responseSchema("/api/eval/sets/{id}/versions/{version}/import", "post", 400);
+    expect(check(error("IMPORT_INVALID", [{ row: 2, field: "question", message: "question is required" }]))).toBe(true);
+    expect(check(error("IMPORT_INVALID", [{ path: "/question", message: "x", code: "too_small" }]))).toBe(false);
+    expect(check(error("IMPORT_INVALID", ["row 2 is bad"]))).toBe(false);
+    expect(check(error("REQUEST_INVALID", [{ path: "/format", message: "Invalid option", code: "invalid_value" }]))).toBe(true);
+    expect(check(error("REQUEST_INVALID", [{ row: 1 }]))).toBe(false);
+    expect(check(error("INVALID_JSON", []))).toBe(true);
+    expect(check(error("SOME_OTHER_CODE", [{ anything: true }]))).toBe(true);
+  });
+
+  it("validation 400s carry Finding details; run failures RunError details; limits their own", () => {
+    const validate = responseSchema("/api/builder/validate", "post", 400);
+    const finding = { code: "NO_START_NODE", severity: "error", message: "m", path: "/workflow/nodes" };
+    expect(validate({ valid: false, errors: [finding], warnings: [], ...error("WORKFLOW_INVALID", [finding]) })).toBe(true);
+    expect(validate({ valid: false, errors: [], warnings: [], ...error("WORKFLOW_INVALID", [{ nope: 1 }]) })).toBe(false);
+    const chat502 = responseSchema("/api/agents/{id}/chat", "post", 502);
+    expect(chat502({ traceId: "t", ...error("RUN_FAILED", [{ code: "LLM_UNAVAILABLE", message: "m", nodeId: "llm_1" }]) })).toBe(true);
+    expect(chat502({ traceId: "t", ...error("RUN_FAILED", [{ nodeId: 1 }]) })).toBe(false);
+    const upload413 = responseSchema("/api/eval/sets/{id}/versions/{version}/import", "post", 413);
+    expect(upload413(error("EVAL_LIMIT_EXCEEDED", [{ limit: "maxImportBytes", value: 5 }]))).toBe(true);
+    expect(upload413(error("PAYLOAD_TOO_LARGE", [{ limitBytes: 5 }]))).toBe(true);
+    expect(upload413(error("PAYLOAD_TOO_LARGE", [{ limit: 5 }]))).toBe(false);
+  });
+});
