@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SHORTCUTS, actionFor, neighbour, nextOpenItem } from "./annotation-keys";
+import { SHORTCUTS, actionFor, neighbour, nextOpenItem, windowNav } from "./annotation-keys";
 
 describe("annotation keyboard", () => {
   it("P pass, F fail, J/K and arrows move, N next open, R raw JSON, ? help", () => {
@@ -45,5 +45,25 @@ describe("annotation keyboard", () => {
     expect(neighbour(items, "a", -1)?.id).toBe("a");
     expect(neighbour(items, "zzz", 1)?.id).toBe("a");
     expect(neighbour([], "a", 1)).toBeNull();
+  });
+});
+
+describe("windowNav: J/K around an item the list has not loaded", () => {
+  const rows = (...ids: string[]) => ids.map((id) => ({ id }));
+  const w = { itemId: "i150", position: 150, firstPosition: 148, before: rows("i148", "i149"), after: rows("i151", "i152") };
+  it("the window's item: its place and the items beside it", () => {
+    expect(windowNav(w, "i150")).toEqual({ position: 150, prev: { id: "i149" }, next: { id: "i151" } });
+  });
+  it("an item listed around it (after J or K): its place and neighbours from the same window", () => {
+    expect(windowNav(w, "i151")).toEqual({ position: 151, prev: { id: "i150" }, next: { id: "i152" } });
+    expect(windowNav(w, "i148")).toEqual({ position: 148, prev: null, next: { id: "i149" } });
+    expect(windowNav(w, "i152")).toEqual({ position: 152, prev: { id: "i151" }, next: null });
+    expect(windowNav(w, "i999")).toBeNull();
+  });
+  it("a window item the filters do not list is skipped when moving from its neighbours, but placed nowhere when open", () => {
+    const off = { ...w, position: null, firstPosition: 60 };
+    expect(windowNav(off, "i150")).toEqual({ position: null, prev: { id: "i149" }, next: { id: "i151" } });
+    expect(windowNav(off, "i149")).toEqual({ position: 61, prev: { id: "i148" }, next: { id: "i151" } });
+    expect(windowNav(off, "i151")).toEqual({ position: 62, prev: { id: "i149" }, next: { id: "i152" } });
   });
 });

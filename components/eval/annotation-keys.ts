@@ -60,3 +60,19 @@ export function neighbour<T extends { id: string }>(items: readonly T[], current
   if (i === -1) return items[0]!;
   return items[Math.min(items.length - 1, Math.max(0, i + step))]!;
 }
+
+/** The server's window of the queue around one item it placed (an item outside the loaded list: a shared link). */
+export type QueueWindow<T> = { itemId: string; position: number | null; firstPosition: number; before: readonly T[]; after: readonly T[] };
+
+/**
+ * J/K and the place of `currentId` inside a window: the window's own item, or one of the items listed around it
+ * (moving on needs no new answer from the server; the window of the new item replaces it when it comes). The window's
+ * item counts only when it matches the filters (`position` not null). Null when the window does not hold it.
+ */
+export function windowNav<T extends { id: string }>(w: QueueWindow<T>, currentId: string): { position: number | null; prev: { id: string } | null; next: { id: string } | null } | null {
+  if (currentId === w.itemId) return { position: w.position, prev: w.before.at(-1) ?? null, next: w.after[0] ?? null };
+  const listed: Array<{ id: string }> = [...w.before, ...(w.position !== null ? [{ id: w.itemId }] : []), ...w.after];
+  const i = listed.findIndex((x) => x.id === currentId);
+  if (i === -1) return null;
+  return { position: w.firstPosition + i, prev: listed[i - 1] ?? null, next: listed[i + 1] ?? null };
+}

@@ -10,6 +10,7 @@ import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, T
 const COLORS = { machine: "#94a3b8", human: "#2a56d9", fail: "#dc2626", warn: "#d97706", neutral: "#64748b", good: "#059669" };
 const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
 const tick = { fontSize: 12, fill: "#475569" };
+const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
 /** Machine vs human-confirmed pass rate per group (never mixed: two bars per group). */
 export function PassRateBars({ data, label }: { data: Array<{ group: string; machine: number | null; human: number | null }>; label: string }) {
@@ -55,20 +56,33 @@ export function CountBars({ data, label, tone = "neutral", valueName }: { data: 
   );
 }
 
-/** Values per day, one or more series side by side (usage, leads, agreement). */
-export function DailyBars<K extends string>({ data, series, label, percent = false }: { data: Array<{ day: string } & Partial<Record<K, number | null>>>; series: Array<{ key: K; name: string; tone: keyof typeof COLORS }>; label: string; percent?: boolean }) {
+/** Values per day, one or more series side by side (usage, leads, agreement); `compact` writes 12.3K for large counts (tokens). */
+export function DailyBars<K extends string>({
+  data,
+  series,
+  label,
+  percent = false,
+  compact = false,
+}: {
+  data: Array<{ day: string } & Partial<Record<K, number | null>>>;
+  series: Array<{ key: K; name: string; tone: keyof typeof COLORS }>;
+  label: string;
+  percent?: boolean;
+  compact?: boolean;
+}) {
+  const number = (v: number) => (compact ? compactNumber.format(v) : v.toLocaleString("en-US"));
   return (
     <div role="img" aria-label={label} className="h-56">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 16, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="day" tick={tick} tickFormatter={(d: string) => d.slice(5)} />
-          <YAxis tick={tick} allowDecimals={false} tickFormatter={percent ? pctLabel : undefined} domain={percent ? [0, 1] : undefined} width={40} />
-          <Tooltip formatter={(v) => (percent ? pctLabel(v) : String(v))} />
+          <YAxis tick={tick} allowDecimals={false} tickFormatter={percent ? pctLabel : compact ? (v: number) => compactNumber.format(v) : undefined} domain={percent ? [0, 1] : undefined} width={compact ? 48 : 40} />
+          <Tooltip formatter={(v) => (percent ? pctLabel(v) : typeof v === "number" ? v.toLocaleString("en-US") : String(v))} />
           {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
           {series.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[s.tone]} isAnimationActive={false} maxBarSize={28}>
-              <LabelList dataKey={s.key} position="top" formatter={(v: unknown) => (typeof v === "number" && v !== 0 ? (percent ? pctLabel(v) : v.toLocaleString("en-US")) : "")} style={{ fontSize: 10, fill: "#334155" }} />
+              <LabelList dataKey={s.key} position="top" formatter={(v: unknown) => (typeof v === "number" && v !== 0 ? (percent ? pctLabel(v) : number(v)) : "")} style={{ fontSize: 10, fill: "#334155" }} />
             </Bar>
           ))}
         </BarChart>

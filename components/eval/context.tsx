@@ -39,11 +39,14 @@ export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { repla
   const hrefFor = useCallback((patch: Partial<EvalUrl>) => evalHref(nextView(state, patch)), [state]);
   const go = useCallback(
     (patch: Partial<EvalUrl>, opts: { replace?: boolean } = {}) => {
-      const href = hrefFor(patch);
-      if (pathname !== "/eval") router.push(href);
-      else if (href !== evalHref(state)) window.history[opts.replace ? "replaceState" : "pushState"](null, "", href);
+      if (pathname !== "/eval") return void router.push(hrefFor(patch));
+      // From the address bar as it is now, not from the last render's state: two filter changes in quick succession
+      // (a date, then a select) would otherwise have the second one rebuilt from before the first and undo it.
+      const current = parseEvalUrl(new URLSearchParams(window.location.search));
+      const href = evalHref(nextView(current, patch));
+      if (href !== evalHref(current)) window.history[opts.replace ? "replaceState" : "pushState"](null, "", href);
     },
-    [hrefFor, pathname, router, state],
+    [hrefFor, pathname, router],
   );
   return [state, go, hrefFor];
 }

@@ -1,13 +1,15 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { useTRPC } from "@/lib/trpc";
-import { cn } from "@/components/ui/cn";
-import { inputClass } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { Combobox } from "@/components/ui/combobox";
 import { ErrorState, Skeleton } from "@/components/ui/feedback";
 import { TabPanel, Tabs } from "@/components/ui/tabs";
 import { EvalProvider, useEvalUrl, type EvalCaps } from "./context";
+import { errorInfo } from "./types";
 import { EVAL_TABS, type EvalTab } from "./url-state";
 import { SetsTab } from "./sets/sets-tab";
 import { RunsTab } from "./runs/runs-tab";
@@ -28,31 +30,68 @@ export function EvalCenter({ caps, role }: { caps: EvalCaps; role: string }) {
   );
 }
 
+const LISTED = 50;
+
 function Shell() {
   const trpc = useTRPC();
   const [url, go] = useEvalUrl();
-  const agents = useQuery(trpc.builder.agents.list.queryOptions({ limit: 200 }));
-  const sets = useQuery(trpc.eval.sets.list.queryOptions({ limit: 200 }));
+  const rawAgent = useSearchParams().get("agent");
+  const [query, setQuery] = useState("");
+  const [notice, setNotice] = useState<string | null>(null);
+  // The first agents in the server's evaluation order: agents that have evaluation sets first (on a fresh install: the
+  // seeded sample agent), newest set first, then by name. The selector searches every agent on the server.
+  const agents = useQuery(trpc.builder.agents.list.queryOptions({ limit: LISTED, order: "evaluation" }));
+  const search = useQuery({ ...trpc.builder.agents.list.queryOptions({ q: query, limit: 20 }), enabled: !!query, placeholderData: keepPreviousData });
+  const ordered = useMemo(() => agents.data?.items ?? [], [agents.data]);
 
-  // Agents that have evaluation sets come first (on a fresh install: the seeded sample agent), newest set first.
-  const ordered = useMemo(() => {
-    const list = agents.data?.items ?? [];
-    const rank = new Map<string, number>();
-    (sets.data?.items ?? []).forEach((s, i) => {
-      if (!rank.has(s.agentId)) rank.set(s.agentId, i);
-    });
-    return [...list].sort((a, b) => (rank.get(a.id) ?? 1e9) - (rank.get(b.id) ?? 1e9) || a.name.localeCompare(b.name));
-  }, [agents.data, sets.data]);
+  // The URL's agent, wherever it is in the list: looked up on the server when it is not among the first listed.
+  const listed = url.agent ? ordered.find((a) => a.id === url.agent) : undefined;
+  const lookup = useQuery({ ...trpc.builder.agents.get.queryOptions({ id: url.agent ?? "" }), enabled: !!url.agent && agents.isSuccess && !listed, retry: false });
+  const missing = !!url.agent && !listed && errorInfo(lookup.error).code === "NOT_FOUND";
+  const agent = url.agent ? (listed ?? (lookup.data ? { id: lookup.data.id, name: lookup.data.name } : undefined)) : undefined;
+  const fallback = ordered[0];
 
-  const agentId = url.agent ?? ordered[0]?.id;
-  const agent = ordered.find((a) => a.id === agentId);
+  // No agent in the URL, or one that does not exist: show the first agent, and say so when the link named another.
   useEffect(() => {
-    if (!url.agent && ordered[0] && sets.data) go({ agent: ordered[0].id }, { replace: true });
-  }, [url.agent, ordered, sets.data, go]);
+    if (!fallback) return;
+    if (missing) {
+      setNotice(`No agent “${url.agent}” exists (it may have been deleted): showing ${fallback.name} instead.`);
+      go({ tab: url.tab, agent: fallback.id }, { replace: true });
+    } else if (!url.agent) {
+      if (rawAgent) setNotice(`“${rawAgent.slice(0, 80)}” is not an agent id: showing ${fallback.name} instead.`);
+      go({ agent: fallback.id }, { replace: true });
+    }
+  }, [missing, url.agent, url.tab, rawAgent, fallback, go]);
+
+  // while the server searches, the agents already listed that match stand in (so the list never empties under the cursor)
+  const choices = query ? (search.data?.items ?? ordered.filter((a) => a.name.toLowerCase().includes(query.toLowerCase())).slice(0, 20)) : ordered;
+  const more = query ? !!search.data?.nextCursor : !!agents.data?.nextCursor;
+  const pick = (id: string) => {
+    setNotice(null);
+    go({ tab: url.tab, agent: id });
+  };
+
+  let body: ReactNode;
+  if (agents.error) body = <ErrorState error={agents.error} onRetry={() => agents.refetch()} />;
+  else if (agents.isLoading) body = <Skeleton className="h-40 w-full" />;
+  else if (!ordered.length) body = <NoAgents />;
+  else if (agent) body = <TabContent tab={url.tab} agentId={agent.id} agentName={agent.name} />;
+  else if (lookup.error && !missing)
+    body = (
+      <div className="space-y-3">
+        <ErrorState error={lookup.error} onRetry={() => lookup.refetch()} title="The agent could not be loaded" />
+        {fallback && (
+          <Button variant="secondary" onClick={() => pick(fallback.id)}>
+            Show {fallback.name} instead
+          </Button>
+        )}
+      </div>
+    );
+  else body = <Skeleton className="h-40 w-full" />;
 
   return (
     <div className="flex min-h-full flex-col">
-      <header className="border-b border-slate-200 bg-white px-8 pt-6">
+      <header className="border-b border-slate-200 bg-white px-4 pt-6 sm:px-8">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
             <h1 className="text-xl font-semibold tracking-tight">Evaluation</h1>
@@ -65,19 +104,33 @@ function Shell() {
               Agent
             </label>
             {agents.isLoading ? (
-              <Skeleton className="h-9 w-56" />
+              <Skeleton className="h-9 w-64" />
             ) : (
-              <select id="eval-agent" className={cn(inputClass, "w-64")} value={agentId ?? ""} onChange={(e) => go({ tab: url.tab, agent: e.target.value })} disabled={!ordered.length}>
-                {!ordered.length && <option value="">No agents yet</option>}
-                {ordered.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </select>
+              <Combobox
+                id="eval-agent"
+                className="w-64"
+                value={agent?.id}
+                selectedLabel={agent?.name ?? (ordered.length ? "" : "No agents yet")}
+                placeholder={ordered.length ? "Choose an agent" : "No agents yet"}
+                disabled={!ordered.length}
+                options={choices.map((a) => ({ value: a.id, label: a.name }))}
+                onChange={pick}
+                onQuery={setQuery}
+                loading={!!query && search.isFetching && !search.data && !choices.length}
+                empty={query ? `No agent named like “${query}”` : "No agents yet"}
+                footer={more ? (query ? "More match: type more of the name" : "Type to search every agent") : undefined}
+              />
             )}
           </div>
         </div>
+        {notice && (
+          <div role="status" className="mt-3 flex items-start justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <p>{notice}</p>
+            <Button size="sm" variant="ghost" onClick={() => setNotice(null)}>
+              Dismiss
+            </Button>
+          </div>
+        )}
         <Tabs
           className="-mb-px mt-4"
           label="Evaluation center"
@@ -87,14 +140,8 @@ function Shell() {
           onSelect={(id) => go({ tab: id as EvalTab, agent: url.agent })}
         />
       </header>
-      <TabPanel id={url.tab} idPrefix="eval-tab" className="flex-1 px-8 py-6">
-        {agents.error ? (
-          <ErrorState error={agents.error} onRetry={() => agents.refetch()} />
-        ) : agentId || agents.isLoading ? (
-          agentId && agent ? <TabContent tab={url.tab} agentId={agentId} agentName={agent.name} /> : <Skeleton className="h-40 w-full" />
-        ) : (
-          <NoAgents />
-        )}
+      <TabPanel id={url.tab} idPrefix="eval-tab" className="flex-1 px-4 py-6 sm:px-8">
+        {body}
       </TabPanel>
     </div>
   );

@@ -4,23 +4,8 @@ export function pct(rate: number | null | undefined, digits = 1): string {
   return `${(rate * 100).toFixed(digits).replace(/\.0+$/, "")}%`;
 }
 
-export function when(value: string | Date | null | undefined): string {
-  if (!value) return "—";
-  return new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
-export function ago(value: string | Date | null | undefined, now = Date.now()): string {
-  if (!value) return "—";
-  const s = Math.round((now - new Date(value).getTime()) / 1000);
-  if (s < 45) return "just now";
-  if (s < 90) return "a minute ago";
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} minutes ago`;
-  const h = Math.round(m / 60);
-  if (h < 24) return `${h} hour${h === 1 ? "" : "s"} ago`;
-  const d = Math.round(h / 24);
-  return d < 30 ? `${d} day${d === 1 ? "" : "s"} ago` : when(value);
-}
+/** Dates: the shared formatters (the builder uses them too). */
+export { ago, when } from "@/components/ui/time";
 
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined) return "—";

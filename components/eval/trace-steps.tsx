@@ -7,7 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorState, Spinner } from "@/components/ui/feedback";
 import { ms, when } from "./format";
-import { PayloadView } from "./payload-view";
+import { humanize } from "./payload-model";
+import { PayloadView, ValueView } from "./payload-view";
 
 /** The execution steps of one trace (node, type, status, duration, error): where an answer went wrong, for attribution. */
 export function TraceSteps({ traceId }: { traceId: string }) {
@@ -39,14 +40,8 @@ export function TraceSteps({ traceId }: { traceId: string }) {
               {s.error && <p className="px-8 pb-2 text-xs text-red-700">{`${s.error.code}: ${s.error.message}`}</p>}
               {expanded && (
                 <div className="grid gap-3 bg-slate-50 px-8 py-2 lg:grid-cols-2">
-                  <div>
-                    <h6 className="mb-1 text-xs font-semibold text-slate-500">Input</h6>
-                    <PayloadView payload={s.input && typeof s.input === "object" ? s.input : { value: s.input }} compact />
-                  </div>
-                  <div>
-                    <h6 className="mb-1 text-xs font-semibold text-slate-500">Output</h6>
-                    <PayloadView payload={s.output && typeof s.output === "object" ? s.output : { value: s.output }} compact />
-                  </div>
+                  <StepValue title="Input" value={s.input} />
+                  <StepValue title="Output" value={s.output} />
                 </div>
               )}
             </li>
@@ -55,6 +50,19 @@ export function TraceSteps({ traceId }: { traceId: string }) {
       </ol>
     </div>
   );
+}
+
+/** A step's input or output for people (nested values as lists and small tables), its raw JSON one click away. */
+function StepValue({ title, value }: { title: string; value: unknown }) {
+  if (value === null || value === undefined || (typeof value === "object" && !Object.keys(value).length)) {
+    return (
+      <div>
+        <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h4>
+        <p className="text-xs text-slate-500">none</p>
+      </div>
+    );
+  }
+  return <PayloadView title={title} payload={typeof value === "object" ? value : { value }} compact />;
 }
 
 /** A trace on demand (e.g. the online trace a sample came from). */
@@ -84,7 +92,22 @@ function TraceSummary({ traceId }: { traceId: string }) {
         <dt className="text-slate-500">Source</dt>
         <dd>{t.source}</dd>
         <dt className="text-slate-500">Input</dt>
-        <dd className="whitespace-pre-wrap">{Object.entries(input).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join("\n") || "—"}</dd>
+        <dd className="min-w-0">
+          {Object.keys(input).length ? (
+            <dl className="grid grid-cols-[minmax(5rem,auto)_1fr] gap-x-3 gap-y-1">
+              {Object.entries(input).map(([k, v]) => (
+                <div key={k} className="contents">
+                  <dt className="text-slate-500">{humanize(k)}</dt>
+                  <dd className="min-w-0 whitespace-pre-wrap break-words">
+                    <ValueView value={v} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          ) : (
+            "—"
+          )}
+        </dd>
         <dt className="text-slate-500">Answer</dt>
         <dd className="whitespace-pre-wrap">{t.answer ?? "—"}</dd>
         {t.feedback.length > 0 && (

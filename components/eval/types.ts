@@ -23,3 +23,6 @@ export function errorInfo(e: unknown): { code: string; message: string; details:
   const err = e as { message?: string; data?: { appCode?: string; details?: unknown[] } } | null;
   return { code: err?.data?.appCode ?? "ERROR", message: err?.message ?? String(e), details: err?.data?.details ?? [] };
 }
+export type Lead = Out["online"]["leads"]["items"][number];
+export type LeadCounts = Out["online"]["leadCounts"];
+export type BoardCard = Out["online"]["board"]["cards"][number];

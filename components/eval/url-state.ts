@@ -1,15 +1,20 @@
 import { z } from "zod";
+import type { EvalCompare, In } from "./types";
 
 /**
  * Everything a view of the evaluation center shows is in its URL, so any view can be shared and reloaded:
  * `/eval?tab=<tab>&agent=<agentId>&...`. Pure: parsing is tolerant (an unknown or broken value falls back to the
  * default instead of failing) and serialising writes parameters in a fixed order and omits defaults.
  *
- *   online-loop    (default)
+ *   online-loop    (default) leads filters: status (new|in_pool|dismissed), signal, score (max feedback score 1..5),
+ *                  from/to (days, YYYY-MM-DD)
  *   sets           set=<setId> v=<version> q=<sample search>
- *   runs           run=<id|R-XXXXX> | view=compare a=<run> b=<run> [q=<key or text>] | view=usage; list filters: set, status, tier
+ *   runs           run=<id|R-XXXXX>
+ *                  | view=compare a=<run> b=<run> [q=<key or text>] [outcome=<outcome>] [page=<n>] [open=<sample key>]
+ *                  | view=usage [from=<YYYY-MM-DD>] [to=<YYYY-MM-DD>] [scope=all]
+ *                  list filters: set, status, tier
  *   annotation     run=<id|R-XXXXX> item=<itemId>; filters: verdict, suggestion, spot, cls, q
- *   bad-cases      case=<badCaseId>; filters: status, attribution
+ *   bad-cases      case=<badCaseId>; filters: status, attribution, cls (scenario), run, set
  *   intent-shadow
  */
 export const EVAL_TABS = [
@@ -26,6 +31,27 @@ const TAB_IDS = EVAL_TABS.map((t) => t.id) as [EvalTab, ...EvalTab[]];
 const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_\-]+$/);
 const opt = <T extends z.ZodType>(s: T) => s.optional().catch(undefined);
 const text = z.string().trim().min(1).max(200);
+/** A calendar day that exists (2026-02-30 does not). */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d));
+/**
+ * The server's values of a union type `T` the URL must recognise, which the browser may not import (components reach
+ * the server through tRPC; its types only): the list is checked both ways against the server's type, so a value
+ * the server adds or drops fails to compile here instead of drifting. What people read of them (labels, meanings)
+ * comes from the server's vocabulary (`eval.meta`).
+ */
+const everyOf =
+  <T extends string>() =>
+  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L =>
+    list;
+/** The comparison's outcomes (the server's, `EvalCompare`), in the order the page offers them. */
+export type CompareOutcome = EvalCompare["questions"][number]["outcome"];
+export const COMPARE_OUTCOMES = everyOf<CompareOutcome>()(["regressed", "fixed", "both_fail", "both_pass", "incomplete", "only_a", "only_b"]);
+/** The online loop's lead signals (the server's, the leads query's `signal`). */
+export type LeadSignal = NonNullable<In["online"]["leads"]["signal"]>;
+const LEAD_SIGNAL_IDS = everyOf<LeadSignal>()(["low_score", "execution_error", "empty_items", "no_query"]);
 
 export const EvalUrlSchema = z.object({
   tab: z.enum(TAB_IDS).catch("online-loop"),
@@ -49,11 +75,22 @@ export const EvalUrlSchema = z.object({
   cls: opt(text),
   attribution: opt(z.string().regex(/^[a-z_]{1,40}$/)),
   q: opt(text),
+  // the comparison: one outcome, the page (1-based), the opened question (its sample key)
+  outcome: opt(z.enum(COMPARE_OUTCOMES)),
+  page: opt(z.coerce.number().int().min(1).max(1_000_000)),
+  open: opt(text),
+  // a range of days: usage's range and the online loop's lead range
+  from: opt(day),
+  to: opt(day),
+  scope: opt(z.enum(["all"])),
+  // online loop leads
+  signal: opt(z.enum(LEAD_SIGNAL_IDS)),
+  score: opt(z.coerce.number().int().min(1).max(5)),
 });
 export type EvalUrl = z.output<typeof EvalUrlSchema>;
 
 /** The order parameters are written in (and the only ones written). */
-const ORDER = ["tab", "agent", "set", "v", "run", "view", "a", "b", "item", "case", "status", "tier", "verdict", "suggestion", "spot", "cls", "attribution", "q"] as const satisfies ReadonlyArray<keyof EvalUrl>;
+const ORDER = ["tab", "agent", "set", "v", "run", "view", "a", "b", "item", "case", "status", "tier", "verdict", "suggestion", "spot", "cls", "attribution", "q", "signal", "score", "outcome", "page", "open", "from", "to", "scope"] as const satisfies ReadonlyArray<keyof EvalUrl>;
 
 type SearchParamsLike = { get(name: string): string | null } | URLSearchParams;
 
@@ -81,11 +118,11 @@ export function evalHref(state: Partial<EvalUrl>): string {
 
 /** Which parameters belong to which tab: switching tabs keeps the agent and drops the other tab's state. */
 const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
-  "online-loop": ["status", "q"],
+  "online-loop": ["status", "signal", "score", "from", "to", "q"],
   sets: ["set", "v", "q"],
-  runs: ["run", "view", "a", "b", "set", "status", "tier", "q"],
+  runs: ["run", "view", "a", "b", "set", "status", "tier", "q", "outcome", "page", "open", "from", "to", "scope"],
   annotation: ["run", "item", "verdict", "suggestion", "spot", "cls", "q"],
-  "bad-cases": ["case", "status", "attribution"],
+  "bad-cases": ["case", "status", "attribution", "cls", "run", "set"],
   "intent-shadow": [],
 };
 
@@ -116,4 +153,32 @@ export function queueFilter(state: EvalUrl) {
     ...(state.cls ? { classification: state.cls } : {}),
     ...(state.q ? { q: state.q } : {}),
   };
+}
+
+/** The comparison as the compare API takes it: both runs, the outcome and text filters, and the page (1-based in the URL). */
+export function compareQuery(state: EvalUrl, pageSize: number) {
+  return {
+    run_a: state.a ?? "",
+    run_b: state.b ?? "",
+    ...(state.outcome ? { outcome: state.outcome } : {}),
+    ...(state.q ? { q: state.q } : {}),
+    limit: pageSize,
+    offset: ((state.page ?? 1) - 1) * pageSize,
+  };
+}
+
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The usage view's range and scope, for the date inputs to show before the server answers: `to` defaults to today,
+ * `from` to 29 days before `to` (the server's default range, `DAY_RANGE` in server/core/params.ts, which the
+ * browser may not import), the scope to the selected agent. That display default is all the browser knows of the
+ * range rule: a range the server refuses (from after to, more than 366 days) is passed on as it is, so the server's
+ * message shows; the server answers the range it counted (`from`, `to`) and the chart follows that.
+ */
+export function usageRange(state: EvalUrl, now = Date.now()): { from: string; to: string; allAgents: boolean } {
+  const to = state.to ?? isoDay(now);
+  const from = state.from ?? isoDay(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS);
+  return { from, to, allAgents: state.scope === "all" };
 }

@@ -4,9 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { inlineInputClass } from "@/components/ui/field";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { ago, when } from "@/components/ui/time";
 import { useTRPC } from "@/lib/trpc";
-import { ROLE_OPTIONS, type RoleValue } from "./roles";
+import { ROLE_OPTIONS, ROLE_TONES, type RoleValue } from "./roles";
 
 export function TokensPanel() {
   const trpc = useTRPC();
@@ -65,27 +68,51 @@ export function TokensPanel() {
           </div>
         </div>
       )}
-      <ul className="divide-y divide-slate-100">
-        {tokens.data?.length === 0 && <li className="px-5 py-6 text-center text-sm text-slate-500">No tokens yet.</li>}
-        {tokens.data?.map((t) => (
-          <li key={t.id} className="flex items-center gap-3 px-5 py-3 text-sm">
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-medium">{t.name}</p>
-              <p className="text-xs text-slate-500">
-                <code>{t.prefix}…</code> · {t.role} · created {new Date(t.createdAt).toLocaleDateString()}
-                {t.lastUsedAt ? ` · last used ${new Date(t.lastUsedAt).toLocaleString()}` : " · never used"}
-              </p>
-            </div>
-            {t.revokedAt ? (
-              <Badge>revoked</Badge>
-            ) : (
-              <Button variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
-                Revoke
-              </Button>
-            )}
-          </li>
-        ))}
-      </ul>
+      {tokens.error ? (
+        <div className="p-5">
+          <ErrorState error={tokens.error} onRetry={() => tokens.refetch()} title="The tokens could not be loaded" />
+        </div>
+      ) : tokens.isLoading ? (
+        <LoadingRows rows={3} label="Loading tokens" />
+      ) : tokens.data?.length === 0 ? (
+        <p className="px-5 py-6 text-center text-sm text-slate-500">No tokens yet.</p>
+      ) : (
+        <Table caption="API tokens" className="rounded-none border-0">
+          <THead>
+            <tr>
+              <Th>Token</Th>
+              <Th>Role</Th>
+              <Th>Last used</Th>
+              <Th className="text-right">Status</Th>
+            </tr>
+          </THead>
+          <tbody>
+            {tokens.data?.map((t) => (
+              <Tr key={t.id}>
+                <Td className="max-w-xs">
+                  <p className="truncate font-medium">{t.name}</p>
+                  <p className="text-xs text-slate-500">
+                    <code>{t.prefix}…</code> · created <span title={when(t.createdAt)}>{new Date(t.createdAt).toLocaleDateString()}</span>
+                  </p>
+                </Td>
+                <Td>
+                  <Badge tone={ROLE_TONES[t.role as RoleValue] ?? "neutral"}>{ROLE_OPTIONS.find((r) => r.value === t.role)?.label ?? t.role}</Badge>
+                </Td>
+                <Td className="whitespace-nowrap text-slate-600">{t.lastUsedAt ? <span title={when(t.lastUsedAt)}>{ago(t.lastUsedAt)}</span> : "never used"}</Td>
+                <Td className="text-right">
+                  {t.revokedAt ? (
+                    <Badge>revoked</Badge>
+                  ) : (
+                    <Button size="sm" variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
+                      Revoke
+                    </Button>
+                  )}
+                </Td>
+              </Tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
       <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4" aria-label="Create a token">
         <input name="name" required maxLength={120} placeholder="Token name, e.g. CI gate" aria-label="Token name" className={`min-w-48 flex-1 ${inlineInputClass}`} />
         <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Token role" className={inlineInputClass}>

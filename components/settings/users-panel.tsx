@@ -2,10 +2,13 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { inlineInputClass } from "@/components/ui/field";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useTRPC } from "@/lib/trpc";
-import { ROLE_OPTIONS, type RoleValue } from "./roles";
+import { ROLE_OPTIONS, ROLE_TONES, type RoleValue } from "./roles";
 
 export function UsersPanel({ selfId }: { selfId: string }) {
   const trpc = useTRPC();
@@ -34,37 +37,68 @@ export function UsersPanel({ selfId }: { selfId: string }) {
         </h2>
         <p className="text-sm text-slate-500">Passwords are stored with scrypt; nobody can read them back.</p>
       </div>
-      <ul className="divide-y divide-slate-100">
-        {users.data?.map((u) => (
-          <li key={u.id} className="flex items-center gap-3 px-5 py-3 text-sm">
-            <div className="min-w-0 flex-1">
-              <p className="truncate font-medium">{u.email}</p>
-              <p className="text-xs text-slate-500">{u.disabledAt ? "disabled" : u.name || "active"}</p>
-            </div>
-            <label className="sr-only" htmlFor={`role-${u.id}`}>
-              Role of {u.email}
-            </label>
-            <select
-              id={`role-${u.id}`}
-              value={u.role}
-              disabled={u.id === selfId || update.isPending}
-              onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })}
-              className={inlineInputClass}
-            >
-              {ROLE_OPTIONS.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-            {u.id !== selfId && (
-              <Button variant={u.disabledAt ? "secondary" : "danger"} onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })}>
-                {u.disabledAt ? "Enable" : "Disable"}
-              </Button>
-            )}
-          </li>
-        ))}
-      </ul>
+      {users.error ? (
+        <div className="p-5">
+          <ErrorState error={users.error} onRetry={() => users.refetch()} title="The users could not be loaded" />
+        </div>
+      ) : users.isLoading ? (
+        <LoadingRows rows={3} label="Loading users" />
+      ) : (
+        <Table caption="Users" className="rounded-none border-0">
+          <THead>
+            <tr>
+              <Th>User</Th>
+              <Th>Status</Th>
+              <Th>Role</Th>
+              <Th className="text-right">
+                <span className="sr-only">Actions</span>
+              </Th>
+            </tr>
+          </THead>
+          <tbody>
+            {users.data?.map((u) => (
+              <Tr key={u.id}>
+                <Td className="max-w-xs">
+                  <p className="truncate font-medium">{u.email}</p>
+                  {u.name && <p className="truncate text-xs text-slate-500">{u.name}</p>}
+                </Td>
+                <Td>
+                  <Badge tone={u.disabledAt ? "neutral" : "success"} dot>
+                    {u.disabledAt ? "disabled" : "active"}
+                  </Badge>
+                </Td>
+                <Td>
+                  {u.id === selfId ? (
+                    <Badge tone={ROLE_TONES[u.role as RoleValue] ?? "neutral"} title="You cannot change your own role">
+                      {ROLE_OPTIONS.find((r) => r.value === u.role)?.label ?? u.role} (you)
+                    </Badge>
+                  ) : (
+                    <>
+                      <label className="sr-only" htmlFor={`role-${u.id}`}>
+                        Role of {u.email}
+                      </label>
+                      <select id={`role-${u.id}`} value={u.role} disabled={update.isPending} onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })} className={inlineInputClass}>
+                        {ROLE_OPTIONS.map((r) => (
+                          <option key={r.value} value={r.value}>
+                            {r.label}
+                          </option>
+                        ))}
+                      </select>
+                    </>
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {u.id !== selfId && (
+                    <Button size="sm" variant={u.disabledAt ? "secondary" : "danger"} onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })} aria-label={`${u.disabledAt ? "Enable" : "Disable"} ${u.email}`}>
+                      {u.disabledAt ? "Enable" : "Disable"}
+                    </Button>
+                  )}
+                </Td>
+              </Tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
       <form onSubmit={onSubmit} className="grid gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4 sm:grid-cols-2" aria-label="Add a user">
         <input name="email" type="email" required placeholder="E-mail" aria-label="E-mail" className={inlineInputClass} />
         <input name="name" placeholder="Name (optional)" aria-label="Name" className={inlineInputClass} />

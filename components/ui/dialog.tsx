@@ -19,6 +19,7 @@ export function Dialog({
   role = "dialog",
   size = "md",
   initialFocus,
+  closeLabel = "Close",
 }: {
   open: boolean;
   onClose: () => void;
@@ -30,6 +31,8 @@ export function Dialog({
   size?: "sm" | "md" | "lg" | "xl";
   /** a selector inside the dialog to focus first (default: the first field or button) */
   initialFocus?: string;
+  /** the accessible name of the close (×) button, e.g. "Close version history" */
+  closeLabel?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -82,7 +85,7 @@ export function Dialog({
                 </div>
               )}
             </div>
-            <button type="button" data-dialog-close aria-label="Close" onClick={onClose} className="-mr-1 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+            <button type="button" data-dialog-close aria-label={closeLabel} onClick={onClose} className="-mr-1 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
               <Icon d={ICONS.x} strokeWidth={2} />
             </button>
           </header>

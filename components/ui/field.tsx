@@ -1,4 +1,5 @@
 import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode } from "react";
+import { cn } from "./cn";
 
 const LOOK =
   "rounded-lg border border-slate-300 bg-white text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-brand-500/20 disabled:bg-slate-50 disabled:text-slate-500 aria-[invalid=true]:border-red-400";
@@ -62,5 +63,50 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/** A list filter's label above its control (a select, a date, a search box): the filter rows of the evaluation pages. */
+export function FilterField({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <label className="text-xs font-medium text-slate-600">
+      {label}
+      {children}
+    </label>
+  );
+}
+
+export type FilterOption = { value: string; label: ReactNode; title?: string };
+
+/**
+ * A filter as a native select (keyboard and screen readers as the platform gives them; the label names it). `any` is
+ * the first option, meaning "no filter" (the value is then undefined); without it one of the options is always chosen.
+ */
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  any,
+  className,
+}: {
+  label: ReactNode;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  options: ReadonlyArray<FilterOption>;
+  any?: string;
+  className?: string;
+}) {
+  return (
+    <FilterField label={label}>
+      <select className={cn(inputClass, "mt-1", className)} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+        {any !== undefined && <option value="">{any}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value} title={o.title}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FilterField>
   );
 }

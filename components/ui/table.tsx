@@ -1,3 +1,4 @@
+import { cn } from "./cn";
 import type { HTMLAttributes, KeyboardEvent, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /** Cell padding and alignment are the table's: `md` for dense data (evaluation), `lg` for a few roomy rows (agents). */
@@ -12,7 +13,7 @@ const SIZES = {
  */
 export function Table({ children, caption, size = "md", maxHeight, className = "" }: { children: ReactNode; caption?: string; size?: keyof typeof SIZES; maxHeight?: string; className?: string }) {
   return (
-    <div tabIndex={0} role="region" aria-label={caption} className={`overflow-auto rounded-xl border border-slate-200 bg-white ${className}`} style={maxHeight ? { maxHeight } : undefined}>
+    <div tabIndex={0} role="region" aria-label={caption} className={cn("overflow-auto rounded-xl border border-slate-200 bg-white", className)} style={maxHeight ? { maxHeight } : undefined}>
       <table className={`w-full text-left text-sm ${SIZES[size]}`}>
         {caption && <caption className="sr-only">{caption}</caption>}
         {children}

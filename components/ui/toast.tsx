@@ -40,7 +40,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      {host ? createPortal(list, host) : <div className="pointer-events-none fixed bottom-4 right-4 z-[60] flex w-80 flex-col gap-2">{list}</div>}
+      {host ? createPortal(list, host) : <div className="pointer-events-none fixed right-4 top-4 z-[60] flex w-80 flex-col gap-2">{list}</div>}
     </ToastContext.Provider>
   );
 }

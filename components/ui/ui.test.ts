@@ -3,6 +3,8 @@ import { badgeClass } from "./badge";
 import { ellipse } from "./icon";
 import { progressParts } from "./progress";
 import { tabAfterKey } from "./tabs";
+import { ago } from "./time";
+import { toggleChipClass } from "./toggle-chip";
 
 describe("tabs keyboard", () => {
   const ids = ["sets", "runs", "queue"];
@@ -45,5 +47,26 @@ describe("icon paths", () => {
   it("draws a circle as two arcs", () => {
     expect(ellipse(12, 12, 9)).toBe("M3 12a9 9 0 1 0 18 0a9 9 0 1 0 -18 0");
     expect(ellipse(12, 5, 8, 3)).toBe("M4 5a8 3 0 1 0 16 0a8 3 0 1 0 -16 0");
+  });
+});
+
+describe("relative time (the one formatter of the builder and the evaluation pages)", () => {
+  const now = Date.parse("2026-03-15T12:00:00Z");
+  it("says how long ago in words, then the date after a month", () => {
+    expect(ago(new Date(now - 10_000), now)).toBe("just now");
+    expect(ago(new Date(now - 60_000), now)).toBe("a minute ago");
+    expect(ago(new Date(now - 5 * 60_000), now)).toBe("5 minutes ago");
+    expect(ago(new Date(now - 3600_000), now)).toBe("1 hour ago");
+    expect(ago(new Date(now - 3 * 86_400_000), now)).toBe("3 days ago");
+    expect(ago(new Date(now - 40 * 86_400_000), now)).toMatch(/2026/);
+    expect(ago(null, now)).toBe("—");
+  });
+});
+
+describe("toggle chip", () => {
+  it("shows pressed by its border and fill as well as by aria-pressed, and always a keyboard focus ring", () => {
+    expect(toggleChipClass(true)).toMatch(/border-brand-500.*bg-brand-50/);
+    expect(toggleChipClass(false)).toMatch(/border-slate-300.*bg-white/);
+    for (const pressed of [true, false]) expect(toggleChipClass(pressed)).toContain("focus-visible:ring-2");
   });
 });

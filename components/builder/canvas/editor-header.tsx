@@ -132,7 +132,7 @@ export function EditorHeader({
           </button>
         </Tip>
       </div>
-      {versions?.open && <VersionsPanel agentId={versions.agentId} current={versions.current} onClose={versions.close} onOpen={versions.onOpen} />}
+      {versions && <VersionsPanel open={versions.open} agentId={versions.agentId} current={versions.current} onClose={versions.close} onOpen={versions.onOpen} />}
     </header>
   );
 }

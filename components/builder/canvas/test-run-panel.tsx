@@ -147,7 +147,7 @@ export function TestRunPanel({
       {trace && (
         <div className="flex-1 overflow-y-auto p-5" aria-live="polite">
           <div className="flex items-center gap-2">
-            <Badge tone={trace.status === "succeeded" ? "success" : "danger"}>{trace.status}</Badge>
+            <Badge tone={trace.status === "succeeded" ? "success" : trace.status === "interrupted" ? "warning" : "danger"}>{trace.status}</Badge>
             {trace.durationMs !== null && <span className="text-xs tabular-nums text-slate-500">{trace.durationMs} ms</span>}
             <span className="ml-auto font-mono text-[10.5px] text-slate-500" title="Trace id">
               {trace.id.slice(0, 10)}

@@ -4,7 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Background, MiniMap, ReactFlow, ReactFlowProvider, type NodeTypes, type EdgeTypes } from "@xyflow/react";
 import { useMemo, useState } from "react";
 import { isNodeType } from "@/server/workflow/contract";
-import { Spinner } from "@/components/ui/feedback";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { ErrorState, LoadingRows, Spinner } from "@/components/ui/feedback";
+import { ago, when } from "@/components/ui/time";
 import { ICONS, Icon } from "@/components/ui/icon";
 import { useTRPC } from "@/lib/trpc";
 import { ConfigForm } from "../config-form/config-form";
@@ -16,55 +20,42 @@ import { FlowEdge } from "./flow-edge";
 import { FlowNode } from "./flow-node";
 import { StoresContext, createStores } from "./stores";
 
-function ago(value: string | Date): string {
-  const ms = Date.now() - new Date(value).getTime();
-  const m = Math.round(ms / 60000);
-  if (m < 1) return "just now";
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
-  return new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
-export function VersionsPanel({ agentId, current, onOpen, onClose }: { agentId: string; current: number | null; onOpen: (version: number) => void; onClose: () => void }) {
+/** The saved versions, newest first, in a dialog: open one read-only (then restore it from the preview). */
+export function VersionsPanel({ open, agentId, current, onOpen, onClose }: { open: boolean; agentId: string; current: number | null; onOpen: (version: number) => void; onClose: () => void }) {
   const trpc = useTRPC();
-  const versions = useQuery(trpc.builder.versions.list.queryOptions({ id: agentId }));
+  const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
   return (
-    <div role="dialog" aria-label="Version history" className="absolute right-3 top-14 z-40 w-80 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl" data-testid="versions-panel">
-      <div className="flex items-center justify-between border-b border-slate-100 px-4 py-2.5">
-        <h2 className="text-[13px] font-semibold">Version history</h2>
-        <button type="button" onClick={onClose} aria-label="Close version history" className="grid h-7 w-7 place-items-center rounded-md text-slate-500 hover:bg-slate-100">
-          <Icon d={ICONS.x} className="h-3.5 w-3.5" />
-        </button>
-      </div>
-      <ul className="max-h-96 divide-y divide-slate-100 overflow-y-auto">
-        {versions.isLoading && (
-          <li className="px-4 py-6 text-center">
-            <Spinner label="Loading…" showLabel />
-          </li>
+    <Dialog open={open} onClose={onClose} title="Version history" description="Every save is a version. Open one to see it read-only and restore it." size="sm" closeLabel="Close version history">
+      <div data-testid="versions-panel">
+        {versions.isLoading && <LoadingRows rows={3} label="Loading versions" />}
+        {versions.error && <ErrorState error={versions.error} onRetry={() => versions.refetch()} title="The versions could not be loaded" />}
+        {versions.data && (
+          <ul className="-mx-5 -my-4 divide-y divide-slate-100">
+            {versions.data.map((v) => {
+              const warnings = Array.isArray(v.warnings) ? v.warnings.length : 0;
+              return (
+                <li key={v.id} className="flex items-center gap-3 px-5 py-2.5">
+                  <Badge tone={v.version === current ? "brand" : "neutral"} size="lg" square>
+                    v{v.version}
+                  </Badge>
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-[13px] font-medium text-slate-800">{v.note || (v.version === 1 ? "First version" : `Version ${v.version}`)}</p>
+                    <p className="text-xs text-slate-500">
+                      <span title={when(v.createdAt)}>{ago(v.createdAt)}</span>
+                      {warnings > 0 && <span className="ml-1.5 text-amber-700">· {warnings} warning{warnings === 1 ? "" : "s"}</span>}
+                      {v.version === current && <span className="ml-1.5 text-brand-700">· latest</span>}
+                    </p>
+                  </div>
+                  <Button size="sm" variant="secondary" onClick={() => onOpen(v.version)} aria-label={`Open version ${v.version}`}>
+                    Open
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
         )}
-        {versions.error && <li className="px-4 py-6 text-center text-sm text-red-600">{versions.error.message}</li>}
-        {versions.data?.map((v) => {
-          const warnings = Array.isArray(v.warnings) ? v.warnings.length : 0;
-          return (
-            <li key={v.id} className="flex items-center gap-3 px-4 py-2.5">
-              <span className={`grid h-8 w-8 shrink-0 place-items-center rounded-lg text-xs font-semibold ${v.version === current ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-700"}`}>v{v.version}</span>
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-[13px] font-medium text-slate-800">{v.note || (v.version === 1 ? "First version" : `Version ${v.version}`)}</p>
-                <p className="text-xs text-slate-500">
-                  {ago(v.createdAt)}
-                  {warnings > 0 && <span className="ml-1.5 text-amber-700">· {warnings} warning{warnings === 1 ? "" : "s"}</span>}
-                  {v.version === current && <span className="ml-1.5 text-brand-700">· latest</span>}
-                </p>
-              </div>
-              <button type="button" onClick={() => onOpen(v.version)} className="rounded-md border border-slate-200 px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50" aria-label={`Open version ${v.version}`}>
-                Open
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+      </div>
+    </Dialog>
   );
 }
 
@@ -103,24 +94,27 @@ export function VersionPreview({
         </span>
         <div className="ml-auto flex items-center gap-2">
           {canRestore && parsed?.ok && (
-            <button
-              type="button"
-              disabled={restoring}
-              onClick={() => onRestore(parsed.workflow, version)}
-              className="rounded-lg bg-amber-600 px-3 py-1.5 text-xs font-semibold text-white shadow-sm hover:bg-amber-700 disabled:opacity-60"
-            >
+            <Button size="sm" disabled={restoring} onClick={() => onRestore(parsed.workflow, version)}>
               {restoring ? "Restoring…" : "Restore as new version"}
-            </button>
+            </Button>
           )}
-          <button type="button" onClick={onClose} className="rounded-lg border border-amber-300 bg-white px-3 py-1.5 text-xs font-medium text-amber-900 hover:bg-amber-100">
+          <Button size="sm" variant="secondary" onClick={onClose}>
             Back to editing
-          </button>
+          </Button>
         </div>
       </div>
       <div className="flex min-h-0 flex-1">
         <div className="relative min-w-0 flex-1">
-          {q.isLoading && <p className="p-8 text-sm text-slate-500">Loading version {version}…</p>}
-          {q.error && <p className="p-8 text-sm text-red-600">{q.error.message}</p>}
+          {q.isLoading && (
+            <div className="p-8">
+              <Spinner label={`Loading version ${version}…`} showLabel />
+            </div>
+          )}
+          {q.error && (
+            <div className="p-8">
+              <ErrorState error={q.error} onRetry={() => q.refetch()} title={`Version ${version} could not be loaded`} />
+            </div>
+          )}
           {flow && (
             <StoresContext.Provider value={stores}>
               <ReactFlowProvider>

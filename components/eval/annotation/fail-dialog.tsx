@@ -1,33 +1,31 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { words } from "../format";
-import type { Vocabulary } from "../types";
+import type { EvalItem, Vocabulary } from "../types";
 
 export type FailInput = { basis: string; attribution: string; classification?: string };
 
 /** A fail needs a basis (what is wrong) and an attribution (where in the chain); the scenario defaults to the sample's. */
-export function FailDialog({ open, onClose, runId, itemId, vocabulary, saving, onSubmit }: { open: boolean; onClose: () => void; runId: string; itemId?: string; vocabulary?: Vocabulary; saving: boolean; onSubmit: (input: FailInput) => void }) {
-  const trpc = useTRPC();
-  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }), enabled: open && !!itemId, staleTime: 30_000 });
+export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }: { open: boolean; onClose: () => void; item?: EvalItem; vocabulary?: Vocabulary; saving: boolean; onSubmit: (input: FailInput) => void }) {
   const [basis, setBasis] = useState("");
   const [attribution, setAttribution] = useState("");
   const [classification, setClassification] = useState("");
   const [tried, setTried] = useState(false);
+  // a fresh form for each item (and each verdict version of it) the dialog opens on, not on every reload of it
+  const seed = open && item ? `${item.id}:${item.verdictVersion}` : null;
   useEffect(() => {
-    if (!open || !item.data) return;
-    const v = item.data.verdict;
+    if (!seed || !item) return;
+    const v = item.verdict;
     setBasis(v?.verdict === "fail" && v.source === "human" ? (v.basis ?? "") : "");
     setAttribution(v?.verdict === "fail" ? (v.attribution ?? "") : "");
-    setClassification(v?.classification || item.data.sampleClassification || "");
+    setClassification(v?.classification || item.sampleClassification || "");
     setTried(false);
-  }, [open, item.data]);
+  }, [seed]); // eslint-disable-line react-hooks/exhaustive-deps
   const attributions = Object.entries((vocabulary?.attributions ?? {}) as Record<string, string>);
   const submit = () => {
     setTried(true);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -24,7 +24,10 @@ const COVERAGE: Record<string, { label: string; className: string }> = {
 /** Everything a person needs to judge one answer, in reading order, with the verdict bar at the bottom. */
 export function ItemDetail(props: {
   runId: string;
-  itemId: string;
+  /** the item as the server sent it; undefined while it loads (no verdict can be given then) */
+  item: EvalItem | undefined;
+  error: unknown;
+  onRetry: () => void;
   position?: number;
   total?: number;
   raw: boolean;
@@ -37,12 +40,12 @@ export function ItemDetail(props: {
   onFail: () => void;
   onPrev: () => void;
   onNext: () => void;
+  canPrev: boolean;
+  canNext: boolean;
 }) {
-  const trpc = useTRPC();
-  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: props.runId, itemId: props.itemId }), staleTime: 30_000 });
-  if (item.error) return <ErrorState error={item.error} onRetry={() => item.refetch()} />;
-  if (!item.data) return <LoadingRows rows={8} label="Loading the item" />;
-  const it: EvalItem = item.data;
+  if (props.error && !props.item) return <ErrorState error={props.error} onRetry={props.onRetry} />;
+  if (!props.item) return <LoadingRows rows={8} label="Loading the item" />;
+  const it: EvalItem = props.item;
   const s = it.suggestion;
   const turns = (it.turns as Turn[] | null) ?? null;
   const flagMeaning = (f: string) => (props.vocabulary?.guardrailFlags as Record<string, string> | undefined)?.[f];
@@ -62,10 +65,10 @@ export function ItemDetail(props: {
           {it.badCase && <BadCaseBadge status={it.badCase.status} />}
         </div>
         <div className="flex gap-1">
-          <Button size="sm" variant="ghost" onClick={props.onPrev}>
+          <Button size="sm" variant="ghost" onClick={props.onPrev} disabled={!props.canPrev}>
             <span aria-hidden="true">↑</span> Previous <Kbd>K</Kbd>
           </Button>
-          <Button size="sm" variant="ghost" onClick={props.onNext}>
+          <Button size="sm" variant="ghost" onClick={props.onNext} disabled={!props.canNext}>
             <span aria-hidden="true">↓</span> Next <Kbd>J</Kbd>
           </Button>
         </div>
@@ -174,7 +177,7 @@ export function ItemDetail(props: {
         <History history={it.history} />
       </div>
 
-      <VerdictBar item={it} {...props} />
+      <VerdictBar {...props} item={it} />
     </article>
   );
 }

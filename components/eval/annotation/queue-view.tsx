@@ -2,25 +2,29 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/dialog";
 import { denseInputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows, Spinner } from "@/components/ui/feedback";
 import { Kbd } from "@/components/ui/kbd";
 import { Progress } from "@/components/ui/progress";
+import { SearchInput } from "@/components/ui/search-input";
 import { useToast } from "@/components/ui/toast";
+import { ToggleChip } from "@/components/ui/toggle-chip";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
-import { neighbour, nextOpenItem } from "../annotation-keys";
 import { Breadcrumbs } from "../breadcrumbs";
-import { RunStatusBadge } from "../badges";
+import { RunStatusBadge, VerdictBadge } from "../badges";
 import { queueFilter } from "../url-state";
-import { errorInfo, type QueueRow } from "../types";
-import { FailDialog, type FailInput } from "./fail-dialog";
+import { errorInfo } from "../types";
+import { FailDialog } from "./fail-dialog";
 import { ItemDetail } from "./item-detail";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useAnnotationKeys } from "./use-annotation-keys";
 import { useQueue } from "./use-queue";
+import { useQueueNav } from "./use-queue-nav";
+import { useReviewProgress } from "./use-review-progress";
+import { useVerdict } from "./use-verdict";
 
 /**
  * The annotation queue of one run: the item list (filters in the URL) beside the item's detail. Keyboard first:
@@ -29,7 +33,6 @@ import { useQueue } from "./use-queue";
  */
 export function QueueView({ runId }: { runId: string }) {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const qc = useQueryClient();
   const toast = useToast();
   const confirm = useConfirm();
@@ -38,55 +41,65 @@ export function QueueView({ runId }: { runId: string }) {
   const filter = useMemo(() => queueFilter(url), [url]);
   const queue = useQueue(runId, filter);
   const rows = queue.rows;
-  const current = rows.find((r) => r.id === url.item) ?? (url.item ? undefined : rows[0]);
   const itemId = url.item ?? rows[0]?.id;
+  const nav = useQueueNav(runId, filter, queue, itemId);
+  // the open item is what its detail says (loaded from the server), wherever it sits in the list
+  const detail = useQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }), enabled: !!itemId, staleTime: 30_000 });
+  const current = detail.data && detail.data.id === itemId ? detail.data : undefined;
+  const progress = useReviewProgress(runId, { answering: queue.run?.status === "answering" });
   const [failing, setFailing] = useState(false);
   const [help, setHelp] = useState(false);
   const [raw, setRaw] = useState(false);
   const [announce, setAnnounce] = useState("");
+  const [checking, setChecking] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
 
   const open = (id: string | undefined, replace = false) => id && go({ item: id }, { replace });
-
-  // Fetch the detail of the items a person is likely to open next, so moving on is instant.
+  // J/K pressed while an item outside the list is still being placed: done as soon as its neighbours are known
+  const [pendingMove, setPendingMove] = useState<{ dir: 1 | -1; from: string } | null>(null);
+  const move = (dir: 1 | -1) => {
+    const target = dir === 1 ? nav.next : nav.prev;
+    if (target === undefined) return itemId && setPendingMove({ dir, from: itemId });
+    setPendingMove(null);
+    open(target?.id, true);
+  };
   useEffect(() => {
-    if (!itemId) return;
-    const i = rows.findIndex((r) => r.id === itemId);
-    const ahead = [rows[i + 1], rows[i + 2], nextOpenItem(rows, itemId)].filter((r): r is QueueRow => !!r);
-    for (const r of ahead) void qc.prefetchQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: r.id }), staleTime: 30_000 });
-    if (i >= rows.length - 5 && queue.hasNextPage && !queue.isFetchingNextPage) void queue.fetchNextPage();
-  }, [itemId, rows, qc, trpc, runId, queue]);
+    if (!pendingMove) return;
+    const target = pendingMove.dir === 1 ? nav.next : nav.prev;
+    if (pendingMove.from !== itemId) setPendingMove(null);
+    else if (target !== undefined) {
+      setPendingMove(null);
+      if (target) go({ item: target.id }, { replace: true });
+    }
+  }, [pendingMove, nav.next, nav.prev, itemId, go]);
 
   useEffect(() => {
     listRef.current?.querySelector<HTMLElement>(`[data-item="${itemId}"]`)?.scrollIntoView({ block: "nearest" });
   }, [itemId]);
 
-  const verdict = useMutation({
-    mutationFn: (v: { itemId: string; verdict: "pass" | "fail" } & Partial<FailInput>) =>
-      client.eval.items.verdict.mutate({ id: runId, itemId: v.itemId, body: { verdict: v.verdict, basis: v.basis, attribution: v.attribution, classification: v.classification } }),
-    onSuccess: (item, v) => {
-      const before = rows.find((r) => r.id === v.itemId);
-      const wasHuman = before?.verdict?.source === "human";
-      queue.patchRow(
-        v.itemId,
-        { verdict: { verdict: v.verdict, source: "human" } },
-        { judged: before?.verdict ? 0 : 1, human: wasHuman ? 0 : 1, adopted: before?.verdict?.source === "adopted" ? -1 : 0, spotCheckLeft: before?.spotCheck && !wasHuman ? -1 : 0 },
-      );
-      void qc.invalidateQueries({ queryKey: trpc.eval.items.get.queryKey({ id: runId, itemId: v.itemId }) });
+  const verdict = useVerdict(runId, {
+    saved: async (item, v) => {
+      queue.patchRow(item.id, { verdict: item.verdict ? { verdict: item.verdict.verdict, source: item.verdict.source } : null });
       queue.settleOthers();
+      progress.refreshSoon();
       void qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
-      const updated = rows.map((r) => (r.id === v.itemId ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r));
-      const next = nextOpenItem(updated, v.itemId);
+      const patched = rows.map((r) => (r.id === item.id ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r));
+      const next = await nav.nextOpenAfter(item.id, patched).catch(() => null);
       setAnnounce(`${v.verdict === "pass" ? "Pass" : "Fail"} saved for ${item.key}.${next ? ` Next: ${next.key}.` : " Every listed item has a verdict."}`);
       if (next) open(next.id);
     },
-    onError: (e) => toast({ tone: "error", title: "The verdict was not saved", description: errorInfo(e).message }),
+    conflict: () => {
+      void queue.refresh();
+      progress.refreshSoon();
+    },
   });
   const adopt = useMutation(
     trpc.eval.runs.adopt.mutationOptions({
       onSuccess: async (r) => {
         toast({ tone: "success", title: `${r.adopted} suggestion${r.adopted === 1 ? "" : "s"} adopted as verdicts`, description: `${r.spotCheck.length} items to spot-check are listed now.` });
+        // every adopted item has a new verdict version: reload the details rather than judge on a stale one
+        await qc.resetQueries({ queryKey: trpc.eval.items.get.pathKey() });
         await queue.refresh();
         void qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
         go({ spot: "1", verdict: undefined, suggestion: undefined, item: r.spotCheck[0]?.id }, { replace: true });
@@ -94,16 +107,59 @@ export function QueueView({ runId }: { runId: string }) {
       onError: (e) => toast({ tone: "error", title: "Nothing adopted", description: errorInfo(e).message }),
     }),
   );
+  const askAdopt = async () => {
+    setChecking(true);
+    // the count a person confirms is the server's, now: others may have judged since the page counted
+    const fresh = await progress.fresh().catch((e: unknown) => {
+      toast({ tone: "error", title: "Nothing adopted", description: errorInfo(e).message });
+      return null;
+    });
+    setChecking(false);
+    if (!fresh) return;
+    const n = fresh.counts.adoptable;
+    const unknown = fresh.counts.unknownOpen;
+    if (!n) {
+      toast({ tone: "info", title: "Nothing to adopt", description: "No item without a verdict has a pass or fail suggestion any more." });
+      return;
+    }
+    const ok = await confirm({
+      title: "Adopt all machine suggestions?",
+      description: (
+        <>
+          <strong>{n}</strong> pass or fail suggestion{n === 1 ? "" : "s"} become{n === 1 ? "s" : ""} verdicts marked “adopted” (they count for the gate like any verdict).{" "}
+          {unknown ? (
+            <>
+              <strong>{unknown}</strong> unknown suggestion{unknown === 1 ? "" : "s"} do not: a person decides those.{" "}
+            </>
+          ) : null}
+          Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns and flagged items.
+        </>
+      ),
+      confirmLabel: `Adopt ${n}`,
+    });
+    if (ok) adopt.mutate({ id: runId });
+  };
 
-  const judgeable = current && (current.status === "answered" || current.status === "failed");
-  const canJudge = caps.annotate && !!judgeable && !verdict.isPending;
+  const judgeable = current?.status === "answered" || current?.status === "failed";
+  const canJudge = caps.annotate && judgeable && !verdict.isPending;
+  const judgeTitle = !caps.annotate
+    ? deniedReason(role, "annotate")
+    : !current
+      ? "The item is still loading"
+      : !judgeable
+        ? current.status === "cancelled"
+          ? "This item was cancelled before it was answered"
+          : "This item has no answer yet"
+        : undefined;
+  const pass = () => canJudge && current && verdict.mutate({ item: current, verdict: "pass" });
+  const fail = () => canJudge && setFailing(true);
   useAnnotationKeys(
     {
-      pass: () => canJudge && current && verdict.mutate({ itemId: current.id, verdict: "pass" }),
-      fail: () => canJudge && setFailing(true),
-      next: () => open(neighbour(rows, itemId, 1)?.id, true),
-      prev: () => open(neighbour(rows, itemId, -1)?.id, true),
-      nextOpen: () => open(nextOpenItem(rows, itemId)?.id),
+      pass,
+      fail,
+      next: () => move(1),
+      prev: () => move(-1),
+      nextOpen: () => itemId && void nav.nextOpenAfter(itemId).then((r) => open(r?.id), () => undefined),
       raw: () => setRaw((r) => !r),
       help: () => setHelp(true),
     },
@@ -112,7 +168,9 @@ export function QueueView({ runId }: { runId: string }) {
 
   if (queue.error) return <ErrorState error={queue.error} onRetry={() => queue.refetch()} />;
   const run = queue.run;
-  const c = queue.counts;
+  // the review progress as the server counts it (the queue's first page carries the same counts until it has answered)
+  const c = progress.counts ?? queue.counts;
+  const matching = queue.counts?.matching;
   const setFilter = (patch: Parameters<typeof go>[0]) => go({ ...patch, item: undefined }, { replace: true });
   const view = url.spot ? "spot" : url.verdict === "none" ? "open" : "all";
 
@@ -133,23 +191,9 @@ export function QueueView({ runId }: { runId: string }) {
           <Button
             size="sm"
             variant="secondary"
-            disabled={!caps.annotate || adopt.isPending || !c?.adoptable}
-            title={!caps.annotate ? deniedReason(role, "annotate") : !c?.adoptable ? "No item without a verdict has a pass or fail suggestion" : undefined}
-            onClick={async () => {
-              if (!c) return;
-              const ok = await confirm({
-                title: "Adopt all machine suggestions?",
-                description: (
-                  <>
-                    <strong>{c.adoptable}</strong> pass or fail suggestion{c.adoptable === 1 ? "" : "s"} become{c.adoptable === 1 ? "s" : ""} verdicts marked “adopted” (they count for the gate
-                    like any verdict). {c.unknownOpen ? <><strong>{c.unknownOpen}</strong> unknown suggestion{c.unknownOpen === 1 ? "" : "s"} do not: a person decides those. </> : null}
-                    Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns and flagged items.
-                  </>
-                ),
-                confirmLabel: `Adopt ${c.adoptable}`,
-              });
-              if (ok) adopt.mutate({ id: runId });
-            }}
+            disabled={!caps.annotate || adopt.isPending || checking || !c?.adoptable}
+            title={!caps.annotate ? deniedReason(role, "annotate") : c && !c.adoptable ? "No item without a verdict has a pass or fail suggestion" : undefined}
+            onClick={askAdopt}
           >
             Adopt machine suggestions
           </Button>
@@ -181,7 +225,7 @@ export function QueueView({ runId }: { runId: string }) {
       <div className="grid gap-4 lg:h-[calc(100vh-16rem)] lg:min-h-[32rem] lg:grid-cols-[minmax(18rem,24rem)_1fr]">
         <section aria-label="Items" className="flex max-h-[70vh] min-h-0 flex-col rounded-xl border border-slate-200 bg-white lg:max-h-none">
           <div className="space-y-2 border-b border-slate-100 p-3">
-            <div role="group" aria-label="Show" className="flex gap-1">
+            <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
               {(
                 [
                   ["all", "All", { spot: undefined, verdict: undefined }],
@@ -189,9 +233,9 @@ export function QueueView({ runId }: { runId: string }) {
                   ["spot", "Spot-check", { spot: "1", verdict: undefined }],
                 ] as const
               ).map(([id, label, patch]) => (
-                <button key={id} type="button" aria-pressed={view === id} onClick={() => setFilter(patch)} className={`rounded-md px-2.5 py-1 text-xs font-medium ${view === id ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`}>
+                <ToggleChip key={id} pressed={view === id} onClick={() => setFilter(patch)}>
                   {label}
-                </button>
+                </ToggleChip>
               ))}
             </div>
             <div className="grid grid-cols-2 gap-2">
@@ -212,10 +256,16 @@ export function QueueView({ runId }: { runId: string }) {
               ) : (
                 <span />
               )}
-              <SearchBox key={`q-${url.q ?? ""}`} label="Search questions" initial={url.q} onCommit={(q) => setFilter({ q })} />
-              <SearchBox key={`c-${url.cls ?? ""}`} label="Scenario" initial={url.cls} onCommit={(cls) => setFilter({ cls })} />
+              <SearchInput aria-label="Search questions" placeholder="Search questions" className={denseInputClass} value={url.q} onCommit={(q) => setFilter({ q })} />
+              <SearchInput aria-label="Scenario" placeholder="Scenario" className={denseInputClass} value={url.cls} onCommit={(cls) => setFilter({ cls })} />
             </div>
-            {c && <p className="text-xs text-slate-500">{c.matching === c.total ? `${c.total} items` : `${c.matching} of ${c.total} items match`}</p>}
+            {queue.counts && <p className="text-xs text-slate-500">{matching === queue.counts.total ? `${queue.counts.total} item${queue.counts.total === 1 ? "" : "s"}` : `${matching} of ${queue.counts.total} items match`}</p>}
+            {current && !nav.inList && !queue.isLoading && (
+              <p role="note" className="rounded-md bg-brand-50 px-2 py-1 text-xs text-brand-900">
+                Open: <span className="font-mono font-semibold">{current.key}</span>
+                {nav.position ? `, item ${nav.position} of ${matching ?? "…"}, further down than the list has loaded. J and K move from it.` : ", which these filters do not list. J and K move to the listed items around it."}
+              </p>
+            )}
           </div>
           {queue.isLoading ? (
             <LoadingRows rows={8} label="Loading the queue" />
@@ -245,14 +295,7 @@ export function QueueView({ runId }: { runId: string }) {
                       </span>
                     </span>
                     <span className="shrink-0 self-center">
-                      {r.verdict ? (
-                        <span className={`rounded px-1.5 py-0.5 text-[11px] font-semibold ${r.verdict.verdict === "pass" ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`} title={r.verdict.source === "adopted" ? "adopted suggestion" : "a person's verdict"}>
-                          {r.verdict.verdict}
-                          {r.verdict.source === "adopted" ? "*" : ""}
-                        </span>
-                      ) : (
-                        <span className="text-[11px] text-slate-500" title="no verdict">—<span className="sr-only">no verdict</span></span>
-                      )}
+                      <VerdictBadge verdict={r.verdict?.verdict} source={r.verdict?.source} />
                     </span>
                   </EvalLink>
                 </li>
@@ -266,26 +309,30 @@ export function QueueView({ runId }: { runId: string }) {
               )}
             </ol>
           )}
-          <p className="border-t border-slate-100 px-3 py-2 text-[11px] text-slate-500">* adopted machine suggestion · dot: machine suggestion (green pass, red fail, amber unknown)</p>
+          <p className="border-t border-slate-100 px-3 py-2 text-[11px] text-slate-500">Dot: the machine suggestion (green pass, red fail, amber unknown); the badge is the verdict that counts</p>
         </section>
 
         <section aria-label="Item" className="min-h-0 min-w-0 lg:overflow-y-auto lg:rounded-xl">
           {itemId ? (
             <ItemDetail
               runId={runId}
-              itemId={itemId}
-              position={current ? rows.indexOf(current) + 1 : undefined}
-              total={c?.matching}
+              item={current}
+              error={detail.error}
+              onRetry={() => detail.refetch()}
+              position={nav.position}
+              total={matching}
               raw={raw}
               onToggleRaw={() => setRaw((r) => !r)}
               vocabulary={meta.data}
               canJudge={canJudge}
-              judgeTitle={!caps.annotate ? deniedReason(role, "annotate") : !judgeable ? "This item has no answer yet" : undefined}
+              judgeTitle={judgeTitle}
               saving={verdict.isPending}
-              onPass={() => current && verdict.mutate({ itemId: current.id, verdict: "pass" })}
-              onFail={() => setFailing(true)}
-              onPrev={() => open(neighbour(rows, itemId, -1)?.id, true)}
-              onNext={() => open(neighbour(rows, itemId, 1)?.id, true)}
+              onPass={pass}
+              onFail={fail}
+              onPrev={() => move(-1)}
+              onNext={() => move(1)}
+              canPrev={!!nav.prev && nav.prev.id !== itemId}
+              canNext={!!nav.next && nav.next.id !== itemId}
             />
           ) : (
             !queue.isLoading && <EmptyState title="Choose an item">Pick one from the list, or press J.</EmptyState>
@@ -298,14 +345,13 @@ export function QueueView({ runId }: { runId: string }) {
       <FailDialog
         open={failing}
         onClose={() => setFailing(false)}
-        runId={runId}
-        itemId={itemId}
+        item={current}
         vocabulary={meta.data}
         saving={verdict.isPending}
         onSubmit={(input) => {
-          if (!current) return;
+          if (!current || !canJudge) return;
           setFailing(false);
-          verdict.mutate({ itemId: current.id, verdict: "fail", ...input });
+          verdict.mutate({ item: current, verdict: "fail", ...input });
         }}
       />
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
@@ -321,15 +367,4 @@ function Dot({ verdict }: { verdict: "pass" | "fail" | "unknown" | undefined }) 
       machine {verdict ?? "—"}
     </span>
   );
-}
-
-function SearchBox({ label, initial, onCommit }: { label: string; initial?: string; onCommit: (v: string | undefined) => void }) {
-  const [v, setV] = useState(initial ?? "");
-  useEffect(() => {
-    const t = setTimeout(() => {
-      if ((v.trim() || undefined) !== (initial || undefined)) onCommit(v.trim() || undefined);
-    }, 350);
-    return () => clearTimeout(t);
-  }, [v, initial, onCommit]);
-  return <input aria-label={label} placeholder={label} type="search" className={denseInputClass} value={v} onChange={(e) => setV(e.target.value)} />;
 }

@@ -23,20 +23,10 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
   });
   const rows: QueueRow[] = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const first = q.data?.pages[0];
+  /** A verdict's row in place (its badge); the counts are the server's (use-review-progress.ts), never recounted here. */
   const patchRow = useCallback(
-    (id: string, patch: Partial<QueueRow>, countsDelta?: Partial<Page["counts"]>) =>
-      qc.setQueryData<InfiniteData<Page>>(queryKey, (d) =>
-        d
-          ? {
-              ...d,
-              pages: d.pages.map((p, i) => ({
-                ...p,
-                items: p.items.map((r) => (r.id === id ? { ...r, ...patch } : r)),
-                counts: i === 0 && countsDelta ? Object.fromEntries(Object.entries(p.counts).map(([k, v]) => [k, v + ((countsDelta as Record<string, number>)[k] ?? 0)])) as Page["counts"] : p.counts,
-              })),
-            }
-          : d,
-      ),
+    (id: string, patch: Partial<QueueRow>) =>
+      qc.setQueryData<InfiniteData<Page>>(queryKey, (d) => (d ? { ...d, pages: d.pages.map((p) => ({ ...p, items: p.items.map((r) => (r.id === id ? { ...r, ...patch } : r)) })) } : d)),
     [qc, queryKey],
   );
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["eval-queue", runId] }), [qc, runId]);

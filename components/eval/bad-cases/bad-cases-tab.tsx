@@ -1,22 +1,24 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useCursorPages } from "../use-cursor-pages";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { cn } from "@/components/ui/cn";
-import { Field, inputClass } from "@/components/ui/field";
+import { FilterField, FilterSelect, inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
-import { Pagination } from "@/components/ui/pagination";
+import { LoadMore, Pagination } from "@/components/ui/pagination";
+import { SearchInput } from "@/components/ui/search-input";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { BadCaseBadge } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
-import { ago, when, words } from "../format";
+import { ago, plural, when, words } from "../format";
 import { errorInfo, type BadCase } from "../types";
 
 const PAGE = 50;
@@ -43,8 +45,18 @@ function BadCaseList({ agentId }: { agentId: string }) {
   const cursor = pages.cursor;
   const status = statuses.find((s) => s === url.status);
   const attribution = attributions.find((a) => a === url.attribution);
+  const sets = useQuery(trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }));
   const list = useQuery({
-    ...trpc.eval.badCases.list.queryOptions({ agentId, limit: PAGE, ...(status ? { status } : {}), ...(attribution ? { attribution: attribution as never } : {}), ...(cursor ? { cursor } : {}) }),
+    ...trpc.eval.badCases.list.queryOptions({
+      agentId,
+      limit: PAGE,
+      ...(status ? { status } : {}),
+      ...(attribution ? { attribution: attribution as never } : {}),
+      ...(url.cls ? { classification: url.cls } : {}),
+      ...(url.run ? { runId: url.run } : {}),
+      ...(url.set ? { setId: url.set } : {}),
+      ...(cursor ? { cursor } : {}),
+    }),
     placeholderData: keepPreviousData,
   });
   const setFilter = (patch: Parameters<typeof go>[0]) => {
@@ -53,32 +65,42 @@ function BadCaseList({ agentId }: { agentId: string }) {
   };
   const rows = list.data?.items ?? [];
   const page = pages.page;
+  const filtered = !!(url.status || url.attribution || url.cls || url.run || url.set);
+  const scenarios = [...new Set(rows.map((b) => b.classification).filter(Boolean))].sort();
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <div className="flex flex-wrap gap-3" role="group" aria-label="Filters">
-          <label className="text-xs font-medium text-slate-600">
-            Status
-            <select className={cn(inputClass, "mt-1 w-40")} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
-              <option value="">Any status</option>
-              {statuses.map((s) => (
-                <option key={s} value={s}>
-                  {s === "wont_fix" ? "won't fix" : words(s)}
-                </option>
+        <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
+          <FilterSelect label="Status" className="w-40" value={url.status} onChange={(status) => setFilter({ status })} any="Any status" options={statuses.map((s) => ({ value: s, label: s === "wont_fix" ? "won't fix" : words(s) }))} />
+          <FilterSelect label="Attribution" className="w-44" value={url.attribution} onChange={(attribution) => setFilter({ attribution })} any="Any attribution" options={attributions.map((a) => ({ value: a, label: words(a) }))} />
+          <FilterField label="Scenario">
+            <SearchInput className="mt-1 w-44" value={url.cls} onCommit={(cls) => setFilter({ cls })} placeholder="Any scenario" list="bad-case-scenarios" />
+            <datalist id="bad-case-scenarios">
+              {scenarios.map((c) => (
+                <option key={c} value={c} />
               ))}
-            </select>
-          </label>
-          <label className="text-xs font-medium text-slate-600">
-            Attribution
-            <select className={cn(inputClass, "mt-1 w-44")} value={url.attribution ?? ""} onChange={(e) => setFilter({ attribution: e.target.value || undefined })}>
-              <option value="">Any attribution</option>
-              {attributions.map((a) => (
-                <option key={a} value={a}>
-                  {words(a)}
-                </option>
-              ))}
-            </select>
-          </label>
+            </datalist>
+          </FilterField>
+          <FilterSelect
+            label="Set"
+            className="w-48"
+            value={url.set}
+            onChange={(set) => setFilter({ set })}
+            any="All sets"
+            options={[
+              // a set named by the URL that is not listed (yet) stays selectable
+              ...(url.set && sets.data && !sets.data.items.some((x) => x.id === url.set) ? [{ value: url.set, label: url.set }] : []),
+              ...(sets.data?.items ?? []).map((x) => ({ value: x.id, label: x.name })),
+            ]}
+          />
+          <FilterField label="Run">
+            <SearchInput className="mt-1 w-32 font-mono" value={url.run} onCommit={(run) => setFilter({ run: run?.toUpperCase() })} placeholder="R-XXXXX" />
+          </FilterField>
+          {filtered && (
+            <Button variant="ghost" onClick={() => setFilter({ status: undefined, attribution: undefined, cls: undefined, run: undefined, set: undefined })}>
+              Clear filters
+            </Button>
+          )}
         </div>
         <Button variant="secondary" onClick={() => setBulk(true)} disabled={!caps.annotate} title={caps.annotate ? undefined : deniedReason(role, "annotate")}>
           Bad Cases for every fail of a run…
@@ -89,19 +111,24 @@ function BadCaseList({ agentId }: { agentId: string }) {
       ) : list.isLoading ? (
         <LoadingRows rows={5} label="Loading Bad Cases" />
       ) : rows.length === 0 ? (
-        <EmptyState title={url.status || url.attribution ? "No Bad Case matches" : "No Bad Case yet"}>
-          A failed answer becomes a Bad Case from the annotation view, or all fails of a run at once with the button above. Fix them, re-run the same batch and compare.
-        </EmptyState>
+        filtered ? (
+          <EmptyState title="No Bad Case matches these filters">Clear a filter to see more.</EmptyState>
+        ) : (
+          <EmptyState title="No Bad Case yet">
+            A failed answer becomes a Bad Case from the annotation view, or all fails of a run at once with the button above. Fix them, re-run the same batch and compare.
+          </EmptyState>
+        )
       ) : (
         <>
           <Table caption="Bad Cases">
             <THead>
               <tr>
-                <Th>Bad Case</Th>
+                <Th className="min-w-56">Bad Case</Th>
                 <Th className="w-36">Status</Th>
                 <Th>Attribution</Th>
                 <Th>Scenario</Th>
                 <Th>From</Th>
+                <Th>Created</Th>
                 <Th>Updated</Th>
               </tr>
             </THead>
@@ -124,9 +151,12 @@ function BadCaseList({ agentId }: { agentId: string }) {
                     </EvalLink>
                     <div className="text-slate-500">{b.setName}</div>
                   </Td>
-                  <Td className="text-slate-600">
-                    <span title={when(b.updatedAt)}>{ago(b.updatedAt)}</span>
+                  <Td className="whitespace-nowrap text-slate-600">
+                    <span title={when(b.createdAt)}>{ago(b.createdAt)}</span>
                     <div className="text-xs text-slate-500">by {b.createdByLabel ?? "—"}</div>
+                  </Td>
+                  <Td className="whitespace-nowrap text-slate-600">
+                    <span title={when(b.updatedAt)}>{ago(b.updatedAt)}</span>
                   </Td>
                 </Tr>
               ))}
@@ -185,18 +215,28 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
   );
 }
 
+/**
+ * "A Bad Case for every fail" of one run: the runs offered are those with failed questions that have no Bad Case yet,
+ * with how many (found by the server, searchable by Run ID, set or environment, a page at a time).
+ */
 function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => void; agentId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
-  const runs = useQuery({ ...trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }), enabled: open });
-  const judged = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "completed");
+  const [q, setQ] = useState<string | undefined>(undefined);
   const [run, setRun] = useState("");
+  const runs = useInfiniteQuery({
+    ...trpc.eval.runs.list.infiniteQueryOptions({ agentId, unfiledFails: true, limit: 20, ...(q ? { q } : {}) }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+    enabled: open,
+  });
+  const offered = runs.data?.pages.flatMap((p) => p.items) ?? [];
+  const chosen = offered.find((r) => r.id === run);
   const create = useMutation(
     trpc.eval.runs.badCases.mutationOptions({
       onSuccess: async (r) => {
         toast({ tone: "success", title: r.created ? `${r.created} Bad Case${r.created === 1 ? "" : "s"} created` : "Every fail already has a Bad Case" });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+        setRun("");
         onClose();
       },
       onError: (e) => toast({ tone: "error", title: "No Bad Case created", description: errorInfo(e).message }),
@@ -206,29 +246,59 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
     <Dialog
       open={open}
       onClose={onClose}
+      size="lg"
       title="A Bad Case for every fail"
-      description="Every question of the run whose verdict is fail gets a Bad Case (those that have one are left alone)."
+      description="Every question of the run whose verdict is fail gets a Bad Case (those that have one are left alone). Runs with such fails are listed."
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={!run || create.isPending} onClick={() => create.mutate({ id: run })}>
-            Create Bad Cases
+          <Button disabled={!chosen || create.isPending} onClick={() => chosen && create.mutate({ id: chosen.id })}>
+            {create.isPending ? "Creating…" : chosen ? `Create ${plural(chosen.progress.unfiledFails, "Bad Case")}` : "Create Bad Cases"}
           </Button>
         </>
       }
     >
-      <Field label="Run">
-        <select className={inputClass} value={run} onChange={(e) => setRun(e.target.value)}>
-          <option value="">Choose a judged run…</option>
-          {judged.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.shortId} · {r.setName} v{r.setVersion} · {r.progress.judged}/{r.progress.total} judged
-            </option>
-          ))}
-        </select>
-      </Field>
+      <div className="space-y-3">
+        <label className="block text-sm font-medium text-slate-800">
+          Find a run
+          <SearchInput className="mt-1" value={q} onCommit={setQ} placeholder="Run ID, set or environment" />
+        </label>
+        {runs.error ? (
+          <ErrorState error={runs.error} onRetry={() => runs.refetch()} />
+        ) : runs.isLoading ? (
+          <LoadingRows rows={3} label="Loading runs with fails" />
+        ) : offered.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-600">
+            {q ? `No run matching “${q}” has a fail without a Bad Case.` : "Every failed question of this agent's runs already has a Bad Case."}
+          </p>
+        ) : (
+          <fieldset>
+            <legend className="sr-only">Run</legend>
+            <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
+              {offered.map((r) => (
+                <li key={r.id}>
+                  <label className={cn("flex cursor-pointer items-center gap-3 px-3 py-2 text-sm", run === r.id ? "bg-brand-50" : "hover:bg-slate-50")}>
+                    <input type="radio" name="bad-case-run" value={r.id} checked={run === r.id} onChange={() => setRun(r.id)} />
+                    <span className="min-w-0 flex-1">
+                      <span className="font-mono font-semibold">{r.shortId}</span> · {r.setName} v{r.setVersion}
+                      {r.environment ? <span className="text-slate-600"> · {r.environment}</span> : null}
+                      <span className="block text-xs text-slate-600">
+                        created {ago(r.createdAt)} · {r.progress.judged}/{r.progress.total} judged
+                      </span>
+                    </span>
+                    <Badge tone="danger">
+                      {plural(r.progress.unfiledFails, "fail")} without a Bad Case{r.progress.fails > r.progress.unfiledFails ? ` (of ${r.progress.fails})` : ""}
+                    </Badge>
+                  </label>
+                </li>
+              ))}
+            </ul>
+            <LoadMore shown={offered.length} hasMore={!!runs.hasNextPage} loading={runs.isFetchingNextPage} onLoadMore={() => runs.fetchNextPage()} noun="runs" />
+          </fieldset>
+        )}
+      </div>
     </Dialog>
   );
 }
@@ -303,7 +373,9 @@ function BadCaseView({ id }: { id: string }) {
         </Card>
         <Card title="After the fix">
           <div className="space-y-3 text-sm">
-            <p className="text-slate-600">Fix the agent, then re-run the same batch and compare: the question should now pass.</p>
+            <p className="text-slate-600">
+              Fix the agent, then re-run the same batch and compare: the question should now pass. Once a person judged it pass in the re-run, set the status to verified (the server checks that run).
+            </p>
             <Button variant="secondary" className="w-full" disabled={!caps.manage || rerun.isPending} title={caps.manage ? undefined : deniedReason(role, "manage")} onClick={() => rerun.mutate({ id: b.runId, body: {} })}>
               Re-run the same batch
             </Button>
@@ -317,6 +389,35 @@ function BadCaseView({ id }: { id: string }) {
           </div>
         </Card>
       </div>
+      <Card title="History">
+        <ol className="space-y-2 text-sm" aria-label="History of the Bad Case">
+          {b.history.map((h, i) => (
+            <li key={i} className="flex flex-wrap items-baseline gap-2">
+              <span className="w-32 shrink-0 text-xs text-slate-500" title={when(h.at)}>
+                {ago(h.at)}
+              </span>
+              {h.kind === "created" ? (
+                <span>
+                  Created from {h.runShortId ?? "its run"} by {h.byLabel ?? "—"}
+                </span>
+              ) : (
+                <span>
+                  {h.fromStatus ? <BadCaseBadge status={h.fromStatus} /> : null} → <BadCaseBadge status={h.toStatus} /> by {h.byLabel ?? "—"}
+                  {h.toStatus === "verified" && h.runShortId && (
+                    <>
+                      {" "}
+                      · passed (human verdict) in{" "}
+                      <EvalLink to={{ tab: "runs", run: h.runShortId }} className="font-mono text-brand-700 hover:underline">
+                        {h.runShortId}
+                      </EvalLink>
+                    </>
+                  )}
+                </span>
+              )}
+            </li>
+          ))}
+        </ol>
+      </Card>
       <Card title="Notes">
         <textarea className={inputClass} rows={3} value={notes ?? b.notes} onChange={(e) => setNotes(e.target.value)} disabled={!caps.annotate} aria-label="Notes" />
         <div className="mt-2 flex justify-end">

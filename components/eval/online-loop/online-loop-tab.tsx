@@ -1,14 +1,27 @@
 "use client";
 
-import { EmptyState } from "@/components/ui/feedback";
-import { useEvalUrl, EvalLink } from "../context";
+import { LoopBoard } from "./board";
+import { LeadsSection } from "./leads";
+import { useLeads } from "./use-leads";
 
-/** Track B's online feedback loop (the default tab): low-score leads -> regression pool -> runs -> Bad Cases. */
-export function OnlineLoopTab({ agentName }: { agentId: string; agentName: string }) {
-    return (
-    <EmptyState title={`The online feedback loop of ${agentName}`}>
-      Low-score online answers become leads; a person adds them to a regression pool (never to a golden set), confirms them, adds expectations, freezes the pool and runs it. Meanwhile,
-      regression pools are managed under <EvalLink className="font-medium text-brand-700 underline" to={{ tab: "sets" }}>Evaluation sets</EvalLink>.
-    </EmptyState>
+/**
+ * The online feedback loop (the default tab of /eval): the board (a lead count leading in, then each pool sample on its
+ * way through the loop: in pool, confirmed, expectations, frozen, in a run, Bad Case, verified) over the leads from
+ * online traffic (low feedback scores, guardrail signals) that a person adds to a regression pool or dismisses.
+ */
+export function OnlineLoopTab({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const leads = useLeads(agentId);
+  return (
+    <div className="space-y-6">
+      <LoopBoard
+        agentId={agentId}
+        newLeads={leads.counts ? leads.counts.byStatus.new : null}
+        onReviewLeads={() => {
+          leads.setFilter({ status: "new" });
+          document.getElementById("leads")?.scrollIntoView({ behavior: "smooth", block: "start" });
+        }}
+      />
+      <LeadsSection agentId={agentId} agentName={agentName} state={leads} />
+    </div>
   );
 }

@@ -1,47 +1,51 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Fragment } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows, Spinner } from "@/components/ui/feedback";
+import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
-import { useEvalUrl } from "../context";
+import { ToggleChip } from "@/components/ui/toggle-chip";
+import { useEvalUrl, EvalLink } from "../context";
 import { Breadcrumbs } from "../breadcrumbs";
 import { VerdictBadge } from "../badges";
-import { pct, words } from "../format";
+import { pct, plural, words } from "../format";
 import type { EvalCompare } from "../types";
 import { PayloadView } from "../payload-view";
+import { COMPARE_OUTCOMES, compareQuery, type CompareOutcome } from "../url-state";
 
 type Outcome = EvalCompare["questions"][number]["outcome"];
-export const OUTCOMES: Array<{ id: Outcome; label: string; tone: BadgeTone }> = [
-  { id: "regressed", label: "Regressed", tone: "danger" },
-  { id: "fixed", label: "Fixed", tone: "success" },
-  { id: "both_fail", label: "Both fail", tone: "warning" },
-  { id: "both_pass", label: "Both pass", tone: "neutral" },
-  { id: "incomplete", label: "Incomplete", tone: "info" },
-  { id: "only_a", label: "Only in A", tone: "neutral" },
-  { id: "only_b", label: "Only in B", tone: "neutral" },
-];
+const PAGE = 50;
+const OUTCOME_TONES: Record<CompareOutcome, BadgeTone> = { regressed: "danger", fixed: "success", both_fail: "warning", both_pass: "neutral", incomplete: "info", only_a: "neutral", only_b: "neutral" };
 const ROW_TONE: Partial<Record<Outcome, string>> = { regressed: "bg-red-50/70", fixed: "bg-emerald-50/70", both_fail: "bg-amber-50/50" };
 
-/** Two runs question by question (matched by sample key): deltas, warnings, regressions highlighted, both answers side by side. */
+/**
+ * Two runs question by question (matched by sample key): deltas, warnings, regressions highlighted, both answers side
+ * by side. The questions are paged and filtered by the server (outcome, text); the outcome, the page and the opened
+ * question are in the URL, so a view of a 10,000-question comparison can be shared.
+ */
 export function CompareView({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
   const [url, go] = useEvalUrl();
-  const [only, setOnly] = useState<Outcome | "all">("all");
-  const [open, setOpen] = useState<string | null>(null);
   const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 200 }));
   const done = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "completed");
-  const cmp = useQuery({ ...trpc.eval.runs.compare.queryOptions({ run_a: url.a ?? "", run_b: url.b ?? "" }), enabled: !!url.a && !!url.b });
+  const cmp = useQuery({ ...trpc.eval.runs.compare.queryOptions(compareQuery(url, PAGE)), enabled: !!url.a && !!url.b, placeholderData: keepPreviousData });
+  const filter = (patch: Parameters<typeof go>[0]) => go({ page: undefined, open: undefined, ...patch }, { replace: true });
+  // the outcomes in the order the page offers them, named as the server's vocabulary names them (eval.meta)
+  const vocabulary = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const OUTCOMES = COMPARE_OUTCOMES.map((id) => ({ id, label: vocabulary.data?.compareOutcomes.find((o) => o.id === id)?.label ?? words(id), tone: OUTCOME_TONES[id] }));
   const picker = (side: "a" | "b") => (
     <label className="text-xs font-medium text-slate-600">
       Run {side.toUpperCase()} {side === "a" ? "(before)" : "(after)"}
-      <select className={cn(inputClass, "mt-1 w-72")} value={url[side] ?? ""} onChange={(e) => go({ [side]: e.target.value || undefined }, { replace: true })}>
+      <select className={cn(inputClass, "mt-1 w-72 max-w-full")} value={url[side] ?? ""} onChange={(e) => filter({ [side]: e.target.value || undefined })}>
         <option value="">Choose a run…</option>
+        {url[side] && !done.some((r) => r.shortId === url[side] || r.id === url[side]) && <option value={url[side]}>{url[side]}</option>}
         {done.map((r) => (
           <option key={r.id} value={r.shortId}>
             {r.shortId} · {r.setName} v{r.setVersion} · agent v{r.workflowVersion} · {words(r.tier)}
@@ -51,8 +55,9 @@ export function CompareView({ agentId }: { agentId: string }) {
     </label>
   );
   const c = cmp.data;
-  const needle = url.q?.toLowerCase();
-  const rows = c ? c.questions.filter((q) => (only === "all" || q.outcome === only) && (!needle || q.key.toLowerCase() === needle || q.question.toLowerCase().includes(needle))) : [];
+  const rows = c?.questions ?? [];
+  const page = url.page ?? 1;
+  const searchedTotal = c ? Object.values(c.page.matching).reduce((x, y) => x + y, 0) : 0;
   return (
     <div className="space-y-5">
       <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Compare" }]} />
@@ -82,70 +87,112 @@ export function CompareView({ agentId }: { agentId: string }) {
               <Stat label="Fixed" value={c.summary.fixed} hint="fail in A, pass in B" tone={c.summary.fixed ? "good" : "default"} />
               <Stat label="Regressed" value={c.summary.regressed} hint="pass in A, fail in B" tone={c.summary.regressed ? "bad" : "default"} />
             </dl>
+            {c.badCases.fixed + c.badCases.stillFailing + c.badCases.notJudged + c.badCases.notInB > 0 && (
+              <p className="mt-4 text-sm text-slate-700">
+                Bad Cases of {c.runA.shortId}: <span className="font-medium text-emerald-700">{c.badCases.fixed} fixed</span> ·{" "}
+                <span className="font-medium text-red-700">{c.badCases.stillFailing} still failing</span>
+                {c.badCases.notJudged > 0 && ` · ${c.badCases.notJudged} not judged in ${c.runB.shortId} yet`}
+                {c.badCases.notInB > 0 && ` · ${c.badCases.notInB} not in ${c.runB.shortId}`}. A fixed one can be marked verified on its page.
+              </p>
+            )}
           </Card>
           {url.q && (
             <p className="text-sm text-slate-600">
               Showing the questions matching “{url.q}”.{" "}
-              <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => go({ q: undefined }, { replace: true })}>
+              <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => filter({ q: undefined })}>
                 Show all
               </button>
             </p>
           )}
           <div className="flex flex-wrap gap-2" role="group" aria-label="Show questions">
-            <FilterChip active={only === "all"} onClick={() => setOnly("all")} label={`All (${c.questions.length})`} />
-            {OUTCOMES.filter((o) => c.summary[o.id] > 0).map((o) => (
-              <FilterChip key={o.id} active={only === o.id} onClick={() => setOnly(o.id)} label={`${o.label} (${c.summary[o.id]})`} />
+            <ToggleChip pressed={!url.outcome} onClick={() => filter({ outcome: undefined })}>
+              All ({searchedTotal.toLocaleString("en-US")})
+            </ToggleChip>
+            {OUTCOMES.filter((o) => c.page.matching[o.id] > 0 || url.outcome === o.id).map((o) => (
+              <ToggleChip key={o.id} pressed={url.outcome === o.id} onClick={() => filter({ outcome: o.id })}>
+                {`${o.label} (${c.page.matching[o.id].toLocaleString("en-US")})`}
+              </ToggleChip>
             ))}
           </div>
-          <Table caption="Questions of both runs">
-            <THead>
-              <tr>
-                <Th className="w-20">Key</Th>
-                <Th>Question</Th>
-                <Th className="w-32">A</Th>
-                <Th className="w-32">B</Th>
-                <Th className="w-32">Outcome</Th>
-              </tr>
-            </THead>
-            <tbody>
-              {rows.map((q) => {
-                const o = OUTCOMES.find((x) => x.id === q.outcome)!;
-                const expanded = open === q.key;
-                return (
-                  <Fragment key={q.key}>
-                    <Tr className={ROW_TONE[q.outcome] ?? ""}>
-                      <Td className="font-mono text-xs">{q.key}</Td>
-                      <Td>
-                        <button type="button" aria-expanded={expanded} onClick={() => setOpen(expanded ? null : q.key)} className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline">
-                          <span aria-hidden="true" className="mr-1 inline-block w-3 text-slate-400">
-                            {expanded ? "▾" : "▸"}
-                          </span>
-                          {q.question}
-                        </button>
-                        {q.classification && <div className="mt-0.5 pl-4 text-xs text-slate-500">{q.classification}</div>}
-                      </Td>
-                      <Td>{q.a ? <VerdictBadge verdict={q.a.human} /> : "—"}</Td>
-                      <Td>{q.b ? <VerdictBadge verdict={q.b.human} /> : "—"}</Td>
-                      <Td>
-                        <Badge tone={o.tone}>{o.label}</Badge>
-                        {q.machineOutcome !== q.outcome && <div className="mt-1 text-xs text-slate-500">machine: {words(q.machineOutcome)}</div>}
-                      </Td>
-                    </Tr>
-                    {expanded && (
-                      <tr>
-                        <td colSpan={5} className="bg-slate-50 p-3">
-                          <div className="grid gap-3 lg:grid-cols-2">
-                            <AnswerSide label={`A · ${c.runA.shortId}`} runId={c.runA.id} itemId={q.a?.itemId} />
-                            <AnswerSide label={`B · ${c.runB.shortId}`} runId={c.runB.id} itemId={q.b?.itemId} />
-                          </div>
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </Table>
+          {rows.length === 0 ? (
+            c.page.total > 0 ? (
+              <EmptyState title="Past the last page" action={<Button variant="secondary" onClick={() => filter({})}>First page</Button>}>
+                {plural(c.page.total, "question")} match; this page is after the last one.
+              </EmptyState>
+            ) : (
+              <EmptyState title="No question here">
+                {url.outcome ? "No question of the comparison has this outcome" : "No question matches"}
+                {url.q ? ` with “${url.q}”` : ""}.
+              </EmptyState>
+            )
+          ) : (
+            <Table caption="Questions of both runs">
+              <THead>
+                <tr>
+                  <Th className="w-20">Key</Th>
+                  <Th>Question</Th>
+                  <Th className="w-32">A</Th>
+                  <Th className="w-32">B</Th>
+                  <Th className="w-32">Outcome</Th>
+                </tr>
+              </THead>
+              <tbody>
+                {rows.map((q) => {
+                  const o = OUTCOMES.find((x) => x.id === q.outcome)!;
+                  const expanded = url.open === q.key;
+                  return (
+                    <Fragment key={q.key}>
+                      <Tr className={ROW_TONE[q.outcome] ?? ""}>
+                        <Td className="font-mono text-xs">{q.key}</Td>
+                        <Td>
+                          <button type="button" aria-expanded={expanded} onClick={() => go({ open: expanded ? undefined : q.key }, { replace: true })} className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                            <span aria-hidden="true" className="mr-1 inline-block w-3 text-slate-400">
+                              {expanded ? "▾" : "▸"}
+                            </span>
+                            {q.question}
+                          </button>
+                          {q.classification && <div className="mt-0.5 pl-4 text-xs text-slate-600">{q.classification}</div>}
+                        </Td>
+                        <Td>{q.a ? <VerdictBadge verdict={q.a.human} /> : "—"}</Td>
+                        <Td>{q.b ? <VerdictBadge verdict={q.b.human} /> : "—"}</Td>
+                        <Td>
+                          <Badge tone={o.tone}>{o.label}</Badge>
+                          {q.machineOutcome !== q.outcome && <div className="mt-1 text-xs text-slate-600">machine: {words(q.machineOutcome)}</div>}
+                          {q.badCase && (
+                            <div className="mt-1 text-xs">
+                              <EvalLink to={{ tab: "bad-cases", case: q.badCase.id }} className={q.badCase.result === "fixed" ? "font-medium text-emerald-700 hover:underline" : q.badCase.result === "still_failing" ? "font-medium text-red-700 hover:underline" : "text-slate-600 hover:underline"}>
+                                Bad Case {q.badCase.result === "fixed" ? "fixed" : q.badCase.result === "still_failing" ? "still failing" : q.badCase.result === "not_judged" ? "not judged in B" : "not in B"}
+                              </EvalLink>
+                            </div>
+                          )}
+                        </Td>
+                      </Tr>
+                      {expanded && (
+                        <tr>
+                          <td colSpan={5} className="bg-slate-50 p-3">
+                            <div className="grid gap-3 lg:grid-cols-2">
+                              <AnswerSide label={`A · ${c.runA.shortId}`} runId={c.runA.id} itemId={q.a?.itemId} />
+                              <AnswerSide label={`B · ${c.runB.shortId}`} runId={c.runB.id} itemId={q.b?.itemId} />
+                            </div>
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  );
+                })}
+              </tbody>
+            </Table>
+          )}
+          <Pagination
+            label="Question pages"
+            from={c.page.offset + 1}
+            to={c.page.offset + rows.length}
+            total={c.page.total}
+            hasPrev={page > 1}
+            hasNext={c.page.offset + rows.length < c.page.total}
+            onPrev={() => go({ page: page - 1 > 1 ? page - 1 : undefined, open: undefined }, { replace: true })}
+            onNext={() => go({ page: page + 1, open: undefined }, { replace: true })}
+          />
         </>
       )}
     </div>
@@ -153,14 +200,6 @@ export function CompareView({ agentId }: { agentId: string }) {
 }
 
 const delta = (d: number | null) => (d === null ? "—" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(1)} points`);
-
-function FilterChip({ active, onClick, label }: { active: boolean; onClick: () => void; label: string }) {
-  return (
-    <button type="button" aria-pressed={active} onClick={onClick} className={`rounded-full border px-3 py-1 text-xs font-medium ${active ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}>
-      {label}
-    </button>
-  );
-}
 
 function AnswerSide({ label, runId, itemId }: { label: string; runId: string; itemId?: string }) {
   const trpc = useTRPC();

@@ -1,16 +1,16 @@
 "use client";
 
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
-import { useTRPC, useTRPCClient } from "@/lib/trpc";
+import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
-import { useEvalUrl } from "../context";
+import { EvalLink, useEvalUrl } from "../context";
 import { words } from "../format";
-import { errorInfo } from "../types";
+import { useCreateAndStart } from "./use-create-and-start";
 
 type Tier = "pipeline_live" | "pipeline" | "invoke";
 
@@ -21,8 +21,6 @@ type Tier = "pipeline_live" | "pipeline" | "invoke";
  */
 export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { open: boolean; onClose: () => void; agentId: string; presetVersionId?: string }) {
   const trpc = useTRPC();
-  const client = useTRPCClient();
-  const qc = useQueryClient();
   const toast = useToast();
   const [, go] = useEvalUrl();
   const sets = useQuery({ ...trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }), enabled: open });
@@ -45,9 +43,12 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
   const [concurrency, setConcurrency] = useState("4");
   const [startNow, setStartNow] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  /** the run was created but answering did not start: it exists, so say so and lead to it */
+  const [notStarted, setNotStarted] = useState<{ shortId: string; message: string } | null>(null);
   useEffect(() => {
     if (open) {
       setError(null);
+      setNotStarted(null);
       setVersionId(presetVersionId ?? "");
     }
   }, [open, presetVersionId]);
@@ -56,32 +57,30 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
   }, [open, versionId, frozen]);
   const chosen = frozen.find((v) => v.id === versionId);
 
-  const create = useMutation(
-    trpc.eval.runs.create.mutationOptions({
-      onSuccess: async (run) => {
-        let started = run;
-        if (startNow && mode === "in_platform") started = await client.eval.runs.start.mutate({ id: run.id }).catch(() => run);
-        toast({ tone: "success", title: `Run ${run.shortId} created`, description: startNow && mode === "in_platform" ? "Answering has started." : mode === "pasted" ? "Upload the answers on the run page." : "Start it when you are ready." });
-        await qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
-        onClose();
-        go({ tab: "runs", run: started.shortId });
-      },
-      onError: (e) => setError(errorInfo(e).message),
-    }),
-  );
+  const runs = useCreateAndStart();
   const n = Number(concurrency);
   const valid = !!versionId && Number.isInteger(n) && n >= 1 && n <= (meta.data?.limits.maxConcurrency ?? 32);
-  const submit = () =>
-    valid &&
-    create.mutate({
-      setVersionId: versionId,
-      mode,
-      tier,
-      environment: environment.trim(),
-      concurrency: n,
-      ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}),
-    });
+  const submit = async () => {
+    if (!valid) return;
+    const starting = startNow && mode === "in_platform";
+    const input = { setVersionId: versionId, mode, tier, environment: environment.trim(), concurrency: n, ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}) };
+    const out = await runs.createAndStart(input, { start: starting });
+    if (!out.ok) {
+      // a run that exists but is not answering is said in the dialog, with a link to it (the hook's toast says it too)
+      if (out.step === "start") setNotStarted({ shortId: out.run.shortId, message: out.message });
+      else setError(out.message);
+      return;
+    }
+    toast({ tone: "success", title: `Run ${out.run.shortId} created`, description: starting ? "Answering has started." : mode === "pasted" ? "Upload the answers on the run page." : "Start it when you are ready." });
+    onClose();
+    go({ tab: "runs", run: out.run.shortId });
+  };
   const loading = sets.isLoading || details.some((d) => d.isLoading);
+  const openRun = () => {
+    if (!notStarted) return;
+    onClose();
+    go({ tab: "runs", run: notStarted.shortId });
+  };
 
   return (
     <Dialog
@@ -91,80 +90,103 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
       title="New run"
       description="A run answers every question of a frozen set version with the agent, then people judge the answers."
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={!valid || create.isPending}>
-            {create.isPending ? "Creating…" : startNow && mode === "in_platform" ? "Create and start" : "Create run"}
-          </Button>
-        </>
+        notStarted ? (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Close
+            </Button>
+            <Button onClick={openRun}>Open run {notStarted.shortId}</Button>
+          </>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button onClick={submit} disabled={!valid || runs.isPending}>
+              {runs.isPending ? "Creating…" : startNow && mode === "in_platform" ? "Create and start" : "Create run"}
+            </Button>
+          </>
+        )
       }
     >
-      <div className="space-y-4">
-        <Field label="Set version" hint="Only frozen versions are listed: a run needs questions that cannot change underneath it.">
-          <select className={inputClass} value={versionId} onChange={(e) => setVersionId(e.target.value)} disabled={loading || frozen.length === 0}>
-            {loading && <option value="">Loading…</option>}
-            {!loading && frozen.length === 0 && <option value="">No frozen version yet: freeze one under Evaluation sets</option>}
-            {frozen.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.setName} · v{v.version} · {v.sampleCount} questions{v.kind === "golden" ? ` · gate ${v.threshold}` : " · regression pool"}
-              </option>
-            ))}
-          </select>
-        </Field>
-
-        <ChoiceCards
-          legend="Mode"
-          name="mode"
-          value={mode}
-          onChange={setMode}
-          options={[
-            { value: "in_platform", label: "Answer in the platform", description: "The agent answers every question now, through the queue." },
-            { value: "pasted", label: "Pasted answers", description: "You upload answers produced elsewhere (file or paste)." },
-          ]}
-        />
-
-        <div>
-          <ChoiceCards legend="Chain tier" name="tier" columns={1} value={tier} onChange={setTier} options={(meta.data?.tiers ?? []).map((t) => ({ value: t.tier, label: words(t.tier), description: t.meaning }))} />
-          {chosen?.kind === "golden" && tier !== "pipeline_live" && (
-            <p role="alert" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain with real calls, built like online). A {words(tier)} run is fine
-              for a quick look, not for the gate.
-            </p>
-          )}
+      {notStarted ? (
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+          <p className="font-semibold">
+            Run{" "}
+            <EvalLink to={{ tab: "runs", run: notStarted.shortId }} onClick={onClose} className="font-mono underline">
+              {notStarted.shortId}
+            </EvalLink>{" "}
+            was created, but answering did not start.
+          </p>
+          <p className="mt-1 text-red-800">{notStarted.message}</p>
+          <p className="mt-2 text-red-800">The run is kept with its questions. Open it and press Start once the cause is fixed, or cancel it there.</p>
         </div>
-
-        <div className="grid gap-4 sm:grid-cols-3">
-          <Field label="Environment" hint="A label, e.g. staging-2026-11">
-            <input className={inputClass} value={environment} maxLength={120} onChange={(e) => setEnvironment(e.target.value)} />
-          </Field>
-          <Field label="Agent version" hint="Snapshotted by the run">
-            <select className={inputClass} value={agentVersion} onChange={(e) => setAgentVersion(e.target.value)}>
-              <option value="">Latest{versions.data?.[0] ? ` (v${versions.data[0].version})` : ""}</option>
-              {versions.data?.map((v) => (
-                <option key={v.version} value={v.version}>
-                  v{v.version}
-                  {v.note ? ` · ${v.note.slice(0, 40)}` : ""}
+      ) : (
+        <div className="space-y-4">
+          <Field label="Set version" hint="Only frozen versions are listed: a run needs questions that cannot change underneath it.">
+            <select className={inputClass} value={versionId} onChange={(e) => setVersionId(e.target.value)} disabled={loading || frozen.length === 0}>
+              {loading && <option value="">Loading…</option>}
+              {!loading && frozen.length === 0 && <option value="">No frozen version yet: freeze one under Evaluation sets</option>}
+              {frozen.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.setName} · v{v.version} · {v.sampleCount} questions{v.kind === "golden" ? ` · gate ${v.threshold}` : " · regression pool"}
                 </option>
               ))}
             </select>
           </Field>
-          <Field label="Concurrency" hint="Questions answered at once">
-            <input className={inputClass} type="number" min={1} max={meta.data?.limits.maxConcurrency ?? 32} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} disabled={mode === "pasted"} />
-          </Field>
+
+          <ChoiceCards
+            legend="Mode"
+            name="mode"
+            value={mode}
+            onChange={setMode}
+            options={[
+              { value: "in_platform", label: "Answer in the platform", description: "The agent answers every question now, through the queue." },
+              { value: "pasted", label: "Pasted answers", description: "You upload answers produced elsewhere (file or paste)." },
+            ]}
+          />
+
+          <div>
+            <ChoiceCards legend="Chain tier" name="tier" columns={1} value={tier} onChange={setTier} options={(meta.data?.tiers ?? []).map((t) => ({ value: t.tier, label: words(t.tier), description: t.meaning }))} />
+            {chosen?.kind === "golden" && tier !== "pipeline_live" && (
+              <p role="alert" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain with real calls, built like online). A {words(tier)} run is fine
+                for a quick look, not for the gate.
+              </p>
+            )}
+          </div>
+
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Field label="Environment" hint="A label, e.g. staging-2026-11">
+              <input className={inputClass} value={environment} maxLength={120} onChange={(e) => setEnvironment(e.target.value)} />
+            </Field>
+            <Field label="Agent version" hint="Snapshotted by the run">
+              <select className={inputClass} value={agentVersion} onChange={(e) => setAgentVersion(e.target.value)}>
+                <option value="">Latest{versions.data?.[0] ? ` (v${versions.data[0].version})` : ""}</option>
+                {versions.data?.map((v) => (
+                  <option key={v.version} value={v.version}>
+                    v{v.version}
+                    {v.note ? ` · ${v.note.slice(0, 40)}` : ""}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Concurrency" hint="Questions answered at once">
+              <input className={inputClass} type="number" min={1} max={meta.data?.limits.maxConcurrency ?? 32} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} disabled={mode === "pasted"} />
+            </Field>
+          </div>
+          {mode === "in_platform" && (
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start answering right away
+            </label>
+          )}
+          {error && (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          )}
         </div>
-        {mode === "in_platform" && (
-          <label className="flex items-center gap-2 text-sm text-slate-700">
-            <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start answering right away
-          </label>
-        )}
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
-      </div>
+      )}
     </Dialog>
   );
 }

@@ -4,7 +4,7 @@ import type { EvalReport } from "../types";
  * The release gate as the server decided it with THE gate rule (server/eval/gate.ts): the same answer as
  * check_eval_golden_gate. Pass/fail in words and colour, with every reason.
  */
-export function GateBanner({ gate, kind }: { gate: EvalReport["gate"]; kind: "golden" | "regression_pool" }) {
+export function GateBanner({ gate, kind, currentThreshold }: { gate: EvalReport["gate"]; kind: "golden" | "regression_pool"; currentThreshold?: number }) {
   const c = gate.counts;
   if (kind === "regression_pool") {
     return (
@@ -26,6 +26,7 @@ export function GateBanner({ gate, kind }: { gate: EvalReport["gate"]; kind: "go
         </p>
         <p className="text-sm tabular-nums">
           {c.pass} of {c.questions} human-confirmed passes · threshold {c.threshold}
+          {currentThreshold !== undefined && currentThreshold !== c.threshold ? ` (fixed when the run was created; the set asks ${currentThreshold} of later runs)` : ""}
           {c.unjudged ? ` · ${c.unjudged} without a verdict` : " · every question judged"}
         </p>
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Card, Stat } from "@/components/ui/card";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
@@ -29,11 +30,12 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
   if (!report.data) return <LoadingRows rows={6} label="Loading the report" />;
   const r: EvalReport = report.data;
   const byClass = r.breakdown.byClassification.map((g) => ({ group: g.classification, machine: g.machinePassRate, human: g.humanPassRate }));
+  const byTier = r.breakdown.byTier.map((g) => ({ group: words(g.tier), machine: g.machinePassRate, human: g.humanPassRate }));
   const a = r.agreement;
 
   return (
     <div id="report" className="space-y-5">
-      <GateBanner gate={r.gate} kind={r.set.kind} />
+      <GateBanner gate={r.gate} kind={r.set.kind} currentThreshold={r.set.currentGateThreshold} />
 
       <Card title="Pass rates" description="Of all questions: an unjudged question is not a pass. Machine and human numbers are never mixed.">
         <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
@@ -58,10 +60,9 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
           {byClass.length ? (
             <>
               <PassRateBars data={byClass} label="Machine and human-confirmed pass rate by scenario" />
-              <details className="mt-2 text-sm">
-                <summary className="cursor-pointer text-xs font-medium text-slate-600">The numbers</summary>
+              <Numbers>
                 <GroupTable rows={r.breakdown.byClassification.map((g) => ({ name: g.classification, ...g }))} nameLabel="Scenario" />
-              </details>
+              </Numbers>
             </>
           ) : (
             <p className="text-sm text-slate-500">No scenario yet.</p>
@@ -69,14 +70,24 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
         </Card>
         <Card title="Failures by attribution" description="Where in the chain the failed answers broke (human fail verdicts)">
           {r.breakdown.byAttribution.length ? (
-            <CountBars tone="fail" valueName="Failed questions" label="Failed questions by attribution" data={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+            <>
+              <CountBars tone="fail" valueName="Failed questions" label="Failed questions by attribution" data={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+              <Numbers>
+                <CountTable caption="Failed questions by attribution" nameLabel="Attribution" valueLabel="Failed questions" of={r.human.fail} ofLabel="of human fails" rows={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+              </Numbers>
+            </>
           ) : (
             <p className="text-sm text-slate-500">No failed verdict yet.</p>
           )}
         </Card>
         <Card title="Guardrail flags" description="Items the machine flagged (spot-check them)">
           {r.breakdown.byFlag.length ? (
-            <CountBars tone="warn" valueName="Items" label="Items by guardrail flag" data={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+            <>
+              <CountBars tone="warn" valueName="Items" label="Items by guardrail flag" data={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+              <Numbers>
+                <CountTable caption="Items by guardrail flag" nameLabel="Flag" valueLabel="Items" of={r.completeness.total} ofLabel="of all questions" rows={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+              </Numbers>
+            </>
           ) : (
             <p className="text-sm text-slate-500">No flag raised.</p>
           )}
@@ -91,8 +102,17 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
       </div>
 
       <div className="grid gap-5 xl:grid-cols-2">
-        <Card title="By tier">
-          <GroupTable rows={r.breakdown.byTier.map((g) => ({ name: words(g.tier), ...g }))} nameLabel="Tier" />
+        <Card title="By tier" description="Pass rate per chain tier: machine suggestion vs human-confirmed">
+          {byTier.length ? (
+            <>
+              <PassRateBars data={byTier} label="Machine and human-confirmed pass rate by tier" />
+              <Numbers>
+                <GroupTable rows={r.breakdown.byTier.map((g) => ({ name: words(g.tier), ...g }))} nameLabel="Tier" />
+              </Numbers>
+            </>
+          ) : (
+            <p className="text-sm text-slate-500">No answered question yet.</p>
+          )}
         </Card>
         <Card title="Latency and tokens">
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -107,6 +127,39 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
         </Card>
       </div>
     </div>
+  );
+}
+
+/** The numbers behind a chart, one click away (charts.tsx: nothing is only in a picture). */
+function Numbers({ children }: { children: ReactNode }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-xs font-medium text-slate-600">The numbers</summary>
+      {children}
+    </details>
+  );
+}
+
+function CountTable({ caption, nameLabel, valueLabel, rows, of, ofLabel }: { caption: string; nameLabel: string; valueLabel: string; rows: Array<{ name: string; value: number }>; of: number; ofLabel: string }) {
+  return (
+    <Table caption={caption} className="mt-2 shadow-none">
+      <THead>
+        <tr>
+          <Th>{nameLabel}</Th>
+          <Th className="text-right">{valueLabel}</Th>
+          <Th className="text-right">Share {ofLabel}</Th>
+        </tr>
+      </THead>
+      <tbody>
+        {rows.map((x) => (
+          <Tr key={x.name}>
+            <Td>{x.name}</Td>
+            <Td className="text-right tabular-nums">{count(x.value)}</Td>
+            <Td className="text-right tabular-nums text-slate-500">{of ? pct(x.value / of) : "—"}</Td>
+          </Tr>
+        ))}
+      </tbody>
+    </Table>
   );
 }
 

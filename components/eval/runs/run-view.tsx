@@ -35,6 +35,19 @@ export function RunView({ runId }: { runId: string }) {
   const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
   const start = useMutation(trpc.eval.runs.start.mutationOptions({ onSuccess: async () => (toast({ tone: "success", title: "Answering started" }), await refresh()), onError: fail("Not started") }));
   const cancel = useMutation(trpc.eval.runs.cancel.mutationOptions({ onSuccess: async () => (toast({ tone: "success", title: "Run cancelled", description: "Answers already finished are kept." }), await refresh()), onError: fail("Not cancelled") }));
+  const close = useMutation(
+    trpc.eval.runs.close.mutationOptions({
+      onSuccess: async (c) => {
+        toast({
+          tone: "success",
+          title: "Answering closed",
+          description: c.unanswered.length ? `${c.unanswered.length} question${c.unanswered.length === 1 ? "" : "s"} without an answer now need a verdict (normally fail).` : "Every question had an answer.",
+        });
+        await refresh();
+      },
+      onError: fail("Answering not closed"),
+    }),
+  );
   const rerun = useMutation(
     trpc.eval.runs.rerun.mutationOptions({
       onSuccess: async (r) => {
@@ -82,6 +95,26 @@ export function RunView({ runId }: { runId: string }) {
           {r.mode === "pasted" && LIVE.has(r.status) && (
             <Button disabled={!caps.manage} title={manageTitle} onClick={() => setUploading(true)}>
               Upload answers
+            </Button>
+          )}
+          {r.mode === "pasted" && LIVE.has(r.status) && (
+            <Button
+              variant="secondary"
+              disabled={!caps.manage || close.isPending}
+              title={manageTitle ?? "Stop waiting for answers: the questions without one become failed (not answered) and need a verdict"}
+              onClick={async () => {
+                if (
+                  await confirm({
+                    title: `Close answering of ${r.shortId}?`,
+                    description: `${p.pending} of ${p.total} questions have no answer yet. They become failed ("not answered") and still need a verdict: the gate counts every question. Answers already pasted are kept.`,
+                    confirmLabel: "Close answering",
+                    cancelLabel: "Keep waiting",
+                  })
+                )
+                  close.mutate({ id: r.id });
+              }}
+            >
+              Close answering
             </Button>
           )}
           {LIVE.has(r.status) && (

@@ -5,15 +5,14 @@ import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useCursorPages } from "../use-cursor-pages";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
-import { inputClass } from "@/components/ui/field";
+import { FilterSelect } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
 import { Progress } from "@/components/ui/progress";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { RunStatusBadge, TierBadge } from "../badges";
-import { ago, when, words } from "../format";
+import { ago, count, when, words } from "../format";
 import { CompareView } from "./compare-view";
 import { CreateRunDialog } from "./create-run-dialog";
 import { RunView } from "./run-view";
@@ -62,39 +61,9 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
-          <label className="text-xs font-medium text-slate-600">
-            Set
-            <select className={cn(inputClass, "mt-1 w-56")} value={url.set ?? ""} onChange={(e) => setFilter({ set: e.target.value || undefined })}>
-              <option value="">All sets</option>
-              {sets.data?.items.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-xs font-medium text-slate-600">
-            Status
-            <select className={cn(inputClass, "mt-1 w-44")} value={url.status ?? ""} onChange={(e) => setFilter({ status: e.target.value || undefined })}>
-              <option value="">Any status</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {words(s)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-xs font-medium text-slate-600">
-            Tier
-            <select className={cn(inputClass, "mt-1 w-40")} value={url.tier ?? ""} onChange={(e) => setFilter({ tier: (e.target.value || undefined) as (typeof TIERS)[number] | undefined })}>
-              <option value="">Any tier</option>
-              {TIERS.map((t) => (
-                <option key={t} value={t}>
-                  {words(t)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect label="Set" className="w-56" value={url.set} onChange={(set) => setFilter({ set })} any="All sets" options={(sets.data?.items ?? []).map((s) => ({ value: s.id, label: s.name }))} />
+          <FilterSelect label="Status" className="w-44" value={url.status} onChange={(status) => setFilter({ status })} any="Any status" options={STATUSES.map((s) => ({ value: s, label: words(s) }))} />
+          <FilterSelect label="Tier" className="w-40" value={url.tier} onChange={(tier) => setFilter({ tier: tier as (typeof TIERS)[number] | undefined })} any="Any tier" options={TIERS.map((t) => ({ value: t, label: words(t) }))} />
         </div>
         <div className="flex flex-wrap gap-2">
           <EvalLink to={{ tab: "runs", view: "usage" }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
@@ -127,7 +96,9 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
                 <Th>Mode · tier</Th>
                 <Th>Status</Th>
                 <Th className="min-w-48">Answered</Th>
-                <Th>Judged</Th>
+                <Th>
+                  Judged <span className="normal-case tracking-normal">(by people + adopted)</span>
+                </Th>
                 <Th>Created</Th>
               </tr>
             </THead>
@@ -156,8 +127,8 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
                   <Td>
                     <Progress value={r.progress.done} max={r.progress.total} failed={r.progress.failed} label={`Answered items of ${r.shortId}`} />
                   </Td>
-                  <Td className="tabular-nums text-slate-700">
-                    {r.progress.judged}/{r.progress.total}
+                  <Td className="whitespace-nowrap tabular-nums text-slate-700">
+                    <JudgedCell progress={r.progress} />
                   </Td>
                   <Td className="text-slate-600">
                     <span title={when(r.createdAt)}>{ago(r.createdAt)}</span>
@@ -180,5 +151,18 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
       )}
       <CreateRunDialog open={creating} onClose={() => setCreating(false)} agentId={agentId} />
     </div>
+  );
+}
+
+/** Human-judged / total, with adopted machine suggestions apart: "12 + 18 adopted / 30" (the server counts both). */
+export function JudgedCell({ progress: p }: { progress: { human: number; adopted: number; total: number } }) {
+  const human = p.human;
+  const said = `${human} judged by people${p.adopted ? `, ${p.adopted} adopted from suggestions` : ""}, of ${p.total}`;
+  return (
+    <span title={said}>
+      <span className="font-medium text-slate-900">{count(human)}</span>
+      {p.adopted > 0 && <span className="text-slate-500"> + {count(p.adopted)} adopted</span>}
+      <span className="text-slate-500"> / {count(p.total)}</span>
+    </span>
   );
 }

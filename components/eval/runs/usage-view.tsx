@@ -1,62 +1,66 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { Card, Stat } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { inputClass } from "@/components/ui/field";
+import { FilterField, FilterSelect, inputClass } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useEvalUrl } from "../context";
 import { Breadcrumbs } from "../breadcrumbs";
 import { DailyBars } from "../charts";
 import { count } from "../format";
+import { usageRange } from "../url-state";
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
-/** Usage of the evaluation center by day: runs, answered questions, model calls and tokens (answering and judging apart). */
+type DayTotals = { day: string; runs: number; answered: number; answerTokens: number; judgeTokens: number };
+
+/**
+ * Usage of the evaluation center by day: runs, answered questions, model calls and tokens (answering and judging
+ * apart), charted and in a table. The range and the scope (this agent or all) are in the URL.
+ */
 export function UsageView({ agentId, agentName }: { agentId: string; agentName: string }) {
   const trpc = useTRPC();
-    const [to, setTo] = useState(() => iso(new Date()));
-  const [from, setFrom] = useState(() => iso(new Date(Date.now() - 29 * 86_400_000)));
-  const [scope, setScope] = useState<"agent" | "all">("agent");
-  const usage = useQuery(trpc.eval.usage.queryOptions({ from, to, ...(scope === "agent" ? { agentId } : {}) }));
+  const [url, go] = useEvalUrl();
+  const { from, to, allAgents } = usageRange(url);
+  const usage = useQuery({ ...trpc.eval.usage.queryOptions({ from, to, ...(allAgents ? {} : { agentId }) }), placeholderData: keepPreviousData });
   const u = usage.data;
-  const byDay = new Map<string, { day: string; runs: number; answered: number; tokens: number }>();
+  const byDay = new Map<string, DayTotals>();
+  const empty = (day: string): DayTotals => ({ day, runs: 0, answered: 0, answerTokens: 0, judgeTokens: 0 });
   for (const d of u?.days ?? []) {
-    const x = byDay.get(d.day) ?? { day: d.day, runs: 0, answered: 0, tokens: 0 };
+    const x = byDay.get(d.day) ?? empty(d.day);
     x.runs += d.runs;
     x.answered += d.answeredItems;
-    x.tokens += d.answering.tokens + d.judging.tokens;
+    x.answerTokens += d.answering.tokens;
+    x.judgeTokens += d.judging.tokens;
     byDay.set(d.day, x);
   }
   // every day of the range, so quiet days show as zero instead of vanishing
-  const series: Array<{ day: string; runs: number; answered: number; tokens: number }> = [];
-  if (u) for (let d = Date.parse(`${u.from}T00:00:00Z`); d <= Date.parse(`${u.to}T00:00:00Z`); d += 86_400_000) {
-    const day = iso(new Date(d));
-    series.push(byDay.get(day) ?? { day, runs: 0, answered: 0, tokens: 0 });
-  }
-  const active = series.some((d) => d.runs || d.answered);
+  const series: DayTotals[] = [];
+  if (u) for (let d = Date.parse(`${u.from}T00:00:00Z`); d <= Date.parse(`${u.to}T00:00:00Z`); d += 86_400_000) series.push(byDay.get(iso(new Date(d))) ?? empty(iso(new Date(d))));
+  const active = series.some((d) => d.runs || d.answered || d.answerTokens || d.judgeTokens);
+  const tokens = series.some((d) => d.answerTokens || d.judgeTokens);
   return (
     <div className="space-y-5">
       <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Usage" }]} />
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Range">
-        <label className="text-xs font-medium text-slate-600">
-          From
-          <input type="date" className={cn(inputClass, "mt-1")} value={from} max={to} onChange={(e) => e.target.value && setFrom(e.target.value)} />
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          To
-          <input type="date" className={cn(inputClass, "mt-1")} value={to} min={from} onChange={(e) => e.target.value && setTo(e.target.value)} />
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Agents
-          <select className={cn(inputClass, "mt-1")} value={scope} onChange={(e) => setScope(e.target.value as "agent" | "all")}>
-            <option value="agent">{agentName}</option>
-            <option value="all">All agents</option>
-          </select>
-        </label>
+        <FilterField label="From">
+          <input type="date" className={cn(inputClass, "mt-1")} value={from} max={to} onChange={(e) => e.target.value && go({ from: e.target.value, to }, { replace: true })} />
+        </FilterField>
+        <FilterField label="To">
+          <input type="date" className={cn(inputClass, "mt-1")} value={to} min={from} onChange={(e) => e.target.value && go({ from, to: e.target.value }, { replace: true })} />
+        </FilterField>
+        <FilterSelect
+          label="Agents"
+          value={allAgents ? "all" : "agent"}
+          onChange={(v) => go({ scope: v === "all" ? "all" : undefined }, { replace: true })}
+          options={[
+            { value: "agent", label: agentName },
+            { value: "all", label: "All agents" },
+          ]}
+        />
       </div>
       {usage.error ? (
         <ErrorState error={usage.error} onRetry={() => usage.refetch()} />
@@ -77,16 +81,33 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
             <EmptyState title="Nothing in this range">Runs and answered questions appear here by day.</EmptyState>
           ) : (
             <>
-              <Card title="By day">
-                <DailyBars
-                  label="Runs and answered questions by day"
-                  data={series}
-                  series={[
-                    { key: "runs", name: "Runs", tone: "neutral" },
-                    { key: "answered", name: "Answered questions", tone: "human" },
-                  ]}
-                />
-              </Card>
+              <div className="grid gap-5 xl:grid-cols-2">
+                <Card title="Runs and answers by day">
+                  <DailyBars
+                    label="Runs and answered questions by day"
+                    data={series}
+                    series={[
+                      { key: "runs", name: "Runs", tone: "neutral" },
+                      { key: "answered", name: "Answered questions", tone: "human" },
+                    ]}
+                  />
+                </Card>
+                <Card title="Tokens by day" description="Answering (the agent's model calls) and judging (the LLM judge), apart">
+                  {tokens ? (
+                    <DailyBars
+                      label="Answering and judging tokens by day"
+                      compact
+                      data={series}
+                      series={[
+                        { key: "answerTokens", name: "Answering tokens", tone: "human" },
+                        { key: "judgeTokens", name: "Judging tokens", tone: "warn" },
+                      ]}
+                    />
+                  ) : (
+                    <p className="text-sm text-slate-500">No model tokens in this range (the offline model and the built-in judge count none).</p>
+                  )}
+                </Card>
+              </div>
               <Table caption="Usage by day and agent">
                 <THead>
                   <tr>

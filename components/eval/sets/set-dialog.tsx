@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -11,11 +11,12 @@ import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { useEvalUrl } from "../context";
 import { errorInfo, type EvalSet } from "../types";
+import { useSetsChanged } from "./use-sets-changed";
 
 /** Create a set bound to the agent, or edit one's name, description and gate threshold. */
 export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onClose: () => void; agentId: string; set?: EvalSet }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
+  const setsChanged = useSetsChanged();
   const toast = useToast();
   const [, go] = useEvalUrl();
   const [name, setName] = useState("");
@@ -33,7 +34,7 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
   }, [open, set]);
 
   const done = async () => {
-    await qc.invalidateQueries({ queryKey: trpc.eval.sets.pathKey() });
+    await setsChanged();
     onClose();
   };
   const create = useMutation(

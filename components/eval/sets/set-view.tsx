@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
@@ -16,11 +16,12 @@ import { errorInfo, type EvalVersion } from "../types";
 import { Breadcrumbs } from "../breadcrumbs";
 import { SetDialog } from "./set-dialog";
 import { useVersionActions } from "./use-version-actions";
+import { useSetsChanged } from "./use-sets-changed";
 
 /** One set: what it is, its gate, its versions (open, copy into a new draft, freeze, delete a draft). */
 export function SetView({ setId }: { setId: string }) {
   const trpc = useTRPC();
-  const qc = useQueryClient();
+  const setsChanged = useSetsChanged();
   const confirm = useConfirm();
   const toast = useToast();
   const { caps, role } = useCaps();
@@ -32,7 +33,7 @@ export function SetView({ setId }: { setId: string }) {
     trpc.eval.sets.delete.mutationOptions({
       onSuccess: async () => {
         toast({ tone: "success", title: "Set deleted" });
-        await qc.invalidateQueries({ queryKey: trpc.eval.sets.pathKey() });
+        await setsChanged();
         go({ tab: "sets" });
       },
       onError: (e) => toast({ tone: "error", title: "The set was not deleted", description: errorInfo(e).message }),

@@ -7,7 +7,7 @@ import { useCursorPages } from "../use-cursor-pages";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ICONS, Icon } from "@/components/ui/icon";
-import { inputClass } from "@/components/ui/field";
+import { SearchInput } from "@/components/ui/search-input";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
@@ -17,6 +17,7 @@ import { Breadcrumbs } from "../breadcrumbs";
 import { when } from "../format";
 import type { EvalSample } from "../types";
 import { TraceButton } from "../trace-steps";
+import { CreateRunDialog } from "../runs/create-run-dialog";
 import { ImportDialog } from "./import-dialog";
 import { SampleDialog } from "./sample-dialog";
 import { useVersionActions } from "./use-version-actions";
@@ -29,9 +30,9 @@ export function VersionView({ setId, version }: { setId: string; version: number
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
   const pages = useCursorPages();
-  const [search, setSearch] = useState(url.q ?? "");
   const [editing, setEditing] = useState<EvalSample | "new" | null>(null);
   const [importing, setImporting] = useState(false);
+  const [running, setRunning] = useState(false);
   const actions = useVersionActions(setId);
   const set = useQuery(trpc.eval.sets.get.queryOptions({ id: setId }));
   const cursor = pages.cursor;
@@ -41,12 +42,6 @@ export function VersionView({ setId, version }: { setId: string; version: number
   });
   const { reset } = pages;
   useEffect(() => reset(), [url.q, setId, version, reset]);
-  useEffect(() => {
-    const t = setTimeout(() => {
-      if ((search.trim() || undefined) !== url.q) go({ q: search.trim() || undefined }, { replace: true });
-    }, 300);
-    return () => clearTimeout(t);
-  }, [search, url.q, go]);
 
   if (set.error) return <ErrorState error={set.error} onRetry={() => set.refetch()} />;
   if (samples.error) return <ErrorState error={samples.error} onRetry={() => samples.refetch()} />;
@@ -88,6 +83,11 @@ export function VersionView({ setId, version }: { setId: string; version: number
               </Button>
             </>
           )}
+          {frozen && v && set.data && (
+            <Button disabled={!caps.manage} title={manageTitle ?? "A run that answers every question of this frozen version"} onClick={() => setRunning(true)}>
+              New run from this version…
+            </Button>
+          )}
           <ExportMenu setId={setId} version={version} />
           <Button variant="secondary" disabled={!caps.manage || actions.busy} title={manageTitle} onClick={() => actions.newVersion(version)}>
             New version from this
@@ -108,7 +108,7 @@ export function VersionView({ setId, version }: { setId: string; version: number
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label className="relative block w-full max-w-sm">
           <span className="sr-only">Search samples</span>
-          <input className={inputClass} type="search" placeholder="Search question, key or scenario" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <SearchInput placeholder="Search question, key or scenario" value={url.q} onCommit={(q) => go({ q }, { replace: true })} />
         </label>
         {samples.data && <span className="text-sm text-slate-500">{url.q ? `${samples.data.matching} matching` : `${samples.data.matching} samples`}</span>}
       </div>
@@ -199,6 +199,7 @@ export function VersionView({ setId, version }: { setId: string; version: number
       )}
       <SampleDialog open={editing !== null} onClose={() => setEditing(null)} setId={setId} version={version} sample={editing === "new" ? null : editing} readOnly={!editable} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} setId={setId} version={version} />
+      {frozen && v && set.data && <CreateRunDialog open={running} onClose={() => setRunning(false)} agentId={set.data.agentId} presetVersionId={v.id} />}
     </div>
   );
 }
