@@ -25,7 +25,7 @@ const FLOORS = {
   agents: ["core", "db", "workflow", "runtime", "auth"],
   eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents"],
   seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval"],
-  mcp: ["core"],
+  mcp: ["core", "workflow"],
   http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
   api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
 };

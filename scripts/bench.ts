@@ -8,6 +8,8 @@
  *   eval      300-question run at concurrency 8 with a 200 ms model; report latency for a 10,000-item run
  *   canvas    drag frame rate on a 500-node canvas, validate round trip from the page (Chromium)
  *   eval-ui   the evaluation pages on a 10,000-item run: annotation first paint, next item after a verdict, report (Chromium)
+ *   online    leads over 100,000 online traces (both databases); chat latency with the intent shadow off and on,
+ *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
  * Needs a production build (`npm run build`).
  */
 import fs from "node:fs";
@@ -62,6 +64,7 @@ const PARTS: Record<string, string> = {
   eval: "scripts/bench-eval.ts",
   canvas: "scripts/bench-canvas.ts",
   "eval-ui": "scripts/bench-eval-ui.ts",
+  online: "scripts/bench-online.ts",
 };
 
 async function main() {

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sourceFingerprint, writeBuildFingerprint } from "./lib/build-fingerprint.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -23,10 +24,21 @@ function run(name, cmd, args, env = {}) {
   return { ok: r.status === 0, seconds };
 }
 
+// The names of failed tests (and a first line of why) are repeated in the summary, because a CI log is often kept
+// only from its tail.
+const firstLine = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+
 function vitestCounts(file) {
   try {
     const j = JSON.parse(fs.readFileSync(file, "utf8"));
-    return { passed: j.numPassedTests, failed: j.numFailedTests + (j.numTotalTestSuites && !j.success && j.numFailedTests === 0 ? 1 : 0), skipped: j.numPendingTests + j.numTodoTests };
+    const failures = [];
+    for (const suite of j.testResults ?? []) {
+      const rel = path.relative(root, suite.name ?? "");
+      const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of failedTests) failures.push(`${rel} > ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+      if (!failedTests.length && suite.status === "failed") failures.push(`${rel}: ${firstLine(suite.message)}`);
+    }
+    return { passed: j.numPassedTests, failed: j.numFailedTests + (j.numTotalTestSuites && !j.success && j.numFailedTests === 0 ? 1 : 0), skipped: j.numPendingTests + j.numTodoTests, failures };
   } catch {
     return null;
   }
@@ -34,8 +46,21 @@ function vitestCounts(file) {
 
 function playwrightCounts(file) {
   try {
-    const s = JSON.parse(fs.readFileSync(file, "utf8")).stats;
-    return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped };
+    const report = JSON.parse(fs.readFileSync(file, "utf8"));
+    const s = report.stats;
+    const failures = [];
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== "unexpected") continue;
+          const last = t.results?.[t.results.length - 1];
+          failures.push(`${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(last?.error?.message)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+    };
+    for (const suite of report.suites ?? []) walk(suite, []);
+    return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped, failures };
   } catch {
     return null;
   }
@@ -55,7 +80,12 @@ stage("unit", () => {
   return { ...r, counts: vitestCounts(file) };
 });
 stage("db-check", () => run("db:check", bin("tsx"), ["scripts/db.ts", "check"]));
-stage("build", () => run("production build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]));
+stage("build", () => {
+  const fingerprint = sourceFingerprint(root); // of the sources this build is made from, so `npm start` serves it as is
+  const r = run("production build", process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"]);
+  if (r.ok) writeBuildFingerprint(root, path.join(root, ".next"), fingerprint);
+  return r;
+});
 const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
 stage("integration", () => {
   if (!built) return { ok: false, seconds: "0", counts: { passed: 0, failed: 1, skipped: 0 } };
@@ -80,5 +110,11 @@ for (const r of results) {
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);
 const skipped = results.reduce((a, r) => a + r.skipped, 0);
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.name}: ${f}`));
+if (failures.length) {
+  console.log("\nfailed:");
+  for (const f of failures.slice(0, 30)) console.log(`  ${f}`);
+  if (failures.length > 30) console.log(`  ... and ${failures.length - 30} more`);
+}
 console.log(`flowbench: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);

@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 
 /** Starts the production build (`next start`) as a real server on a free port, on the given database. */
-export type StartedServer = { name: string; url: string; adminToken: string; adminEmail: string; adminPassword: string; stop: () => Promise<void> };
+export type StartedServer = { name: string; url: string; adminToken: string; adminEmail: string; adminPassword: string; logFile: string; stop: () => Promise<void> };
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** The build folder (`NEXT_DIST_DIR`, default .next): `next start` reads the same variable via next.config.mjs. */
@@ -57,9 +57,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
-export async function startServer(name: string, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<StartedServer> {
+/** `until`: "ready" (default) waits for /api/health/ready; "alive" only for liveness (/api/health), e.g. to watch start-up. */
+export async function startServer(
+  name: string,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+  { until = "ready" }: { until?: "ready" | "alive" } = {},
+): Promise<StartedServer> {
   const port = await freePort();
-  const adminToken = `it_${crypto.randomUUID().replaceAll("-", "")}`;
+  const adminToken = extraEnv.FLOWBENCH_INIT_API_TOKEN ?? `it_${crypto.randomUUID().replaceAll("-", "")}`;
   const adminEmail = "admin@it.flowbench.test";
   const adminPassword = "it-admin-password";
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-data-"));
@@ -86,14 +92,16 @@ export async function startServer(name: string, databaseUrl: string, extraEnv: R
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} server exited early:\n${fs.readFileSync(logFile, "utf8")}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      // readiness, not liveness: migrations applied and start-up work done (unless only liveness is asked for)
+      // with a time limit: a request that arrives before start-up installed its probes waits for start-up to end
+      const res = await fetch(`${url}/api/health${until === "ready" ? "/ready" : ""}`, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) break;
     } catch {
       /* not up yet */
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`${name} server did not become healthy in 120 s:\n${fs.readFileSync(logFile, "utf8")}`);
+      throw new Error(`${name} server did not become ready in 120 s:\n${fs.readFileSync(logFile, "utf8")}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -103,6 +111,7 @@ export async function startServer(name: string, databaseUrl: string, extraEnv: R
     adminToken,
     adminEmail,
     adminPassword,
+    logFile,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
