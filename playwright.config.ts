@@ -22,7 +22,7 @@ export default defineConfig({
   },
   webServer: {
     command: `rm -rf .tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT} && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
+    url: `http://127.0.0.1:${PORT}/api/health/ready`,
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: "pipe",

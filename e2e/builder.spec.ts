@@ -1,20 +1,10 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { api, expectNoSeriousA11yViolations, SHOTS, signIn } from "./helpers";
 
-const ADMIN = { email: "admin@e2e.flowbench.test", password: "e2e-admin-password" };
-const TOKEN = "e2e_admin_token_0123456789abcdef";
-const SHOTS = ".tmp/screenshots";
+const call = api();
 
 test.use({ viewport: { width: 1600, height: 960 } });
-
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(ADMIN.email);
-  await page.getByLabel("Password").fill(ADMIN.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/builder$/);
-}
 
 const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 
@@ -33,16 +23,8 @@ async function connect(page: Page, from: Locator, to: Locator) {
   await page.mouse.up();
 }
 
-async function expectNoSeriousA11yViolations(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
-async function versionWorkflow(page: Page, agentId: string, version: number) {
-  const res = await page.request.get(`/api/builder/agents/${agentId}/versions/${version}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { workflow: { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: unknown[] } }).workflow;
+async function versionWorkflow(agentId: string, version: number) {
+  return (await call.expectStatus<{ workflow: { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: unknown[] } }>(200, "GET", `/api/builder/agents/${agentId}/versions/${version}`)).workflow;
 }
 
 /** A CodeMirror field of the side panel: click into it, replace its text. */
@@ -117,7 +99,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await expect(node(page, "llm_1")).toContainText("Answer this: {{start.query}}");
   await expect(page.getByTestId("validation-status-text")).toHaveText("Valid");
 
-  const saved = await versionWorkflow(page, agentId, 1);
+  const saved = await versionWorkflow(agentId, 1);
   expect(saved.nodes.map((n) => [n.id, n.type])).toEqual([
     ["start", "start"],
     ["llm_1", "llm"],
@@ -130,10 +112,15 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   ]);
   for (const n of saved.nodes) expect(Object.keys(n).sort()).toEqual(["config", "id", "position", "type"]);
 
+  // The history is a dialog: Escape closes it, and so does its close button.
   await page.getByRole("button", { name: "Version history" }).click();
   await expect(page.getByTestId("versions-panel")).toContainText("v1");
+  await expect(page.getByRole("dialog", { name: "Version history" })).toBeVisible();
   await page.keyboard.press("Escape");
+  await expect(page.getByTestId("versions-panel")).toBeHidden();
+  await page.getByRole("button", { name: "Version history" }).click();
   await page.getByRole("button", { name: "Close version history" }).click();
+  await expect(page.getByTestId("versions-panel")).toBeHidden();
 
   // Test run of the saved agent (offline model): statuses on the canvas.
   await page.getByRole("tab", { name: "Test run" }).click();
@@ -166,7 +153,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   await page.screenshot({ path: `${SHOTS}/builder-http-recipe.png` });
   await page.getByTestId("save-button").click();
   await expect(page.getByTestId("save-state")).toHaveText("v2 · saved");
-  const v2 = await versionWorkflow(page, agentId, 2);
+  const v2 = await versionWorkflow(agentId, 2);
   expect(v2.nodes.find((n) => n.id === "http_1")?.config.url).toBe("https://example.com/api/meal-scenes");
 
   // Export gives exactly the saved {nodes, edges}, which validates the same way through REST.
@@ -174,9 +161,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   expect(download.suggestedFilename()).toBe("e2e-http-agent.workflow.json");
   const exported: unknown = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
   expect(exported).toEqual(v2);
-  const rest = await page.request.post("/api/builder/validate", { headers: { authorization: `Bearer ${TOKEN}` }, data: { workflow: exported } });
-  expect(rest.status()).toBe(200);
-  expect(((await rest.json()) as { valid: boolean }).valid).toBe(true);
+  expect((await call.expectStatus<{ valid: boolean }>(200, "POST", "/api/builder/validate", { workflow: exported })).valid).toBe(true);
 
   // Version 1 read-only, then restored as version 3.
   await page.getByRole("button", { name: "Version history" }).click();
@@ -188,7 +173,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   await page.screenshot({ path: `${SHOTS}/builder-version-preview.png` });
   await preview.getByRole("button", { name: "Restore as new version" }).click();
   await expect(page.getByTestId("save-state")).toHaveText("v3 · saved");
-  expect((await versionWorkflow(page, agentId, 3)).nodes.find((n) => n.id === "http_1")?.config.url).toBe("/health");
+  expect((await versionWorkflow(agentId, 3)).nodes.find((n) => n.id === "http_1")?.config.url).toBe("/health");
 
   // The list shows both agents with their latest version.
   await page.goto("/builder");
@@ -229,6 +214,7 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   const before = await node(page, "code_1").boundingBox();
   await page.getByRole("button", { name: "Auto-layout" }).click();
   await expect.poll(async () => JSON.stringify(await node(page, "code_1").boundingBox())).not.toBe(JSON.stringify(before));
+  await page.screenshot({ path: `${SHOTS}/builder-keyboard-auto-layout.png` });
 
   // Leaving with unsaved edits asks first (in the page's confirmation dialog; Escape stays).
   await page.getByRole("link", { name: "Back to agents" }).click();
@@ -244,6 +230,7 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   await expect(node(page, "code_1")).toBeVisible();
   await page.goto("/builder");
   await expect(page.getByText("Unsaved drafts")).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/builder-unsaved-drafts.png` });
   await expectNoSeriousA11yViolations(page);
 });
 

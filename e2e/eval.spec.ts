@@ -1,60 +1,28 @@
 import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { loadConfig } from "../sample-app/src/config";
-import { createLogger } from "../sample-app/src/logger";
-import { startApp, type RunningApp } from "../sample-app/src/server";
-import { ROOT, startServer, type StartedServer } from "../scripts/lib/app-server";
+import { expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, startOwnServer, type OwnServer } from "./helpers";
+import { ROOT } from "../scripts/lib/app-server";
 
 /**
  * The golden-set flow a release manager and an annotator walk in the browser, on a server of its own: the seeded
  * sample agent and its frozen 30-question gate set, answered at pipeline_live against the sample app (started here).
  */
-const SHOTS = ".tmp/screenshots";
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 960 } });
 
-let sample: RunningApp;
-let server: StartedServer;
-const tmp: string[] = [];
+let server: OwnServer;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-e2e-eval-"));
-  tmp.push(dir);
-  sample = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${dir}/meal-scenes`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
-  server = await startServer("e2e-eval", `pglite:${dir}/app`, { FLOWBENCH_SEED_SAMPLE_AGENT: "on", WEBHOOK_BASE_URL: `http://127.0.0.1:${sample.port}`, EVAL_JUDGE: "builtin" });
-  fs.mkdirSync(SHOTS, { recursive: true });
-  // the sample agent is seeded by start-up work that may finish after the first health answer
-  for (let i = 0; i < 240; i++) {
-    const r = await fetch(`${server.url}/api/eval/sets`, { headers: { authorization: `Bearer ${server.adminToken}` } });
-    if (r.ok && ((await r.json()) as { items: unknown[] }).items.length) break;
-    await new Promise((res) => setTimeout(res, 250));
-  }
+  server = await startOwnServer("e2e-eval", { seedSampleAgent: true });
 });
 
 test.afterAll(async () => {
   await server?.stop();
-  await sample?.close();
-  for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel("E-mail").fill(server.adminEmail);
-  await page.getByLabel("Password").fill(server.adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/builder$/);
-}
-
-async function noSeriousA11yViolations(page: Page) {
-  const axe = await new AxeBuilder({ page }).analyze();
-  const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+const signIn = (page: Page) => server.signIn(page);
 
 function gateCli(runId: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -154,7 +122,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   }
   await expect(judged).toHaveAttribute("aria-valuenow", "30", { timeout: 20_000 });
   // the fail typed through the dialog is stored with its basis and attribution, as a person's verdict
-  const fails = await (await fetch(`${server.url}/api/eval/runs/${runId}/items?verdict=fail&limit=500`, { headers: { authorization: `Bearer ${server.adminToken}` } })).json();
+  const fails = await server.api("GET", `/api/eval/runs/${runId}/items?verdict=fail&limit=500`);
   expect(fails.items.filter((i: { verdict: { source: string; attribution: string; basis: string } }) => i.verdict.source === "human" && i.verdict.attribution === "retrieval" && i.verdict.basis === "Names no dish from the live menu")).toHaveLength(1);
   await page.getByRole("button", { name: "All" }).click();
   await page.locator("body").press("?");
@@ -184,8 +152,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   const rerunId = new URL(page.url()).searchParams.get("run")!;
   await page.getByRole("button", { name: "Start" }).click();
   await expect(page.getByRole("progressbar", { name: /Answered questions of run/ })).toHaveAttribute("aria-valuenow", "30", { timeout: 120_000 });
-  const adopted = await fetch(`${server.url}/api/eval/runs/${rerunId}/adopt`, { method: "POST", headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" }, body: "{}" });
-  expect(adopted.status).toBe(200);
+  await server.api.expectStatus(200, "POST", `/api/eval/runs/${rerunId}/adopt`, {});
   await page.goto(`${server.url}/eval?tab=runs&view=compare&a=${runId}&b=${rerunId}`);
   await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
   await expect(page.getByRole("table", { name: "Questions of both runs" })).toBeVisible();
@@ -217,12 +184,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
 });
 
 test("a viewer reads but cannot judge or manage; the server refuses too", async ({ page }) => {
-  const res = await fetch(`${server.url}/api/trpc/admin.users.create`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ email: "viewer@e2e.flowbench.test", password: "viewer-password-1", role: "viewer" }),
-  });
-  expect(res.status).toBe(200);
+  await server.api.expectStatus(200, "POST", "/api/trpc/admin.users.create", { email: "viewer@e2e.flowbench.test", password: "viewer-password-1", role: "viewer" });
   await page.goto(`${server.url}/login`);
   await page.getByLabel("E-mail").fill("viewer@e2e.flowbench.test");
   await page.getByLabel("Password").fill("viewer-password-1");
@@ -233,7 +195,7 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   await expect(page.getByRole("button", { name: "New run" })).toHaveAttribute("title", /your role is viewer/);
   await page.goto(`${server.url}/eval?tab=sets`);
   await expect(page.getByRole("button", { name: "New set" })).toBeDisabled();
-  const runs = await (await fetch(`${server.url}/api/eval/runs`, { headers: { authorization: `Bearer ${server.adminToken}` } })).json();
+  const runs = await server.api("GET", "/api/eval/runs");
   await page.goto(`${server.url}/eval?tab=annotation&run=${runs.items[0].shortId}`);
   await expect(page.getByRole("button", { name: /Pass/ })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Adopt machine suggestions" })).toBeDisabled();
@@ -242,4 +204,26 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   expect(refused).toBe(403);
   await page.setViewportSize({ width: 800, height: 900 });
   await page.screenshot({ path: `${SHOTS}/eval-viewer-narrow.png`, fullPage: true });
+});
+
+test("a pasted run is closed from its page", async ({ page }) => {
+  const call = server.api;
+  const set = (await call("GET", "/api/eval/sets")).items.find((s: { kind: string }) => s.kind === "golden");
+  const version = await call("GET", `/api/eval/sets/${set.id}/versions/1`);
+  const samples = (await call("GET", `/api/eval/sets/${set.id}/versions/1/samples?limit=5`)).items;
+  const run = await call("POST", "/api/eval/runs", { setVersionId: version.id, mode: "pasted", environment: "e2e-close" });
+  await call("POST", `/api/eval/runs/${run.id}/answers`, { answers: samples.slice(0, 2).map((s: { key: string }) => ({ key: s.key, answer: "I recommend the scallion pancake." })) });
+
+  await signIn(page);
+  await page.goto(`${server.url}/eval?tab=runs&run=${run.shortId}`);
+  await page.getByRole("button", { name: "Close answering" }).click();
+  const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
+  await expect(dialog).toContainText("28 of 30 questions have no answer yet");
+  await page.screenshot({ path: `${SHOTS}/eval-close-answering-confirm.png` });
+  await dialog.getByRole("button", { name: "Close answering" }).click();
+  await expect(page.getByText(/awaiting review/i).first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/eval-closed-run.png`, fullPage: true });
+  const closed = await call("GET", `/api/eval/runs/${run.id}`);
+  expect(closed.status).toBe("awaiting_review");
+  expect(closed.progress).toMatchObject({ answered: 2, failed: 28 });
 });

@@ -1,21 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-
-/** Serious or critical axe violations, each with the elements it found, so a failure says where to look. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const axe = await new AxeBuilder({ page }).analyze();
-  return axe.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-const ADMIN = { email: "admin@e2e.flowbench.test", password: "e2e-admin-password" };
+import { expect, test } from "@playwright/test";
+import { ADMIN, api, expectNoSeriousA11yViolations, SHOTS } from "./helpers";
 
 test("a protected page sends you to the login page, which signs you in through next-auth", async ({ page }) => {
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fsettings/);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await page.screenshot({ path: ".tmp/screenshots/login.png", fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/login.png`, fullPage: true });
 
   await page.getByLabel("E-mail").fill(ADMIN.email);
   await page.getByLabel("Password").fill("not-the-password");
@@ -29,7 +19,7 @@ test("a protected page sends you to the login page, which signs you in through n
   await expect(page.getByText(ADMIN.email).first()).toBeVisible();
 });
 
-test("an admin creates a token in Settings, sees it once, and it works against the API", async ({ page, request }) => {
+test("an admin creates a token in Settings, sees it once, and it works against the API", async ({ page }) => {
   await page.goto("/login");
   await page.getByLabel("E-mail").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);
@@ -41,22 +31,23 @@ test("an admin creates a token in Settings, sees it once, and it works against t
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^fb_/);
-  await page.screenshot({ path: ".tmp/screenshots/settings.png", fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/settings.png`, fullPage: true });
 
-  const ok = await request.get("/api/builder/node-types", { headers: { authorization: `Bearer ${token}` } });
-  expect(ok.status()).toBe(200);
-  const forbidden = await request.post("/api/builder/agents", { headers: { authorization: `Bearer ${token.slice(0, -2)}xx` }, data: {} });
-  expect(forbidden.status()).toBe(401);
+  await api(undefined, token).expectStatus(200, "GET", "/api/builder/node-types");
+  await api(undefined, `${token.slice(0, -2)}xx`).expectStatus(401, "POST", "/api/builder/agents", {});
 
   await page.getByRole("button", { name: "Revoke token e2e builder token" }).click();
   await expect(page.getByText("revoked").first()).toBeVisible();
-  const revoked = await request.get("/api/builder/node-types", { headers: { authorization: `Bearer ${token}` } });
-  expect(revoked.status()).toBe(401);
+  await api(undefined, token).expectStatus(401, "GET", "/api/builder/node-types");
 
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 });
 
 test("the login page has no serious accessibility violations", async ({ page }) => {
   await page.goto("/login");
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
+  // a narrow window
+  await page.setViewportSize({ width: 390, height: 760 });
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/login-narrow.png`, fullPage: true });
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, cruiseApp, describeViolation, floorDrawing } from "../scripts/lib/architecture";
 
 /**
@@ -10,11 +10,34 @@ import { ROOT, cruiseApp, describeViolation, floorDrawing } from "../scripts/lib
  * drawn in ARCHITECTURE.md (`npm run architecture -- --write`).
  */
 describe("architecture", () => {
+  let result: Awaited<ReturnType<typeof cruiseApp>>;
+  beforeAll(async () => {
+    result = await cruiseApp();
+  }, 60_000);
+
   it("imports point down only, with no cycles and no test helpers in production code; the drawing is current", async () => {
-    const result = await cruiseApp();
     expect(result.summary.violations.map(describeViolation)).toEqual([]);
     const doc = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");
     const drawn = /```mermaid\n([\s\S]*?)\n```/.exec(doc)?.[1];
     expect(drawn, "ARCHITECTURE.md's floor drawing is out of date: run npm run architecture -- --write").toBe(floorDrawing(result));
   }, 60_000);
+
+  it("start-up loads only light modules before its probes answer: everything heavy is a dynamic import", () => {
+    // what evaluating server/startup.ts loads: its static imports, transitively (type-only imports vanish at run time)
+    const bySource = new Map(result.modules.map((m) => [m.source, m]));
+    const seen = new Set<string>();
+    const stack = ["server/startup.ts"];
+    while (stack.length) {
+      const source = stack.pop()!;
+      if (seen.has(source)) continue;
+      seen.add(source);
+      for (const d of bySource.get(source)?.dependencies ?? []) {
+        if (d.dynamic || d.dependencyTypes.includes("type-only") || !d.resolved.startsWith("server/")) continue;
+        stack.push(d.resolved);
+      }
+    }
+    const light = /^server\/(startup\.ts|core\/[^/]+\.ts|db\/url\.ts|http\/(startup-probes|methods-guard)\.ts)$/;
+    expect([...seen].filter((s) => !light.test(s))).toEqual([]);
+    expect(seen).toContain("server/http/startup-probes.ts");
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, servers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
 function concrete(path: string): string {
@@ -73,20 +73,4 @@ for (const server of servers()) {
       await expect(signIn(server.url, server.adminEmail, "wrong-password")).rejects.toThrow(/sign-in failed/);
     });
   });
-}
-
-/** Signs in through next-auth's credentials flow over HTTP and returns the session cookie. */
-async function signIn(base: string, email: string, password: string): Promise<string> {
-  const csrfRes = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const cookies = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-  });
-  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
-  if (!session) throw new Error(`sign-in failed (${res.status})`);
-  return session.split(";")[0]!;
 }

@@ -1,5 +1,6 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole } from "./client";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 for (const server of servers()) {
   describe(`builder REST on ${server.name}`, () => {
@@ -78,6 +79,80 @@ for (const server of servers()) {
         expect(res.body.error.code).toBe("REQUEST_INVALID");
       }
       expect((await api(server, "GET", `/api/builder/agents/${agentId}/versions/2147483647`)).status).toBe(404);
+    });
+
+    it("text PostgreSQL cannot store (NUL, unpaired surrogates) is a 400 naming the field on REST and tRPC, never a 5xx", async () => {
+      const cases: Array<[string, string, unknown?]> = [
+        ["GET", "/api/builder/agents?q=%00"],
+        ["GET", "/api/eval/runs/compare?run_a=a%00&run_b=b"],
+        ["POST", "/api/builder/agents", { name: "nul\u0000name", workflow: minimalWorkflow() }],
+        ["POST", "/api/builder/agents", { name: "lone \ud800 surrogate", workflow: minimalWorkflow() }],
+        ["POST", "/api/eval/sets", { agentId: "x", name: "a\u0000", kind: "golden", gateThreshold: 1 }],
+      ];
+      for (const [method, path, body] of cases) {
+        // JSON.stringify writes NUL and a lone surrogate as \u escapes; JSON.parse on the server restores them
+        const res = await api(server, method, path, body === undefined ? {} : { body });
+        expect(res.status, `${method} ${path} ${res.text}`).toBe(400);
+        expect(res.body.error.code).toBe("REQUEST_INVALID");
+        expect(res.body.error.details[0].code).toBe("unstorable_text");
+      }
+      const nul = await api(server, "POST", "/api/builder/agents", { rawBody: '{"name":"x\\u0000y","workflow":{"nodes":[],"edges":[]}}' });
+      expect(nul.body.error.details[0].path).toBe("/name");
+      // tRPC: the same rule, the same code
+      const err = trpcErrorOf(await trpc(server).builder.agents.create.mutate({ name: "a\u0000b", workflow: minimalWorkflow() } as never).catch((e) => e));
+      expect(err.httpStatus).toBe(400);
+      expect(err.appCode).toBe("REQUEST_INVALID");
+      // impossible days are a 400 too (year 0000 cannot be stored)
+      const usage = await api(server, "GET", "/api/eval/usage?from=0000-01-01");
+      expect(usage.status).toBe(400);
+      expect(usage.body.error.code).toBe("REQUEST_INVALID");
+    });
+
+    it("a standard method a path does not serve is a 405 with the JSON error shape and an Allow header", async () => {
+      const res = await api(server, "DELETE", "/api/health");
+      expect(res.status).toBe(405);
+      expect(res.body.error.code).toBe("METHOD_NOT_ALLOWED");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      const put = await api(server, "PUT", "/api/builder/agents", { body: {} });
+      expect(put.status).toBe(405);
+      expect(put.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+      // methods Next.js cannot represent: 405 in the same shape, not its 500 text/plain
+      for (const method of ["TRACE", "PROPFIND"]) {
+        // fetch refuses to send TRACE: node:http does
+        const res = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+          const req = http.request(`${server.url}/api/builder/agents`, { method }, (r) => {
+            let body = "";
+            r.on("data", (c: Buffer) => (body += c.toString()));
+            r.on("end", () => resolve({ status: r.statusCode ?? 0, allow: r.headers.allow, body }));
+          });
+          req.on("error", reject);
+          req.end();
+        });
+        expect(res.status, method).toBe(405);
+        expect(res.allow).toBe("GET, POST, HEAD, OPTIONS"); // the route's methods (every path: methods.test.ts)
+        expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");
+      }
+      // an undecodable path is a 400, not Next's 500
+      const bad = await api(server, "GET", "/api/traces/%ED%A0%80");
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe("REQUEST_INVALID");
+    });
+
+    it("deleting an agent that owns a frozen evaluation set is a 409 naming the set; after the set is deleted the agent can go", async () => {
+      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Owns a frozen set", workflow: minimalWorkflow() } });
+      const agentId = created.body.agent.id as string;
+      const set = await api(server, "POST", "/api/eval/sets", { body: { agentId, name: "Frozen evidence", kind: "golden", gateThreshold: 1 } });
+      expect(set.status).toBe(201);
+      const imported = await api(server, "POST", `/api/eval/sets/${set.body.id}/versions/1/import`, { body: { format: "json", content: JSON.stringify([{ question: "q1", expectedPoints: ["p"] }]) } });
+      expect(imported.status, imported.text).toBe(200);
+      expect((await api(server, "POST", `/api/eval/sets/${set.body.id}/versions/1/freeze`)).status).toBe(200);
+      const refused = await api(server, "DELETE", `/api/builder/agents/${agentId}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe("AGENT_HAS_FROZEN_SETS");
+      expect(refused.body.error.message).toContain("Frozen evidence");
+      expect((await api(server, "GET", `/api/builder/agents/${agentId}`)).status).toBe(200);
+      expect((await api(server, "DELETE", `/api/eval/sets/${set.body.id}`)).status).toBe(204);
+      expect((await api(server, "DELETE", `/api/builder/agents/${agentId}`)).status).toBe(204);
     });
 
     it("refuses a body over the documented limit with 413", async () => {

@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { inject } from "vitest";
 import type { AppRouter } from "@/server/api/root";
+import { checkConformance } from "./conformance";
 import type { ServerInfo } from "./global-setup";
 
 export const servers = (): ServerInfo[] => inject("servers");
@@ -29,8 +31,17 @@ export async function api<T = any>(
   } catch {
     parsed = undefined;
   }
+  const problem = await checkConformance(server.url, method, path, res.status, res.headers.get("content-type"), parsed);
+  if (problem) {
+    conformanceProblems.push(problem);
+    if (process.env.FLOWBENCH_CONFORMANCE === "report") fs.appendFileSync(process.env.FLOWBENCH_CONFORMANCE_FILE ?? ".tmp/conformance.txt", `${problem}\n`);
+    else throw new Error(`conformance: ${problem}`);
+  }
   return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
+
+/** Every conformance problem seen by api() in this file (FLOWBENCH_CONFORMANCE=report collects instead of failing). */
+export const conformanceProblems: string[] = [];
 
 export function trpc(server: ServerInfo, token: string | null = server.adminToken) {
   return createTRPCClient<AppRouter>({
@@ -74,4 +85,20 @@ export function minimalWorkflow() {
       { source: "llm_1", target: "end" },
     ],
   };
+}
+
+/** Signs in through next-auth's credentials flow over HTTP and returns the session cookie. */
+export async function signIn(base: string, email: string, password: string): Promise<string> {
+  const csrfRes = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const cookies = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  if (!session) throw new Error(`sign-in failed (${res.status})`);
+  return session.split(";")[0]!;
 }

@@ -181,6 +181,58 @@ for (const server of servers()) {
       expect(syntax.body.errors).toEqual([expect.objectContaining({ code: "CODE_SYNTAX_ERROR", path: "/workflow/nodes/1/config/code", nodeId: "code_1" })]);
     });
 
+    it("text a node produces that PostgreSQL cannot store (a code node returning chr(0)): 200 and a stored trace, through test-run and chat", async () => {
+      const workflow = {
+        nodes: [
+          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }] }, position: { x: 0, y: 0 } },
+          { id: "code_1", type: "code", config: { code: "result = {'text': 'a' + chr(0) + 'b', 'lone': inputs['q'] + chr(0xD800)}", inputs: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
+          { id: "end", type: "end", config: { output: "{{code_1.result.text}}", payload: { r: "{{code_1.result}}" } }, position: { x: 2, y: 0 } },
+        ],
+        edges: [
+          { source: "start", target: "code_1" },
+          { source: "code_1", target: "end" },
+        ],
+      };
+      const id = await createAgent(server, workflow);
+      const ran = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { message: "x" } });
+      expect(ran.status, ran.text).toBe(200);
+      expect(ran.body).toMatchObject({ status: "succeeded", answer: "a\ufffdb" });
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "y" } });
+      expect(chat.status, chat.text).toBe(200);
+      expect(chat.body).toMatchObject({ answer: "a\ufffdb", payload: { r: { text: "a\ufffdb" } } });
+      const trace = await api(server, "GET", `/api/traces/${chat.body.traceId}`);
+      expect(trace.body).toMatchObject({ status: "succeeded", answer: "a\ufffdb" });
+      expect(JSON.stringify(trace.body.steps)).toContain("y\ufffd");
+      // the answer cache stored it too: the same question is a hit with the same text
+      const again = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "y" } });
+      expect(again.body).toMatchObject({ cache: "hit", answer: "a\ufffdb" });
+    });
+
+    it("credentials in a chat's input and in values templated onward never reach the stored trace; the caller's answer is untouched", async () => {
+      const workflow = {
+        nodes: [
+          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }, { name: "password", type: "string" }] }, position: { x: 0, y: 0 } },
+          { id: "http_1", type: "http", config: { url: "/echo?api_key={{start.password}}", method: "POST", body: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
+          { id: "end", type: "end", config: { output: "{{start.query}} {{http_1.result.query.api_key}}" }, position: { x: 2, y: 0 } },
+        ],
+        edges: [
+          { source: "start", target: "http_1" },
+          { source: "http_1", target: "end" },
+        ],
+      };
+      const id = await createAgent(server, workflow);
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { input: { query: "hello", password: "pw-hunter2-xyz" } } });
+      expect(chat.status, chat.text).toBe(200);
+      expect(chat.body.answer).toBe("hello pw-hunter2-xyz");
+      const trace = await api(server, "GET", `/api/traces/${chat.body.traceId}`, { token: await tokenWithRole(server, "viewer") });
+      expect(trace.status).toBe(200);
+      expect(trace.body.input).toEqual({ query: "hello", password: "[redacted]" });
+      expect(JSON.stringify(trace.body.steps)).not.toContain("pw-hunter2-xyz");
+      expect(trace.body.steps.find((s: { nodeId: string }) => s.nodeId === "end").output.output).toBe("hello [redacted]");
+    });
+
     it("bad input: 4xx with the one error shape", async () => {
       const id = await createAgent(server, minimalWorkflow());
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });

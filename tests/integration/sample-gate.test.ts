@@ -54,15 +54,19 @@ afterAll(async () => {
 
 describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => {
   it("runs the gate set at pipeline_live and gates on human-confirmed passes only", async () => {
-    // the seeded agent and its frozen gate set
+    // the seeded agent and its frozen gate set: seeding runs in the background after "ready", one step at a time
+    // (agent, version, set, samples, freeze), so it is waited for until the last step is visible
     let agent: { id: string } | undefined;
-    for (let i = 0; i < 240 && !agent; i++) {
+    let set: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let frozen: { id: string } | undefined;
+    for (const until = Date.now() + 120_000; !frozen && Date.now() < until; ) {
       agent = (await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))).items[0];
-      if (!agent) await new Promise((r) => setTimeout(r, 250));
+      set = agent ? (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}`))).items[0] : undefined;
+      frozen = set ? (await ok(api(platform, "GET", `/api/eval/sets/${set.id}`))).versions.find((v: { status: string }) => v.status === "frozen") : undefined;
+      if (!frozen) await new Promise((r) => setTimeout(r, 250));
     }
     expect(agent, "the sample agent was seeded").toBeTruthy();
-    const sets = await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent!.id}`));
-    const set = sets.items[0];
+    expect(frozen, "its gate set was frozen").toBeTruthy();
     expect(set).toMatchObject({ kind: "golden", gateThreshold: 26 });
     const size = await cli("check_eval_wave_c_size", ["--set-id", set.id]);
     expect(size.code, size.stdout + size.stderr).toBe(0);
@@ -73,9 +77,7 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
     expect(chat.payload.goods_list.map((g: { id: string }) => g.id).sort()).toEqual([...breakfast].sort());
 
     // a run of the frozen version at pipeline_live
-    const detail = await ok(api(platform, "GET", `/api/eval/sets/${set.id}`));
-    const frozen = detail.versions.find((v: { status: string }) => v.status === "frozen");
-    const run = await ok(api(platform, "POST", "/api/eval/runs", { body: { setVersionId: frozen.id, mode: "in_platform", tier: "pipeline_live", environment: "walk-through" } }), 201);
+    const run = await ok(api(platform, "POST", "/api/eval/runs", { body: { setVersionId: frozen!.id, mode: "in_platform", tier: "pipeline_live", environment: "walk-through" } }), 201);
     await ok(api(platform, "POST", `/api/eval/runs/${run.shortId}/start`));
     let status = "";
     for (let i = 0; i < 480 && status !== "awaiting_review"; i++) {
@@ -106,6 +108,45 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
     expect(fail.code).toBe(1);
 
     const report = await ok(api(platform, "GET", `/api/eval/runs/${run.id}/report`));
-    expect(report.tier ?? report.run?.tier ?? "pipeline_live").toBe("pipeline_live");
-  });
+    expect(report.run.tier).toBe("pipeline_live");
+    expect(report.human).toMatchObject({ pass: 25, fail: 5, unjudged: 0 });
+  }, 300_000);
+
+  it("npm run demo:online-loop on the seeded sample agent, with the meal-scenes service: the demo data once (ten pool samples from low-scored traces, a judged run, Bad Cases, the shadow)", async () => {
+    const demo = () =>
+      new Promise<{ code: number; out: string }>((resolve) => {
+        execFile(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/demo-online-loop.ts")], {
+          cwd: ROOT,
+          env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
+          timeout: 300_000,
+        }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+      });
+    const first = await demo();
+    expect(first.code, first.out).toBe(0);
+    expect(first.out).toMatch(/v1: 10 samples from those traces, frozen/);
+    const agent = (await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation"))).items[0];
+    const pool = (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}&kind=regression_pool`))).items.find((s: { name: string }) => s.name.includes("(demo)"));
+    const samples = (await ok(api(platform, "GET", `/api/eval/sets/${pool.id}/versions/1/samples`))).items as Array<{ sourceTraceId: string | null; expectedPoints: string[]; script: unknown[] | null; referenceAnswer: string | null }>;
+    expect(samples).toHaveLength(10);
+    expect(samples.every((s) => s.sourceTraceId && s.expectedPoints.length === 2 && s.referenceAnswer)).toBe(true);
+    expect(samples.filter((s) => s.script).length).toBe(2); // the two multi-turn conversations
+    const runs = (await ok(api(platform, "GET", `/api/eval/runs?setId=${pool.id}`))).items;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ tier: "pipeline_live", progress: { total: 10, judged: 10 } });
+    const badCases = (await ok(api(platform, "GET", `/api/eval/bad-cases?runId=${runs[0].id}`))).items;
+    expect(badCases.length).toBeGreaterThan(0);
+    // every lead of the demo traffic now says where it went
+    const leads = (await ok(api(platform, "GET", `/api/eval/online/leads?agentId=${agent.id}&status=in_pool`))).items;
+    expect(leads).toHaveLength(10);
+    // the intent shadow: replayed, with disagreements on the "morning" questions
+    const shadow = await ok(api(platform, "GET", `/api/eval/shadow/${agent.id}/report`));
+    expect(shadow.compared).toBeGreaterThan(0);
+    expect(shadow.matrix.some((m: { live: string; candidate: string }) => m.live === "breakfast" && m.candidate === "brunch")).toBe(true);
+
+    const second = await demo();
+    expect(second.code, second.out).toBe(0);
+    expect(second.out).toMatch(/0 made, 13 found/); // each step found what the first run made
+    expect((await ok(api(platform, "GET", `/api/eval/sets/${pool.id}/versions/1/samples`))).items).toHaveLength(10);
+    expect((await ok(api(platform, "GET", `/api/eval/runs?setId=${pool.id}`))).items).toHaveLength(1);
+  }, 300_000);
 });
