@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -6,6 +7,10 @@ const alias = { "@": path.resolve(import.meta.dirname) };
 export default defineConfig({
   resolve: { alias },
   test: {
+    // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine, where the unit
+    // files mostly wait on PGlite, child processes and local servers; two workers take about a quarter off.
+    // (The integration project runs its files one at a time regardless: fileParallelism: false.)
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
@@ -14,6 +19,8 @@ export default defineConfig({
           include: ["server/**/*.test.ts", "components/**/*.test.{ts,tsx}", "lib/**/*.test.ts", "sample-app/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
+          // a hook that opens a database waits for PGlite's WebAssembly to compile: seconds when both workers are busy
+          hookTimeout: 60_000,
         },
       },
       {

@@ -13,13 +13,14 @@ const globals = globalThis as typeof globalThis & Globals;
  * process corrupt the folder, so the Prisma client and the migration engine must share this one
  * (and `next dev` re-evaluating modules must not open a second: hence globalThis).
  */
-export function openPglite(dataDir: string): Promise<PGlite> {
+export function openPglite(dataDir: string, { loadDataDir }: { loadDataDir?: Blob } = {}): Promise<PGlite> {
   globals.__flowbenchPglite ??= new Map();
   let db = globals.__flowbenchPglite.get(dataDir);
   if (!db) {
     const inMemory = dataDir.startsWith("memory://");
     if (!inMemory) fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create parents
-    db = PGlite.create(inMemory ? undefined : dataDir);
+    // `loadDataDir`: start from a dump of another database (tests start from an already migrated one)
+    db = PGlite.create({ ...(inMemory ? {} : { dataDir }), ...(loadDataDir ? { loadDataDir } : {}) });
     globals.__flowbenchPglite.set(dataDir, db);
   }
   return db;

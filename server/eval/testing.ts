@@ -8,6 +8,7 @@ import { prismaClient } from "../db/client";
 import type { PrismaClient } from "../db/generated/client";
 import { appAdapterFactory, closePglite } from "../db/adapters";
 import { deployMigrations } from "../db/migrate";
+import { createMigratedMemoryDb } from "../db/test-db";
 import { parseDatabaseUrl, type DatabaseTarget } from "../db/url";
 import type { Db } from "../db/client";
 import { createAgent } from "../agents/service";
@@ -15,8 +16,8 @@ import { addSample, createSet, freezeVersion, importSamples } from "./sets";
 import type { SampleInputT } from "./schemas";
 
 export async function createEvalTestDb(url?: string): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
-  const target = parseDatabaseUrl(url ?? `pglite:memory://eval-${crypto.randomUUID()}`);
-  await deployMigrations(target);
+  const target = url ? parseDatabaseUrl(url) : await createMigratedMemoryDb("eval");
+  if (url) await deployMigrations(target);
   const db = prismaClient(await appAdapterFactory(target));
   return {
     db,
