@@ -9,8 +9,13 @@ const PORT = Number(process.env.E2E_PORT ?? 3917);
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
+  // an assertion waits up to 15 s: a page on a busy 2-core CI machine (two workers, each with its browser and
+  // servers) can take longer than Playwright's default 5 s to answer, and a passing assertion does not wait longer
+  expect: { timeout: 15_000 },
   retries: 0,
-  workers: 1,
+  // Two spec files at a time: the eval specs start servers of their own and the others use data they create
+  // themselves, so files never share state. Tests within a file still run in order.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   outputDir: `.tmp/e2e-results-${PORT}`,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
