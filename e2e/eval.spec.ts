@@ -199,6 +199,13 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   await page.goto(`${server.url}/eval?tab=annotation&run=${runs.items[0].shortId}`);
   await expect(page.getByRole("button", { name: /Pass/ })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Adopt machine suggestions" })).toBeDisabled();
+  // a Bad Case's status is a badge for the viewer (with the reason), not a select that cannot be used
+  await page.goto(`${server.url}/eval?tab=bad-cases`);
+  const badCases = page.getByRole("table", { name: "Bad Cases" });
+  await expect(badCases.locator("tbody tr").first()).toBeVisible();
+  await expect(badCases.getByRole("combobox")).toHaveCount(0);
+  await expect(badCases.getByTitle(/your role is viewer/).first()).toContainText("fixed");
+  await page.screenshot({ path: `${SHOTS}/eval-viewer-bad-cases.png` });
   // the server still refuses what the page hides: the viewer's own session cannot create a run
   const refused = await page.evaluate(async () => (await fetch("/api/eval/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ setVersionId: "x", mode: "pasted" }) })).status);
   expect(refused).toBe(403);

@@ -52,8 +52,9 @@ export function SuggestionBadge({ verdict }: { verdict: "pass" | "fail" | "unkno
 }
 
 const BAD_CASE_TONES: Record<string, BadgeTone> = { open: "danger", fixing: "warning", fixed: "info", verified: "success", wont_fix: "neutral" };
+export const badCaseTone = (status: string): BadgeTone => BAD_CASE_TONES[status] ?? "neutral";
 export function BadCaseBadge({ status }: { status: string }) {
-  return <Badge tone={BAD_CASE_TONES[status] ?? "neutral"}>{status === "wont_fix" ? "won't fix" : words(status)}</Badge>;
+  return <Badge tone={badCaseTone(status)}>{status === "wont_fix" ? "won't fix" : words(status)}</Badge>;
 }
 
 export function FlagBadge({ flag, meaning }: { flag: string; meaning?: string }) {

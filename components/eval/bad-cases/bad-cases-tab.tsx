@@ -4,7 +4,7 @@ import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClie
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useCursorPages } from "../use-cursor-pages";
-import { Badge } from "@/components/ui/badge";
+import { Badge, badgeClass } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -16,7 +16,7 @@ import { SearchInput } from "@/components/ui/search-input";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
-import { BadCaseBadge } from "../badges";
+import { BadCaseBadge, badCaseTone } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, plural, when, words } from "../format";
 import { errorInfo, type BadCase } from "../types";
@@ -193,25 +193,29 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
       onError: (e) => toast({ tone: "error", title: "Status not changed", description: errorInfo(e).message }),
     }),
   );
+  // one control, not a badge beside a select saying the same word: those who may change the status get the select
+  // in the status's colours; the others see the badge, with the reason they cannot change it
+  if (!caps.annotate) {
+    return (
+      <span title={deniedReason(role, "annotate")}>
+        <BadCaseBadge status={badCase.status} />
+      </span>
+    );
+  }
   return (
-    <label className="flex items-center gap-2">
-      <span className="sr-only">Status of {badCase.title}</span>
-      <BadCaseBadge status={badCase.status} />
-      <select
-        aria-label={`Change the status of ${badCase.title}`}
-        className="rounded-md border border-slate-300 bg-white px-1 py-0.5 text-xs"
-        value={badCase.status}
-        disabled={!caps.annotate || update.isPending}
-        title={caps.annotate ? undefined : deniedReason(role, "annotate")}
-        onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
-      >
+    <select
+      aria-label={`Change the status of ${badCase.title}`}
+      className={cn(badgeClass({ tone: badCaseTone(badCase.status), size: "sm" }), "cursor-pointer border-0 py-0.5 pr-6 disabled:cursor-wait")}
+      value={badCase.status}
+      disabled={update.isPending}
+      onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
+    >
         {statuses.map((s) => (
           <option key={s} value={s}>
             {s === "wont_fix" ? "won't fix" : words(s)}
           </option>
         ))}
-      </select>
-    </label>
+    </select>
   );
 }
 
