@@ -210,11 +210,11 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
       disabled={update.isPending}
       onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
     >
-        {statuses.map((s) => (
-          <option key={s} value={s}>
-            {s === "wont_fix" ? "won't fix" : words(s)}
-          </option>
-        ))}
+      {statuses.map((s) => (
+        <option key={s} value={s}>
+          {s === "wont_fix" ? "won't fix" : words(s)}
+        </option>
+      ))}
     </select>
   );
 }
