@@ -62,21 +62,24 @@ module.exports = {
     },
     {
       name: "no-test-helpers-in-production",
-      comment: "Test and benchmark helpers stay out of the production bundle: only tests, benchmarks and other helpers import them.",
+      comment:
+        "Test and benchmark helpers stay out of the production bundle: only tests, benchmarks and other helpers import them.",
       severity: "error",
       from: { path: "^(server|components|lib|app)/", pathNot: [TESTS, TEST_HELPERS] },
       to: { path: TEST_HELPERS },
     },
     {
       name: "ui-primitives-are-a-floor",
-      comment: "components/ui is the bottom of the UI: primitives know no feature (builder, eval, settings) and no server code.",
+      comment:
+        "components/ui is the bottom of the UI: primitives know no feature (builder, eval, settings) and no server code.",
       severity: "error",
       from: { path: "^components/ui/", pathNot: TESTS },
       to: { path: "^(components/(?!ui/)|server/|lib/)" },
     },
     {
       name: "ui-talks-through-trpc",
-      comment: "components/ and lib/ reach the server through tRPC hooks; they may import the pure contract (server/workflow) and types.",
+      comment:
+        "components/ and lib/ reach the server through tRPC hooks; they may import the pure contract (server/workflow) and types.",
       severity: "error",
       from: { path: "^(components|lib)/", pathNot: TESTS },
       to: { path: "^server/", pathNot: "^server/workflow/", dependencyTypesNot: ["type-only"] },
@@ -87,7 +90,11 @@ module.exports = {
     exclude: { path: "(^|/)(node_modules|\\.next[^/]*|server/db/generated|\\.tmp|data)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"], extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
     reporterOptions: {
       archi: { collapsePattern: "^server/[^/]+|^(app|components|lib)/[^/]+" },
     },

@@ -20,7 +20,13 @@ export function proxy(request: NextRequest) {
   if (pathname.startsWith("/api/")) {
     if (!malformedPath(pathname)) return NextResponse.next();
     return NextResponse.json(
-      { error: { code: "REQUEST_INVALID", message: "The path is not valid percent-encoded UTF-8", details: [{ path: "path:", message: "not valid percent-encoded UTF-8", code: "malformed_path" }] } },
+      {
+        error: {
+          code: "REQUEST_INVALID",
+          message: "The path is not valid percent-encoded UTF-8",
+          details: [{ path: "path:", message: "not valid percent-encoded UTF-8", code: "malformed_path" }],
+        },
+      },
       { status: 400, headers: { "cache-control": "no-store" } },
     );
   }

@@ -16,7 +16,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "components/**/*.test.{ts,tsx}", "lib/**/*.test.ts", "sample-app/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "components/**/*.test.{ts,tsx}",
+            "lib/**/*.test.ts",
+            "sample-app/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           environment: "node",
           testTimeout: 30_000,
           // a hook that opens a database waits for PGlite's WebAssembly to compile: seconds when both workers are busy

@@ -24,7 +24,11 @@ async function connect(page: Page, from: Locator, to: Locator) {
 }
 
 async function versionWorkflow(agentId: string, version: number) {
-  return (await call.expectStatus<{ workflow: { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: unknown[] } }>(200, "GET", `/api/builder/agents/${agentId}/versions/${version}`)).workflow;
+  return (
+    await call.expectStatus<{
+      workflow: { nodes: { id: string; type: string; config: Record<string, unknown> }[]; edges: unknown[] };
+    }>(200, "GET", `/api/builder/agents/${agentId}/versions/${version}`)
+  ).workflow;
 }
 
 /** A CodeMirror field of the side panel: click into it, replace its text. */
@@ -50,8 +54,16 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await dropFromPalette(page, "end", 665, 200);
   for (const id of ["start", "llm_1", "end"]) await expect(node(page, id)).toBeVisible();
 
-  await connect(page, node(page, "start").locator(".react-flow__handle.source"), node(page, "llm_1").locator(".react-flow__handle.target"));
-  await connect(page, node(page, "llm_1").locator(".react-flow__handle.source"), node(page, "end").locator(".react-flow__handle.target"));
+  await connect(
+    page,
+    node(page, "start").locator(".react-flow__handle.source"),
+    node(page, "llm_1").locator(".react-flow__handle.target"),
+  );
+  await connect(
+    page,
+    node(page, "llm_1").locator(".react-flow__handle.source"),
+    node(page, "end").locator(".react-flow__handle.target"),
+  );
   await expect(page.locator(".react-flow__edge")).toHaveCount(2);
 
   // The llm has no prompt: an error on the node, in the issues panel, and in the header.
@@ -157,11 +169,16 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   expect(v2.nodes.find((n) => n.id === "http_1")?.config.url).toBe("https://example.com/api/meal-scenes");
 
   // Export gives exactly the saved {nodes, edges}, which validates the same way through REST.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export workflow JSON" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export workflow JSON" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("e2e-http-agent.workflow.json");
   const exported: unknown = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
   expect(exported).toEqual(v2);
-  expect((await call.expectStatus<{ valid: boolean }>(200, "POST", "/api/builder/validate", { workflow: exported })).valid).toBe(true);
+  expect(
+    (await call.expectStatus<{ valid: boolean }>(200, "POST", "/api/builder/validate", { workflow: exported })).valid,
+  ).toBe(true);
 
   // Version 1 read-only, then restored as version 3.
   await page.getByRole("button", { name: "Version history" }).click();
@@ -181,7 +198,9 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   await page.screenshot({ path: `${SHOTS}/builder-list.png` });
 });
 
-test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; drafts survive a reload", async ({ page }) => {
+test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; drafts survive a reload", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto("/builder/new?from=minimal");
   await expect(node(page, "llm_1")).toBeVisible();
@@ -213,7 +232,9 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   // Auto-layout arranges the graph (undoable like any edit).
   const before = await node(page, "code_1").boundingBox();
   await page.getByRole("button", { name: "Auto-layout" }).click();
-  await expect.poll(async () => JSON.stringify(await node(page, "code_1").boundingBox())).not.toBe(JSON.stringify(before));
+  await expect
+    .poll(async () => JSON.stringify(await node(page, "code_1").boundingBox()))
+    .not.toBe(JSON.stringify(before));
   await page.screenshot({ path: `${SHOTS}/builder-keyboard-auto-layout.png` });
 
   // Leaving with unsaved edits asks first (in the page's confirmation dialog; Escape stays).
@@ -234,14 +255,23 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   await expectNoSeriousA11yViolations(page);
 });
 
-test("import: invalid JSON is refused with a message; a workflow file opens validated on the canvas", async ({ page }) => {
+test("import: invalid JSON is refused with a message; a workflow file opens validated on the canvas", async ({
+  page,
+}) => {
   await signIn(page);
-  await page.getByTestId("import-input").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from("{nodes: oops") });
+  await page
+    .getByTestId("import-input")
+    .setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from("{nodes: oops") });
   await expect(page.getByTestId("import-error")).toContainText("not valid JSON");
 
   const workflow = {
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "q", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "q", type: "string", required: true, default: "" }] },
+        position: { x: 0, y: 0 },
+      },
       { id: "check", type: "condition", config: { expression: 'start.q != ""' }, position: { x: 300, y: 0 } },
       { id: "yes", type: "end", config: { output: "{{start.q}}" }, position: { x: 600, y: -80 } },
       { id: "no", type: "end", config: { output: "empty" }, position: { x: 600, y: 80 } },
@@ -252,7 +282,13 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
       { source: "check", target: "no" },
     ],
   };
-  await page.getByTestId("import-input").setInputFiles({ name: "branching.workflow.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(workflow)) });
+  await page
+    .getByTestId("import-input")
+    .setInputFiles({
+      name: "branching.workflow.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(workflow)),
+    });
   await expect(page).toHaveURL(/\/builder\/new\?draft=/);
   await expect(page.getByLabel("Agent name")).toHaveValue("Branching");
   await expect(node(page, "check")).toBeVisible();
@@ -264,7 +300,11 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
   // Drawing the false branch from the condition's "false" handle fixes it.
   await page.locator(".react-flow__edge").nth(2).click();
   await page.keyboard.press("Delete");
-  await connect(page, node(page, "check").locator('.react-flow__handle[data-handleid="false"]'), node(page, "no").locator(".react-flow__handle.target"));
+  await connect(
+    page,
+    node(page, "check").locator('.react-flow__handle[data-handleid="false"]'),
+    node(page, "no").locator(".react-flow__handle.target"),
+  );
   await expect(page.getByTestId("validation-status")).toHaveAttribute("data-state", "valid");
   await expectNoSeriousA11yViolations(page);
 });

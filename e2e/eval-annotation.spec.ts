@@ -28,18 +28,33 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const recipe = await call("GET", "/api/builder/recipes/minimal");
-  agentId = (await call("POST", "/api/builder/agents", { name: `Annotation e2e ${Date.now()}`, workflow: recipe.workflow })).agent.id;
-  const set = await call("POST", "/api/eval/sets", { agentId, name: "Annotation keyboard set", kind: "golden", gateThreshold: 100 });
+  agentId = (
+    await call("POST", "/api/builder/agents", { name: `Annotation e2e ${Date.now()}`, workflow: recipe.workflow })
+  ).agent.id;
+  const set = await call("POST", "/api/eval/sets", {
+    agentId,
+    name: "Annotation keyboard set",
+    kind: "golden",
+    gateThreshold: 100,
+  });
   const samples = Array.from({ length: N }, (_, k) => ({
     key: key(k + 1),
     question: question(k + 1),
     expected_points: ["recommends a breakfast dish", "mentions the price"],
     classification: (k + 1) % 2 ? "breakfast" : "family-dinner",
   }));
-  await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, { format: "json", content: JSON.stringify(samples), mode: "append" });
+  await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+    format: "json",
+    content: JSON.stringify(samples),
+    mode: "append",
+  });
   await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`, {});
   const detail = await call("GET", `/api/eval/sets/${set.id}`);
-  run = await call("POST", "/api/eval/runs", { setVersionId: detail.versions[0].id, mode: "pasted", environment: "e2e-annotation" });
+  run = await call("POST", "/api/eval/runs", {
+    setVersionId: detail.versions[0].id,
+    mode: "pasted",
+    environment: "e2e-annotation",
+  });
   // every fourth answer is bad (its suggestion fails: a spot-check item); every answer carries a nested payload
   const answers = samples.map((s, k) => ({
     key: s.key,
@@ -47,22 +62,41 @@ test.beforeAll(async () => {
     payload: {
       scene: "breakfast",
       goods_list: [
-        { name: "葱油饼", price: 8, shop: { name: "Lao Wang", distance_m: 350, open: true }, options: [{ size: "S", price: 6 }, { size: "L", price: 9 }], tags: ["hot", "vegan"] },
-        { name: "豆浆", price: 4, shop: { name: "Soy corner", distance_m: 120, open: false }, options: [], tags: ["vegan"] },
+        {
+          name: "葱油饼",
+          price: 8,
+          shop: { name: "Lao Wang", distance_m: 350, open: true },
+          options: [
+            { size: "S", price: 6 },
+            { size: "L", price: 9 },
+          ],
+          tags: ["hot", "vegan"],
+        },
+        {
+          name: "豆浆",
+          price: 4,
+          shop: { name: "Soy corner", distance_m: 120, open: false },
+          options: [],
+          tags: ["vegan"],
+        },
       ],
     },
   }));
   await call("POST", `/api/eval/runs/${run.id}/answers`, { answers });
   let cursor: string | null = null;
   do {
-    const page: Json = await call("GET", `/api/eval/runs/${run.id}/queue?limit=500${cursor ? `&cursor=${cursor}` : ""}`);
+    const page: Json = await call(
+      "GET",
+      `/api/eval/runs/${run.id}/queue?limit=500${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     for (const it of page.items) item[Number(it.key.slice(1))] = it.id;
     cursor = page.nextCursor;
   } while (cursor);
   expect(Object.keys(item)).toHaveLength(N);
 });
 
-const openItem = (page: Page, i: number, filters = "") => page.goto(`/eval?tab=annotation&run=${run.shortId}&item=${item[i]}${filters}`);
+const openItem = (page: Page, i: number, filters = "") =>
+  page.goto(`/eval?tab=annotation&run=${run.shortId}&item=${item[i]}${filters}`);
 const shown = (page: Page) => page.locator("#item-question");
 const serverItem = (i: number) => call("GET", `/api/eval/runs/${run.id}/items/${item[i]}`);
 /** Holds back the item detail answers (tRPC eval.items.get, batched or not) until `release` is called. */
@@ -82,7 +116,9 @@ async function holdItemDetails(page: Page) {
   };
 }
 
-test("the run picker lists the run; the queue's loading state; P does nothing before the item is shown", async ({ page }) => {
+test("the run picker lists the run; the queue's loading state; P does nothing before the item is shown", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(`/eval?tab=annotation&agent=${agentId}`);
   const picker = page.getByRole("table", { name: "Runs to review" });
@@ -109,7 +145,9 @@ test("the run picker lists the run; the queue's loading state; P does nothing be
   await noSeriousA11yViolations(page);
 });
 
-test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, J/K move, N finds the next open item, F asks basis and attribution", async ({ page }) => {
+test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, J/K move, N finds the next open item, F asks basis and attribution", async ({
+  page,
+}) => {
   await signIn(page);
   await openItem(page, 1);
   await expect(shown(page)).toHaveText(question(1));
@@ -181,7 +219,13 @@ test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, 
   // moved on to the next item without a verdict (a004)
   await expect(shown(page)).toHaveText(question(4));
   const failed = await serverItem(3);
-  expect(failed.verdict).toMatchObject({ verdict: "fail", source: "human", basis: "Greets, no dish, no price", attribution: "retrieval", classification: "breakfast" });
+  expect(failed.verdict).toMatchObject({
+    verdict: "fail",
+    source: "human",
+    basis: "Greets, no dish, no price",
+    attribution: "retrieval",
+    classification: "breakfast",
+  });
   // the list shows each verdict with the one verdict badge
   const queue = page.getByRole("list", { name: "Queue" });
   await expect(queue.locator(`[data-item="${item[1]}"]`)).toContainText("pass");
@@ -189,7 +233,9 @@ test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, 
   await expect(queue.locator(`[data-item="${item[4]}"]`)).toContainText("no verdict");
 });
 
-test("going back (K) and changing one's own verdict is no conflict, even before the item has reloaded", async ({ page }) => {
+test("going back (K) and changing one's own verdict is no conflict, even before the item has reloaded", async ({
+  page,
+}) => {
   await signIn(page);
   await openItem(page, 10);
   await expect(shown(page)).toHaveText(question(10));
@@ -217,12 +263,18 @@ test("going back (K) and changing one's own verdict is no conflict, even before 
   expect(stored.history.map((h: Json) => h.after.verdict)).toEqual(["pass", "fail"]);
 });
 
-test("a verdict someone else wrote meanwhile is never overwritten: the conflict shows and the item reloads", async ({ page }) => {
+test("a verdict someone else wrote meanwhile is never overwritten: the conflict shows and the item reloads", async ({
+  page,
+}) => {
   await signIn(page);
   await openItem(page, 20);
   await expect(shown(page)).toHaveText(question(20));
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
-  await call("PUT", `/api/eval/runs/${run.id}/items/${item[20]}/verdict`, { verdict: "fail", basis: "judged elsewhere", attribution: "generation" });
+  await call("PUT", `/api/eval/runs/${run.id}/items/${item[20]}/verdict`, {
+    verdict: "fail",
+    basis: "judged elsewhere",
+    attribution: "generation",
+  });
   await page.locator("body").press("p");
   await expect(page.getByText("Someone else judged this item meanwhile")).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/annotation-conflict.png` });
@@ -235,7 +287,9 @@ test("a verdict someone else wrote meanwhile is never overwritten: the conflict 
   await expect.poll(async () => (await serverItem(20)).verdict?.verdict).toBe("pass");
 });
 
-test("a shared link to item 150 (beyond the first page): the item, its place, P/F enabled, J/K move from it, a verdict moves on", async ({ page }) => {
+test("a shared link to item 150 (beyond the first page): the item, its place, P/F enabled, J/K move from it, a verdict moves on", async ({
+  page,
+}) => {
   await signIn(page);
   await openItem(page, 150);
   await expect(shown(page)).toHaveText(question(150));
@@ -274,7 +328,9 @@ test("a shared link to item 150 (beyond the first page): the item, its place, P/
   await page.screenshot({ path: `${SHOTS}/annotation-narrow-item.png` });
 });
 
-test("adopt in the page: the confirmation counts what the server would adopt now, then the spot-check list opens", async ({ page }) => {
+test("adopt in the page: the confirmation counts what the server would adopt now, then the spot-check list opens", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(`/eval?tab=annotation&run=${run.shortId}`);
   await expect(shown(page)).toHaveText(question(1));
@@ -304,7 +360,8 @@ test("adopt in the page: the confirmation counts what the server would adopt now
   await expect(line).toContainText(`${before.spotCheckLeft - 1} spot-check left`);
   await expect(page.getByText(/by people/)).toContainText(`${before.human + 1} by people`);
   // others judge meanwhile, over the API: the page does not know, the confirmation asks the server
-  for (const i of [30, 31, 32]) await call("PUT", `/api/eval/runs/${run.id}/items/${item[i]}/verdict`, { verdict: "pass" });
+  for (const i of [30, 31, 32])
+    await call("PUT", `/api/eval/runs/${run.id}/items/${item[i]}/verdict`, { verdict: "pass" });
   const now = await progress();
   expect(now.adoptable).toBe(before.adoptable - 4);
   await page.getByRole("button", { name: "Adopt machine suggestions" }).click();
@@ -322,7 +379,10 @@ test("adopt in the page: the confirmation counts what the server would adopt now
   // nothing left to adopt: the button says so instead of offering "Adopt N"
   await expect(page.getByRole("button", { name: "Adopt machine suggestions" })).toBeDisabled();
   await expect(page.getByText(/spot-check left/)).toContainText(`${after.spotCheckLeft} spot-check left`);
-  await expect(page.getByRole("progressbar", { name: "Questions with a verdict" })).toHaveAttribute("aria-valuenow", String(N));
+  await expect(page.getByRole("progressbar", { name: "Questions with a verdict" })).toHaveAttribute(
+    "aria-valuenow",
+    String(N),
+  );
   // spot-check with the keyboard: J, then a person's fail on an adopted one
   await expect(shown(page)).toBeVisible();
   const first = await shown(page).textContent();
@@ -332,24 +392,48 @@ test("adopt in the page: the confirmation counts what the server would adopt now
   await noSeriousA11yViolations(page);
 });
 
-test("an in-platform answer's execution steps: each step's input and output for people, raw JSON one click away", async ({ page }) => {
-  const set = await call("POST", "/api/eval/sets", { agentId, name: "Annotation steps set", kind: "regression_pool", gateThreshold: 1 });
+test("an in-platform answer's execution steps: each step's input and output for people, raw JSON one click away", async ({
+  page,
+}) => {
+  const set = await call("POST", "/api/eval/sets", {
+    agentId,
+    name: "Annotation steps set",
+    kind: "regression_pool",
+    gateThreshold: 1,
+  });
   await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
     format: "json",
-    content: JSON.stringify([{ key: "s1", question: "Which breakfast dish is vegan?", expected_points: ["names a vegan dish"], classification: "breakfast" }]),
+    content: JSON.stringify([
+      {
+        key: "s1",
+        question: "Which breakfast dish is vegan?",
+        expected_points: ["names a vegan dish"],
+        classification: "breakfast",
+      },
+    ]),
     mode: "append",
   });
   await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`, {});
   const version = (await call("GET", `/api/eval/sets/${set.id}`)).versions[0];
-  const r = await call("POST", "/api/eval/runs", { setVersionId: version.id, mode: "in_platform", tier: "invoke", environment: "e2e-steps" });
+  const r = await call("POST", "/api/eval/runs", {
+    setVersionId: version.id,
+    mode: "in_platform",
+    tier: "invoke",
+    environment: "e2e-steps",
+  });
   await call("POST", `/api/eval/runs/${r.id}/start`);
-  await expect.poll(async () => (await call("GET", `/api/eval/runs/${r.id}`)).status, { timeout: 60_000 }).toBe("awaiting_review");
+  await expect
+    .poll(async () => (await call("GET", `/api/eval/runs/${r.id}`)).status, { timeout: 60_000 })
+    .toBe("awaiting_review");
 
   await signIn(page);
   await page.goto(`/eval?tab=annotation&run=${r.shortId}`);
   await expect(shown(page)).toHaveText("Which breakfast dish is vegan?");
   await page.getByText("Execution steps").click();
-  const steps = page.getByRole("article").locator("ol").filter({ has: page.getByRole("button", { name: /llm_1/ }) });
+  const steps = page
+    .getByRole("article")
+    .locator("ol")
+    .filter({ has: page.getByRole("button", { name: /llm_1/ }) });
   await steps.getByRole("button", { name: /llm_1/ }).click();
   await expect(page.getByRole("heading", { name: "Input", exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Output", exact: true })).toBeVisible();

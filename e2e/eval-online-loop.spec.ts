@@ -1,5 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, startOwnServer, type OwnServer } from "./helpers";
+import {
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  SHOTS,
+  startOwnServer,
+  type OwnServer,
+} from "./helpers";
 
 /**
  * The online feedback loop in the browser, on a server of its own (the seeded sample agent, answered at pipeline_live
@@ -22,10 +27,14 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-test("the whole online loop on the board: lead -> pool -> confirm -> expectations -> freeze -> run -> fail -> Bad Case -> re-run -> verified", async ({ page }) => {
+test("the whole online loop on the board: lead -> pool -> confirm -> expectations -> freeze -> run -> fail -> Bad Case -> re-run -> verified", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const call = server.api;
-  const agent = (await call("GET", "/api/builder/agents")).items.find((a: { name: string }) => a.name === "Meal recommendation");
+  const agent = (await call("GET", "/api/builder/agents")).items.find(
+    (a: { name: string }) => a.name === "Meal recommendation",
+  );
   // what users do: chat and score answers (a payload-carrying answer scored 1, an off-topic one scored 2)
   const first = await call("POST", `/api/agents/${agent.id}/chat`, { message: "Any vegan breakfast near the office?" });
   const second = await call("POST", `/api/agents/${agent.id}/chat`, { message: "What is the weather tomorrow?" });
@@ -117,7 +126,15 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
     await route.fulfill({
       status: 409,
       contentType: "application/json",
-      body: JSON.stringify([{ error: { message: "The run cannot start now (test)", code: -32603, data: { code: "CONFLICT", httpStatus: 409, appCode: "RUN_STATE_CONFLICT" } } }]),
+      body: JSON.stringify([
+        {
+          error: {
+            message: "The run cannot start now (test)",
+            code: -32603,
+            data: { code: "CONFLICT", httpStatus: 409, appCode: "RUN_STATE_CONFLICT" },
+          },
+        },
+      ]),
     });
   });
   await frozen.getByRole("button", { name: "Run v1 at pipeline_live" }).click();
@@ -156,7 +173,10 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
 
   // the builder's fix: a new agent version (the builder's work, over REST here), published
   const live = (await call("GET", `/api/builder/agents/${agent.id}/versions/1`)).workflow;
-  const fixed = await call("POST", `/api/builder/agents/${agent.id}/versions`, { workflow: live, note: "no eggs for vegans" });
+  const fixed = await call("POST", `/api/builder/agents/${agent.id}/versions`, {
+    workflow: live,
+    note: "no eggs for vegans",
+  });
   await call("POST", `/api/builder/agents/${agent.id}/publish`, { version: fixed.version.version });
 
   // re-run the same batch from the Bad Case page, start it, pass it in the annotation view
@@ -179,7 +199,9 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await badCase.getByRole("link", { name: `Passed in ${rerunId}: verify →` }).click();
   await expect(page).toHaveURL(/tab=bad-cases/);
   await page.getByRole("combobox", { name: /Change the status of/ }).selectOption("verified");
-  await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(`passed (human verdict) in ${rerunId}`);
+  await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(
+    `passed (human verdict) in ${rerunId}`,
+  );
   await page.getByRole("tab", { name: "Online feedback loop" }).click();
   const verified = page.getByRole("region", { name: "Verified: 1" });
   await expect(verified).toContainText("Any vegan breakfast near the office?");

@@ -19,14 +19,27 @@ const STAMP = Date.now().toString(36);
 test.use({ viewport: { width: 1440, height: 960 } });
 
 type Run = { id: string; shortId: string; status: string };
-const data: { agentId: string; agentName: string; setId: string; versionId: string; runA: Run; runB: Run; tokensRun: Run } = {} as never;
+const data: {
+  agentId: string;
+  agentName: string;
+  setId: string;
+  versionId: string;
+  runA: Run;
+  runB: Run;
+  tokensRun: Run;
+} = {} as never;
 
 const key = (i: number) => `q${String(i + 1).padStart(3, "0")}`;
 
 const call = api();
 
 async function frozenSet(agentId: string, name: string, n: number) {
-  const set = await call("POST", "/api/eval/sets", { agentId, name, kind: "golden", gateThreshold: Math.max(1, n - 10) });
+  const set = await call("POST", "/api/eval/sets", {
+    agentId,
+    name,
+    kind: "golden",
+    gateThreshold: Math.max(1, n - 10),
+  });
   const rows = Array.from({ length: n }, (_, i) => ({
     key: key(i),
     question: `Please recommend a breakfast dish and mention the price (${i + 1})`,
@@ -53,17 +66,30 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   data.agentName = `Pages agent ${STAMP}`;
-  data.agentId = (await call("POST", "/api/builder/agents", { name: data.agentName, workflow: llmWorkflow() })).agent.id;
+  data.agentId = (
+    await call("POST", "/api/builder/agents", { name: data.agentName, workflow: llmWorkflow() })
+  ).agent.id;
   Object.assign(data, await frozenSet(data.agentId, `Pages golden ${STAMP}`, N));
   // A fails where i % 4 == 1; its re-run B fails where i % 4 == 0 and has no answer for the last question
-  data.runA = await pastedRun("/api/eval/runs", { setVersionId: data.versionId, mode: "pasted", tier: "pipeline_live", environment: "pages-e2e" }, (i) => i % 4 === 1);
+  data.runA = await pastedRun(
+    "/api/eval/runs",
+    { setVersionId: data.versionId, mode: "pasted", tier: "pipeline_live", environment: "pages-e2e" },
+    (i) => i % 4 === 1,
+  );
   data.runB = await pastedRun(`/api/eval/runs/${data.runA.id}/rerun`, {}, (i) => i % 4 === 0, N - 1);
   await call("POST", `/api/eval/runs/${data.runA.id}/bad-cases`);
   // a small run answered in the platform by the offline model: it has tokens for the usage chart
   const small = await frozenSet(data.agentId, `Pages tokens ${STAMP}`, 3);
-  const run = await call<Run>("POST", "/api/eval/runs", { setVersionId: small.versionId, mode: "in_platform", tier: "invoke", environment: "pages-e2e" });
+  const run = await call<Run>("POST", "/api/eval/runs", {
+    setVersionId: small.versionId,
+    mode: "in_platform",
+    tier: "invoke",
+    environment: "pages-e2e",
+  });
   await call("POST", `/api/eval/runs/${run.id}/start`);
-  await expect.poll(async () => (await call<Run>("GET", `/api/eval/runs/${run.id}`)).status, { timeout: 60_000 }).not.toMatch(/^(created|answering)$/);
+  await expect
+    .poll(async () => (await call<Run>("GET", `/api/eval/runs/${run.id}`)).status, { timeout: 60_000 })
+    .not.toMatch(/^(created|answering)$/);
   data.tokensRun = run;
 });
 
@@ -71,7 +97,9 @@ const signIn = (page: Page) => signInAs(page);
 
 const evalUrl = (params: Record<string, string>) => `/eval?${new URLSearchParams(params).toString()}`;
 
-test("an unknown agent in the URL falls back to the first agent with a notice; the selector searches every agent", async ({ page }) => {
+test("an unknown agent in the URL falls back to the first agent with a notice; the selector searches every agent", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(evalUrl({ tab: "runs", agent: "no-such-agent-42" }));
   await expect(page.getByRole("status").filter({ hasText: "No agent “no-such-agent-42” exists" })).toBeVisible();
@@ -103,7 +131,9 @@ test("an unknown agent in the URL falls back to the first agent with a notice; t
   await expect(page.getByRole("link", { name: data.runA.shortId })).toBeVisible();
 });
 
-test("sets: created, renamed and deleted in the browser; the agent selector then lists that agent first (newest set)", async ({ page }) => {
+test("sets: created, renamed and deleted in the browser; the agent selector then lists that agent first (newest set)", async ({
+  page,
+}) => {
   await signIn(page);
   const name = `Fresh agent ${STAMP}`;
   const agentId = (await call("POST", "/api/builder/agents", { name, workflow: llmWorkflow() })).agent.id as string;
@@ -124,7 +154,10 @@ test("sets: created, renamed and deleted in the browser; the agent selector then
   await expect(page.getByRole("listbox").getByRole("option").first()).toHaveText(new RegExp(name));
   await box.press("Escape");
   // rename, then delete with the confirmation
-  await page.getByRole("link", { name: `Fresh golden ${STAMP}` }).first().click();
+  await page
+    .getByRole("link", { name: `Fresh golden ${STAMP}` })
+    .first()
+    .click();
   await page.getByRole("button", { name: "Edit" }).click();
   const edit = page.getByRole("dialog", { name: "Edit the set" });
   await edit.getByLabel("Name").fill(`Renamed golden ${STAMP}`);
@@ -156,7 +189,15 @@ test("create and start: a start that fails says the run exists and leads to it",
     route.fulfill({
       status: 503,
       contentType: "application/json",
-      body: JSON.stringify([{ error: { message: "The answering queue is not available", code: -32603, data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 503, appCode: "QUEUE_UNAVAILABLE", details: [] } } }]),
+      body: JSON.stringify([
+        {
+          error: {
+            message: "The answering queue is not available",
+            code: -32603,
+            data: { code: "INTERNAL_SERVER_ERROR", httpStatus: 503, appCode: "QUEUE_UNAVAILABLE", details: [] },
+          },
+        },
+      ]),
     }),
   );
   await page.getByRole("button", { name: "New run" }).click();
@@ -178,10 +219,21 @@ test("create and start: a start that fails says the run exists and leads to it",
   await page.unroute(/\/api\/trpc\/[^?]*eval\.runs\.start/);
 });
 
-test("the comparison is paged by the server; its outcome, page and opened question are in the URL", async ({ page }) => {
+test("the comparison is paged by the server; its outcome, page and opened question are in the URL", async ({
+  page,
+}) => {
   await signIn(page);
   const { runA, runB } = data;
-  await page.goto(evalUrl({ tab: "runs", agent: data.agentId, view: "compare", a: runA.shortId, b: runB.shortId, outcome: "regressed" }));
+  await page.goto(
+    evalUrl({
+      tab: "runs",
+      agent: data.agentId,
+      view: "compare",
+      a: runA.shortId,
+      b: runB.shortId,
+      outcome: "regressed",
+    }),
+  );
   await expect(page.getByRole("button", { name: "Regressed (55)" })).toHaveAttribute("aria-pressed", "true");
   const table = page.getByRole("table", { name: "Questions of both runs" });
   await expect(table.locator("tbody tr")).toHaveCount(50);
@@ -264,7 +316,9 @@ test("usage: the range and the scope are in the URL; tokens are charted by day",
   await expect(page.getByRole("heading", { name: `${earlier} to ${today}` })).toBeVisible();
 });
 
-test("Bad Cases: created and updated, filters by scenario, run and set in the URL, the bulk dialog lists runs with unfiled fails", async ({ page }) => {
+test("Bad Cases: created and updated, filters by scenario, run and set in the URL, the bulk dialog lists runs with unfiled fails", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(evalUrl({ tab: "bad-cases", agent: data.agentId, run: data.runA.shortId, cls: "price" }));
   const table = page.getByRole("table", { name: "Bad Cases" });
@@ -321,13 +375,25 @@ test("a frozen version's page starts a new run from that version", async ({ page
   await expect(page.getByRole("button", { name: "Upload answers" })).toBeVisible();
 });
 
-test("the board's run at pipeline_live: a run that fails as it starts is reported (not announced as started) and opened", async ({ page }) => {
+test("the board's run at pipeline_live: a run that fails as it starts is reported (not announced as started) and opened", async ({
+  page,
+}) => {
   // an agent of its own with one online chat in a frozen regression pool: the board's Frozen column offers the run
-  const agent = (await call("POST", "/api/builder/agents", { name: `Pages loop agent ${STAMP}`, workflow: llmWorkflow() })).agent;
+  const agent = (
+    await call("POST", "/api/builder/agents", { name: `Pages loop agent ${STAMP}`, workflow: llmWorkflow() })
+  ).agent;
   await call("POST", `/api/builder/agents/${agent.id}/publish`, { version: 1 });
   const chat = await call("POST", `/api/agents/${agent.id}/chat`, { message: "A vegan breakfast near the office?" });
-  const pool = await call("POST", "/api/eval/sets", { agentId: agent.id, name: `Pages pool ${STAMP}`, kind: "regression_pool", gateThreshold: 1 });
-  await call("POST", `/api/eval/sets/${pool.id}/pool`, { traceId: chat.traceId, expectedPoints: ["offers a vegan breakfast dish"] });
+  const pool = await call("POST", "/api/eval/sets", {
+    agentId: agent.id,
+    name: `Pages pool ${STAMP}`,
+    kind: "regression_pool",
+    gateThreshold: 1,
+  });
+  await call("POST", `/api/eval/sets/${pool.id}/pool`, {
+    traceId: chat.traceId,
+    expectedPoints: ["offers a vegan breakfast dish"],
+  });
   await call("POST", `/api/eval/sets/${pool.id}/versions/1/freeze`);
 
   // the start answers as the server does for a snapshot that cannot run: the run, status "failed", with its error
@@ -340,7 +406,11 @@ test("the board's run at pipeline_live: a run that fails as it starts is reporte
     await route.fulfill({
       status: 200,
       contentType: "application/json",
-      body: JSON.stringify([{ result: { data: { ...run, status: "failed", error: "the snapshotted workflow version cannot run: (test)" } } }]),
+      body: JSON.stringify([
+        {
+          result: { data: { ...run, status: "failed", error: "the snapshotted workflow version cannot run: (test)" } },
+        },
+      ]),
     });
   });
   await signIn(page);

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, startOwnServer, type OwnServer } from "./helpers";
+import {
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  SHOTS,
+  startOwnServer,
+  type OwnServer,
+} from "./helpers";
 import { ROOT } from "../scripts/lib/app-server";
 import { demoCandidate } from "../scripts/lib/demo-candidate";
 
@@ -23,7 +28,11 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   server = await startOwnServer("e2e-shadow");
   const agentJson = JSON.parse(fs.readFileSync(path.join(ROOT, "server/seed/meal-recommendation/agent.json"), "utf8"));
-  const created = await server.api("POST", "/api/builder/agents", { name: "Shadow meal agent", description: agentJson.description, workflow: agentJson.workflow });
+  const created = await server.api("POST", "/api/builder/agents", {
+    name: "Shadow meal agent",
+    description: agentJson.description,
+    workflow: agentJson.workflow,
+  });
   agentId = created.agent.id;
   await server.api("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
 });
@@ -34,9 +43,15 @@ test.afterAll(async () => {
 
 const signIn = (page: Page) => server.signIn(page);
 
-const jsonFile = (name: string, value: unknown) => ({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(value, null, 2)) });
+const jsonFile = (name: string, value: unknown) => ({
+  name,
+  mimeType: "application/json",
+  buffer: Buffer.from(JSON.stringify(value, null, 2)),
+});
 
-test("a draft candidate from a JSON file: live chats shadowed, the matrix, disagreements by pages with their traces, one into the pool, replay", async ({ page }) => {
+test("a draft candidate from a JSON file: live chats shadowed, the matrix, disagreements by pages with their traces, one into the pool, replay", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signIn(page);
   await page.goto(`${server.url}/eval?tab=intent-shadow&agent=${agentId}`);
@@ -47,7 +62,10 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   const live = (await server.api("GET", `/api/builder/agents/${agentId}/versions/1`)).workflow;
   const candidate = demoCandidate(live);
   if (!candidate.ok) throw new Error(candidate.reason);
-  const broken = { nodes: candidate.workflow.nodes.filter((n: { type: string }) => n.type !== "end"), edges: candidate.workflow.edges };
+  const broken = {
+    nodes: candidate.workflow.nodes.filter((n: { type: string }) => n.type !== "end"),
+    edges: candidate.workflow.edges,
+  };
   await page.getByRole("radio", { name: /A workflow JSON file/ }).check();
   await page.getByTestId("shadow-candidate-file").setInputFiles(jsonFile("broken.json", broken));
   await expect(page.getByRole("radio", { name: /A workflow JSON file/ })).toHaveAccessibleName(/broken\.json/);
@@ -56,7 +74,9 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await page.getByRole("button", { name: "Save" }).click();
   const findings = page.getByRole("alert").filter({ hasText: "The candidate workflow is not valid" });
   await expect(findings).toBeVisible();
-  await expect(findings.getByRole("list", { name: "Findings of the candidate" }).getByRole("listitem").first()).toBeVisible();
+  await expect(
+    findings.getByRole("list", { name: "Findings of the candidate" }).getByRole("listitem").first(),
+  ).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/eval-shadow-findings.png`, fullPage: true });
   expect((await server.api("GET", `/api/eval/shadow/${agentId}`)).config).toBeNull();
 
@@ -72,9 +92,15 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await expect(page.getByRole("radio", { name: /Keep the configured draft/ })).toBeChecked();
 
   // live chats: 25 morning questions (breakfast live, brunch for the candidate) and two that agree
-  const messages = [...Array.from({ length: 25 }, (_, i) => `Something warm for the morning, table ${i + 1}?`), "Breakfast for two, please", "A family dinner tonight"];
+  const messages = [
+    ...Array.from({ length: 25 }, (_, i) => `Something warm for the morning, table ${i + 1}?`),
+    "Breakfast for two, please",
+    "A family dinner tonight",
+  ];
   for (const message of messages) await server.api("POST", `/api/agents/${agentId}/chat`, { message });
-  await expect.poll(async () => (await server.api("GET", `/api/eval/shadow/${agentId}/report`)).compared, { timeout: 120_000 }).toBe(27);
+  await expect
+    .poll(async () => (await server.api("GET", `/api/eval/shadow/${agentId}/report`)).compared, { timeout: 120_000 })
+    .toBe(27);
 
   await page.reload();
   const matrix = page.getByRole("table", { name: "Live intent by candidate intent" });
@@ -120,7 +146,12 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await expect(page.getByText(/Added as t-/)).toBeVisible();
   const pools = (await server.api("GET", `/api/eval/sets?agentId=${agentId}&kind=regression_pool`)).items;
   const samples = (await server.api("GET", `/api/eval/sets/${pools[0].id}/versions/1/samples`)).items;
-  expect(samples).toEqual([expect.objectContaining({ question: "Something warm for the morning, table 1?", expectedPoints: ["recommends a warm breakfast dish", "gives prices"] })]);
+  expect(samples).toEqual([
+    expect.objectContaining({
+      question: "Something warm for the morning, table 1?",
+      expectedPoints: ["recommends a warm breakfast dish", "gives prices"],
+    }),
+  ]);
 
   // replay from the tab
   await page.getByLabel("Replay the last chats").fill("10");
@@ -139,7 +170,9 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
   await page.goto(`${server.url}/eval?tab=intent-shadow&agent=${agentId}`);
   await page.getByRole("button", { name: "Publish the candidate" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Provision the draft as version 2 and publish it?" });
-  await expect(confirm).toContainText("Every online chat of Shadow meal agent is answered by version 2 from the next message, instead of version 1");
+  await expect(confirm).toContainText(
+    "Every online chat of Shadow meal agent is answered by version 2 from the next message, instead of version 1",
+  );
   await expect(confirm).toContainText("The intent shadow is turned off");
   await page.screenshot({ path: `${SHOTS}/eval-shadow-publish-confirm.png` });
   await confirm.getByRole("button", { name: "Provision and publish" }).click();
@@ -151,9 +184,14 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
   await expect(page.getByText("The candidate is the live version.")).toBeVisible();
   const agent = await server.api("GET", `/api/builder/agents/${agentId}`);
   expect(agent).toMatchObject({ publishedVersion: 2, latestVersion: 2 });
-  expect((await server.api("GET", `/api/builder/agents/${agentId}/versions/2`)).note).toBe("intent-shadow candidate (file brunch-detector.json)");
+  expect((await server.api("GET", `/api/builder/agents/${agentId}/versions/2`)).note).toBe(
+    "intent-shadow candidate (file brunch-detector.json)",
+  );
   // online users now get the candidate's scenes
-  const after = await server.api("GET", `/api/traces/${(await server.api("POST", `/api/agents/${agentId}/chat`, { message: "Anything for the morning?" })).traceId}`);
+  const after = await server.api(
+    "GET",
+    `/api/traces/${(await server.api("POST", `/api/agents/${agentId}/chat`, { message: "Anything for the morning?" })).traceId}`,
+  );
   expect(after.steps.find((s: { nodeId: string }) => s.nodeId === "detect_scene").output.result.scene).toBe("brunch");
   await page.screenshot({ path: `${SHOTS}/eval-shadow-published.png`, fullPage: true });
 

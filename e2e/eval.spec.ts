@@ -1,7 +1,12 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, startOwnServer, type OwnServer } from "./helpers";
+import {
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  SHOTS,
+  startOwnServer,
+  type OwnServer,
+} from "./helpers";
 import { ROOT } from "../scripts/lib/app-server";
 
 /**
@@ -28,14 +33,22 @@ function gateCli(runId: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/check_eval_golden_gate.ts"), "--run-id", runId],
+      [
+        path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+        path.join(ROOT, "scripts/check_eval_golden_gate.ts"),
+        "--run-id",
+        runId,
+      ],
       { cwd: ROOT, env: { ...process.env, FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken } },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
 }
 
-test("a release manager and an annotator take the gate set through a run, verdicts, the gate, a comparison and a Bad Case", async ({ page }) => {
+test("a release manager and an annotator take the gate set through a run, verdicts, the gate, a comparison and a Bad Case", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await signIn(page);
 
@@ -123,7 +136,14 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(judged).toHaveAttribute("aria-valuenow", "30", { timeout: 20_000 });
   // the fail typed through the dialog is stored with its basis and attribution, as a person's verdict
   const fails = await server.api("GET", `/api/eval/runs/${runId}/items?verdict=fail&limit=500`);
-  expect(fails.items.filter((i: { verdict: { source: string; attribution: string; basis: string } }) => i.verdict.source === "human" && i.verdict.attribution === "retrieval" && i.verdict.basis === "Names no dish from the live menu")).toHaveLength(1);
+  expect(
+    fails.items.filter(
+      (i: { verdict: { source: string; attribution: string; basis: string } }) =>
+        i.verdict.source === "human" &&
+        i.verdict.attribution === "retrieval" &&
+        i.verdict.basis === "Names no dish from the live menu",
+    ),
+  ).toHaveLength(1);
   await page.getByRole("button", { name: "All" }).click();
   await page.locator("body").press("?");
   await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
@@ -151,7 +171,11 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page).not.toHaveURL(new RegExp(`run=${runId}`));
   const rerunId = new URL(page.url()).searchParams.get("run")!;
   await page.getByRole("button", { name: "Start" }).click();
-  await expect(page.getByRole("progressbar", { name: /Answered questions of run/ })).toHaveAttribute("aria-valuenow", "30", { timeout: 120_000 });
+  await expect(page.getByRole("progressbar", { name: /Answered questions of run/ })).toHaveAttribute(
+    "aria-valuenow",
+    "30",
+    { timeout: 120_000 },
+  );
   await server.api.expectStatus(200, "POST", `/api/eval/runs/${rerunId}/adopt`, {});
   await page.goto(`${server.url}/eval?tab=runs&view=compare&a=${runId}&b=${rerunId}`);
   await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
@@ -184,7 +208,11 @@ test("a release manager and an annotator take the gate set through a run, verdic
 });
 
 test("a viewer reads but cannot judge or manage; the server refuses too", async ({ page }) => {
-  await server.api.expectStatus(200, "POST", "/api/trpc/admin.users.create", { email: "viewer@e2e.flowbench.test", password: "viewer-password-1", role: "viewer" });
+  await server.api.expectStatus(200, "POST", "/api/trpc/admin.users.create", {
+    email: "viewer@e2e.flowbench.test",
+    password: "viewer-password-1",
+    role: "viewer",
+  });
   await page.goto(`${server.url}/login`);
   await page.getByLabel("E-mail").fill("viewer@e2e.flowbench.test");
   await page.getByLabel("Password").fill("viewer-password-1");
@@ -207,7 +235,16 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   await expect(badCases.getByTitle(/your role is viewer/).first()).toContainText("fixed");
   await page.screenshot({ path: `${SHOTS}/eval-viewer-bad-cases.png` });
   // the server still refuses what the page hides: the viewer's own session cannot create a run
-  const refused = await page.evaluate(async () => (await fetch("/api/eval/runs", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ setVersionId: "x", mode: "pasted" }) })).status);
+  const refused = await page.evaluate(
+    async () =>
+      (
+        await fetch("/api/eval/runs", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ setVersionId: "x", mode: "pasted" }),
+        })
+      ).status,
+  );
   expect(refused).toBe(403);
   await page.setViewportSize({ width: 800, height: 900 });
   await page.screenshot({ path: `${SHOTS}/eval-viewer-narrow.png`, fullPage: true });
@@ -218,8 +255,16 @@ test("a pasted run is closed from its page", async ({ page }) => {
   const set = (await call("GET", "/api/eval/sets")).items.find((s: { kind: string }) => s.kind === "golden");
   const version = await call("GET", `/api/eval/sets/${set.id}/versions/1`);
   const samples = (await call("GET", `/api/eval/sets/${set.id}/versions/1/samples?limit=5`)).items;
-  const run = await call("POST", "/api/eval/runs", { setVersionId: version.id, mode: "pasted", environment: "e2e-close" });
-  await call("POST", `/api/eval/runs/${run.id}/answers`, { answers: samples.slice(0, 2).map((s: { key: string }) => ({ key: s.key, answer: "I recommend the scallion pancake." })) });
+  const run = await call("POST", "/api/eval/runs", {
+    setVersionId: version.id,
+    mode: "pasted",
+    environment: "e2e-close",
+  });
+  await call("POST", `/api/eval/runs/${run.id}/answers`, {
+    answers: samples
+      .slice(0, 2)
+      .map((s: { key: string }) => ({ key: s.key, answer: "I recommend the scallion pancake." })),
+  });
 
   await signIn(page);
   await page.goto(`${server.url}/eval?tab=runs&run=${run.shortId}`);

@@ -56,7 +56,10 @@ export function api(base: string = E2E_BASE, token: string = ADMIN_TOKEN): Api {
   const send = async (method: Method, p: string, body: unknown) => {
     const r = await fetch(`${base}${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
@@ -96,7 +99,10 @@ export type OwnServer = StartedServer & {
  * first health answer); `env`: more environment for the server. Stop it in `afterAll` with `stop()` (the server, the
  * sample app and their data).
  */
-export async function startOwnServer(name: string, { seedSampleAgent = false, env = {} }: { seedSampleAgent?: boolean; env?: Record<string, string> } = {}): Promise<OwnServer> {
+export async function startOwnServer(
+  name: string,
+  { seedSampleAgent = false, env = {} }: { seedSampleAgent?: boolean; env?: Record<string, string> } = {},
+): Promise<OwnServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowbench-${name}-`));
   let sample: RunningApp | undefined;
   let server: StartedServer | undefined;
@@ -106,7 +112,10 @@ export async function startOwnServer(name: string, { seedSampleAgent = false, en
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    sample = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${dir}/meal-scenes`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
+    sample = await startApp(
+      { ...loadConfig({ DATABASE_URL: `pglite:${dir}/meal-scenes`, LOG_LEVEL: "error" }), port: 0 },
+      { logger: createLogger("error") },
+    );
     server = await startServer(name, `pglite:${dir}/app`, {
       WEBHOOK_BASE_URL: `http://127.0.0.1:${sample.port}`,
       EVAL_JUDGE: "builtin",
@@ -124,7 +133,8 @@ export async function startOwnServer(name: string, { seedSampleAgent = false, en
         } catch (e) {
           last = String(e);
         }
-        if (i >= 240) throw new Error(`${name}: the sample agent was not seeded within 60 s (${last}); log: ${server.logFile}`);
+        if (i >= 240)
+          throw new Error(`${name}: the sample agent was not seeded within 60 s (${last}); log: ${server.logFile}`);
         await new Promise((res) => setTimeout(res, 250));
       }
     }

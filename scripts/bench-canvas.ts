@@ -47,12 +47,20 @@ function percentile(sorted: number[], p: number): number {
 
 /** Lays the generated workflow out on a grid so the canvas looks like a real (large) workflow. */
 function onGrid(wf: WorkflowInput, perRow = 25): WorkflowInput {
-  return { ...wf, nodes: wf.nodes.map((n, i) => ({ ...n, position: { x: (i % perRow) * 300, y: Math.floor(i / perRow) * 160 } })) };
+  return {
+    ...wf,
+    nodes: wf.nodes.map((n, i) => ({ ...n, position: { x: (i % perRow) * 300, y: Math.floor(i / perRow) * 160 } })),
+  };
 }
 
 /** The realistic workflow with its Python code nodes turned into llm nodes (isolates the sandbox syntax check). */
 function withoutCodeNodes(wf: WorkflowInput): WorkflowInput {
-  return { ...wf, nodes: wf.nodes.map((n) => (n.type === "code" ? { ...n, type: "llm", config: { userPrompt: "Summarise {{start.query}}" } } : n)) };
+  return {
+    ...wf,
+    nodes: wf.nodes.map((n) =>
+      n.type === "code" ? { ...n, type: "llm", config: { userPrompt: "Summarise {{start.query}}" } } : n,
+    ),
+  };
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -70,7 +78,11 @@ async function validateRoundTrips(page: Page, workflow: WorkflowInput, runs: num
       const times: number[] = [];
       for (let i = 0; i < runs + 3; i++) {
         const t = performance.now();
-        const res = await fetch("/api/trpc/builder.validate?batch=1", { method: "POST", headers: { "content-type": "application/json" }, body });
+        const res = await fetch("/api/trpc/builder.validate?batch=1", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
         await res.json();
         if (!res.ok) throw new Error(`validate answered ${res.status}`);
         if (i >= 3) times.push(performance.now() - t); // the first three warm the server up
@@ -82,7 +94,11 @@ async function validateRoundTrips(page: Page, workflow: WorkflowInput, runs: num
 }
 
 const settled = (page: Page) =>
-  page.waitForFunction(() => document.querySelector('[data-testid="validation-status"]')?.getAttribute("data-state") !== "pending", undefined, { timeout: 60_000 });
+  page.waitForFunction(
+    () => document.querySelector('[data-testid="validation-status"]')?.getAttribute("data-state") !== "pending",
+    undefined,
+    { timeout: 60_000 },
+  );
 
 /** Drags the node nearest the canvas centre for ~3 s, counting requestAnimationFrame callbacks. */
 async function measureDrag(page: Page, zoom: string): Promise<DragResult> {
@@ -96,7 +112,11 @@ async function measureDrag(page: Page, zoom: string): Promise<DragResult> {
   );
   const cx = canvas.x + canvas.width / 2;
   const cy = canvas.y + canvas.height / 2;
-  const box = boxes.sort((a, b) => Math.hypot(a.x + a.width / 2 - cx, a.y + a.height / 2 - cy) - Math.hypot(b.x + b.width / 2 - cx, b.y + b.height / 2 - cy))[0];
+  const box = boxes.sort(
+    (a, b) =>
+      Math.hypot(a.x + a.width / 2 - cx, a.y + a.height / 2 - cy) -
+      Math.hypot(b.x + b.width / 2 - cx, b.y + b.height / 2 - cy),
+  )[0];
   if (!box) throw new Error("no node to drag");
   // A string, not a function: tsx's name helpers do not exist in the page.
   await page.evaluate(`(() => {
@@ -116,7 +136,10 @@ async function measureDrag(page: Page, zoom: string): Promise<DragResult> {
   }
   await page.mouse.up();
   const frames = (await page.evaluate("(() => { window.__counting = false; return window.__frames; })()")) as number[];
-  const deltas = frames.slice(1).map((t, i) => t - (frames[i] as number)).sort((a, b) => a - b);
+  const deltas = frames
+    .slice(1)
+    .map((t, i) => t - (frames[i] as number))
+    .sort((a, b) => a - b);
   const seconds = ((frames.at(-1) ?? 0) - (frames[0] ?? 0)) / 1000;
   return {
     zoom,
@@ -129,11 +152,25 @@ async function measureDrag(page: Page, zoom: string): Promise<DragResult> {
   };
 }
 
-export async function benchCanvas(opts: { baseUrl: string; email: string; password: string; executablePath?: string; nodes?: number; screenshot?: string }): Promise<CanvasBenchResult> {
+export async function benchCanvas(opts: {
+  baseUrl: string;
+  email: string;
+  password: string;
+  executablePath?: string;
+  nodes?: number;
+  screenshot?: string;
+}): Promise<CanvasBenchResult> {
   const count = opts.nodes ?? 500;
   const browser = await chromium.launch({
     executablePath: opts.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-renderer-backgrounding", "--disable-background-timer-throttling"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-renderer-backgrounding",
+      "--disable-background-timer-throttling",
+    ],
   });
   try {
     const context = await browser.newContext({ baseURL: opts.baseUrl, viewport: { width: 1600, height: 960 } });
@@ -143,7 +180,16 @@ export async function benchCanvas(opts: { baseUrl: string; email: string; passwo
     // 1. a large canvas, opened from a local draft; the first validation also starts the server's Python sandbox
     const big = onGrid(realisticWorkflow(count));
     await page.evaluate((wf) => {
-      localStorage.setItem("flowbench:draft:new:bench", JSON.stringify({ name: `Bench ${wf.nodes.length}`, workflow: wf, origin: "bench", fresh: true, updatedAt: new Date().toISOString() }));
+      localStorage.setItem(
+        "flowbench:draft:new:bench",
+        JSON.stringify({
+          name: `Bench ${wf.nodes.length}`,
+          workflow: wf,
+          origin: "bench",
+          fresh: true,
+          updatedAt: new Date().toISOString(),
+        }),
+      );
     }, big);
     const t0 = Date.now();
     await page.goto("/builder/new?draft=bench");
@@ -177,7 +223,13 @@ export async function benchCanvas(opts: { baseUrl: string; email: string; passwo
     ] as const) {
       for (const n of [200, 500]) {
         const times = (await validateRoundTrips(page, make(n), 20)).sort((a, b) => a - b);
-        validate.push({ workflow: label, nodes: n, runs: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95) });
+        validate.push({
+          workflow: label,
+          nodes: n,
+          runs: times.length,
+          p50Ms: percentile(times, 50),
+          p95Ms: percentile(times, 95),
+        });
       }
     }
     await context.close();
@@ -189,14 +241,24 @@ export async function benchCanvas(opts: { baseUrl: string; email: string; passwo
 
 export function printCanvasBench(r: CanvasBenchResult): void {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}, Chromium headless (software rendering)\n`);
-  console.log(`${r.nodes}-node canvas: drawn ${r.drawnMs} ms after navigation; first validation answer after ${r.openMs} ms (includes the server's Python sandbox cold start)`);
-  console.log(`canvas-recorded builder.validate round trip after an edit: ${r.canvasRoundTripMs?.toFixed(1) ?? "n/a"} ms\n`);
+  console.log(
+    `${r.nodes}-node canvas: drawn ${r.drawnMs} ms after navigation; first validation answer after ${r.openMs} ms (includes the server's Python sandbox cold start)`,
+  );
+  console.log(
+    `canvas-recorded builder.validate round trip after an edit: ${r.canvasRoundTripMs?.toFixed(1) ?? "n/a"} ms\n`,
+  );
   console.log("drag frame rate (requestAnimationFrame count while dragging one node for 3 s):");
   console.log("| zoom | nodes drawn | fps | frame p95 ms | frame max ms |\n| --- | ---: | ---: | ---: | ---: |");
-  for (const d of r.drags) console.log(`| ${d.zoom} | ${d.drawnNodes} | ${d.fps.toFixed(1)} | ${d.p95FrameMs.toFixed(1)} | ${d.maxFrameMs.toFixed(1)} |`);
-  console.log("\nbuilder.validate round trip from the page (tRPC batch POST, production build, 20 runs after 3 warm-ups):");
+  for (const d of r.drags)
+    console.log(
+      `| ${d.zoom} | ${d.drawnNodes} | ${d.fps.toFixed(1)} | ${d.p95FrameMs.toFixed(1)} | ${d.maxFrameMs.toFixed(1)} |`,
+    );
+  console.log(
+    "\nbuilder.validate round trip from the page (tRPC batch POST, production build, 20 runs after 3 warm-ups):",
+  );
   console.log("| workflow | nodes | p50 ms | p95 ms |\n| --- | ---: | ---: | ---: |");
-  for (const v of r.validate) console.log(`| ${v.workflow} | ${v.nodes} | ${v.p50Ms.toFixed(1)} | ${v.p95Ms.toFixed(1)} |`);
+  for (const v of r.validate)
+    console.log(`| ${v.workflow} | ${v.nodes} | ${v.p50Ms.toFixed(1)} | ${v.p95Ms.toFixed(1)} |`);
 }
 
 const nodesEnv = () => (process.env.BENCH_NODES ? Number(process.env.BENCH_NODES) : undefined);
@@ -204,14 +266,31 @@ const nodesEnv = () => (process.env.BENCH_NODES ? Number(process.env.BENCH_NODES
 async function main() {
   const url = process.env.BENCH_URL;
   if (url) {
-    printCanvasBench(await benchCanvas({ baseUrl: url, email: process.env.BENCH_EMAIL ?? "admin@e2e.flowbench.test", password: process.env.BENCH_PASSWORD ?? "e2e-admin-password", nodes: nodesEnv(), screenshot: process.env.BENCH_SCREENSHOT }));
+    printCanvasBench(
+      await benchCanvas({
+        baseUrl: url,
+        email: process.env.BENCH_EMAIL ?? "admin@e2e.flowbench.test",
+        password: process.env.BENCH_PASSWORD ?? "e2e-admin-password",
+        nodes: nodesEnv(),
+        screenshot: process.env.BENCH_SCREENSHOT,
+      }),
+    );
     return;
   }
-  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${DIST_DIR}: run next build first`);
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID")))
+    throw new Error(`no production build in ${DIST_DIR}: run next build first`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-canvas-"));
   const server = await startServer("bench-canvas", `pglite:${dir}`);
   try {
-    printCanvasBench(await benchCanvas({ baseUrl: server.url, email: server.adminEmail, password: server.adminPassword, nodes: nodesEnv(), screenshot: process.env.BENCH_SCREENSHOT }));
+    printCanvasBench(
+      await benchCanvas({
+        baseUrl: server.url,
+        email: server.adminEmail,
+        password: server.adminPassword,
+        nodes: nodesEnv(),
+        screenshot: process.env.BENCH_SCREENSHOT,
+      }),
+    );
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,8 @@ import { DIST_DIR, startServer } from "./lib/app-server";
 const N = Number(process.env.BENCH_ITEMS ?? 10_000);
 const QUESTION = "#item-question";
 const CHART = '[role="img"][aria-label="Machine and human-confirmed pass rate by scenario"] svg.recharts-surface';
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 async function main() {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
@@ -28,15 +29,27 @@ async function main() {
   const server = await startServer("bench-eval-ui", `pglite:${dir}`, { EVAL_JUDGE: "builtin" });
   const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}${p}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
     return json as never;
   };
   try {
     const t0 = performance.now();
-    const { agent } = await call("POST", "/api/builder/agents", { name: "Bench agent", workflow: RECIPES.minimal.workflow });
-    const set = await call("POST", "/api/eval/sets", { agentId: (agent as { id: string }).id, name: "Bench 10k", kind: "golden", gateThreshold: Math.floor(N * 0.9) });
+    const { agent } = await call("POST", "/api/builder/agents", {
+      name: "Bench agent",
+      workflow: RECIPES.minimal.workflow,
+    });
+    const set = await call("POST", "/api/eval/sets", {
+      agentId: (agent as { id: string }).id,
+      name: "Bench 10k",
+      kind: "golden",
+      gateThreshold: Math.floor(N * 0.9),
+    });
     const scenarios = ["breakfast", "business-lunch", "afternoon-tea", "family-dinner", "late-night-snack"];
     const samples = Array.from({ length: N }, (_, i) => ({
       key: `q${String(i + 1).padStart(5, "0")}`,
@@ -45,19 +58,43 @@ async function main() {
       classification: scenarios[i % 5],
     }));
     const setId = (set as { id: string }).id;
-    await call("POST", `/api/eval/sets/${setId}/versions/1/import`, { format: "json", content: JSON.stringify(samples), mode: "append" });
+    await call("POST", `/api/eval/sets/${setId}/versions/1/import`, {
+      format: "json",
+      content: JSON.stringify(samples),
+      mode: "append",
+    });
     await call("POST", `/api/eval/sets/${setId}/versions/1/freeze`, {});
     const detail = (await call("GET", `/api/eval/sets/${setId}`)) as { versions: Array<{ id: string }> };
-    const run = (await call("POST", "/api/eval/runs", { setVersionId: detail.versions[0]!.id, mode: "pasted" })) as { shortId: string };
+    const run = (await call("POST", "/api/eval/runs", { setVersionId: detail.versions[0]!.id, mode: "pasted" })) as {
+      shortId: string;
+    };
     const answers = samples.map((s, i) => ({
       key: s.key,
       answer: i % 3 === 0 ? "Hello." : `I recommend the scallion pancake; the price is ${8 + (i % 7)} yuan.`,
-      payload: { goods_list: [{ name: "葱油饼", price: 8 + (i % 7), currency: "CNY" }, { name: "豆浆", price: 4, currency: "CNY" }] },
+      payload: {
+        goods_list: [
+          { name: "葱油饼", price: 8 + (i % 7), currency: "CNY" },
+          { name: "豆浆", price: 4, currency: "CNY" },
+        ],
+      },
     }));
     await call("POST", `/api/eval/runs/${run.shortId}/answers`, { answers });
-    console.log(`setup: ${N} questions imported, frozen, run ${run.shortId} answered and suggested in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `setup: ${N} questions imported, frozen, run ${run.shortId} answered and suggested in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
     const page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
     await signIn(page, server.url, server.adminEmail, server.adminPassword);
 
@@ -82,7 +119,8 @@ async function main() {
         }).observe(document, { subtree: true, childList: true, characterData: true });
       `,
     });
-    const seen = (sel: string) => page.evaluate((s) => (window as unknown as { __seen: Record<string, number> }).__seen[s] ?? NaN, sel);
+    const seen = (sel: string) =>
+      page.evaluate((s) => (window as unknown as { __seen: Record<string, number> }).__seen[s] ?? NaN, sel);
 
     const annotationUrl = `${server.url}/eval?tab=annotation&run=${run.shortId}&verdict=none`;
     const paints: number[] = [];
@@ -98,10 +136,14 @@ async function main() {
       if (req.url().includes("eval.items.verdict")) roundTrips.push(req.timing().responseEnd);
     });
     for (let i = 0; i < 40; i++) {
-      await page.waitForFunction(() => !(document.querySelector("footer button:last-child") as HTMLButtonElement | null)?.disabled);
+      await page.waitForFunction(
+        () => !(document.querySelector("footer button:last-child") as HTMLButtonElement | null)?.disabled,
+      );
       const before = await page.locator(QUESTION).textContent();
       await page.locator("body").press("p");
-      await page.waitForFunction(([sel, b]) => document.querySelector(sel!)?.textContent !== b, [QUESTION, before], { timeout: 10_000 });
+      await page.waitForFunction(([sel, b]) => document.querySelector(sel!)?.textContent !== b, [QUESTION, before], {
+        timeout: 10_000,
+      });
     }
     const nexts = await page.evaluate(() => (window as unknown as { __steps: number[] }).__steps);
 
@@ -117,13 +159,25 @@ async function main() {
     }
     await browser.close();
 
-    console.log(`\nevaluation pages, ${N.toLocaleString("en-US")}-item run, production build, ${os.cpus().length} cores:`);
+    console.log(
+      `\nevaluation pages, ${N.toLocaleString("en-US")}-item run, production build, ${os.cpus().length} cores:`,
+    );
     console.log("| measure | p50 ms | p95 ms | runs | target |\n| --- | ---: | ---: | ---: | --- |");
-    console.log(`| annotation: navigation start to the first item shown | ${pct(paints, 50).toFixed(0)} | ${pct(paints, 95).toFixed(0)} | ${paints.length} | <= 1500 |`);
-    console.log(`| next item after a verdict (P keydown to the next question shown; the verdict's round trip included) | ${pct(nexts, 50).toFixed(0)} | ${pct(nexts, 95).toFixed(0)} | ${nexts.length} | p50 <= 100 |`);
-    console.log(`| of which the verdict's request (tRPC, server) | ${pct(roundTrips, 50).toFixed(0)} | ${pct(roundTrips, 95).toFixed(0)} | ${roundTrips.length} | |`);
-    console.log(`| run report: navigation start to the chart drawn | ${pct(reports, 50).toFixed(0)} | ${pct(reports, 95).toFixed(0)} | ${reports.length} | <= 1000 |`);
-    console.log(`| of which the report's request (tRPC, batched with the run) | ${pct(reportCalls, 50).toFixed(0)} | ${pct(reportCalls, 95).toFixed(0)} | ${reportCalls.length} | |`);
+    console.log(
+      `| annotation: navigation start to the first item shown | ${pct(paints, 50).toFixed(0)} | ${pct(paints, 95).toFixed(0)} | ${paints.length} | <= 1500 |`,
+    );
+    console.log(
+      `| next item after a verdict (P keydown to the next question shown; the verdict's round trip included) | ${pct(nexts, 50).toFixed(0)} | ${pct(nexts, 95).toFixed(0)} | ${nexts.length} | p50 <= 100 |`,
+    );
+    console.log(
+      `| of which the verdict's request (tRPC, server) | ${pct(roundTrips, 50).toFixed(0)} | ${pct(roundTrips, 95).toFixed(0)} | ${roundTrips.length} | |`,
+    );
+    console.log(
+      `| run report: navigation start to the chart drawn | ${pct(reports, 50).toFixed(0)} | ${pct(reports, 95).toFixed(0)} | ${reports.length} | <= 1000 |`,
+    );
+    console.log(
+      `| of which the report's request (tRPC, batched with the run) | ${pct(reportCalls, 50).toFixed(0)} | ${pct(reportCalls, 95).toFixed(0)} | ${reportCalls.length} | |`,
+    );
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });

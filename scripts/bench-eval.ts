@@ -24,7 +24,13 @@ const median = (xs: number[]) => {
 };
 
 /** 300 questions, model latency 200 ms, concurrency 8: wall time from start to "awaiting_review". */
-export async function benchAnswering(opts: { database: "pglite" | "postgresql"; questions?: number; concurrency?: number; delayMs?: number; model?: ModelServer }) {
+export async function benchAnswering(opts: {
+  database: "pglite" | "postgresql";
+  questions?: number;
+  concurrency?: number;
+  delayMs?: number;
+  model?: ModelServer;
+}) {
   const n = opts.questions ?? 300;
   const concurrency = opts.concurrency ?? 8;
   const delayMs = opts.delayMs ?? 200;
@@ -62,7 +68,18 @@ export async function benchAnswering(opts: { database: "pglite" | "postgresql"; 
     const wallMs = performance.now() - started;
     const idealMs = Math.ceil(n / concurrency) * delayMs;
     const answered = await db.evalRunItem.count({ where: { runId: run.id, status: "answered" } });
-    return { database: opts.database, questions: n, concurrency, delayMs, wallMs: Math.round(wallMs), idealMs, ratio: wallMs / idealMs, answered, maxInflight: model.maxInflight, modelCalls: [...model.answered.values()].reduce((a, b) => a + b, 0) };
+    return {
+      database: opts.database,
+      questions: n,
+      concurrency,
+      delayMs,
+      wallMs: Math.round(wallMs),
+      idealMs,
+      ratio: wallMs / idealMs,
+      answered,
+      maxInflight: model.maxInflight,
+      modelCalls: [...model.answered.values()].reduce((a, b) => a + b, 0),
+    };
   } finally {
     await queue.stop();
     registerEvalQueue(undefined);
@@ -81,7 +98,12 @@ function reportSeed(n: number) {
   }));
   const answers = samples.map((s, i) => ({
     key: s.key,
-    answer: i % 10 === 0 ? "Sorry, I cannot help." : i % 7 === 0 ? "I recommend something tasty." : "I recommend the scallion pancake breakfast dish; the price is 12 yuan.",
+    answer:
+      i % 10 === 0
+        ? "Sorry, I cannot help."
+        : i % 7 === 0
+          ? "I recommend something tasty."
+          : "I recommend the scallion pancake breakfast dish; the price is 12 yuan.",
     latencyMs: 100 + (i % 900),
   }));
   return { samples, answers };
@@ -94,7 +116,11 @@ export async function benchReportHttp(n = 10_000, repeats = 7) {
   const server = await startServer("bench-eval", `pglite:${dir}`, { EVAL_JUDGE: "builtin" });
   const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${server.url}${p}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
     return JSON.parse(text) as Record<string, any>;
@@ -104,8 +130,16 @@ export async function benchReportHttp(n = 10_000, repeats = 7) {
     const { samples, answers } = reportSeed(n);
     const recipe = await call("GET", "/api/builder/recipes/minimal");
     const agent = await call("POST", "/api/builder/agents", { name: "bench", workflow: recipe.workflow });
-    const set = await call("POST", "/api/eval/sets", { agentId: agent.agent.id, name: "10k", kind: "golden", gateThreshold: Math.floor(n * 0.8) });
-    await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, { format: "jsonl", content: samples.map((s) => JSON.stringify(s)).join("\n") });
+    const set = await call("POST", "/api/eval/sets", {
+      agentId: agent.agent.id,
+      name: "10k",
+      kind: "golden",
+      gateThreshold: Math.floor(n * 0.8),
+    });
+    await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+      format: "jsonl",
+      content: samples.map((s) => JSON.stringify(s)).join("\n"),
+    });
     const v = await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`);
     const run = await call("POST", "/api/eval/runs", { setVersionId: v.id, mode: "pasted", tier: "pipeline_live" });
     await call("POST", `/api/eval/runs/${run.id}/answers`, { answers });
@@ -120,7 +154,14 @@ export async function benchReportHttp(n = 10_000, repeats = 7) {
       if (res.status !== 200) throw new Error(`report: ${res.status}`);
       times.push(performance.now() - t);
     }
-    return { items: n, medianMs: Math.round(median(times)), minMs: Math.round(Math.min(...times)), maxMs: Math.round(Math.max(...times)), bytes, seedSeconds: Math.round(seedMs / 100) / 10 };
+    return {
+      items: n,
+      medianMs: Math.round(median(times)),
+      minMs: Math.round(Math.min(...times)),
+      maxMs: Math.round(Math.max(...times)),
+      bytes,
+      seedSeconds: Math.round(seedMs / 100) / 10,
+    };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -174,12 +215,29 @@ async function main() {
   }
   await model.close();
   const http = await benchReportHttp();
-  if (http) rows.push({ name: `GET report, ${http.items} items, HTTP (PGlite)`, value: `${http.medianMs} ms`, note: `median of 7 (min ${http.minMs}, max ${http.maxMs}), ${Math.round(http.bytes / 1024)} KiB; seeding over REST took ${http.seedSeconds} s` });
-  else rows.push({ name: "GET report, 10000 items, HTTP", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
+  if (http)
+    rows.push({
+      name: `GET report, ${http.items} items, HTTP (PGlite)`,
+      value: `${http.medianMs} ms`,
+      note: `median of 7 (min ${http.minMs}, max ${http.maxMs}), ${Math.round(http.bytes / 1024)} KiB; seeding over REST took ${http.seedSeconds} s`,
+    });
+  else
+    rows.push({ name: "GET report, 10000 items, HTTP", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
   const inproc = await benchReportInProcess();
-  rows.push({ name: `report service, ${inproc.items} items, in process (PGlite)`, value: `${inproc.medianMs} ms`, note: "median of 7, incl. JSON serialisation" });
+  rows.push({
+    name: `report service, ${inproc.items} items, in process (PGlite)`,
+    value: `${inproc.medianMs} ms`,
+    note: "median of 7, incl. JSON serialisation",
+  });
 
-  rows.push({ name: "machine load during the run", value: os.loadavg().map((x) => x.toFixed(1)).join(" "), note: `${os.cpus().length} cores (load average 1/5/15 min)` });
+  rows.push({
+    name: "machine load during the run",
+    value: os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" "),
+    note: `${os.cpus().length} cores (load average 1/5/15 min)`,
+  });
   const w = [Math.max(...rows.map((r) => r.name.length)), Math.max(...rows.map((r) => r.value.length))];
   console.log(`| ${"benchmark".padEnd(w[0]!)} | ${"result".padEnd(w[1]!)} | notes |`);
   console.log(`| ${"-".repeat(w[0]!)} | ${"-".repeat(w[1]!)} | --- |`);

@@ -22,15 +22,20 @@ import { leadsPerDay, listLeads } from "../server/eval/online";
 import { createAgent } from "../server/agents/service";
 import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const TRACES = Number(process.env.BENCH_LEADS_TRACES ?? 100_000);
 
 async function leadsOn(label: string, url?: string) {
   const { db, close } = await createEvalTestDb(url);
   try {
-    const agent = await createAgent(db, { name: "bench leads", workflow: conditionDetector('start.query.contains("breakfast")') }, null, {});
+    const agent = await createAgent(
+      db,
+      { name: "bench leads", workflow: conditionDetector('start.query.contains("breakfast")') },
+      null,
+      {},
+    );
     const agentId = agent.agent.id;
     const version = agent.version.id;
     const t0 = performance.now();
@@ -45,7 +50,9 @@ async function leadsOn(label: string, url?: string) {
       INSERT INTO "TraceFeedback" ("id", "traceId", "score", "comment", "createdAt")
       SELECT 'bf' || g, 'bt' || g, 1 + (g % 2), 'bad', now() FROM generate_series(1, ${TRACES}, 50) g`);
     await db.$executeRawUnsafe(`ANALYZE`);
-    console.log(`  ${label}: ${TRACES.toLocaleString("en-US")} traces + ${Math.ceil(TRACES / 50).toLocaleString("en-US")} low scores inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `  ${label}: ${TRACES.toLocaleString("en-US")} traces + ${Math.ceil(TRACES / 50).toLocaleString("en-US")} low scores inserted in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const times: number[] = [];
     let cursor: string | undefined;
     const pages = Math.min(21, Math.floor(TRACES / 50 / 20)); // every page full
@@ -56,7 +63,9 @@ async function leadsOn(label: string, url?: string) {
       cursor = page.nextCursor ?? undefined;
       if (page.items.length !== 20) throw new Error(`a page held ${page.items.length} leads`);
     }
-    console.log(`  ${label}: a page of 20 leads: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (${times.length} pages, scanning ~1,000 traces each)`);
+    console.log(
+      `  ${label}: a page of 20 leads: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (${times.length} pages, scanning ~1,000 traces each)`,
+    );
     const counts: number[] = [];
     let total = 0;
     for (let i = 0; i < 6; i++) {
@@ -64,26 +73,47 @@ async function leadsOn(label: string, url?: string) {
       total = (await leadsPerDay(db, { agentId })).total;
       if (i > 0) counts.push(performance.now() - t);
     }
-    if (total !== Math.ceil(TRACES / 50)) throw new Error(`leadsPerDay counted ${total} leads, expected ${Math.ceil(TRACES / 50)}`);
-    console.log(`  ${label}: leads per day over the last 30 days (${total.toLocaleString("en-US")} leads): p50 ${pct(counts, 50).toFixed(0)} ms, p95 ${pct(counts, 95).toFixed(0)} ms (5 calls)`);
+    if (total !== Math.ceil(TRACES / 50))
+      throw new Error(`leadsPerDay counted ${total} leads, expected ${Math.ceil(TRACES / 50)}`);
+    console.log(
+      `  ${label}: leads per day over the last 30 days (${total.toLocaleString("en-US")} leads): p50 ${pct(counts, 50).toFixed(0)} ms, p95 ${pct(counts, 95).toFixed(0)} ms (5 calls)`,
+    );
   } finally {
     await close();
   }
 }
 
 async function shadowLatency(label: string, databaseUrl: string, perSide: number) {
-  const server = await startServer(`bench-shadow-${label}`, databaseUrl, { EVAL_WORKER: "on", CHAT_CACHE_TTL_SECONDS: "0" });
+  const server = await startServer(`bench-shadow-${label}`, databaseUrl, {
+    EVAL_WORKER: "on",
+    CHAT_CACHE_TTL_SECONDS: "0",
+  });
   try {
     const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${p}`, { method, headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${server.url}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const json = (await res.json()) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
       return json;
     };
-    const agentId = (await call("POST", "/api/builder/agents", { name: "bench shadow", workflow: conditionDetector('start.query.contains("breakfast")') })).agent.id as string;
+    const agentId = (
+      await call("POST", "/api/builder/agents", {
+        name: "bench shadow",
+        workflow: conditionDetector('start.query.contains("breakfast")'),
+      })
+    ).agent.id as string;
     await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
     const shadow = (enabled: boolean) =>
-      call("PUT", `/api/eval/shadow/${agentId}`, { candidateWorkflow: conditionDetector('start.query.contains("breakfast") || start.query.contains("morning")'), liveRef: "{{detect.branch}}", candidateRef: "{{detect.branch}}", sampleRate: 1, enabled });
+      call("PUT", `/api/eval/shadow/${agentId}`, {
+        candidateWorkflow: conditionDetector('start.query.contains("breakfast") || start.query.contains("morning")'),
+        liveRef: "{{detect.branch}}",
+        candidateRef: "{{detect.branch}}",
+        sampleRate: 1,
+        enabled,
+      });
     let n = 0;
     const chats = async (count: number) => {
       const xs: number[] = [];
@@ -100,7 +130,8 @@ async function shadowLatency(label: string, databaseUrl: string, perSide: number
       for (;;) {
         const r = await call("GET", `/api/eval/shadow/${agentId}/report`);
         if (r.results >= shadowed) return performance.now() - t0;
-        if (performance.now() - t0 > 300_000) throw new Error(`the worker shadowed ${r.results} of ${shadowed} chats in 5 minutes`);
+        if (performance.now() - t0 > 300_000)
+          throw new Error(`the worker shadowed ${r.results} of ${shadowed} chats in 5 minutes`);
         await new Promise((res) => setTimeout(res, 250));
       }
     };

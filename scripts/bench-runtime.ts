@@ -40,7 +40,9 @@ export type EngineBenchResult = {
   llmP50Ms: number;
 };
 
-export async function benchEngineOverhead(opts: { nodes?: number; runs?: number; warmup?: number } = {}): Promise<EngineBenchResult> {
+export async function benchEngineOverhead(
+  opts: { nodes?: number; runs?: number; warmup?: number } = {},
+): Promise<EngineBenchResult> {
   const nodes = opts.nodes ?? 100;
   const runs = opts.runs ?? 60;
   const warmup = opts.warmup ?? 15;
@@ -59,7 +61,11 @@ export async function benchEngineOverhead(opts: { nodes?: number; runs?: number;
         }
       },
     };
-    const deps: RuntimeDeps = { llm: timed, http: { policy: { rules: [], resolver: defaultResolver, ...HTTP_LIMITS } }, sandbox: async () => Promise.reject(new Error("no code nodes here")) };
+    const deps: RuntimeDeps = {
+      llm: timed,
+      http: { policy: { rules: [], resolver: defaultResolver, ...HTTP_LIMITS } },
+      sandbox: async () => Promise.reject(new Error("no code nodes here")),
+    };
     const chain: Workflow = WorkflowSchema.parse(linearChain(nodes));
     const tiny: Workflow = WorkflowSchema.parse(linearChain(2));
     const input = { query: "What should I cook for dinner tonight?", sessionId: "bench" };
@@ -101,15 +107,28 @@ export async function benchEngineOverhead(opts: { nodes?: number; runs?: number;
   }
 }
 
-export type ChatBenchResult = { label: string; requests: number; concurrency: number; rps: number; p50Ms: number; p99Ms: number };
+export type ChatBenchResult = {
+  label: string;
+  requests: number;
+  concurrency: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+};
 
-export async function benchChatThroughput(opts: { requests?: number; concurrency?: number; llmDelayMs?: number } = {}): Promise<ChatBenchResult[]> {
+export async function benchChatThroughput(
+  opts: { requests?: number; concurrency?: number; llmDelayMs?: number } = {},
+): Promise<ChatBenchResult[]> {
   const total = opts.requests ?? 400;
   const concurrency = opts.concurrency ?? 32;
-  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${DIST_DIR}: run \`npm run build\` first`);
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID")))
+    throw new Error(`no production build in ${DIST_DIR}: run \`npm run build\` first`);
   const llm = await startFakeLlmServer({ delayMs: opts.llmDelayMs ?? 200 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-runtime-"));
-  const server = await startServer("bench-runtime", `pglite:${dir}`, { OPENAI_BASE_URL: llm.url, OPENAI_MODEL: "bench-model" });
+  const server = await startServer("bench-runtime", `pglite:${dir}`, {
+    OPENAI_BASE_URL: llm.url,
+    OPENAI_MODEL: "bench-model",
+  });
   try {
     const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
     const post = async (p: string, body: unknown) => {
@@ -123,7 +142,12 @@ export async function benchChatThroughput(opts: { requests?: number; concurrency
     const id = created.agent.id;
     await post(`/api/builder/agents/${id}/publish`, { version: 1 });
 
-    const measure = async (label: string, message: (i: number) => string, workers = concurrency, count = total): Promise<ChatBenchResult> => {
+    const measure = async (
+      label: string,
+      message: (i: number) => string,
+      workers = concurrency,
+      count = total,
+    ): Promise<ChatBenchResult> => {
       let next = 0;
       const latencies: number[] = [];
       const started = performance.now();
@@ -139,10 +163,22 @@ export async function benchChatThroughput(opts: { requests?: number; concurrency
       );
       const seconds = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
-      return { label, requests: count, concurrency: workers, rps: count / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+      return {
+        label,
+        requests: count,
+        concurrency: workers,
+        rps: count / seconds,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      };
     };
     for (let i = 0; i < 20; i++) await post(`/api/agents/${id}/chat`, { message: `warm-up ${i}` });
-    const single = await measure("distinct questions, one at a time (model 200 ms)", (i) => `single ${i} ${Date.now()}`, 1, 40);
+    const single = await measure(
+      "distinct questions, one at a time (model 200 ms)",
+      (i) => `single ${i} ${Date.now()}`,
+      1,
+      40,
+    );
     const distinct = await measure("distinct questions (model 200 ms)", (i) => `question number ${i} ${Date.now()}`);
     await post(`/api/agents/${id}/chat`, { message: "the same question" });
     const repeated = await measure("repeated question (cache hit)", () => "The  same QUESTION");
@@ -160,11 +196,18 @@ async function main() {
   console.log(`engine overhead, ${e.nodes}-node linear workflow, offline provider, in-memory PGlite (${e.runs} runs):`);
   console.log("| per node p50 ms | per node mean ms | fixed per run p50 ms | whole run p50 ms | in provider p50 ms |");
   console.log("| ---: | ---: | ---: | ---: | ---: |");
-  console.log(`| ${e.overheadPerNodeP50Ms.toFixed(3)} | ${e.overheadPerNodeMeanMs.toFixed(3)} | ${e.fixedPerRunP50Ms.toFixed(2)} | ${e.runP50Ms.toFixed(2)} | ${e.llmP50Ms.toFixed(2)} |`);
+  console.log(
+    `| ${e.overheadPerNodeP50Ms.toFixed(3)} | ${e.overheadPerNodeMeanMs.toFixed(3)} | ${e.fixedPerRunP50Ms.toFixed(2)} | ${e.runP50Ms.toFixed(2)} | ${e.llmP50Ms.toFixed(2)} |`,
+  );
   console.log(`target < 0.2 ms per node: ${e.overheadPerNodeP50Ms < 0.2 ? "met" : "NOT met"}\n`);
   console.log("POST /api/agents/{id}/chat, production build, embedded database, local OpenAI-compatible server:");
-  console.log("| case | requests | concurrency | req/s | p50 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: |");
-  for (const r of await benchChatThroughput()) console.log(`| ${r.label} | ${r.requests} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} |`);
+  console.log(
+    "| case | requests | concurrency | req/s | p50 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: |",
+  );
+  for (const r of await benchChatThroughput())
+    console.log(
+      `| ${r.label} | ${r.requests} | ${r.concurrency} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(1)} | ${r.p99Ms.toFixed(1)} |`,
+    );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -81,7 +81,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.log(`node ${process.version}`);
       console.log("| cold start ms | warm p50 ms | warm p99 ms | runs |\n| ---: | ---: | ---: | ---: |");
       console.log(`| ${f(r.coldStartMs)} | ${f(r.warmP50Ms)} | ${f(r.warmP99Ms)} | ${r.runs} |`);
-      console.log(`\nsnapshot (cold Pyodide load + set-up): ${f(r.snapshotMs)} ms; each worker from the snapshot: ${r.workerStartMs.join(", ")} ms`);
+      console.log(
+        `\nsnapshot (cold Pyodide load + set-up): ${f(r.snapshotMs)} ms; each worker from the snapshot: ${r.workerStartMs.join(", ")} ms`,
+      );
       console.log(`in-worker time of the snippet, p50: ${f(r.inWorkerP50Ms)} ms`);
       console.log(`burst: ${r.burst.calls} concurrent calls in ${f(r.burst.totalMs)} ms`);
       console.log(`worker restarts during the benchmark: ${r.restarts} (expected 0)`);

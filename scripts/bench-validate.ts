@@ -42,7 +42,8 @@ export async function benchValidation(): Promise<ValidationBenchRow[]> {
     const opts = { webhookBaseUrl: "http://localhost:8000" };
     for (const body of bodies) {
       const result = validateWorkflowRequest(body, opts);
-      if (!result.valid) throw new Error(`generated ${nodes}-node workflow is invalid: ${JSON.stringify(result.errors.slice(0, 3))}`);
+      if (!result.valid)
+        throw new Error(`generated ${nodes}-node workflow is invalid: ${JSON.stringify(result.errors.slice(0, 3))}`);
     }
     const warmup = Math.max(5, Math.floor(runs / 10));
     for (let i = 0; i < warmup; i++) validateWorkflowRequest(bodies[i % bodies.length], opts);

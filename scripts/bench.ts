@@ -51,7 +51,13 @@ async function restThroughput(total = 2000, concurrency = 16) {
     );
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    return { requests: total, concurrency, rps: total / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+    return {
+      requests: total,
+      concurrency,
+      rps: total / seconds,
+      p50Ms: percentile(latencies, 50),
+      p99Ms: percentile(latencies, 99),
+    };
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -71,11 +77,17 @@ async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const parts = wanted.length ? wanted : ["validate", ...Object.keys(PARTS)];
   const unknown = parts.filter((p) => p !== "validate" && !PARTS[p]);
-  if (unknown.length) throw new Error(`unknown bench part(s): ${unknown.join(", ")}; choose from validate, ${Object.keys(PARTS).join(", ")}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown bench part(s): ${unknown.join(", ")}; choose from validate, ${Object.keys(PARTS).join(", ")}`,
+    );
   if (parts.includes("validate")) await benchValidate();
   for (const part of parts.filter((p) => p !== "validate")) {
     console.log(`\n===== ${part} =====`);
-    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!], { cwd: ROOT, stdio: "inherit" });
+    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
     if (r.status !== 0) throw new Error(`bench part ${part} failed`);
   }
 }
@@ -84,11 +96,14 @@ async function benchValidate() {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}\n`);
   console.log("validation latency, in process:");
   console.log("| nodes | p50 ms | p99 ms | runs |\n| ---: | ---: | ---: | ---: |");
-  for (const r of await benchValidation()) console.log(`| ${r.nodes} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.runs} |`);
+  for (const r of await benchValidation())
+    console.log(`| ${r.nodes} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.runs} |`);
   console.log("\nREST POST /api/builder/validate, 50-node workflow, production build:");
   const t = await restThroughput();
   console.log(`| requests | concurrency | req/s | p50 ms | p99 ms |\n| ---: | ---: | ---: | ---: | ---: |`);
-  console.log(`| ${t.requests} | ${t.concurrency} | ${t.rps.toFixed(0)} | ${t.p50Ms.toFixed(1)} | ${t.p99Ms.toFixed(1)} |`);
+  console.log(
+    `| ${t.requests} | ${t.concurrency} | ${t.rps.toFixed(0)} | ${t.p50Ms.toFixed(1)} | ${t.p99Ms.toFixed(1)} |`,
+  );
 }
 
 main().then(

@@ -18,12 +18,24 @@ const USAGE = `usage: check_eval_golden_gate --run-id <RUN_ID> [--json] [--url <
   env        FLOWBENCH_URL (default http://localhost:3000), FLOWBENCH_TOKEN (an API token with eval.read)
 exit codes   0 gate passed, 1 gate failed, 2 usage or connection error`;
 
-type GateResponse = { runId: string; shortId: string; setId: string; setName: string; setVersion: number; input: GateInput; result: GateResult };
+type GateResponse = {
+  runId: string;
+  shortId: string;
+  setId: string;
+  setName: string;
+  setVersion: number;
+  input: GateInput;
+  result: GateResult;
+};
 
 function human(r: GateResponse, result: GateResult): string {
-  const lines = [`${result.passed ? "PASS" : "FAIL"} ${r.shortId} (set "${r.setName}" v${r.setVersion}, ${r.input.setKind}, run ${r.input.runStatus})`];
+  const lines = [
+    `${result.passed ? "PASS" : "FAIL"} ${r.shortId} (set "${r.setName}" v${r.setVersion}, ${r.input.setKind}, run ${r.input.runStatus})`,
+  ];
   const c = result.counts;
-  lines.push(`  human-confirmed passes: ${c.pass}/${c.questions} (threshold ${c.threshold}); failed ${c.fail}; without verdict ${c.unjudged}`);
+  lines.push(
+    `  human-confirmed passes: ${c.pass}/${c.questions} (threshold ${c.threshold}); failed ${c.fail}; without verdict ${c.unjudged}`,
+  );
   for (const reason of result.reasons) lines.push(`  - ${reason.code}: ${reason.message}`);
   if (result.unjudged.length) lines.push(`  missing verdicts: ${result.unjudged.join(", ")}`);
   if (result.failing.length) lines.push(`  failing: ${result.failing.join(", ")}`);
@@ -41,9 +53,23 @@ void main(async () => {
   if (typeof runId !== "string" || !runId.trim()) throw new UsageError("--run-id is required");
   const server = serverFrom(flags);
   const r = await getJson<GateResponse>(server, `/api/eval/runs/${encodeURIComponent(runId.trim())}/gate`);
-  if (!r || !r.input || !Array.isArray(r.input.questions)) throw new ConnectError("the server's answer has no gate input (is it a Flowbench server?)");
+  if (!r || !r.input || !Array.isArray(r.input.questions))
+    throw new ConnectError("the server's answer has no gate input (is it a Flowbench server?)");
   const result = evaluateGate(r.input);
-  if (flags.json) console.log(JSON.stringify({ passed: result.passed, runId: r.runId, shortId: r.shortId, set: { id: r.setId, name: r.setName, version: r.setVersion }, result }, null, 2));
+  if (flags.json)
+    console.log(
+      JSON.stringify(
+        {
+          passed: result.passed,
+          runId: r.runId,
+          shortId: r.shortId,
+          set: { id: r.setId, name: r.setName, version: r.setVersion },
+          result,
+        },
+        null,
+        2,
+      ),
+    );
   else console.log(human(r, result));
   return result.passed ? 0 : 1;
 }, USAGE);

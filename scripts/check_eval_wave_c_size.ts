@@ -16,8 +16,17 @@ const USAGE = `usage: check_eval_wave_c_size (--set-id <SET_ID> | --run-id <RUN_
   env        FLOWBENCH_URL (default http://localhost:3000), FLOWBENCH_TOKEN, FLOWBENCH_GATE_SET_ID (default --set-id)
 exit codes   0 the set has the size the gate assumes, 1 it does not, 2 usage or connection error`;
 
-type SetDetail = { id: string; name: string; kind: string; gateThreshold: number; versions: Array<{ version: number; status: string }> };
-type Samples = { version: { version: number; status: string }; items: Array<{ key: string; expectedPoints: unknown; script: unknown }> };
+type SetDetail = {
+  id: string;
+  name: string;
+  kind: string;
+  gateThreshold: number;
+  versions: Array<{ version: number; status: string }>;
+};
+type Samples = {
+  version: { version: number; status: string };
+  items: Array<{ key: string; expectedPoints: unknown; script: unknown }>;
+};
 
 const int = (v: string | boolean | undefined, name: string, dflt: number) => {
   if (v === undefined) return dflt;
@@ -27,7 +36,10 @@ const int = (v: string | boolean | undefined, name: string, dflt: number) => {
 };
 
 void main(async () => {
-  const flags = parseFlags(process.argv.slice(2), { values: ["set-id", "run-id", "version", "questions", "min-script", "threshold", "url", "token"], booleans: ["json", "help"] });
+  const flags = parseFlags(process.argv.slice(2), {
+    values: ["set-id", "run-id", "version", "questions", "min-script", "threshold", "url", "token"],
+    booleans: ["json", "help"],
+  });
   if (flags.help) {
     console.log(USAGE);
     return 0;
@@ -36,7 +48,10 @@ void main(async () => {
   let setId = typeof flags["set-id"] === "string" ? flags["set-id"] : process.env.FLOWBENCH_GATE_SET_ID;
   let version = flags.version === undefined ? undefined : int(flags.version, "version", 1);
   if (typeof flags["run-id"] === "string") {
-    const run = await getJson<{ setId: string; setVersion: number }>(server, `/api/eval/runs/${encodeURIComponent(flags["run-id"])}`);
+    const run = await getJson<{ setId: string; setVersion: number }>(
+      server,
+      `/api/eval/runs/${encodeURIComponent(flags["run-id"])}`,
+    );
     setId = run.setId;
     version ??= run.setVersion;
   }
@@ -44,17 +59,30 @@ void main(async () => {
   const set = await getJson<SetDetail>(server, `/api/eval/sets/${encodeURIComponent(setId)}`);
   version ??= set.versions.find((v) => v.status === "frozen")?.version ?? set.versions[0]?.version;
   if (!version) throw new UsageError(`set ${set.name} has no versions`);
-  const samples = await getJson<Samples>(server, `/api/eval/sets/${encodeURIComponent(setId)}/versions/${version}/samples`);
+  const samples = await getJson<Samples>(
+    server,
+    `/api/eval/sets/${encodeURIComponent(setId)}/versions/${version}/samples`,
+  );
   const opts = {
     questions: int(flags.questions, "questions", WAVE_C_DEFAULTS.questions),
     minScript: int(flags["min-script"], "min-script", WAVE_C_DEFAULTS.minScript),
     threshold: int(flags.threshold, "threshold", WAVE_C_DEFAULTS.threshold),
   };
   const result = checkWaveCSize(
-    { setName: set.name, setKind: set.kind, version: samples.version.version, status: samples.version.status, gateThreshold: set.gateThreshold, samples: samples.items },
+    {
+      setName: set.name,
+      setKind: set.kind,
+      version: samples.version.version,
+      status: samples.version.status,
+      gateThreshold: set.gateThreshold,
+      samples: samples.items,
+    },
     opts,
   );
-  if (flags.json) console.log(JSON.stringify({ setId: set.id, version: samples.version.version, expected: opts, ...result }, null, 2));
+  if (flags.json)
+    console.log(
+      JSON.stringify({ setId: set.id, version: samples.version.version, expected: opts, ...result }, null, 2),
+    );
   else console.log([result.summary, ...result.problems.map((p) => `  - ${p}`)].join("\n"));
   return result.passed ? 0 : 1;
 }, USAGE);

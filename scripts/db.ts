@@ -20,7 +20,11 @@ async function main(): Promise<number> {
         return 2;
       }
       const created = await createMigration(name);
-      console.log(created ? `created prisma/migrations/${created}/migration.sql` : "schema and migrations already in sync: nothing to create");
+      console.log(
+        created
+          ? `created prisma/migrations/${created}/migration.sql`
+          : "schema and migrations already in sync: nothing to create",
+      );
       const applied = await deployMigrations(target);
       console.log(`applied to ${target.display}: ${applied.length ? applied.join(", ") : "nothing pending"}`);
       if (target.kind === "pglite") await closePglite(target.dataDir);
@@ -35,7 +39,10 @@ async function main(): Promise<number> {
     case "check": {
       const drift = await migrationsDrift();
       if (drift) {
-        console.error("db:check FAILED: prisma/schema.prisma has changes no migration records. Run `npm run db:migrate -- <name>`.\nMissing SQL:\n" + drift);
+        console.error(
+          "db:check FAILED: prisma/schema.prisma has changes no migration records. Run `npm run db:migrate -- <name>`.\nMissing SQL:\n" +
+            drift,
+        );
         return 1;
       }
       console.log("db:check ok: prisma/migrations matches prisma/schema.prisma");

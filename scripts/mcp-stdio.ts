@@ -7,5 +7,8 @@ import { FlowbenchClient } from "../sdk/typescript";
 import { createBuilderMcpServer } from "../server/mcp/tools";
 
 const client = new FlowbenchClient();
-const server = createBuilderMcpServer({ listNodeTypes: () => client.listNodeTypes(), validate: (workflow) => client.validateWorkflow(workflow) });
+const server = createBuilderMcpServer({
+  listNodeTypes: () => client.listNodeTypes(),
+  validate: (workflow) => client.validateWorkflow(workflow),
+});
 await server.connect(new StdioServerTransport());

@@ -25,6 +25,10 @@ if (state !== "current") {
 }
 
 const port = process.env.PORT || "3000";
-const server = spawn(process.execPath, [nextBin, "start", "-p", port], { cwd: root, stdio: "inherit", env: process.env });
+const server = spawn(process.execPath, [nextBin, "start", "-p", port], {
+  cwd: root,
+  stdio: "inherit",
+  env: process.env,
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -26,7 +26,13 @@ function run(name, cmd, args, env = {}) {
 
 // The names of failed tests (and a first line of why) are repeated in the summary, because a CI log is often kept
 // only from its tail.
-const firstLine = (text) => String(text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+const firstLine = (text) =>
+  String(text ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .find((l) => l.trim())
+    ?.trim()
+    .slice(0, 300) ?? "";
 
 function vitestCounts(file) {
   try {
@@ -35,10 +41,16 @@ function vitestCounts(file) {
     for (const suite of j.testResults ?? []) {
       const rel = path.relative(root, suite.name ?? "");
       const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === "failed");
-      for (const t of failedTests) failures.push(`${rel} > ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
+      for (const t of failedTests)
+        failures.push(`${rel} > ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`);
       if (!failedTests.length && suite.status === "failed") failures.push(`${rel}: ${firstLine(suite.message)}`);
     }
-    return { passed: j.numPassedTests, failed: j.numFailedTests + (j.numTotalTestSuites && !j.success && j.numFailedTests === 0 ? 1 : 0), skipped: j.numPendingTests + j.numTodoTests, failures };
+    return {
+      passed: j.numPassedTests,
+      failed: j.numFailedTests + (j.numTotalTestSuites && !j.success && j.numFailedTests === 0 ? 1 : 0),
+      skipped: j.numPendingTests + j.numTodoTests,
+      failures,
+    };
   } catch {
     return null;
   }
@@ -54,10 +66,13 @@ function playwrightCounts(file) {
         for (const t of spec.tests ?? []) {
           if (t.status !== "unexpected") continue;
           const last = t.results?.[t.results.length - 1];
-          failures.push(`${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(last?.error?.message)}`);
+          failures.push(
+            `${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(last?.error?.message)}`,
+          );
         }
       }
-      for (const child of suite.suites ?? []) walk(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+      for (const child of suite.suites ?? [])
+        walk(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
     };
     for (const suite of report.suites ?? []) walk(suite, []);
     return { passed: s.expected + s.flaky, failed: s.unexpected, skipped: s.skipped, failures };
@@ -76,7 +91,14 @@ function stage(name, fn) {
 
 stage("unit", () => {
   const file = path.join(out, "unit.json");
-  const r = run("unit tests", bin("vitest"), ["run", "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
+  const r = run("unit tests", bin("vitest"), [
+    "run",
+    "--project",
+    "unit",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${file}`,
+  ]);
   return { ...r, counts: vitestCounts(file) };
 });
 stage("db-check", () => run("db:check", bin("tsx"), ["scripts/db.ts", "check"]));
@@ -90,7 +112,14 @@ const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && results.eve
 stage("integration", () => {
   if (!built) return { ok: false, seconds: "0", counts: { passed: 0, failed: 1, skipped: 0 } };
   const file = path.join(out, "integration.json");
-  const r = run("integration tests (PGlite + PostgreSQL)", bin("vitest"), ["run", "--project", "integration", "--reporter=default", "--reporter=json", `--outputFile.json=${file}`]);
+  const r = run("integration tests (PGlite + PostgreSQL)", bin("vitest"), [
+    "run",
+    "--project",
+    "integration",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${file}`,
+  ]);
   return { ...r, counts: vitestCounts(file) };
 });
 if (fs.existsSync(path.join(root, "sample-app", "scripts", "acceptance.ts"))) {
@@ -99,13 +128,17 @@ if (fs.existsSync(path.join(root, "sample-app", "scripts", "acceptance.ts"))) {
 stage("e2e", () => {
   if (!built) return { ok: false, seconds: "0", counts: { passed: 0, failed: 1, skipped: 0 } };
   const file = path.join(out, "e2e.json");
-  const r = run("Playwright (Chromium)", bin("playwright"), ["test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+  const r = run("Playwright (Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+  });
   return { ...r, counts: playwrightCounts(file) };
 });
 
 console.log("\n=== summary ===");
 for (const r of results) {
-  console.log(`${r.ok ? "ok  " : "FAIL"} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds}s`);
+  console.log(
+    `${r.ok ? "ok  " : "FAIL"} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds}s`,
+  );
 }
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);

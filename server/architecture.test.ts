@@ -19,7 +19,9 @@ describe("architecture", () => {
     expect(result.summary.violations.map(describeViolation)).toEqual([]);
     const doc = fs.readFileSync(path.join(ROOT, "ARCHITECTURE.md"), "utf8");
     const drawn = /```mermaid\n([\s\S]*?)\n```/.exec(doc)?.[1];
-    expect(drawn, "ARCHITECTURE.md's floor drawing is out of date: run npm run architecture -- --write").toBe(floorDrawing(result));
+    expect(drawn, "ARCHITECTURE.md's floor drawing is out of date: run npm run architecture -- --write").toBe(
+      floorDrawing(result),
+    );
   }, 60_000);
 
   it("start-up loads only light modules before its probes answer: everything heavy is a dynamic import", () => {

@@ -25,7 +25,9 @@ async function sweepInterruptedTraces(kind: "pglite" | "postgresql"): Promise<vo
   if (n) console.log(`[flowbench] ${n} trace(s) left running by an earlier process marked interrupted`);
   if (kind === "postgresql") {
     setInterval(() => {
-      markInterruptedTraces(db, staleRunningCutoff(longest)).catch((e: unknown) => console.error(`[flowbench] trace sweep: ${(e as Error).message}`));
+      markInterruptedTraces(db, staleRunningCutoff(longest)).catch((e: unknown) =>
+        console.error(`[flowbench] trace sweep: ${(e as Error).message}`),
+      );
     }, 60_000).unref();
   }
 }
@@ -85,12 +87,17 @@ export async function startServer(): Promise<void> {
       const { startEvalWorker } = await import("./eval/queue");
       await startEvalWorker(await getDb(), target);
     } catch (e) {
-      console.error(`[flowbench] the evaluation queue did not start (in-platform runs will not be answered): ${(e as Error).message}`);
+      console.error(
+        `[flowbench] the evaluation queue did not start (in-platform runs will not be answered): ${(e as Error).message}`,
+      );
     }
   }
   // the intent shadow listens to online answers (in the background; server/eval/shadow.ts)
   try {
-    const [{ onOnlineAnswer }, { enqueueShadow, getEvalQueue }] = await Promise.all([import("./runtime"), import("./eval")]);
+    const [{ onOnlineAnswer }, { enqueueShadow, getEvalQueue }] = await Promise.all([
+      import("./runtime"),
+      import("./eval"),
+    ]);
     const db = await getDb();
     // sampled chats become jobs of the durable queue; this or another instance's worker computes them
     onOnlineAnswer(async (answer) => void (await enqueueShadow(db, answer, await getEvalQueue(db))));
@@ -98,7 +105,9 @@ export async function startServer(): Promise<void> {
     console.error(`[flowbench] the intent shadow is off: ${(e as Error).message}`);
   }
   // the REST route table (every endpoint, hence every service): loaded now, for the methods guard's route-specific Allow
-  await loadRouteMethods().catch((e: unknown) => console.error(`[flowbench] the route table did not load (405s name the seven methods): ${(e as Error).message}`));
+  await loadRouteMethods().catch((e: unknown) =>
+    console.error(`[flowbench] the route table did not load (405s name the seven methods): ${(e as Error).message}`),
+  );
   setReadiness("ready");
   if (env().FLOWBENCH_SEED_SAMPLE_AGENT === "on") {
     // In the background: the sample agent's provisioning checks its Python code in the sandbox (a cold start of

@@ -11,7 +11,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <Providers>
       <UiProviders>
-        <AppShell user={{ email: principal.kind === "user" ? principal.email : "", role: principal.role }}>{children}</AppShell>
+        <AppShell user={{ email: principal.kind === "user" ? principal.email : "", role: principal.role }}>
+          {children}
+        </AppShell>
       </UiProviders>
     </Providers>
   );

@@ -14,7 +14,11 @@ function safeCallback(value: string | string[] | undefined): string {
   return v && v.startsWith("/") && !v.startsWith("//") ? v : "/builder";
 }
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const callbackUrl = safeCallback((await searchParams).callbackUrl);
   const session = await getServerSession(authOptions());
   if (session?.user?.id) redirect(callbackUrl);

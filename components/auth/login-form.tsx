@@ -60,7 +60,11 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         />
       </div>
       {error && (
-        <p id="login-error" role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+        <p
+          id="login-error"
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+        >
           {error}
         </p>
       )}

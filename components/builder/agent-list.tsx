@@ -31,7 +31,9 @@ function MiniFlow({ workflow }: { workflow: SpecWorkflow }) {
       {workflow.nodes.slice(0, 5).map((n, i) => (
         <span key={n.id} className="flex items-center gap-1">
           {i > 0 && <span className="h-px w-3 bg-slate-300" />}
-          <span className={`grid h-6 w-6 place-items-center rounded-md ${isNodeType(n.type) ? KIND_STYLES[n.type].tile : "bg-slate-300"} [&_svg]:h-3.5 [&_svg]:w-3.5`}>
+          <span
+            className={`grid h-6 w-6 place-items-center rounded-md ${isNodeType(n.type) ? KIND_STYLES[n.type].tile : "bg-slate-300"} [&_svg]:h-3.5 [&_svg]:w-3.5`}
+          >
             {isNodeType(n.type) ? KIND_STYLES[n.type].icon : null}
           </span>
         </span>
@@ -42,9 +44,24 @@ function MiniFlow({ workflow }: { workflow: SpecWorkflow }) {
 
 function CreateTiles({ onImport }: { onImport: () => void }) {
   const tiles = [
-    { href: "/builder/new?from=blank", title: "Blank canvas", text: "Start from nothing and drag in the nodes you need.", flow: { nodes: [], edges: [] } as SpecWorkflow },
-    { href: "/builder/new?from=minimal", title: "Minimal assistant", text: "Recipe minimal: one required input, answered by a language model.", flow: RECIPES.minimal.workflow as SpecWorkflow },
-    { href: "/builder/new?from=http_call_thin", title: "HTTP-backed assistant", text: "Recipe http_call_thin: calls your API, then a model answers from the response. Change the url first.", flow: RECIPES.http_call_thin.workflow as SpecWorkflow },
+    {
+      href: "/builder/new?from=blank",
+      title: "Blank canvas",
+      text: "Start from nothing and drag in the nodes you need.",
+      flow: { nodes: [], edges: [] } as SpecWorkflow,
+    },
+    {
+      href: "/builder/new?from=minimal",
+      title: "Minimal assistant",
+      text: "Recipe minimal: one required input, answered by a language model.",
+      flow: RECIPES.minimal.workflow as SpecWorkflow,
+    },
+    {
+      href: "/builder/new?from=http_call_thin",
+      title: "HTTP-backed assistant",
+      text: "Recipe http_call_thin: calls your API, then a model answers from the response. Change the url first.",
+      flow: RECIPES.http_call_thin.workflow as SpecWorkflow,
+    },
   ];
   return (
     <section aria-labelledby="create-heading">
@@ -63,7 +80,9 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
               {t.flow.nodes.length ? (
                 <MiniFlow workflow={t.flow} />
               ) : (
-                <span className="grid h-6 w-6 place-items-center rounded-md border border-dashed border-slate-300 text-slate-500">+</span>
+                <span className="grid h-6 w-6 place-items-center rounded-md border border-dashed border-slate-300 text-slate-500">
+                  +
+                </span>
               )}
             </div>
             <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">{t.title}</span>
@@ -78,15 +97,26 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
           <span className="grid h-7 w-7 place-items-center rounded-md bg-slate-100 text-slate-600">
             <Icon d={ICONS.upload} strokeWidth={2} />
           </span>
-          <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">Import workflow JSON</span>
-          <span className="mt-1 text-xs leading-relaxed text-slate-500">A file exported from a canvas or written by hand: {"{nodes, edges}"}. It is checked before you save.</span>
+          <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">
+            Import workflow JSON
+          </span>
+          <span className="mt-1 text-xs leading-relaxed text-slate-500">
+            A file exported from a canvas or written by hand: {"{nodes, edges}"}. It is checked before you save.
+          </span>
         </button>
       </div>
     </section>
   );
 }
 
-type AgentRow = { id: string; name: string; description: string; latestVersion: number; updatedAt: string | Date; latestSummary: { warningCount: number; nodeCount: number; nodeTypes: string[] } | null };
+type AgentRow = {
+  id: string;
+  name: string;
+  description: string;
+  latestVersion: number;
+  updatedAt: string | Date;
+  latestSummary: { warningCount: number; nodeCount: number; nodeTypes: string[] } | null;
+};
 
 export function AgentList({ canWrite }: { canWrite: boolean }) {
   const trpc = useTRPC();
@@ -121,8 +151,21 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
       return;
     }
     const draftId = newDraftId();
-    const name = file.name.replace(/\.workflow\.json$|\.json$/i, "").replace(/[-_]+/g, " ").trim() || "Imported agent";
-    const ok = writeDraft({ kind: "new", draftId }, { name: name.charAt(0).toUpperCase() + name.slice(1), workflow: parsed.workflow, origin: `file ${file.name}`, fresh: true, notices: parsed.notes });
+    const name =
+      file.name
+        .replace(/\.workflow\.json$|\.json$/i, "")
+        .replace(/[-_]+/g, " ")
+        .trim() || "Imported agent";
+    const ok = writeDraft(
+      { kind: "new", draftId },
+      {
+        name: name.charAt(0).toUpperCase() + name.slice(1),
+        workflow: parsed.workflow,
+        origin: `file ${file.name}`,
+        fresh: true,
+        notices: parsed.notes,
+      },
+    );
     if (!ok) {
       setImportError("This browser refused to keep the draft (storage full or disabled).");
       return;
@@ -133,9 +176,18 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
   return (
     <div className="space-y-8">
       {canWrite && <CreateTiles onImport={() => fileInput.current?.click()} />}
-      <JsonFileInput inputRef={fileInput} label="Workflow JSON file to import" testId="import-input" onFile={(f) => void importFile(f)} />
+      <JsonFileInput
+        inputRef={fileInput}
+        label="Workflow JSON file to import"
+        testId="import-input"
+        onFile={(f) => void importFile(f)}
+      />
       {importError && (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700" data-testid="import-error">
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700"
+          data-testid="import-error"
+        >
           {importError}
         </p>
       )}
@@ -156,7 +208,8 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                       {draft.name || "Untitled agent"}
                     </Link>
                     <p className="text-xs text-slate-500">
-                      {draft.workflow.nodes.length} nodes · from {draft.origin ?? "a blank canvas"} · edited {when(draft.updatedAt)}
+                      {draft.workflow.nodes.length} nodes · from {draft.origin ?? "a blank canvas"} · edited{" "}
+                      {when(draft.updatedAt)}
                     </p>
                   </div>
                   <Badge tone="warning">draft</Badge>
@@ -228,7 +281,12 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                       {a.name}
                     </Link>
                     <div className="text-xs text-slate-500">
-                      {summary ? `${summary.nodeCount} nodes · ${summary.nodeTypes.map((t) => (isNodeType(t) ? NODE_CONTRACTS[t].title : t)).slice(0, 4).join(", ")}` : a.description}
+                      {summary
+                        ? `${summary.nodeCount} nodes · ${summary.nodeTypes
+                            .map((t) => (isNodeType(t) ? NODE_CONTRACTS[t].title : t))
+                            .slice(0, 4)
+                            .join(", ")}`
+                        : a.description}
                     </div>
                   </Td>
                   <Td>
@@ -253,9 +311,17 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                   <Td className="text-slate-500">{when(a.updatedAt)}</Td>
                   <Td className="text-right">
                     {confirming === a.id ? (
-                      <span className="inline-flex items-center gap-2" role="group" aria-label={`Confirm deleting ${a.name}`}>
+                      <span
+                        className="inline-flex items-center gap-2"
+                        role="group"
+                        aria-label={`Confirm deleting ${a.name}`}
+                      >
                         <span className="text-xs text-slate-600">Delete with all versions?</span>
-                        <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100" onClick={() => setConfirming(null)}>
+                        <button
+                          type="button"
+                          className="rounded-md px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100"
+                          onClick={() => setConfirming(null)}
+                        >
                           Cancel
                         </button>
                         <button
@@ -269,11 +335,19 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                       </span>
                     ) : (
                       <span className="inline-flex items-center gap-1">
-                        <Link href={`/builder/${a.id}`} className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50">
+                        <Link
+                          href={`/builder/${a.id}`}
+                          className="rounded-md px-2 py-1 text-xs font-medium text-brand-700 hover:bg-brand-50"
+                        >
                           Open canvas
                         </Link>
                         {canWrite && (
-                          <button type="button" className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-red-50 hover:text-red-700" onClick={() => setConfirming(a.id)} aria-label={`Delete ${a.name}`}>
+                          <button
+                            type="button"
+                            className="rounded-md px-2 py-1 text-xs font-medium text-slate-500 hover:bg-red-50 hover:text-red-700"
+                            onClick={() => setConfirming(a.id)}
+                            aria-label={`Delete ${a.name}`}
+                          >
                             Delete
                           </button>
                         )}

@@ -29,7 +29,10 @@ function Problem({ title, text }: { title: string; text: string }) {
       <div className="max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm" role="alert">
         <h1 className="text-lg font-semibold">{title}</h1>
         <p className="mt-2 text-sm text-slate-600">{text}</p>
-        <a href="/builder" className="mt-5 inline-block rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <a
+          href="/builder"
+          className="mt-5 inline-block rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           Back to agents
         </a>
       </div>
@@ -40,7 +43,11 @@ function Problem({ title, text }: { title: string; text: string }) {
 export function AgentEditorLoader({ agentId, canWrite }: { agentId: string; canWrite: boolean }) {
   const trpc = useTRPC();
   const created = useSearchParams().get("created") === "1";
-  const agent = useQuery({ ...trpc.builder.agents.get.queryOptions({ id: agentId }), staleTime: 0, refetchOnMount: "always" });
+  const agent = useQuery({
+    ...trpc.builder.agents.get.queryOptions({ id: agentId }),
+    staleTime: 0,
+    refetchOnMount: "always",
+  });
   const [draft, setDraft] = useState<Draft | null | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
   useEffect(() => setDraft(readDraft({ kind: "agent", agentId })), [agentId, generation]);
@@ -51,7 +58,12 @@ export function AgentEditorLoader({ agentId, canWrite }: { agentId: string; canW
   const parsed = normalizeWorkflow(latest?.workflow ?? { nodes: [], edges: [] });
   if (!parsed.ok) return <Problem title="This version cannot be drawn" text={parsed.error} />;
   const savedWorkflow: SpecWorkflow = parsed.workflow;
-  const useDraft = canWrite && draft && workflowKey(draft.workflow) !== workflowKey(savedWorkflow) ? draft : canWrite && draft && draft.name !== agent.data.name ? draft : null;
+  const useDraft =
+    canWrite && draft && workflowKey(draft.workflow) !== workflowKey(savedWorkflow)
+      ? draft
+      : canWrite && draft && draft.name !== agent.data.name
+        ? draft
+        : null;
   return (
     <WorkflowEditor
       key={`${agentId}:${generation}`}
@@ -62,7 +74,11 @@ export function AgentEditorLoader({ agentId, canWrite }: { agentId: string; canW
       saved={{ name: agent.data.name, workflow: savedWorkflow, version: agent.data.latestVersion }}
       canWrite={canWrite}
       restoredDraftAt={useDraft?.updatedAt}
-      draftBehind={useDraft?.baseVersion !== undefined && useDraft.baseVersion < agent.data.latestVersion ? { base: useDraft.baseVersion, latest: agent.data.latestVersion } : undefined}
+      draftBehind={
+        useDraft?.baseVersion !== undefined && useDraft.baseVersion < agent.data.latestVersion
+          ? { base: useDraft.baseVersion, latest: agent.data.latestVersion }
+          : undefined
+      }
       onDiscardDraft={() => {
         removeDraft({ kind: "agent", agentId });
         setGeneration((g) => g + 1);
@@ -90,7 +106,13 @@ export function NewAgentEditorLoader({ canWrite }: { canWrite: boolean }) {
     setState({ draft: readDraft({ kind: "new", draftId }) });
   }, [draftId, from, router]);
 
-  if (!canWrite) return <Problem title="You cannot create agents" text="Your role can view agents but not create them. Ask an administrator for the builder role." />;
+  if (!canWrite)
+    return (
+      <Problem
+        title="You cannot create agents"
+        text="Your role can view agents but not create them. Ask an administrator for the builder role."
+      />
+    );
   if (!draftId || !state) return <Loading text="Preparing a new canvas…" />;
 
   let workflow: SpecWorkflow = { nodes: [], edges: [] };

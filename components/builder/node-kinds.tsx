@@ -33,13 +33,29 @@ export const KIND_STYLES: Record<NodeType, KindStyle> = {
     tile: "bg-violet-500 text-white",
     soft: "bg-violet-50 text-violet-700",
     hex: "#8b5cf6",
-    icon: <Icon d={["M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8z", "M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z"]} strokeWidth={2} />,
+    icon: (
+      <Icon
+        d={[
+          "M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8z",
+          "M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z",
+        ]}
+        strokeWidth={2}
+      />
+    ),
   },
   http: {
     tile: "bg-sky-500 text-white",
     soft: "bg-sky-50 text-sky-700",
     hex: "#0ea5e9",
-    icon: <Icon d={[ellipse(12, 12, 9), "M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z"]} strokeWidth={2} />,
+    icon: (
+      <Icon
+        d={[
+          ellipse(12, 12, 9),
+          "M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z",
+        ]}
+        strokeWidth={2}
+      />
+    ),
   },
   condition: {
     tile: "bg-amber-500 text-white",
@@ -57,13 +73,23 @@ export const KIND_STYLES: Record<NodeType, KindStyle> = {
     tile: "bg-teal-500 text-white",
     soft: "bg-teal-50 text-teal-700",
     hex: "#14b8a6",
-    icon: <Icon d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 13v8M15 18l3 3 3-3"]} strokeWidth={2} />,
+    icon: (
+      <Icon
+        d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 13v8M15 18l3 3 3-3"]}
+        strokeWidth={2}
+      />
+    ),
   },
   memory_save: {
     tile: "bg-fuchsia-500 text-white",
     soft: "bg-fuchsia-50 text-fuchsia-700",
     hex: "#d946ef",
-    icon: <Icon d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 21v-8M15 16l3-3 3 3"]} strokeWidth={2} />,
+    icon: (
+      <Icon
+        d={[ellipse(12, 5, 8, 3), "M4 5v6c0 1.7 3.6 3 8 3M20 5v4M4 11v6c0 1.7 3.6 3 8 3M18 21v-8M15 16l3-3 3 3"]}
+        strokeWidth={2}
+      />
+    ),
   },
 };
 

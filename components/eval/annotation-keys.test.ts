@@ -4,7 +4,16 @@ import { SHORTCUTS, actionFor, neighbour, nextOpenItem, windowNav } from "./anno
 describe("annotation keyboard", () => {
   it("P pass, F fail, J/K and arrows move, N next open, R raw JSON, ? help", () => {
     expect(["p", "P", "f", "j", "ArrowDown", "k", "ArrowUp", "n", "r", "?"].map((key) => actionFor({ key }))).toEqual([
-      "pass", "pass", "fail", "next", "next", "prev", "prev", "nextOpen", "raw", "help",
+      "pass",
+      "pass",
+      "fail",
+      "next",
+      "next",
+      "prev",
+      "prev",
+      "nextOpen",
+      "raw",
+      "help",
     ]);
     expect(actionFor({ key: "x" })).toBeNull();
   });
@@ -14,7 +23,12 @@ describe("annotation keyboard", () => {
     expect(actionFor({ key: "p", target: { tagName: "textarea" } })).toBeNull();
     expect(actionFor({ key: "p", target: { tagName: "SELECT" } })).toBeNull();
     expect(actionFor({ key: "p", target: { tagName: "DIV", isContentEditable: true } })).toBeNull();
-    expect(actionFor({ key: "p", target: { tagName: "BUTTON", closest: (s: string) => (s.includes("dialog") ? {} : null) } })).toBeNull();
+    expect(
+      actionFor({
+        key: "p",
+        target: { tagName: "BUTTON", closest: (s: string) => (s.includes("dialog") ? {} : null) },
+      }),
+    ).toBeNull();
     expect(actionFor({ key: "p", ctrlKey: true })).toBeNull();
     expect(actionFor({ key: "p", metaKey: true })).toBeNull();
     expect(actionFor({ key: "p" }, { dialogOpen: true })).toBeNull();
@@ -22,7 +36,9 @@ describe("annotation keyboard", () => {
   });
 
   it("every action has a documented shortcut", () => {
-    expect(new Set(SHORTCUTS.map((s) => s.action))).toEqual(new Set(["pass", "fail", "next", "prev", "nextOpen", "raw", "help"]));
+    expect(new Set(SHORTCUTS.map((s) => s.action))).toEqual(
+      new Set(["pass", "fail", "next", "prev", "nextOpen", "raw", "help"]),
+    );
   });
 
   it("after a verdict the view goes to the next item without one, wrapping to the top, or nowhere", () => {
@@ -35,7 +51,12 @@ describe("annotation keyboard", () => {
     expect(nextOpenItem(items, "a")?.id).toBe("c");
     expect(nextOpenItem(items, "c")?.id).toBe("a");
     expect(nextOpenItem(items, undefined)?.id).toBe("a");
-    expect(nextOpenItem(items.map((i) => ({ ...i, verdict: "pass" })), "a")).toBeNull();
+    expect(
+      nextOpenItem(
+        items.map((i) => ({ ...i, verdict: "pass" })),
+        "a",
+      ),
+    ).toBeNull();
   });
 
   it("J/K move one item and stop at the ends", () => {
@@ -50,7 +71,13 @@ describe("annotation keyboard", () => {
 
 describe("windowNav: J/K around an item the list has not loaded", () => {
   const rows = (...ids: string[]) => ids.map((id) => ({ id }));
-  const w = { itemId: "i150", position: 150, firstPosition: 148, before: rows("i148", "i149"), after: rows("i151", "i152") };
+  const w = {
+    itemId: "i150",
+    position: 150,
+    firstPosition: 148,
+    before: rows("i148", "i149"),
+    after: rows("i151", "i152"),
+  };
   it("the window's item: its place and the items beside it", () => {
     expect(windowNav(w, "i150")).toEqual({ position: 150, prev: { id: "i149" }, next: { id: "i151" } });
   });

@@ -47,14 +47,21 @@ export function actionFor(e: KeyLike, opts: { dialogOpen?: boolean } = {}): Anno
 }
 
 /** After a verdict: the next item without one (after the current, then from the top), else null. */
-export function nextOpenItem<T extends { id: string; verdict: unknown }>(items: readonly T[], currentId: string | undefined): T | null {
+export function nextOpenItem<T extends { id: string; verdict: unknown }>(
+  items: readonly T[],
+  currentId: string | undefined,
+): T | null {
   const i = currentId ? items.findIndex((x) => x.id === currentId) : -1;
   const after = items.slice(i + 1).find((x) => !x.verdict);
   return after ?? items.slice(0, Math.max(0, i)).find((x) => !x.verdict) ?? null;
 }
 
 /** J/K: the neighbour in the list (stays at the ends). */
-export function neighbour<T extends { id: string }>(items: readonly T[], currentId: string | undefined, step: 1 | -1): T | null {
+export function neighbour<T extends { id: string }>(
+  items: readonly T[],
+  currentId: string | undefined,
+  step: 1 | -1,
+): T | null {
   if (!items.length) return null;
   const i = currentId ? items.findIndex((x) => x.id === currentId) : -1;
   if (i === -1) return items[0]!;
@@ -62,14 +69,23 @@ export function neighbour<T extends { id: string }>(items: readonly T[], current
 }
 
 /** The server's window of the queue around one item it placed (an item outside the loaded list: a shared link). */
-export type QueueWindow<T> = { itemId: string; position: number | null; firstPosition: number; before: readonly T[]; after: readonly T[] };
+export type QueueWindow<T> = {
+  itemId: string;
+  position: number | null;
+  firstPosition: number;
+  before: readonly T[];
+  after: readonly T[];
+};
 
 /**
  * J/K and the place of `currentId` inside a window: the window's own item, or one of the items listed around it
  * (moving on needs no new answer from the server; the window of the new item replaces it when it comes). The window's
  * item counts only when it matches the filters (`position` not null). Null when the window does not hold it.
  */
-export function windowNav<T extends { id: string }>(w: QueueWindow<T>, currentId: string): { position: number | null; prev: { id: string } | null; next: { id: string } | null } | null {
+export function windowNav<T extends { id: string }>(
+  w: QueueWindow<T>,
+  currentId: string,
+): { position: number | null; prev: { id: string } | null; next: { id: string } | null } | null {
   if (currentId === w.itemId) return { position: w.position, prev: w.before.at(-1) ?? null, next: w.after[0] ?? null };
   const listed: Array<{ id: string }> = [...w.before, ...(w.position !== null ? [{ id: w.itemId }] : []), ...w.after];
   const i = listed.findIndex((x) => x.id === currentId);

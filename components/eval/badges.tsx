@@ -3,10 +3,22 @@ import { words } from "./format";
 
 /** The evaluation vocabulary as badges: one place for each status's tone and words. */
 export function KindBadge({ kind }: { kind: "golden" | "regression_pool" }) {
-  return kind === "golden" ? <Badge tone="warning">Golden · gates releases</Badge> : <Badge tone="violet">Regression pool</Badge>;
+  return kind === "golden" ? (
+    <Badge tone="warning">Golden · gates releases</Badge>
+  ) : (
+    <Badge tone="violet">Regression pool</Badge>
+  );
 }
 
-export function VersionBadge({ version, status, samples }: { version: number; status: "draft" | "frozen"; samples?: number }) {
+export function VersionBadge({
+  version,
+  status,
+  samples,
+}: {
+  version: number;
+  status: "draft" | "frozen";
+  samples?: number;
+}) {
   return (
     <Badge tone={status === "frozen" ? "info" : "neutral"}>
       v{version} · {status}
@@ -28,13 +40,24 @@ export function RunStatusBadge({ status }: { status: string }) {
 }
 
 export function TierBadge({ tier }: { tier: string }) {
-  return <Badge tone={tier === "pipeline_live" ? "success" : tier === "pipeline" ? "neutral" : "info"}>{words(tier)}</Badge>;
+  return (
+    <Badge tone={tier === "pipeline_live" ? "success" : tier === "pipeline" ? "neutral" : "info"}>{words(tier)}</Badge>
+  );
 }
 
-export function VerdictBadge({ verdict, source }: { verdict: "pass" | "fail" | null | undefined; source?: "human" | "adopted" }) {
+export function VerdictBadge({
+  verdict,
+  source,
+}: {
+  verdict: "pass" | "fail" | null | undefined;
+  source?: "human" | "adopted";
+}) {
   if (!verdict) return <Badge>no verdict</Badge>;
   return (
-    <Badge tone={verdict === "pass" ? "success" : "danger"} title={source === "adopted" ? "A machine suggestion adopted in bulk" : "A person's verdict"}>
+    <Badge
+      tone={verdict === "pass" ? "success" : "danger"}
+      title={source === "adopted" ? "A machine suggestion adopted in bulk" : "A person's verdict"}
+    >
       {verdict}
       {source === "adopted" ? " · adopted" : ""}
     </Badge>
@@ -51,7 +74,13 @@ export function SuggestionBadge({ verdict }: { verdict: "pass" | "fail" | "unkno
   );
 }
 
-const BAD_CASE_TONES: Record<string, BadgeTone> = { open: "danger", fixing: "warning", fixed: "info", verified: "success", wont_fix: "neutral" };
+const BAD_CASE_TONES: Record<string, BadgeTone> = {
+  open: "danger",
+  fixing: "warning",
+  fixed: "info",
+  verified: "success",
+  wont_fix: "neutral",
+};
 export const badCaseTone = (status: string): BadgeTone => BAD_CASE_TONES[status] ?? "neutral";
 export function BadCaseBadge({ status }: { status: string }) {
   return <Badge tone={badCaseTone(status)}>{status === "wont_fix" ? "won't fix" : words(status)}</Badge>;

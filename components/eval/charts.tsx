@@ -7,13 +7,26 @@ import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, T
  * table of the same numbers beside or under it in the page, so nothing is only in a picture. Numbers are printed on
  * the bars.
  */
-const COLORS = { machine: "#94a3b8", human: "#2a56d9", fail: "#dc2626", warn: "#d97706", neutral: "#64748b", good: "#059669" };
+const COLORS = {
+  machine: "#94a3b8",
+  human: "#2a56d9",
+  fail: "#dc2626",
+  warn: "#d97706",
+  neutral: "#64748b",
+  good: "#059669",
+};
 const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
 const tick = { fontSize: 12, fill: "#475569" };
 const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 
 /** Machine vs human-confirmed pass rate per group (never mixed: two bars per group). */
-export function PassRateBars({ data, label }: { data: Array<{ group: string; machine: number | null; human: number | null }>; label: string }) {
+export function PassRateBars({
+  data,
+  label,
+}: {
+  data: Array<{ group: string; machine: number | null; human: number | null }>;
+  label: string;
+}) {
   const height = Math.max(120, data.length * 44 + 40);
   return (
     <div role="img" aria-label={label} style={{ height }}>
@@ -25,10 +38,20 @@ export function PassRateBars({ data, label }: { data: Array<{ group: string; mac
           <Tooltip formatter={(v) => pctLabel(v)} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar dataKey="machine" name="Machine suggestion" fill={COLORS.machine} isAnimationActive={false}>
-            <LabelList dataKey="machine" position="right" formatter={pctLabel} style={{ fontSize: 11, fill: "#334155" }} />
+            <LabelList
+              dataKey="machine"
+              position="right"
+              formatter={pctLabel}
+              style={{ fontSize: 11, fill: "#334155" }}
+            />
           </Bar>
           <Bar dataKey="human" name="Human-confirmed" fill={COLORS.human} isAnimationActive={false}>
-            <LabelList dataKey="human" position="right" formatter={pctLabel} style={{ fontSize: 11, fill: "#1e3a8a" }} />
+            <LabelList
+              dataKey="human"
+              position="right"
+              formatter={pctLabel}
+              style={{ fontSize: 11, fill: "#1e3a8a" }}
+            />
           </Bar>
         </BarChart>
       </ResponsiveContainer>
@@ -37,7 +60,17 @@ export function PassRateBars({ data, label }: { data: Array<{ group: string; mac
 }
 
 /** Counts per category, largest first (fails by attribution, items by guardrail flag). */
-export function CountBars({ data, label, tone = "neutral", valueName }: { data: Array<{ name: string; value: number }>; label: string; tone?: keyof typeof COLORS; valueName: string }) {
+export function CountBars({
+  data,
+  label,
+  tone = "neutral",
+  valueName,
+}: {
+  data: Array<{ name: string; value: number }>;
+  label: string;
+  tone?: keyof typeof COLORS;
+  valueName: string;
+}) {
   const height = Math.max(100, data.length * 34 + 30);
   return (
     <div role="img" aria-label={label} style={{ height }}>
@@ -77,12 +110,34 @@ export function DailyBars<K extends string>({
         <BarChart data={data} margin={{ top: 16, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="day" tick={tick} tickFormatter={(d: string) => d.slice(5)} />
-          <YAxis tick={tick} allowDecimals={false} tickFormatter={percent ? pctLabel : compact ? (v: number) => compactNumber.format(v) : undefined} domain={percent ? [0, 1] : undefined} width={compact ? 48 : 40} />
-          <Tooltip formatter={(v) => (percent ? pctLabel(v) : typeof v === "number" ? v.toLocaleString("en-US") : String(v))} />
+          <YAxis
+            tick={tick}
+            allowDecimals={false}
+            tickFormatter={percent ? pctLabel : compact ? (v: number) => compactNumber.format(v) : undefined}
+            domain={percent ? [0, 1] : undefined}
+            width={compact ? 48 : 40}
+          />
+          <Tooltip
+            formatter={(v) => (percent ? pctLabel(v) : typeof v === "number" ? v.toLocaleString("en-US") : String(v))}
+          />
           {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
           {series.map((s) => (
-            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[s.tone]} isAnimationActive={false} maxBarSize={28}>
-              <LabelList dataKey={s.key} position="top" formatter={(v: unknown) => (typeof v === "number" && v !== 0 ? (percent ? pctLabel(v) : number(v)) : "")} style={{ fontSize: 10, fill: "#334155" }} />
+            <Bar
+              key={s.key}
+              dataKey={s.key}
+              name={s.name}
+              fill={COLORS[s.tone]}
+              isAnimationActive={false}
+              maxBarSize={28}
+            >
+              <LabelList
+                dataKey={s.key}
+                position="top"
+                formatter={(v: unknown) =>
+                  typeof v === "number" && v !== 0 ? (percent ? pctLabel(v) : number(v)) : ""
+                }
+                style={{ fontSize: 10, fill: "#334155" }}
+              />
             </Bar>
           ))}
         </BarChart>

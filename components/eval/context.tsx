@@ -1,7 +1,15 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { createContext, useCallback, useContext, useMemo, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 import { evalHref, nextView, parseEvalUrl, type EvalUrl } from "./url-state";
 
 /** What the signed-in person may do here (from the server's one permission table); controls follow it, the server enforces it. */
@@ -22,7 +30,11 @@ export function useCaps(): EvalContext {
 
 /** The reason shown on a control a role may not use (the server refuses it with 403 too). */
 export function deniedReason(role: string, need: "annotate" | "manage" | "publish"): string {
-  const who = { annotate: "annotators, builders and admins", manage: "builders and admins", publish: "builders and admins" }[need];
+  const who = {
+    annotate: "annotators, builders and admins",
+    manage: "builders and admins",
+    publish: "builders and admins",
+  }[need];
   return `Only ${who} can do this; your role is ${role}.`;
 }
 
@@ -31,7 +43,11 @@ export function deniedReason(role: string, need: "annotate" | "manage" | "publis
  * page, so changing it is a history entry, not a navigation: the native History API, which Next's router follows
  * (useSearchParams updates), so no request goes to the server for it.
  */
-export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { replace?: boolean }) => void, (patch: Partial<EvalUrl>) => string] {
+export function useEvalUrl(): [
+  EvalUrl,
+  (patch: Partial<EvalUrl>, opts?: { replace?: boolean }) => void,
+  (patch: Partial<EvalUrl>) => string,
+] {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -52,7 +68,12 @@ export function useEvalUrl(): [EvalUrl, (patch: Partial<EvalUrl>, opts?: { repla
 }
 
 /** A link to another view of the evaluation center: a real link (open in a new tab works), followed without a server round trip. */
-export function EvalLink({ to, replace = false, onClick, ...rest }: { to: Partial<EvalUrl>; replace?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
+export function EvalLink({
+  to,
+  replace = false,
+  onClick,
+  ...rest
+}: { to: Partial<EvalUrl>; replace?: boolean } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {
   const [, go, hrefFor] = useEvalUrl();
   return (
     <a

@@ -41,14 +41,24 @@ function Shell() {
   // The first agents in the server's evaluation order: agents that have evaluation sets first (on a fresh install: the
   // seeded sample agent), newest set first, then by name. The selector searches every agent on the server.
   const agents = useQuery(trpc.builder.agents.list.queryOptions({ limit: LISTED, order: "evaluation" }));
-  const search = useQuery({ ...trpc.builder.agents.list.queryOptions({ q: query, limit: 20 }), enabled: !!query, placeholderData: keepPreviousData });
+  const search = useQuery({
+    ...trpc.builder.agents.list.queryOptions({ q: query, limit: 20 }),
+    enabled: !!query,
+    placeholderData: keepPreviousData,
+  });
   const ordered = useMemo(() => agents.data?.items ?? [], [agents.data]);
 
   // The URL's agent, wherever it is in the list: looked up on the server when it is not among the first listed.
   const listed = url.agent ? ordered.find((a) => a.id === url.agent) : undefined;
-  const lookup = useQuery({ ...trpc.builder.agents.get.queryOptions({ id: url.agent ?? "" }), enabled: !!url.agent && agents.isSuccess && !listed, retry: false });
+  const lookup = useQuery({
+    ...trpc.builder.agents.get.queryOptions({ id: url.agent ?? "" }),
+    enabled: !!url.agent && agents.isSuccess && !listed,
+    retry: false,
+  });
   const missing = !!url.agent && !listed && errorInfo(lookup.error).code === "NOT_FOUND";
-  const agent = url.agent ? (listed ?? (lookup.data ? { id: lookup.data.id, name: lookup.data.name } : undefined)) : undefined;
+  const agent = url.agent
+    ? (listed ?? (lookup.data ? { id: lookup.data.id, name: lookup.data.name } : undefined))
+    : undefined;
   const fallback = ordered[0];
 
   // No agent in the URL, or one that does not exist: show the first agent, and say so when the link named another.
@@ -64,7 +74,9 @@ function Shell() {
   }, [missing, url.agent, url.tab, rawAgent, fallback, go]);
 
   // while the server searches, the agents already listed that match stand in (so the list never empties under the cursor)
-  const choices = query ? (search.data?.items ?? ordered.filter((a) => a.name.toLowerCase().includes(query.toLowerCase())).slice(0, 20)) : ordered;
+  const choices = query
+    ? (search.data?.items ?? ordered.filter((a) => a.name.toLowerCase().includes(query.toLowerCase())).slice(0, 20))
+    : ordered;
   const more = query ? !!search.data?.nextCursor : !!agents.data?.nextCursor;
   const pick = (id: string) => {
     setNotice(null);
@@ -96,7 +108,8 @@ function Shell() {
           <div>
             <h1 className="text-xl font-semibold tracking-tight">Evaluation</h1>
             <p className="mt-1 max-w-2xl text-sm text-slate-500">
-              Machines answer and suggest at volume; people give the final verdict. Only human-confirmed passes count for a release gate.
+              Machines answer and suggest at volume; people give the final verdict. Only human-confirmed passes count
+              for a release gate.
             </p>
           </div>
           <div className="flex items-center gap-2">
@@ -124,7 +137,10 @@ function Shell() {
           </div>
         </div>
         {notice && (
-          <div role="status" className="mt-3 flex items-start justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <div
+            role="status"
+            className="mt-3 flex items-start justify-between gap-3 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          >
             <p>{notice}</p>
             <Button size="sm" variant="ghost" onClick={() => setNotice(null)}>
               Dismiss
@@ -169,7 +185,11 @@ function NoAgents() {
     <div className="rounded-xl border border-dashed border-slate-300 bg-white/60 px-6 py-12 text-center">
       <h2 className="text-sm font-semibold">No agent to evaluate yet</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Build one on the <a className="font-medium text-brand-700 underline" href="/builder">Agents</a> page; its evaluation sets, runs and verdicts appear here.
+        Build one on the{" "}
+        <a className="font-medium text-brand-700 underline" href="/builder">
+          Agents
+        </a>{" "}
+        page; its evaluation sets, runs and verdicts appear here.
       </p>
     </div>
   );

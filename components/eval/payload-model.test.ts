@@ -17,19 +17,53 @@ describe("payload model", () => {
     expect(table.columns).toEqual(["name", "price", "stock", "url", "image", "tags"]);
     expect(table.rows[0]!.name).toEqual({ kind: "text", text: "葱油饼" });
     expect(table.rows[1]!.price).toEqual({ kind: "number", text: "4.5" });
-    expect(table.rows[0]!.image).toEqual({ kind: "image", text: "https://img.example.com/a.png", href: "https://img.example.com/a.png" });
+    expect(table.rows[0]!.image).toEqual({
+      kind: "image",
+      text: "https://img.example.com/a.png",
+      href: "https://img.example.com/a.png",
+    });
     expect(table.rows[1]!.url!.kind).toBe("link");
     expect(table.rows[0]!.url).toEqual({ kind: "empty", text: "—" });
-    expect(table.rows[1]!.tags).toEqual({ kind: "list", text: "hot, vegan", items: [{ kind: "text", text: "hot" }, { kind: "text", text: "vegan" }], total: 2 });
-    expect(blocks[0]).toMatchObject({ kind: "fields", entries: [{ key: "scene", label: "Scene", value: { kind: "text", text: "breakfast" } }] });
+    expect(table.rows[1]!.tags).toEqual({
+      kind: "list",
+      text: "hot, vegan",
+      items: [
+        { kind: "text", text: "hot" },
+        { kind: "text", text: "vegan" },
+      ],
+      total: 2,
+    });
+    expect(blocks[0]).toMatchObject({
+      kind: "fields",
+      entries: [{ key: "scene", label: "Scene", value: { kind: "text", text: "breakfast" } }],
+    });
   });
 
   it("lists of plain values become chips; nested objects become their own sections; deeper values are key/value lists, never JSON", () => {
-    const blocks = describePayload({ tags: ["a", 1, true], coupon: { code: "X1", rule: { min: 30, off: 5, deeper: { x: { y: 1 } } } } });
-    expect(blocks.map((b) => `${b.kind}:${b.path}`)).toEqual(["values:/tags", "fields:/coupon", "fields:/coupon/rule", "fields:/coupon/rule/deeper"]);
+    const blocks = describePayload({
+      tags: ["a", 1, true],
+      coupon: { code: "X1", rule: { min: 30, off: 5, deeper: { x: { y: 1 } } } },
+    });
+    expect(blocks.map((b) => `${b.kind}:${b.path}`)).toEqual([
+      "values:/tags",
+      "fields:/coupon",
+      "fields:/coupon/rule",
+      "fields:/coupon/rule/deeper",
+    ]);
     const deepest = blocks[3]!;
     if (deepest.kind !== "fields") throw new Error("not fields");
-    expect(deepest.entries).toEqual([{ key: "x", label: "X", value: { kind: "record", text: "Y: 1", entries: [{ key: "y", label: "Y", value: { kind: "number", text: "1" } }], total: 1 } }]);
+    expect(deepest.entries).toEqual([
+      {
+        key: "x",
+        label: "X",
+        value: {
+          kind: "record",
+          text: "Y: 1",
+          entries: [{ key: "y", label: "Y", value: { kind: "number", text: "1" } }],
+          total: 1,
+        },
+      },
+    ]);
   });
 
   it("caps long lists and long text, and says how many there are", () => {
@@ -48,7 +82,14 @@ describe("payload model", () => {
   it("a nested object in a table cell is a key/value list; a list of objects in a cell is a small table", () => {
     const blocks = describePayload({
       goods_list: [
-        { name: "葱油饼", shop: { name: "Lao Wang", distance_m: 350, open: true }, options: [{ size: "S", price: 6 }, { size: "L", price: 9, note: "popular" }] },
+        {
+          name: "葱油饼",
+          shop: { name: "Lao Wang", distance_m: 350, open: true },
+          options: [
+            { size: "S", price: 6 },
+            { size: "L", price: 9, note: "popular" },
+          ],
+        },
         { name: "豆浆", shop: null, options: [] },
       ],
     });
@@ -68,7 +109,11 @@ describe("payload model", () => {
     const options = table.rows[0]!.options!;
     if (options.kind !== "records") throw new Error("not a nested table");
     expect(options).toMatchObject({ text: "2 items", columns: ["price", "size", "note"], total: 2 });
-    expect(options.rows[1]).toEqual({ price: { kind: "number", text: "9" }, size: { kind: "text", text: "L" }, note: { kind: "text", text: "popular" } });
+    expect(options.rows[1]).toEqual({
+      price: { kind: "number", text: "9" },
+      size: { kind: "text", text: "L" },
+      note: { kind: "text", text: "popular" },
+    });
     expect(options.rows[0]!.note).toEqual({ kind: "empty", text: "—" });
     // empty values say so
     expect(table.rows[1]!.shop).toEqual({ kind: "empty", text: "—" });
@@ -77,7 +122,15 @@ describe("payload model", () => {
 
   it("mixed lists are chips of their own shapes; long nested lists are capped with the total; past three levels a cell says what is there", () => {
     const mixed = cellOf(["a", { b: 1 }, [1, 2]]);
-    expect(mixed).toMatchObject({ kind: "list", total: 3, items: [{ kind: "text", text: "a" }, { kind: "record", text: "B: 1" }, { kind: "list", text: "1, 2" }] });
+    expect(mixed).toMatchObject({
+      kind: "list",
+      total: 3,
+      items: [
+        { kind: "text", text: "a" },
+        { kind: "record", text: "B: 1" },
+        { kind: "list", text: "1, 2" },
+      ],
+    });
     const long = cellOf(Array.from({ length: MAX_NESTED + 5 }, (_, i) => i));
     if (long.kind !== "list") throw new Error("not a list");
     expect(long.items).toHaveLength(MAX_NESTED);

@@ -36,7 +36,24 @@ const MAX_DEPTH = 3;
 const MAX_CELL_DEPTH = 3;
 const MAX_CELL = 300;
 /** Fields people look for first in an item list. */
-const PRIORITY = ["name", "title", "dish", "label", "id", "sku", "scene", "category", "price", "unit", "currency", "stock", "quantity", "score", "url", "image"];
+const PRIORITY = [
+  "name",
+  "title",
+  "dish",
+  "label",
+  "id",
+  "sku",
+  "scene",
+  "category",
+  "price",
+  "unit",
+  "currency",
+  "stock",
+  "quantity",
+  "score",
+  "url",
+  "image",
+];
 
 /** "goods_list" -> "Goods list", "priceCents" -> "Price cents". */
 export function humanize(key: string): string {
@@ -48,18 +65,25 @@ export function humanize(key: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : key;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /** A value for people, however nested: plain values as text, lists as chips, objects as key/value lists, lists of objects as small tables. */
 export function cellOf(value: unknown, depth = 0): Cell {
   if (value === null || value === undefined || value === "") return { kind: "empty", text: "—" };
-  if (typeof value === "number") return { kind: "number", text: Number.isInteger(value) ? String(value) : String(Math.round(value * 10_000) / 10_000) };
+  if (typeof value === "number")
+    return {
+      kind: "number",
+      text: Number.isInteger(value) ? String(value) : String(Math.round(value * 10_000) / 10_000),
+    };
   if (typeof value === "boolean") return { kind: "bool", text: value ? "yes" : "no" };
   if (typeof value === "string") {
     if (/^https?:\/\/\S+$/i.test(value)) {
-      return /\.(png|jpe?g|gif|webp|svg)(\?\S*)?$/i.test(value) ? { kind: "image", text: value, href: value } : { kind: "link", text: value, href: value };
+      return /\.(png|jpe?g|gif|webp|svg)(\?\S*)?$/i.test(value)
+        ? { kind: "image", text: value, href: value }
+        : { kind: "link", text: value, href: value };
     }
     return { kind: "text", text: value.length > MAX_CELL ? `${value.slice(0, MAX_CELL - 1)}…` : value };
   }
@@ -69,7 +93,13 @@ export function cellOf(value: unknown, depth = 0): Cell {
     const shown = value.slice(0, MAX_NESTED);
     if (shown.every(isPlainObject)) {
       const columns = columnsOf(shown);
-      return { kind: "records", text: plural(value.length, "item"), columns, rows: shown.map((o) => Object.fromEntries(columns.map((c) => [c, cellOf(o[c], depth + 1)]))), total: value.length };
+      return {
+        kind: "records",
+        text: plural(value.length, "item"),
+        columns,
+        rows: shown.map((o) => Object.fromEntries(columns.map((c) => [c, cellOf(o[c], depth + 1)]))),
+        total: value.length,
+      };
     }
     const items = shown.map((v) => cellOf(v, depth + 1));
     return { kind: "list", text: items.map((c) => c.text).join(", "), items, total: value.length };
@@ -78,8 +108,15 @@ export function cellOf(value: unknown, depth = 0): Cell {
     const keys = Object.keys(value);
     if (keys.length === 0) return { kind: "empty", text: "—" };
     if (depth >= MAX_CELL_DEPTH) return { kind: "more", text: `${plural(keys.length, "field")} (in the raw JSON)` };
-    const entries = keys.slice(0, MAX_NESTED).map((k) => ({ key: k, label: humanize(k), value: cellOf(value[k], depth + 1) }));
-    return { kind: "record", text: entries.map((e) => `${e.label}: ${e.value.text}`).join("; "), entries, total: keys.length };
+    const entries = keys
+      .slice(0, MAX_NESTED)
+      .map((k) => ({ key: k, label: humanize(k), value: cellOf(value[k], depth + 1) }));
+    return {
+      kind: "record",
+      text: entries.map((e) => `${e.label}: ${e.value.text}`).join("; "),
+      entries,
+      total: keys.length,
+    };
   }
   return { kind: "text", text: String(value) };
 }
@@ -102,7 +139,13 @@ function walk(value: unknown, path: string, title: string, depth: number, out: P
       const rows = objects.slice(0, MAX_ROWS).map((o) => Object.fromEntries(columns.map((c) => [c, cellOf(o[c])])));
       out.push({ kind: "table", path, title, columns, rows, total: value.length });
     } else {
-      out.push({ kind: "values", path, title, values: value.slice(0, MAX_ROWS).map((v) => cellOf(v)), total: value.length });
+      out.push({
+        kind: "values",
+        path,
+        title,
+        values: value.slice(0, MAX_ROWS).map((v) => cellOf(v)),
+        total: value.length,
+      });
     }
     return;
   }

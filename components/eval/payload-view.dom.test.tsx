@@ -23,7 +23,16 @@ afterEach(() => mounted.splice(0).forEach((u) => u()));
 const PAYLOAD = {
   scene: "breakfast",
   goods_list: [
-    { name: "葱油饼", price: 8, shop: { name: "Lao Wang", distance_m: 350 }, options: [{ size: "S", price: 6 }, { size: "L", price: 9 }], tags: ["hot", "vegan"] },
+    {
+      name: "葱油饼",
+      price: 8,
+      shop: { name: "Lao Wang", distance_m: 350 },
+      options: [
+        { size: "S", price: 6 },
+        { size: "L", price: 9 },
+      ],
+      tags: ["hot", "vegan"],
+    },
     { name: "豆浆", price: 4, shop: null, options: [], tags: [] },
   ],
 };
@@ -36,7 +45,13 @@ describe("PayloadView (rendered)", () => {
     expect(text(el.querySelector("h4"))).toBe("Structured answer");
     const table = el.querySelector("section[aria-label='Goods list'] table")!;
     expect(table).not.toBeNull();
-    expect([...table.querySelectorAll(":scope > thead th")].map(text)).toEqual(["Name", "Price", "Shop", "Options", "Tags"]);
+    expect([...table.querySelectorAll(":scope > thead th")].map(text)).toEqual([
+      "Name",
+      "Price",
+      "Shop",
+      "Options",
+      "Tags",
+    ]);
     const firstRow = table.querySelectorAll(":scope > tbody > tr")[0]!;
     const cells = firstRow.querySelectorAll(":scope > td");
     expect(text(cells[0])).toBe("葱油饼");
@@ -78,7 +93,13 @@ describe("PayloadView (rendered)", () => {
   });
 
   it("a trace step's input: its own title, a plain value wrapped; nothing for an empty payload", () => {
-    const el = render(<PayloadView title="Input" payload={{ query: "vegan breakfast", filters: { max_price: 20, tags: ["vegan"] } }} compact />);
+    const el = render(
+      <PayloadView
+        title="Input"
+        payload={{ query: "vegan breakfast", filters: { max_price: 20, tags: ["vegan"] } }}
+        compact
+      />,
+    );
     expect(text(el.querySelector("h4"))).toBe("Input");
     expect(el.querySelector("button")!.getAttribute("aria-label")).toBe("Raw JSON of the input");
     expect(text(el.querySelector("section[aria-label='Filters']"))).toBe("FiltersMax price20");

@@ -31,12 +31,22 @@ export function PayloadView({
     <div className="space-y-3">
       <div className="flex items-center justify-between gap-2">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h4>
-        <button type="button" aria-pressed={raw} aria-label={`Raw JSON of the ${title.toLowerCase()}`} onClick={toggle} className="rounded px-1.5 py-0.5 text-xs font-medium text-brand-700 hover:bg-brand-50">
+        <button
+          type="button"
+          aria-pressed={raw}
+          aria-label={`Raw JSON of the ${title.toLowerCase()}`}
+          onClick={toggle}
+          className="rounded px-1.5 py-0.5 text-xs font-medium text-brand-700 hover:bg-brand-50"
+        >
           {raw ? "Formatted" : "Raw JSON"}
         </button>
       </div>
       {raw ? (
-        <pre tabIndex={0} aria-label={`Raw JSON of the ${title.toLowerCase()}`} className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
+        <pre
+          tabIndex={0}
+          aria-label={`Raw JSON of the ${title.toLowerCase()}`}
+          className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-slate-100"
+        >
           {JSON.stringify(payload, null, 2)}
         </pre>
       ) : (
@@ -56,12 +66,29 @@ function Block({ block, compact }: { block: PayloadBlock; compact: boolean }) {
     return (
       <section aria-label={block.title}>
         <h5 className="mb-1 text-sm font-medium text-slate-800">
-          {block.title} <span className="font-normal text-slate-500">· {block.total} item{block.total === 1 ? "" : "s"}</span>
+          {block.title}{" "}
+          <span className="font-normal text-slate-500">
+            · {block.total} item{block.total === 1 ? "" : "s"}
+          </span>
         </h5>
-        <div tabIndex={0} aria-label={`${block.title} (scrolls sideways)`} role="region" className="overflow-x-auto rounded-lg border border-slate-200">
-          <RecordsTable caption={block.title} columns={block.columns} rows={block.rows} cellClass={compact ? "max-w-40" : "max-w-64"} />
+        <div
+          tabIndex={0}
+          aria-label={`${block.title} (scrolls sideways)`}
+          role="region"
+          className="overflow-x-auto rounded-lg border border-slate-200"
+        >
+          <RecordsTable
+            caption={block.title}
+            columns={block.columns}
+            rows={block.rows}
+            cellClass={compact ? "max-w-40" : "max-w-64"}
+          />
         </div>
-        {block.total > block.rows.length && <p className="mt-1 text-xs text-slate-500">Showing {block.rows.length} of {block.total}; the raw JSON has all.</p>}
+        {block.total > block.rows.length && (
+          <p className="mt-1 text-xs text-slate-500">
+            Showing {block.rows.length} of {block.total}; the raw JSON has all.
+          </p>
+        )}
       </section>
     );
   }
@@ -81,14 +108,30 @@ function Block({ block, compact }: { block: PayloadBlock; compact: boolean }) {
   );
 }
 
-function RecordsTable({ caption, columns, rows, cellClass, nested = false }: { caption: string; columns: string[]; rows: Array<Record<string, Cell>>; cellClass?: string; nested?: boolean }) {
+function RecordsTable({
+  caption,
+  columns,
+  rows,
+  cellClass,
+  nested = false,
+}: {
+  caption: string;
+  columns: string[];
+  rows: Array<Record<string, Cell>>;
+  cellClass?: string;
+  nested?: boolean;
+}) {
   return (
     <table className={`w-full text-left ${nested ? "text-[11px]" : "text-xs"}`}>
       <caption className="sr-only">{caption}</caption>
       <thead className="bg-slate-50 text-slate-500">
         <tr>
           {columns.map((c) => (
-            <th key={c} scope="col" className={`whitespace-nowrap font-medium ${nested ? "px-1.5 py-1" : "px-2 py-1.5"}`}>
+            <th
+              key={c}
+              scope="col"
+              className={`whitespace-nowrap font-medium ${nested ? "px-1.5 py-1" : "px-2 py-1.5"}`}
+            >
               {humanize(c)}
             </th>
           ))}
@@ -111,7 +154,9 @@ function RecordsTable({ caption, columns, rows, cellClass, nested = false }: { c
 
 function Fields({ entries, nested = false }: { entries: Field[]; nested?: boolean }) {
   return (
-    <dl className={`grid gap-x-3 gap-y-1 ${nested ? "grid-cols-[minmax(4rem,auto)_1fr] text-[11px]" : "grid-cols-[minmax(6rem,auto)_1fr] text-xs"}`}>
+    <dl
+      className={`grid gap-x-3 gap-y-1 ${nested ? "grid-cols-[minmax(4rem,auto)_1fr] text-[11px]" : "grid-cols-[minmax(6rem,auto)_1fr] text-xs"}`}
+    >
       {entries.map((e) => (
         <div key={e.key} className="contents">
           <dt className="text-slate-500">{e.label}</dt>
@@ -128,11 +173,20 @@ function Chips({ items, total }: { items: Cell[]; total: number }) {
   return (
     <ul className="flex flex-wrap items-start gap-1">
       {items.map((v, i) => (
-        <li key={i} className={v.kind === "record" || v.kind === "records" || v.kind === "list" ? "rounded-md border border-slate-200 bg-white p-1.5 text-xs" : "rounded-md bg-slate-100 px-1.5 py-0.5 text-xs"}>
+        <li
+          key={i}
+          className={
+            v.kind === "record" || v.kind === "records" || v.kind === "list"
+              ? "rounded-md border border-slate-200 bg-white p-1.5 text-xs"
+              : "rounded-md bg-slate-100 px-1.5 py-0.5 text-xs"
+          }
+        >
           <CellView cell={v} />
         </li>
       ))}
-      {total > items.length && <li className="px-1 py-0.5 text-xs text-slate-500">+{total - items.length} more (raw JSON)</li>}
+      {total > items.length && (
+        <li className="px-1 py-0.5 text-xs text-slate-500">+{total - items.length} more (raw JSON)</li>
+      )}
     </ul>
   );
 }
@@ -175,7 +229,9 @@ export function CellView({ cell }: { cell: Cell }) {
               </span>
             ),
           )}
-          {cell.total > cell.items.length && <span className="px-1 text-[11px] text-slate-500">+{cell.total - cell.items.length} more</span>}
+          {cell.total > cell.items.length && (
+            <span className="px-1 text-[11px] text-slate-500">+{cell.total - cell.items.length} more</span>
+          )}
         </span>
       );
     case "record":

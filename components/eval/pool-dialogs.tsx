@@ -12,7 +12,15 @@ import { errorInfo, type Lead } from "./types";
 import { useSetsChanged } from "./sets/use-sets-changed";
 
 /** Adds an online trace to a regression pool (also used by the intent-shadow tab for a disagreement). */
-export function AddToPoolDialog({ lead, agentId, onClose }: { lead: Pick<Lead, "traceId" | "message" | "conversation">; agentId: string; onClose: () => void }) {
+export function AddToPoolDialog({
+  lead,
+  agentId,
+  onClose,
+}: {
+  lead: Pick<Lead, "traceId" | "message" | "conversation">;
+  agentId: string;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const setsChanged = useSetsChanged();
@@ -41,7 +49,9 @@ export function AddToPoolDialog({ lead, agentId, onClose }: { lead: Pick<Lead, "
             : {
                 tone: "success",
                 title: `Added as ${r.sample.key} to v${r.version}`,
-                description: r.likelyDuplicateOf ? `Its question reads like ${r.likelyDuplicateOf}'s: check whether both are needed.` : "Confirm it on the board above, give it expectations, then freeze and run the pool.",
+                description: r.likelyDuplicateOf
+                  ? `Its question reads like ${r.likelyDuplicateOf}'s: check whether both are needed.`
+                  : "Confirm it on the board above, give it expectations, then freeze and run the pool.",
               },
         );
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
@@ -65,7 +75,20 @@ export function AddToPoolDialog({ lead, agentId, onClose }: { lead: Pick<Lead, "
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={!chosen || !question.trim() || add.isPending} onClick={() => add.mutate({ id: chosen, body: { traceId: lead.traceId, question: question.trim(), ...(expectedPoints.length ? { expectedPoints } : {}), ...(classification.trim() ? { classification: classification.trim() } : {}) } })}>
+          <Button
+            disabled={!chosen || !question.trim() || add.isPending}
+            onClick={() =>
+              add.mutate({
+                id: chosen,
+                body: {
+                  traceId: lead.traceId,
+                  question: question.trim(),
+                  ...(expectedPoints.length ? { expectedPoints } : {}),
+                  ...(classification.trim() ? { classification: classification.trim() } : {}),
+                },
+              })
+            }
+          >
             Add to pool
           </Button>
         </>
@@ -87,7 +110,14 @@ export function AddToPoolDialog({ lead, agentId, onClose }: { lead: Pick<Lead, "
         ) : (
           <div className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
             The agent has no regression pool yet.{" "}
-            <Button size="sm" variant="secondary" disabled={createPool.isPending} onClick={() => createPool.mutate({ agentId, name: "Regression pool", kind: "regression_pool", gateThreshold: 0 })}>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={createPool.isPending}
+              onClick={() =>
+                createPool.mutate({ agentId, name: "Regression pool", kind: "regression_pool", gateThreshold: 0 })
+              }
+            >
               Create “Regression pool”
             </Button>
           </div>
@@ -95,8 +125,15 @@ export function AddToPoolDialog({ lead, agentId, onClose }: { lead: Pick<Lead, "
         <Field label="Question" hint="The user's message; edit it if the sample should ask it differently">
           <textarea className={inputClass} rows={2} value={question} onChange={(e) => setQuestion(e.target.value)} />
         </Field>
-        {lead.conversation.length > 0 && <p className="text-xs text-slate-500">The {lead.conversation.length} earlier turns become preset turns of the sample's script.</p>}
-        <Field label="Expected points (optional)" hint="One short point per line; you can add them later on the board, before freezing">
+        {lead.conversation.length > 0 && (
+          <p className="text-xs text-slate-500">
+            The {lead.conversation.length} earlier turns become preset turns of the sample's script.
+          </p>
+        )}
+        <Field
+          label="Expected points (optional)"
+          hint="One short point per line; you can add them later on the board, before freezing"
+        >
           <textarea className={inputClass} rows={3} value={points} onChange={(e) => setPoints(e.target.value)} />
         </Field>
         <Field label="Scenario (optional)">
@@ -133,14 +170,23 @@ export function DismissDialog({ lead, onClose }: { lead: Pick<Lead, "traceId">; 
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={!reason.trim() || dismiss.isPending} onClick={() => dismiss.mutate({ traceId: lead.traceId, body: { reason: reason.trim() } })}>
+          <Button
+            disabled={!reason.trim() || dismiss.isPending}
+            onClick={() => dismiss.mutate({ traceId: lead.traceId, body: { reason: reason.trim() } })}
+          >
             Dismiss
           </Button>
         </>
       }
     >
       <Field label="Reason">
-        <textarea className={inputClass} rows={2} value={reason} onChange={(e) => setReason(e.target.value)} placeholder="e.g. the user asked about something we do not sell" />
+        <textarea
+          className={inputClass}
+          rows={2}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          placeholder="e.g. the user asked about something we do not sell"
+        />
       </Field>
     </Dialog>
   );

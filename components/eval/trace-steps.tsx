@@ -21,7 +21,8 @@ export function TraceSteps({ traceId }: { traceId: string }) {
   return (
     <div className="space-y-2">
       <p className="text-xs text-slate-500">
-        {t.mode.replace("_", " ")} · {t.status} · {ms(t.durationMs)} · {t.usage.promptTokens + t.usage.completionTokens} tokens · {when(t.startedAt)}
+        {t.mode.replace("_", " ")} · {t.status} · {ms(t.durationMs)} · {t.usage.promptTokens + t.usage.completionTokens}{" "}
+        tokens · {when(t.startedAt)}
         {t.error ? ` · ${t.error.code}: ${t.error.message}` : ""}
       </p>
       <ol className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
@@ -30,11 +31,21 @@ export function TraceSteps({ traceId }: { traceId: string }) {
           const expanded = open === key;
           return (
             <li key={key}>
-              <button type="button" aria-expanded={expanded} onClick={() => setOpen(expanded ? null : key)} className="flex w-full items-center gap-3 px-3 py-2 text-left hover:bg-slate-50">
-                <span className={`h-2 w-2 shrink-0 rounded-full ${s.status === "succeeded" ? "bg-emerald-500" : s.status === "failed" ? "bg-red-500" : "bg-slate-300"}`} aria-hidden="true" />
+              <button
+                type="button"
+                aria-expanded={expanded}
+                onClick={() => setOpen(expanded ? null : key)}
+                className="flex w-full items-center gap-3 px-3 py-2 text-left hover:bg-slate-50"
+              >
+                <span
+                  className={`h-2 w-2 shrink-0 rounded-full ${s.status === "succeeded" ? "bg-emerald-500" : s.status === "failed" ? "bg-red-500" : "bg-slate-300"}`}
+                  aria-hidden="true"
+                />
                 <span className="font-mono text-xs text-slate-800">{s.nodeId}</span>
                 <Badge>{s.type}</Badge>
-                <span className={`text-xs ${s.status === "failed" ? "font-medium text-red-700" : "text-slate-500"}`}>{s.status}</span>
+                <span className={`text-xs ${s.status === "failed" ? "font-medium text-red-700" : "text-slate-500"}`}>
+                  {s.status}
+                </span>
                 <span className="ml-auto text-xs tabular-nums text-slate-500">{ms(s.durationMs)}</span>
               </button>
               {s.error && <p className="px-8 pb-2 text-xs text-red-700">{`${s.error.code}: ${s.error.message}`}</p>}
@@ -73,7 +84,13 @@ export function TraceButton({ traceId, label }: { traceId: string; label?: strin
       <button type="button" onClick={() => setOpen(true)} className="font-mono text-xs text-brand-700 hover:underline">
         {label ?? `trace …${traceId.slice(-6)}`}
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} size="xl" title="Trace" description={<span className="font-mono text-xs">{traceId}</span>}>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        size="xl"
+        title="Trace"
+        description={<span className="font-mono text-xs">{traceId}</span>}
+      >
         {open && <TraceSummary traceId={traceId} />}
       </Dialog>
     </>

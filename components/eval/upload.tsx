@@ -49,7 +49,11 @@ export function UploadFields({
         </Field>
         <div className="flex gap-3">
           <Field label="Format">
-            <select className={cn(inputClass, "w-36")} value={format} onChange={(e) => onFormat(e.target.value as UploadFormat)}>
+            <select
+              className={cn(inputClass, "w-36")}
+              value={format}
+              onChange={(e) => onFormat(e.target.value as UploadFormat)}
+            >
               <option value="csv">CSV</option>
               <option value="json">JSON</option>
               <option value="jsonl">JSON Lines</option>
@@ -59,14 +63,26 @@ export function UploadFields({
         </div>
       </div>
       <Field label={contentLabel}>
-        <textarea className={cn(inputClass, "font-mono text-xs")} rows={8} value={content} onChange={(e) => onContent(e.target.value)} spellCheck={false} />
+        <textarea
+          className={cn(inputClass, "font-mono text-xs")}
+          rows={8}
+          value={content}
+          onChange={(e) => onContent(e.target.value)}
+          spellCheck={false}
+        />
       </Field>
     </>
   );
 }
 
 /** Row errors of an upload, by row and field (the server's all-or-nothing answer); the first 200. */
-export function RowErrors({ rows, caption = "Row errors" }: { rows: Array<{ row: number; field?: string; key?: string; message?: string; reason?: string }>; caption?: string }) {
+export function RowErrors({
+  rows,
+  caption = "Row errors",
+}: {
+  rows: Array<{ row: number; field?: string; key?: string; message?: string; reason?: string }>;
+  caption?: string;
+}) {
   if (!rows.length) return null;
   return (
     <>

@@ -28,7 +28,12 @@ export const EVAL_TABS = [
 export type EvalTab = (typeof EVAL_TABS)[number]["id"];
 const TAB_IDS = EVAL_TABS.map((t) => t.id) as [EvalTab, ...EvalTab[]];
 
-const id = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_\-]+$/);
+const id = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_\-]+$/);
 const opt = <T extends z.ZodType>(s: T) => s.optional().catch(undefined);
 const text = z.string().trim().min(1).max(200);
 /** A calendar day that exists (2026-02-30 does not). */
@@ -44,11 +49,21 @@ const day = z
  */
 const everyOf =
   <T extends string>() =>
-  <const L extends readonly T[]>(list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> })): L =>
+  <const L extends readonly T[]>(
+    list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : { missing: Exclude<T, L[number]> }),
+  ): L =>
     list;
 /** The comparison's outcomes (the server's, `EvalCompare`), in the order the page offers them. */
 export type CompareOutcome = EvalCompare["questions"][number]["outcome"];
-export const COMPARE_OUTCOMES = everyOf<CompareOutcome>()(["regressed", "fixed", "both_fail", "both_pass", "incomplete", "only_a", "only_b"]);
+export const COMPARE_OUTCOMES = everyOf<CompareOutcome>()([
+  "regressed",
+  "fixed",
+  "both_fail",
+  "both_pass",
+  "incomplete",
+  "only_a",
+  "only_b",
+]);
 /** The online loop's lead signals (the server's, the leads query's `signal`). */
 export type LeadSignal = NonNullable<In["online"]["leads"]["signal"]>;
 const LEAD_SIGNAL_IDS = everyOf<LeadSignal>()(["low_score", "execution_error", "empty_items", "no_query"]);
@@ -90,14 +105,44 @@ export const EvalUrlSchema = z.object({
 export type EvalUrl = z.output<typeof EvalUrlSchema>;
 
 /** The order parameters are written in (and the only ones written). */
-const ORDER = ["tab", "agent", "set", "v", "run", "view", "a", "b", "item", "case", "status", "tier", "verdict", "suggestion", "spot", "cls", "attribution", "q", "signal", "score", "outcome", "page", "open", "from", "to", "scope"] as const satisfies ReadonlyArray<keyof EvalUrl>;
+const ORDER = [
+  "tab",
+  "agent",
+  "set",
+  "v",
+  "run",
+  "view",
+  "a",
+  "b",
+  "item",
+  "case",
+  "status",
+  "tier",
+  "verdict",
+  "suggestion",
+  "spot",
+  "cls",
+  "attribution",
+  "q",
+  "signal",
+  "score",
+  "outcome",
+  "page",
+  "open",
+  "from",
+  "to",
+  "scope",
+] as const satisfies ReadonlyArray<keyof EvalUrl>;
 
 type SearchParamsLike = { get(name: string): string | null } | URLSearchParams;
 
 export function parseEvalUrl(params: SearchParamsLike | Record<string, string | string[] | undefined>): EvalUrl {
   const raw: Record<string, string | undefined> = {};
   for (const k of ORDER) {
-    const v = "get" in params && typeof params.get === "function" ? (params as SearchParamsLike).get(k) : (params as Record<string, string | string[] | undefined>)[k];
+    const v =
+      "get" in params && typeof params.get === "function"
+        ? (params as SearchParamsLike).get(k)
+        : (params as Record<string, string | string[] | undefined>)[k];
     raw[k] = Array.isArray(v) ? v[0] : (v ?? undefined);
   }
   return EvalUrlSchema.parse(raw);

@@ -9,7 +9,10 @@ export function useCursorPages() {
   return {
     cursor: cursors.at(-1),
     page,
-    next: useCallback((nextCursor: string | null | undefined) => nextCursor && setCursors((c) => [...c, nextCursor]), []),
+    next: useCallback(
+      (nextCursor: string | null | undefined) => nextCursor && setCursors((c) => [...c, nextCursor]),
+      [],
+    ),
     prev: useCallback(() => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)), []),
     reset: useCallback(() => setCursors([undefined]), []),
   };

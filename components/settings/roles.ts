@@ -9,4 +9,9 @@ export const ROLE_OPTIONS = [
 export type RoleValue = (typeof ROLE_OPTIONS)[number]["value"];
 
 /** How a role looks as a badge (the text says the role too). */
-export const ROLE_TONES: Record<RoleValue, BadgeTone> = { admin: "violet", builder: "brand", annotator: "info", viewer: "neutral" };
+export const ROLE_TONES: Record<RoleValue, BadgeTone> = {
+  admin: "violet",
+  builder: "brand",
+  annotator: "info",
+  viewer: "neutral",
+};

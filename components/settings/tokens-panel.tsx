@@ -43,14 +43,18 @@ export function TokensPanel() {
           API tokens
         </h2>
         <p className="text-sm text-slate-500">
-          Send as <code className="rounded bg-slate-100 px-1 text-slate-700">Authorization: Bearer …</code>. A token is shown once and stored only as a hash.
+          Send as <code className="rounded bg-slate-100 px-1 text-slate-700">Authorization: Bearer …</code>. A token is
+          shown once and stored only as a hash.
         </p>
       </div>
       {created && (
         <div role="status" className="m-5 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm">
           <p className="font-medium text-amber-900">Copy the token “{created.name}” now: it will not be shown again.</p>
           <div className="mt-2 flex items-center gap-2">
-            <code data-testid="new-token" className="flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-xs select-all">
+            <code
+              data-testid="new-token"
+              className="flex-1 break-all rounded bg-white px-2 py-1.5 font-mono text-xs select-all"
+            >
               {created.token}
             </code>
             <Button
@@ -92,18 +96,29 @@ export function TokensPanel() {
                 <Td className="max-w-xs">
                   <p className="truncate font-medium">{t.name}</p>
                   <p className="text-xs text-slate-500">
-                    <code>{t.prefix}…</code> · created <span title={when(t.createdAt)}>{new Date(t.createdAt).toLocaleDateString()}</span>
+                    <code>{t.prefix}…</code> · created{" "}
+                    <span title={when(t.createdAt)}>{new Date(t.createdAt).toLocaleDateString()}</span>
                   </p>
                 </Td>
                 <Td>
-                  <Badge tone={ROLE_TONES[t.role as RoleValue] ?? "neutral"}>{ROLE_OPTIONS.find((r) => r.value === t.role)?.label ?? t.role}</Badge>
+                  <Badge tone={ROLE_TONES[t.role as RoleValue] ?? "neutral"}>
+                    {ROLE_OPTIONS.find((r) => r.value === t.role)?.label ?? t.role}
+                  </Badge>
                 </Td>
-                <Td className="whitespace-nowrap text-slate-600">{t.lastUsedAt ? <span title={when(t.lastUsedAt)}>{ago(t.lastUsedAt)}</span> : "never used"}</Td>
+                <Td className="whitespace-nowrap text-slate-600">
+                  {t.lastUsedAt ? <span title={when(t.lastUsedAt)}>{ago(t.lastUsedAt)}</span> : "never used"}
+                </Td>
                 <Td className="text-right">
                   {t.revokedAt ? (
                     <Badge>revoked</Badge>
                   ) : (
-                    <Button size="sm" variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: t.id })} aria-label={`Revoke token ${t.name}`}>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      disabled={revoke.isPending}
+                      onClick={() => revoke.mutate({ id: t.id })}
+                      aria-label={`Revoke token ${t.name}`}
+                    >
                       Revoke
                     </Button>
                   )}
@@ -113,9 +128,25 @@ export function TokensPanel() {
           </tbody>
         </Table>
       )}
-      <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4" aria-label="Create a token">
-        <input name="name" required maxLength={120} placeholder="Token name, e.g. CI gate" aria-label="Token name" className={`min-w-48 flex-1 ${inlineInputClass}`} />
-        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Token role" className={inlineInputClass}>
+      <form
+        onSubmit={onSubmit}
+        className="flex flex-wrap items-center gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4"
+        aria-label="Create a token"
+      >
+        <input
+          name="name"
+          required
+          maxLength={120}
+          placeholder="Token name, e.g. CI gate"
+          aria-label="Token name"
+          className={`min-w-48 flex-1 ${inlineInputClass}`}
+        />
+        <select
+          value={role}
+          onChange={(e) => setRole(e.target.value as RoleValue)}
+          aria-label="Token role"
+          className={inlineInputClass}
+        >
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}

@@ -24,7 +24,12 @@ export function UsersPanel({ selfId }: { selfId: string }) {
     const form = event.currentTarget;
     const data = new FormData(form);
     create.mutate(
-      { email: String(data.get("email")), name: String(data.get("name") || "") || undefined, password: String(data.get("password")), role },
+      {
+        email: String(data.get("email")),
+        name: String(data.get("name") || "") || undefined,
+        password: String(data.get("password")),
+        role,
+      },
       { onSuccess: () => form.reset() },
     );
   }
@@ -77,7 +82,13 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                       <label className="sr-only" htmlFor={`role-${u.id}`}>
                         Role of {u.email}
                       </label>
-                      <select id={`role-${u.id}`} value={u.role} disabled={update.isPending} onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })} className={inlineInputClass}>
+                      <select
+                        id={`role-${u.id}`}
+                        value={u.role}
+                        disabled={update.isPending}
+                        onChange={(e) => update.mutate({ id: u.id, role: e.target.value as RoleValue })}
+                        className={inlineInputClass}
+                      >
                         {ROLE_OPTIONS.map((r) => (
                           <option key={r.value} value={r.value}>
                             {r.label}
@@ -89,7 +100,12 @@ export function UsersPanel({ selfId }: { selfId: string }) {
                 </Td>
                 <Td className="text-right">
                   {u.id !== selfId && (
-                    <Button size="sm" variant={u.disabledAt ? "secondary" : "danger"} onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })} aria-label={`${u.disabledAt ? "Enable" : "Disable"} ${u.email}`}>
+                    <Button
+                      size="sm"
+                      variant={u.disabledAt ? "secondary" : "danger"}
+                      onClick={() => update.mutate({ id: u.id, disabled: !u.disabledAt })}
+                      aria-label={`${u.disabledAt ? "Enable" : "Disable"} ${u.email}`}
+                    >
                       {u.disabledAt ? "Enable" : "Disable"}
                     </Button>
                   )}
@@ -99,11 +115,36 @@ export function UsersPanel({ selfId }: { selfId: string }) {
           </tbody>
         </Table>
       )}
-      <form onSubmit={onSubmit} className="grid gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4 sm:grid-cols-2" aria-label="Add a user">
-        <input name="email" type="email" required placeholder="E-mail" aria-label="E-mail" className={inlineInputClass} />
+      <form
+        onSubmit={onSubmit}
+        className="grid gap-3 border-t border-slate-200 bg-slate-50 px-5 py-4 sm:grid-cols-2"
+        aria-label="Add a user"
+      >
+        <input
+          name="email"
+          type="email"
+          required
+          placeholder="E-mail"
+          aria-label="E-mail"
+          className={inlineInputClass}
+        />
         <input name="name" placeholder="Name (optional)" aria-label="Name" className={inlineInputClass} />
-        <input name="password" type="password" required minLength={8} placeholder="Initial password (8+ characters)" aria-label="Initial password" autoComplete="new-password" className={inlineInputClass} />
-        <select value={role} onChange={(e) => setRole(e.target.value as RoleValue)} aria-label="Role" className={inlineInputClass}>
+        <input
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          placeholder="Initial password (8+ characters)"
+          aria-label="Initial password"
+          autoComplete="new-password"
+          className={inlineInputClass}
+        />
+        <select
+          value={role}
+          onChange={(e) => setRole(e.target.value as RoleValue)}
+          aria-label="Role"
+          className={inlineInputClass}
+        >
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}

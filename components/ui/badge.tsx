@@ -37,13 +37,34 @@ const SIZES = {
 export type BadgeSize = keyof typeof SIZES;
 
 /** The badge look as class names, for an element that must be something else (a button, a code): one look, one place. */
-export function badgeClass({ tone = "neutral", size = "md", square = false }: { tone?: BadgeTone; size?: BadgeSize; square?: boolean } = {}): string {
+export function badgeClass({
+  tone = "neutral",
+  size = "md",
+  square = false,
+}: {
+  tone?: BadgeTone;
+  size?: BadgeSize;
+  square?: boolean;
+} = {}): string {
   return `inline-flex items-center whitespace-nowrap ring-1 ring-inset ${square ? "rounded" : "rounded-full"} ${SIZES[size]} ${BADGE_TONES[tone]}`;
 }
 
 /** The coloured dot some badges lead with (`big` in a large badge); `pulse` while something is pending. */
-export function BadgeDot({ tone = "neutral", pulse = false, big = false }: { tone?: BadgeTone; pulse?: boolean; big?: boolean }) {
-  return <span aria-hidden="true" className={`shrink-0 rounded-full ${big ? "h-2 w-2" : "h-1.5 w-1.5"} ${DOTS[tone]} ${pulse ? "animate-pulse" : ""}`} />;
+export function BadgeDot({
+  tone = "neutral",
+  pulse = false,
+  big = false,
+}: {
+  tone?: BadgeTone;
+  pulse?: boolean;
+  big?: boolean;
+}) {
+  return (
+    <span
+      aria-hidden="true"
+      className={`shrink-0 rounded-full ${big ? "h-2 w-2" : "h-1.5 w-1.5"} ${DOTS[tone]} ${pulse ? "animate-pulse" : ""}`}
+    />
+  );
 }
 
 export function Badge({
@@ -54,7 +75,14 @@ export function Badge({
   children,
   className = "",
   ...rest
-}: { tone?: BadgeTone; size?: BadgeSize; square?: boolean; dot?: boolean; children: ReactNode; className?: string } & Omit<HTMLAttributes<HTMLSpanElement>, "className" | "children">) {
+}: {
+  tone?: BadgeTone;
+  size?: BadgeSize;
+  square?: boolean;
+  dot?: boolean;
+  children: ReactNode;
+  className?: string;
+} & Omit<HTMLAttributes<HTMLSpanElement>, "className" | "children">) {
   return (
     <span {...rest} className={cn(badgeClass({ tone, size, square }), className)}>
       {dot && <BadgeDot tone={tone} />}

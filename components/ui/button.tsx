@@ -22,7 +22,12 @@ export function Button({
     <button
       type="button"
       {...props}
-      className={cn("inline-flex items-center justify-center gap-1.5 rounded-lg font-medium transition disabled:cursor-not-allowed disabled:opacity-60", SIZES[size], VARIANTS[variant], className)}
+      className={cn(
+        "inline-flex items-center justify-center gap-1.5 rounded-lg font-medium transition disabled:cursor-not-allowed disabled:opacity-60",
+        SIZES[size],
+        VARIANTS[variant],
+        className,
+      )}
     />
   );
 }

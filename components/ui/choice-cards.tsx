@@ -24,8 +24,18 @@ export function ChoiceCards<T extends string>({
       <legend className="text-sm font-medium text-slate-800">{legend}</legend>
       <div className={`mt-1 grid gap-2 ${columns === 2 ? "sm:grid-cols-2" : ""}`}>
         {options.map((o) => (
-          <label key={o.value} className={`flex cursor-pointer gap-2 rounded-lg border px-3 py-2.5 text-sm ${value === o.value ? on : "border-slate-200 hover:bg-slate-50"}`}>
-            <input type="radio" name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} className="mt-0.5" />
+          <label
+            key={o.value}
+            className={`flex cursor-pointer gap-2 rounded-lg border px-3 py-2.5 text-sm ${value === o.value ? on : "border-slate-200 hover:bg-slate-50"}`}
+          >
+            <input
+              type="radio"
+              name={name}
+              value={o.value}
+              checked={value === o.value}
+              onChange={() => onChange(o.value)}
+              className="mt-0.5"
+            />
             <span>
               <span className="block font-medium">{o.label}</span>
               {o.description && <span className="text-xs text-slate-600">{o.description}</span>}

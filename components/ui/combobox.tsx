@@ -61,7 +61,12 @@ export function Combobox({
   const show = () => {
     if (open || disabled) return;
     setQuery("");
-    setActive(Math.max(0, options.findIndex((o) => o.value === value)));
+    setActive(
+      Math.max(
+        0,
+        options.findIndex((o) => o.value === value),
+      ),
+    );
     setOpen(true);
   };
   const close = () => setOpen(false);
@@ -112,8 +117,17 @@ export function Combobox({
           }
         }}
       />
-      <svg aria-hidden="true" viewBox="0 0 20 20" className="pointer-events-none absolute right-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400" fill="currentColor">
-        <path fillRule="evenodd" d="M5.22 8.22a.75.75 0 0 1 1.06 0L10 11.94l3.72-3.72a.75.75 0 1 1 1.06 1.06l-4.25 4.25a.75.75 0 0 1-1.06 0L5.22 9.28a.75.75 0 0 1 0-1.06Z" clipRule="evenodd" />
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        className="pointer-events-none absolute right-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+        fill="currentColor"
+      >
+        <path
+          fillRule="evenodd"
+          d="M5.22 8.22a.75.75 0 0 1 1.06 0L10 11.94l3.72-3.72a.75.75 0 1 1 1.06 1.06l-4.25 4.25a.75.75 0 0 1-1.06 0L5.22 9.28a.75.75 0 0 1 0-1.06Z"
+          clipRule="evenodd"
+        />
       </svg>
       {open && (
         <div className="absolute left-0 right-0 z-50 mt-1 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-lg">
@@ -131,7 +145,11 @@ export function Combobox({
                     choose(o);
                   }}
                   onMouseEnter={() => setActive(i)}
-                  className={cn("cursor-pointer px-3 py-1.5 text-sm", i === active ? "bg-brand-50 text-brand-900" : "text-slate-800", o.value === value && "font-semibold")}
+                  className={cn(
+                    "cursor-pointer px-3 py-1.5 text-sm",
+                    i === active ? "bg-brand-50 text-brand-900" : "text-slate-800",
+                    o.value === value && "font-semibold",
+                  )}
                 >
                   {o.label}
                   {o.hint && <span className="block text-xs font-normal text-slate-500">{o.hint}</span>}

@@ -44,7 +44,9 @@ export function Dialog({
     if (open && !d.open) {
       opener.current = document.activeElement;
       d.showModal();
-      const first = (initialFocus ? d.querySelector<HTMLElement>(initialFocus) : null) ?? d.querySelector<HTMLElement>("[data-autofocus],input,textarea,select,button:not([data-dialog-close])");
+      const first =
+        (initialFocus ? d.querySelector<HTMLElement>(initialFocus) : null) ??
+        d.querySelector<HTMLElement>("[data-autofocus],input,textarea,select,button:not([data-dialog-close])");
       first?.focus();
     } else if (!open && d.open) {
       d.close();
@@ -85,19 +87,35 @@ export function Dialog({
                 </div>
               )}
             </div>
-            <button type="button" data-dialog-close aria-label={closeLabel} onClick={onClose} className="-mr-1 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+            <button
+              type="button"
+              data-dialog-close
+              aria-label={closeLabel}
+              onClick={onClose}
+              className="-mr-1 rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+            >
               <Icon d={ICONS.x} strokeWidth={2} />
             </button>
           </header>
           {children && <div className="min-h-0 overflow-y-auto px-5 py-4">{children}</div>}
-          {footer && <footer className="flex flex-wrap justify-end gap-2 border-t border-slate-100 bg-slate-50/60 px-5 py-3">{footer}</footer>}
+          {footer && (
+            <footer className="flex flex-wrap justify-end gap-2 border-t border-slate-100 bg-slate-50/60 px-5 py-3">
+              {footer}
+            </footer>
+          )}
         </div>
       )}
     </dialog>
   );
 }
 
-type ConfirmOptions = { title: string; description?: ReactNode; confirmLabel?: string; cancelLabel?: string; destructive?: boolean };
+type ConfirmOptions = {
+  title: string;
+  description?: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  destructive?: boolean;
+};
 type Pending = ConfirmOptions & { resolve: (ok: boolean) => void };
 const ConfirmContext = createContext<((o: ConfirmOptions) => Promise<boolean>) | null>(null);
 
@@ -134,7 +152,11 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
             <Button variant="secondary" onClick={() => finish(false)}>
               {pending?.cancelLabel ?? "Cancel"}
             </Button>
-            <Button data-confirm variant={pending?.destructive ? "dangerSolid" : "primary"} onClick={() => finish(true)}>
+            <Button
+              data-confirm
+              variant={pending?.destructive ? "dangerSolid" : "primary"}
+              onClick={() => finish(true)}
+            >
               {pending?.confirmLabel ?? "Continue"}
             </Button>
           </>

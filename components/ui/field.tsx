@@ -39,7 +39,11 @@ export function Field({
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   const control = isValidElement(children)
-    ? cloneElement(children, { id: (children.props.id as string | undefined) ?? id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })
+    ? cloneElement(children, {
+        id: (children.props.id as string | undefined) ?? id,
+        "aria-describedby": describedBy,
+        "aria-invalid": error ? true : undefined,
+      })
     : children;
   const controlId = (isValidElement(children) ? (children.props.id as string | undefined) : undefined) ?? id;
   const labelClass = dense ? "text-[13px] font-medium text-slate-800" : "text-sm font-medium text-slate-800";
@@ -99,7 +103,11 @@ export function FilterSelect({
 }) {
   return (
     <FilterField label={label}>
-      <select className={cn(inputClass, "mt-1", className)} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+      <select
+        className={cn(inputClass, "mt-1", className)}
+        value={value ?? ""}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
         {any !== undefined && <option value="">{any}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value} title={o.title}>

@@ -9,7 +9,12 @@ export function IconButton({
   className = "",
   tipSide,
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { label: string; shortcut?: string; children: ReactNode; tipSide?: "bottom" | "right" }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  label: string;
+  shortcut?: string;
+  children: ReactNode;
+  tipSide?: "bottom" | "right";
+}) {
   return (
     <Tip text={shortcut ? `${label} (${shortcut})` : label} side={tipSide}>
       <button

@@ -37,7 +37,8 @@ export function Icon({
 }
 
 /** An ellipse (or with one radius a circle) as path data, for icons drawn from paths only. */
-export const ellipse = (cx: number, cy: number, rx: number, ry = rx) => `M${cx - rx} ${cy}a${rx} ${ry} 0 1 0 ${2 * rx} 0a${rx} ${ry} 0 1 0 ${-2 * rx} 0`;
+export const ellipse = (cx: number, cy: number, rx: number, ry = rx) =>
+  `M${cx - rx} ${cy}a${rx} ${ry} 0 1 0 ${2 * rx} 0a${rx} ${ry} 0 1 0 ${-2 * rx} 0`;
 
 export const ICONS = {
   undo: "M9 14L4 9l5-5M4 9h11a5 5 0 0 1 0 10h-3",
@@ -58,7 +59,8 @@ export const ICONS = {
   collapse: "M15 6l-6 6 6 6M20 4v16",
   expand: "M9 6l6 6-6 6M4 4v16",
   /** filled, on a 16×16 view box */
-  errorSolid: "M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM7.25 4.5h1.5v4.5h-1.5zM8 10.25a.9.9 0 1 1 0 1.8.9.9 0 0 1 0-1.8z",
+  errorSolid:
+    "M8 1.5a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM7.25 4.5h1.5v4.5h-1.5zM8 10.25a.9.9 0 1 1 0 1.8.9.9 0 0 1 0-1.8z",
   /** filled, on a 16×16 view box */
   warningSolid: "M8 1.8 15 14H1zM7.3 6h1.4v4H7.3zm.7 5.2a.8.8 0 1 1 0 1.6.8.8 0 0 1 0-1.6z",
 } as const;

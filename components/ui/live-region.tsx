@@ -5,7 +5,15 @@ import type { ReactNode } from "react";
  * hidden unless a className is given. Keep it mounted and change its content; a region that appears together with
  * its text is often not announced.
  */
-export function LiveRegion({ children, assertive = false, className = "sr-only" }: { children?: ReactNode; assertive?: boolean; className?: string }) {
+export function LiveRegion({
+  children,
+  assertive = false,
+  className = "sr-only",
+}: {
+  children?: ReactNode;
+  assertive?: boolean;
+  className?: string;
+}) {
   return (
     <span className={className} aria-live={assertive ? "assertive" : "polite"}>
       {children}

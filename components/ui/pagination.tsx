@@ -1,8 +1,31 @@
 import { Button } from "./button";
 
 /** Cursor pagination: previous / next with where you are ("21-40 of 312"); the caller keeps the cursor stack. */
-export function Pagination({ from, to, total, hasPrev, hasNext, onPrev, onNext, label = "Pages" }: { from: number; to: number; total?: number; hasPrev: boolean; hasNext: boolean; onPrev: () => void; onNext: () => void; label?: string }) {
-  if (!hasPrev && !hasNext) return total !== undefined && total > 0 ? <p className="px-1 py-2 text-xs text-slate-500">{total === 1 ? "1 row" : `${total.toLocaleString("en-US")} rows`}</p> : null;
+export function Pagination({
+  from,
+  to,
+  total,
+  hasPrev,
+  hasNext,
+  onPrev,
+  onNext,
+  label = "Pages",
+}: {
+  from: number;
+  to: number;
+  total?: number;
+  hasPrev: boolean;
+  hasNext: boolean;
+  onPrev: () => void;
+  onNext: () => void;
+  label?: string;
+}) {
+  if (!hasPrev && !hasNext)
+    return total !== undefined && total > 0 ? (
+      <p className="px-1 py-2 text-xs text-slate-500">
+        {total === 1 ? "1 row" : `${total.toLocaleString("en-US")} rows`}
+      </p>
+    ) : null;
   return (
     <nav aria-label={label} className="flex items-center justify-between gap-3 px-1 py-2 text-xs text-slate-600">
       <span className="tabular-nums">
@@ -22,7 +45,21 @@ export function Pagination({ from, to, total, hasPrev, hasNext, onPrev, onNext, 
 }
 
 /** Cursor pagination as "load more": how many are shown (of how many, when known) and a button for the next page. */
-export function LoadMore({ shown, total, hasMore, loading = false, onLoadMore, noun = "rows" }: { shown: number; total?: number; hasMore: boolean; loading?: boolean; onLoadMore: () => void; noun?: string }) {
+export function LoadMore({
+  shown,
+  total,
+  hasMore,
+  loading = false,
+  onLoadMore,
+  noun = "rows",
+}: {
+  shown: number;
+  total?: number;
+  hasMore: boolean;
+  loading?: boolean;
+  onLoadMore: () => void;
+  noun?: string;
+}) {
   if (shown === 0 && !hasMore) return null;
   return (
     <div className="flex items-center justify-between gap-3 px-1 py-2 text-xs text-slate-600">

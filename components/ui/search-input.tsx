@@ -15,7 +15,10 @@ export function SearchInput({
   delay = 300,
   className,
   ...rest
-}: { value: string | undefined; onCommit: (value: string | undefined) => void; delay?: number } & Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "defaultValue">) {
+}: { value: string | undefined; onCommit: (value: string | undefined) => void; delay?: number } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "value" | "onChange" | "defaultValue"
+>) {
   const [text, setText] = useState(value ?? "");
   const committed = useRef(value);
   const commit = useRef(onCommit);

@@ -11,9 +11,27 @@ const SIZES = {
  * A semantic table in a card. Rows that open something carry a link or button in a cell, or `onActivate` on the
  * row (then the row itself is focusable and Enter opens it). With `maxHeight` the body scrolls under a sticky header.
  */
-export function Table({ children, caption, size = "md", maxHeight, className = "" }: { children: ReactNode; caption?: string; size?: keyof typeof SIZES; maxHeight?: string; className?: string }) {
+export function Table({
+  children,
+  caption,
+  size = "md",
+  maxHeight,
+  className = "",
+}: {
+  children: ReactNode;
+  caption?: string;
+  size?: keyof typeof SIZES;
+  maxHeight?: string;
+  className?: string;
+}) {
   return (
-    <div tabIndex={0} role="region" aria-label={caption} className={cn("overflow-auto rounded-xl border border-slate-200 bg-white", className)} style={maxHeight ? { maxHeight } : undefined}>
+    <div
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      className={cn("overflow-auto rounded-xl border border-slate-200 bg-white", className)}
+      style={maxHeight ? { maxHeight } : undefined}
+    >
       <table className={`w-full text-left text-sm ${SIZES[size]}`}>
         {caption && <caption className="sr-only">{caption}</caption>}
         {children}
@@ -24,7 +42,9 @@ export function Table({ children, caption, size = "md", maxHeight, className = "
 
 export function THead({ children, sticky = false }: { children: ReactNode; sticky?: boolean }) {
   return (
-    <thead className={`border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500 ${sticky ? "sticky top-0 z-10 shadow-[0_1px_0_var(--color-slate-200)]" : ""}`}>
+    <thead
+      className={`border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500 ${sticky ? "sticky top-0 z-10 shadow-[0_1px_0_var(--color-slate-200)]" : ""}`}
+    >
       {children}
     </thead>
   );

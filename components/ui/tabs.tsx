@@ -46,7 +46,11 @@ export function Tabs({
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const enabled = tabs.filter((t) => !t.disabled);
   const move = (e: KeyboardEvent<HTMLButtonElement>, id: string) => {
-    const next = tabAfterKey(enabled.map((t) => t.id), id, e.key);
+    const next = tabAfterKey(
+      enabled.map((t) => t.id),
+      id,
+      e.key,
+    );
     if (next === null) return;
     e.preventDefault();
     onSelect(next);
@@ -72,7 +76,9 @@ export function Tabs({
             onClick={() => onSelect(t.id)}
             onKeyDown={(e) => move(e, t.id)}
             className={`relative inline-flex shrink-0 items-center gap-2 whitespace-nowrap border-b-2 font-medium transition disabled:opacity-50 ${SIZES[size].tab} ${
-              active ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
+              active
+                ? "border-brand-600 text-brand-700"
+                : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-900"
             }`}
           >
             {t.label}
@@ -84,9 +90,25 @@ export function Tabs({
   );
 }
 
-export function TabPanel({ id, idPrefix = "tab", children, className = "" }: { id: string; idPrefix?: string; children: ReactNode; className?: string }) {
+export function TabPanel({
+  id,
+  idPrefix = "tab",
+  children,
+  className = "",
+}: {
+  id: string;
+  idPrefix?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
-    <div role="tabpanel" id={`${idPrefix}-panel-${id}`} aria-labelledby={`${idPrefix}-${id}`} tabIndex={-1} className={`focus:outline-none ${className}`}>
+    <div
+      role="tabpanel"
+      id={`${idPrefix}-panel-${id}`}
+      aria-labelledby={`${idPrefix}-${id}`}
+      tabIndex={-1}
+      className={`focus:outline-none ${className}`}
+    >
       {children}
     </div>
   );

@@ -25,22 +25,37 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [host, setHost] = useState<HTMLElement | null>(null);
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((ts) => ts.filter((t) => t.id !== id)), []);
-  const push = useCallback((t: Omit<Toast, "id">) => setToasts((ts) => [...ts.slice(-3), { ...t, id: next.current++ }]), []);
+  const push = useCallback(
+    (t: Omit<Toast, "id">) => setToasts((ts) => [...ts.slice(-3), { ...t, id: next.current++ }]),
+    [],
+  );
   const api = useMemo(() => ({ push, setHost }), [push]);
   const list = (
     <>
       <div aria-live="polite" className="contents">
-        {toasts.filter((t) => t.tone !== "error").map((t) => <ToastCard key={t.id} toast={t} onDismiss={dismiss} />)}
+        {toasts
+          .filter((t) => t.tone !== "error")
+          .map((t) => (
+            <ToastCard key={t.id} toast={t} onDismiss={dismiss} />
+          ))}
       </div>
       <div aria-live="assertive" className="contents">
-        {toasts.filter((t) => t.tone === "error").map((t) => <ToastCard key={t.id} toast={t} onDismiss={dismiss} />)}
+        {toasts
+          .filter((t) => t.tone === "error")
+          .map((t) => (
+            <ToastCard key={t.id} toast={t} onDismiss={dismiss} />
+          ))}
       </div>
     </>
   );
   return (
     <ToastContext.Provider value={api}>
       {children}
-      {host ? createPortal(list, host) : <div className="pointer-events-none fixed right-4 top-4 z-[60] flex w-80 flex-col gap-2">{list}</div>}
+      {host ? (
+        createPortal(list, host)
+      ) : (
+        <div className="pointer-events-none fixed right-4 top-4 z-[60] flex w-80 flex-col gap-2">{list}</div>
+      )}
     </ToastContext.Provider>
   );
 }
@@ -64,13 +79,21 @@ function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
     return () => clearTimeout(timer);
   }, [toast, onDismiss]);
   return (
-    <div role={toast.tone === "error" ? "alert" : "status"} className={`pointer-events-auto flex max-w-xl items-start gap-3 rounded-lg border px-3 py-2.5 text-sm shadow-lg ${TONES[toast.tone]}`}>
+    <div
+      role={toast.tone === "error" ? "alert" : "status"}
+      className={`pointer-events-auto flex max-w-xl items-start gap-3 rounded-lg border px-3 py-2.5 text-sm shadow-lg ${TONES[toast.tone]}`}
+    >
       <span data-dot className="mt-1.5 h-2 w-2 shrink-0 rounded-full" aria-hidden="true" />
       <div className="min-w-0 flex-1">
         <p className="font-medium text-slate-900">{toast.title}</p>
         {toast.description && <p className="mt-0.5 text-slate-600">{toast.description}</p>}
       </div>
-      <button type="button" aria-label="Dismiss" onClick={() => onDismiss(toast.id)} className="rounded p-0.5 text-slate-400 hover:text-slate-700">
+      <button
+        type="button"
+        aria-label="Dismiss"
+        onClick={() => onDismiss(toast.id)}
+        className="rounded p-0.5 text-slate-400 hover:text-slate-700"
+      >
         <Icon d={ICONS.x} className="h-3.5 w-3.5" strokeWidth={2} />
       </button>
     </div>

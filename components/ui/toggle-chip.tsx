@@ -5,7 +5,9 @@ import { cn } from "./cn";
 export function toggleChipClass(pressed: boolean): string {
   return cn(
     "inline-flex items-center gap-1 rounded-full border px-3 py-1 text-xs font-medium transition focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-60",
-    pressed ? "border-brand-500 bg-brand-50 text-brand-700" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+    pressed
+      ? "border-brand-500 bg-brand-50 text-brand-700"
+      : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
   );
 }
 
@@ -14,7 +16,12 @@ export function toggleChipClass(pressed: boolean): string {
  * and assistive technology reads "pressed". Put a set of them in an element with `role="group"` and an `aria-label`
  * naming what they filter; the text of each chip says what it shows (colour is never the only signal).
  */
-export function ToggleChip({ pressed, className, children, ...rest }: { pressed: boolean } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "aria-pressed">) {
+export function ToggleChip({
+  pressed,
+  className,
+  children,
+  ...rest
+}: { pressed: boolean } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "aria-pressed">) {
   return (
     <button type="button" {...rest} aria-pressed={pressed} className={cn(toggleChipClass(pressed), className)}>
       {children}

@@ -115,7 +115,8 @@ class LocalProcessRunner implements Runner {
 
   async stop(): Promise<{ clean: boolean; detail: string }> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return { clean: false, detail: "the service was not running" };
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      return { clean: false, detail: "the service was not running" };
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once("exit", (code, signal) => resolve({ code, signal })),
     );
@@ -158,13 +159,22 @@ class ComposeRunner implements Runner {
     this.baseUrl = `http://127.0.0.1:${port}`;
     const project = `meal-scenes-acceptance-${process.pid}`;
     // compose.yaml reads the host port and data folder from these, so the run cannot touch ./data.
-    this.env = { ...process.env, COMPOSE_PROJECT_NAME: project, MEAL_SCENES_HOST_PORT: String(port), MEAL_SCENES_DATA_DIR: dataDir };
+    this.env = {
+      ...process.env,
+      COMPOSE_PROJECT_NAME: project,
+      MEAL_SCENES_HOST_PORT: String(port),
+      MEAL_SCENES_DATA_DIR: dataDir,
+    };
     this.files = ["-f", path.join(SAMPLE_APP_DIR, "compose.yaml"), "-f", overrideFile];
     this.description = `docker compose (project ${project}, port ${port}, data ${dataDir})`;
   }
 
   private compose(args: string[], timeoutMs = 300_000): { ok: boolean; out: string } {
-    const run = spawnSync("docker", ["compose", ...this.files, ...args], { env: this.env, encoding: "utf8", timeout: timeoutMs });
+    const run = spawnSync("docker", ["compose", ...this.files, ...args], {
+      env: this.env,
+      encoding: "utf8",
+      timeout: timeoutMs,
+    });
     return { ok: run.status === 0, out: `${run.stdout ?? ""}${run.stderr ?? ""}`.trim() };
   }
 
@@ -182,7 +192,10 @@ class ComposeRunner implements Runner {
     const id = this.compose(["ps", "-aq", "api"]).out.split("\n")[0] ?? "";
     const inspect = spawnSync("docker", ["inspect", "-f", "{{.State.ExitCode}}", id], { encoding: "utf8" });
     const code = inspect.stdout.trim();
-    return { clean: code === "0", detail: `docker compose stop api: exit code ${code || "unknown"} after ${Date.now() - started} ms` };
+    return {
+      clean: code === "0",
+      detail: `docker compose stop api: exit code ${code || "unknown"} after ${Date.now() - started} ms`,
+    };
   }
 
   recentOutput(): string {
@@ -208,7 +221,10 @@ function chooseMode(): { compose: true } | { compose: false; reason: string } {
     return { compose: false, reason: "docker info works but the compose plugin is missing" };
   }
   if (!existsSync(path.join(SAMPLE_APP_DIR, ".env"))) {
-    return { compose: false, reason: "sample-app/.env is missing (cp sample-app/.env.example sample-app/.env to use compose)" };
+    return {
+      compose: false,
+      reason: "sample-app/.env is missing (cp sample-app/.env.example sample-app/.env to use compose)",
+    };
   }
   return { compose: true };
 }
@@ -283,7 +299,8 @@ async function main(): Promise<number> {
     const scenesOk = await step("GET /api/meal-scenes matches contract/meal-scenes.schema.json", started, async () => {
       const res = await getJson(`${runner.baseUrl}/api/meal-scenes`);
       const problems = check("meal-scenes", res.body);
-      if (res.status !== 200 || problems.length > 0) throw new Error(`HTTP ${res.status}; contract violations: ${problems.join("; ")}`);
+      if (res.status !== 200 || problems.length > 0)
+        throw new Error(`HTTP ${res.status}; contract violations: ${problems.join("; ")}`);
       const scenes = (res.body as { scenes: Array<{ id: string }> }).scenes;
       sceneIds = scenes.map((s) => s.id);
       snapshot = { scenes: res.body, dishCounts: {} };
@@ -305,20 +322,25 @@ async function main(): Promise<number> {
       return `all 200, conform to contract/dishes.schema.json (${counts.join(", ")})`;
     });
 
-    const restarted = await step("restart (SIGTERM, start on the same data folder): reachable, data kept", started, async () => {
-      const stopped = await runner.stop();
-      if (!stopped.clean) throw new Error(`stop before restart was not clean: ${stopped.detail}`);
-      await runner.start();
-      const res = await getJson(`${runner.baseUrl}/api/meal-scenes`);
-      if (res.status !== 200) throw new Error(`after restart GET /api/meal-scenes answered ${res.status}`);
-      if (snapshot && !isDeepStrictEqual(res.body, snapshot.scenes)) throw new Error("after restart the scenes differ from before (data lost or duplicated)");
-      for (const [id, count] of Object.entries(snapshot?.dishCounts ?? {})) {
-        const dishes = await getJson(`${runner.baseUrl}/api/dishes?scene=${encodeURIComponent(id)}`);
-        const now = (dishes.body as { dishes?: unknown[] }).dishes?.length ?? 0;
-        if (now !== count) throw new Error(`scene ${id}: ${count} dishes before restart, ${now} after`);
-      }
-      return `${stopped.detail}; started again, same scenes and dish counts`;
-    });
+    const restarted = await step(
+      "restart (SIGTERM, start on the same data folder): reachable, data kept",
+      started,
+      async () => {
+        const stopped = await runner.stop();
+        if (!stopped.clean) throw new Error(`stop before restart was not clean: ${stopped.detail}`);
+        await runner.start();
+        const res = await getJson(`${runner.baseUrl}/api/meal-scenes`);
+        if (res.status !== 200) throw new Error(`after restart GET /api/meal-scenes answered ${res.status}`);
+        if (snapshot && !isDeepStrictEqual(res.body, snapshot.scenes))
+          throw new Error("after restart the scenes differ from before (data lost or duplicated)");
+        for (const [id, count] of Object.entries(snapshot?.dishCounts ?? {})) {
+          const dishes = await getJson(`${runner.baseUrl}/api/dishes?scene=${encodeURIComponent(id)}`);
+          const now = (dishes.body as { dishes?: unknown[] }).dishes?.length ?? 0;
+          if (now !== count) throw new Error(`scene ${id}: ${count} dishes before restart, ${now} after`);
+        }
+        return `${stopped.detail}; started again, same scenes and dish counts`;
+      },
+    );
 
     const stopped = await step("stop with the documented command (SIGTERM) exits cleanly", restarted, async () => {
       const result = await runner.stop();

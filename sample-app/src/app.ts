@@ -7,7 +7,13 @@ import type { Logger } from "./logger.ts";
 import { findSceneDishes, listScenes } from "./menu.ts";
 import { SERVICE_NAME, SERVICE_VERSION } from "./package-info.ts";
 
-export type ErrorCode = "SCENE_REQUIRED" | "SCENE_NOT_FOUND" | "ENDPOINT_REMOVED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "INTERNAL_ERROR";
+export type ErrorCode =
+  | "SCENE_REQUIRED"
+  | "SCENE_NOT_FOUND"
+  | "ENDPOINT_REMOVED"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "INTERNAL_ERROR";
 
 export interface ErrorDetail {
   field: string;
@@ -15,7 +21,13 @@ export interface ErrorDetail {
   allowed?: string[];
 }
 
-export function errorResponse(c: Context, status: ContentfulStatusCode, code: ErrorCode, message: string, details: ErrorDetail[] = []) {
+export function errorResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  code: ErrorCode,
+  message: string,
+  details: ErrorDetail[] = [],
+) {
   return c.json({ error: { code, message, details } }, status);
 }
 
@@ -67,26 +79,38 @@ export function createApp({ db, logger }: AppDeps): Hono {
   app.get("/api/dishes", async (c) => {
     const sceneId = c.req.query("scene")?.trim();
     if (!sceneId) {
-      return errorResponse(c, 400, "SCENE_REQUIRED", "Query parameter `scene` is required, e.g. GET /api/dishes?scene=breakfast. List scene ids with GET /api/meal-scenes.", [
-        { field: "scene", message: "required query parameter (a scene id from GET /api/meal-scenes)" },
-      ]);
+      return errorResponse(
+        c,
+        400,
+        "SCENE_REQUIRED",
+        "Query parameter `scene` is required, e.g. GET /api/dishes?scene=breakfast. List scene ids with GET /api/meal-scenes.",
+        [{ field: "scene", message: "required query parameter (a scene id from GET /api/meal-scenes)" }],
+      );
     }
     const result = await findSceneDishes(db, sceneId);
     if (!result) {
       const allowed = (await listScenes(db)).map((s) => s.id);
       const shown = sceneId.length > 64 ? `${sceneId.slice(0, 64)}…` : sceneId;
-      return errorResponse(c, 404, "SCENE_NOT_FOUND", `Unknown scene "${shown}". Get the valid scene ids from GET /api/meal-scenes.`, [
-        { field: "scene", message: "not a scene id offered by GET /api/meal-scenes", allowed },
-      ]);
+      return errorResponse(
+        c,
+        404,
+        "SCENE_NOT_FOUND",
+        `Unknown scene "${shown}". Get the valid scene ids from GET /api/meal-scenes.`,
+        [{ field: "scene", message: "not a scene id offered by GET /api/meal-scenes", allowed }],
+      );
     }
     return c.json(result);
   });
 
   // The old path is gone for good; 410 (not 404) tells callers to switch rather than retry.
   const removed = (c: Context) =>
-    errorResponse(c, 410, "ENDPOINT_REMOVED", "/api/stages has been removed. Use GET /api/meal-scenes to list scenes and GET /api/dishes?scene=<id> for their dishes.", [
-      { field: "path", message: "replaced by /api/meal-scenes" },
-    ]);
+    errorResponse(
+      c,
+      410,
+      "ENDPOINT_REMOVED",
+      "/api/stages has been removed. Use GET /api/meal-scenes to list scenes and GET /api/dishes?scene=<id> for their dishes.",
+      [{ field: "path", message: "replaced by /api/meal-scenes" }],
+    );
   app.all("/api/stages", removed);
   app.all("/api/stages/*", removed);
 
@@ -98,7 +122,12 @@ export function createApp({ db, logger }: AppDeps): Hono {
   }
 
   app.notFound((c) =>
-    errorResponse(c, 404, "NOT_FOUND", `No endpoint ${c.req.method} ${c.req.path}. Available: GET /health, GET /api/meal-scenes, GET /api/dishes?scene=<id>.`),
+    errorResponse(
+      c,
+      404,
+      "NOT_FOUND",
+      `No endpoint ${c.req.method} ${c.req.path}. Available: GET /health, GET /api/meal-scenes, GET /api/dishes?scene=<id>.`,
+    ),
   );
 
   // Details go to the log only: clients never see stack traces.

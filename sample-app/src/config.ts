@@ -6,9 +6,7 @@ import { PACKAGE_DIR } from "./package-info.ts";
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type DatabaseConfig =
-  | { kind: "pglite"; dataDir: string }
-  | { kind: "postgresql"; url: string };
+export type DatabaseConfig = { kind: "pglite"; dataDir: string } | { kind: "postgresql"; url: string };
 
 /** The environment, loosely typed so tests can pass a plain object. */
 export type Env = Record<string, string | undefined>;
@@ -68,7 +66,10 @@ function parseDatabaseUrl(raw: string | undefined, cwd: string, problems: string
     } catch {
       // reported below
     }
-    if (!host) problems.push(`DATABASE_URL is not a valid PostgreSQL URL (got "${redactUrl(raw)}"); expected postgresql://user:password@host:5432/database`);
+    if (!host)
+      problems.push(
+        `DATABASE_URL is not a valid PostgreSQL URL (got "${redactUrl(raw)}"); expected postgresql://user:password@host:5432/database`,
+      );
     return { kind: "postgresql", url: raw };
   }
   problems.push(

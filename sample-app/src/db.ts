@@ -95,7 +95,10 @@ async function openPglite(dataDir: string): Promise<Database> {
     async query<T>(sql: string, params?: unknown[]) {
       return (await db.query<T>(sql, params)).rows;
     },
-    transaction: (fn) => db.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows })),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({ query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows }),
+      ),
     async ping(timeoutMs = 2000) {
       await withTimeout(db.query("SELECT 1"), timeoutMs, "database ping");
     },
@@ -119,7 +122,10 @@ async function openPostgres(url: string, logger: Logger): Promise<Database> {
     await pool.query("SELECT 1");
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseOpenError(`cannot connect to ${describeDatabase({ kind: "postgresql", url })}: ${(err as Error).message}`, { cause: err });
+    throw new DatabaseOpenError(
+      `cannot connect to ${describeDatabase({ kind: "postgresql", url })}: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   let closed = false;
   return {
@@ -131,7 +137,9 @@ async function openPostgres(url: string, logger: Logger): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query("BEGIN");
-        const result = await fn({ query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[] });
+        const result = await fn({
+          query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[],
+        });
         await client.query("COMMIT");
         return result;
       } catch (err) {

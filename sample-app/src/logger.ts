@@ -19,12 +19,17 @@ function toJsonValue(value: unknown): unknown {
   return value;
 }
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Logger {
-  const log = (lineLevel: LogLevel) => (msg: string, fields: LogFields = {}) => {
-    if (RANK[lineLevel] < RANK[level]) return;
-    const entry: LogFields = { time: new Date().toISOString(), level: lineLevel, service: SERVICE_NAME, msg };
-    for (const [key, value] of Object.entries(fields)) entry[key] = toJsonValue(value);
-    write(JSON.stringify(entry));
-  };
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Logger {
+  const log =
+    (lineLevel: LogLevel) =>
+    (msg: string, fields: LogFields = {}) => {
+      if (RANK[lineLevel] < RANK[level]) return;
+      const entry: LogFields = { time: new Date().toISOString(), level: lineLevel, service: SERVICE_NAME, msg };
+      for (const [key, value] of Object.entries(fields)) entry[key] = toJsonValue(value);
+      write(JSON.stringify(entry));
+    };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
 }

@@ -15,7 +15,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   console.log(`database: ${describeDatabase(config.database)}`);
-  const db = await openDatabase(config.database, createLogger(config.logLevel, (line) => process.stderr.write(`${line}\n`)));
+  const db = await openDatabase(
+    config.database,
+    createLogger(config.logLevel, (line) => process.stderr.write(`${line}\n`)),
+  );
   try {
     if (!statusOnly) {
       const result = await runMigrations(db);
@@ -23,13 +26,17 @@ async function main(argv: string[]): Promise<number> {
       if (result.applied.length === 0) console.log("applied: nothing, the database was already up to date");
     }
     const status = await migrationStatus(db);
-    for (const step of status.applied) console.log(`  done     ${step.id.padEnd(28)} ${step.appliedAt}  ${step.summary}`);
+    for (const step of status.applied)
+      console.log(`  done     ${step.id.padEnd(28)} ${step.appliedAt}  ${step.summary}`);
     for (const id of status.pending) console.log(`  pending  ${id}`);
     const [counts] = status.pending.includes("0001_create_menu_tables")
       ? []
-      : await db.query<{ scenes: number; dishes: number }>("SELECT (SELECT count(*) FROM meal_scenes)::int AS scenes, (SELECT count(*) FROM dishes)::int AS dishes");
+      : await db.query<{ scenes: number; dishes: number }>(
+          "SELECT (SELECT count(*) FROM meal_scenes)::int AS scenes, (SELECT count(*) FROM dishes)::int AS dishes",
+        );
     console.log(
-      `status: ${status.applied.length} applied, ${status.pending.length} pending` + (counts ? `; ${counts.scenes} scenes, ${counts.dishes} dishes` : ""),
+      `status: ${status.applied.length} applied, ${status.pending.length} pending` +
+        (counts ? `; ${counts.scenes} scenes, ${counts.dishes} dishes` : ""),
     );
     return statusOnly || status.pending.length === 0 ? 0 : 1;
   } finally {

@@ -110,7 +110,11 @@ export async function runMigrations(db: Database, steps: MigrationStep[] = MIGRA
         continue;
       }
       const summary = await step.apply(tx);
-      await tx.query("INSERT INTO schema_migrations (id, kind, summary) VALUES ($1, $2, $3)", [step.id, step.kind, summary]);
+      await tx.query("INSERT INTO schema_migrations (id, kind, summary) VALUES ($1, $2, $3)", [
+        step.id,
+        step.kind,
+        summary,
+      ]);
       result.applied.push({ id: step.id, kind: step.kind, summary });
     }
     return result;
@@ -125,7 +129,12 @@ export async function migrationStatus(db: Database, steps: MigrationStep[] = MIG
         "SELECT id, kind, summary, applied_at FROM schema_migrations ORDER BY id",
       )
     : [];
-  const applied = rows.map((r) => ({ id: r.id, kind: r.kind, summary: r.summary, appliedAt: new Date(r.applied_at).toISOString() }));
+  const applied = rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    summary: r.summary,
+    appliedAt: new Date(r.applied_at).toISOString(),
+  }));
   const appliedIds = new Set(applied.map((a) => a.id));
   return { applied, pending: steps.filter((s) => !appliedIds.has(s.id)).map((s) => s.id) };
 }

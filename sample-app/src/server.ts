@@ -60,7 +60,10 @@ export async function startApp(config: Config, options: { logger?: Logger } = {}
   try {
     const migrations = await runMigrations(db);
     for (const step of migrations.applied) logger.info("migration applied", { ...step });
-    logger.info("migrations up to date", { applied: migrations.applied.length, alreadyApplied: migrations.alreadyApplied.length });
+    logger.info("migrations up to date", {
+      applied: migrations.applied.length,
+      alreadyApplied: migrations.alreadyApplied.length,
+    });
     server = await serveApp(createApp({ db, logger }), config.port);
   } catch (err) {
     await db.close().catch(() => undefined);

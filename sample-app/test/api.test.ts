@@ -9,7 +9,9 @@ import { serveApp, startApp, type RunningApp, type RunningServer } from "../src/
 import { captureLogger, fetchJson, makeTempDir, pgliteConfig } from "./helpers.ts";
 
 const check = createContractChecker();
-const packageVersion = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 interface Scene {
   id: string;
@@ -44,7 +46,12 @@ describe("meal-scenes API", () => {
     const res = await fetchJson(`${app.url}/health`);
     expect(res.status).toBe(200);
     expect(check("health", res.body)).toEqual([]);
-    expect(res.body).toEqual({ status: "ok", service: "meal-scenes", version: packageVersion, database: { status: "ok", kind: "pglite" } });
+    expect(res.body).toEqual({
+      status: "ok",
+      service: "meal-scenes",
+      version: packageVersion,
+      database: { status: "ok", kind: "pglite" },
+    });
   });
 
   it("GET /api/meal-scenes matches the contract and lists at least five scenes", async () => {
@@ -54,7 +61,9 @@ describe("meal-scenes API", () => {
     expect(check("meal-scenes", res.body)).toEqual([]);
     expect(scenes.length).toBeGreaterThanOrEqual(5);
     expect(new Set(scenes.map((s) => s.id)).size).toBe(scenes.length);
-    expect(new Set(scenes.map((s) => s.timeOfDay))).toEqual(new Set(["morning", "midday", "afternoon", "evening", "late_night"]));
+    expect(new Set(scenes.map((s) => s.timeOfDay))).toEqual(
+      new Set(["morning", "midday", "afternoon", "evening", "late_night"]),
+    );
     expect(scenes.map((s) => s.id)).toEqual(SEED_SCENES.map((s) => s.id));
   });
 
@@ -97,7 +106,8 @@ describe("meal-scenes API", () => {
       const res = await fetchJson(`${app.url}/api/dishes?scene=${encodeURIComponent(scene)}`);
       expect(res.status, scene).toBe(404);
       expect(check("error", res.body)).toEqual([]);
-      const error = (res.body as { error: { code: string; message: string; details: Array<{ allowed?: string[] }> } }).error;
+      const error = (res.body as { error: { code: string; message: string; details: Array<{ allowed?: string[] }> } })
+        .error;
       expect(error.code).toBe("SCENE_NOT_FOUND");
       expect(error.message).toContain("GET /api/meal-scenes");
       expect(error.message.length).toBeLessThan(200);
@@ -107,15 +117,18 @@ describe("meal-scenes API", () => {
     expect((await fetchJson(`${app.url}/api/dishes?scene=breakfast`)).status).toBe(200);
   });
 
-  it.each(["GET", "POST", "DELETE"])("%s /api/stages is 410 ENDPOINT_REMOVED pointing to /api/meal-scenes", async (method) => {
-    for (const path of ["/api/stages", "/api/stages/3", "/api/stages?scene=breakfast"]) {
-      const res = await fetchJson(`${app.url}${path}`, { method });
-      expect(res.status, path).toBe(410);
-      expect(check("error", res.body)).toEqual([]);
-      expect(res.body).toMatchObject({ error: { code: "ENDPOINT_REMOVED" } });
-      expect(JSON.stringify(res.body)).toContain("/api/meal-scenes");
-    }
-  });
+  it.each(["GET", "POST", "DELETE"])(
+    "%s /api/stages is 410 ENDPOINT_REMOVED pointing to /api/meal-scenes",
+    async (method) => {
+      for (const path of ["/api/stages", "/api/stages/3", "/api/stages?scene=breakfast"]) {
+        const res = await fetchJson(`${app.url}${path}`, { method });
+        expect(res.status, path).toBe(410);
+        expect(check("error", res.body)).toEqual([]);
+        expect(res.body).toMatchObject({ error: { code: "ENDPOINT_REMOVED" } });
+        expect(JSON.stringify(res.body)).toContain("/api/meal-scenes");
+      }
+    },
+  );
 
   it("unknown paths are a JSON 404, wrong methods a JSON 405 with Allow", async () => {
     for (const path of ["/", "/api", "/api/meal-scenes/breakfast", "/index.html"]) {

@@ -34,7 +34,11 @@ describe("loadConfig", () => {
       port: 9001,
       logLevel: "warn",
     });
-    for (const url of ["postgresql://app:secret@db:5432/meal", "postgres://localhost/meal", "postgresql:///meal?host=/var/run/postgresql"]) {
+    for (const url of [
+      "postgresql://app:secret@db:5432/meal",
+      "postgres://localhost/meal",
+      "postgresql:///meal?host=/var/run/postgresql",
+    ]) {
       expect(loadConfig({ DATABASE_URL: url }).database).toEqual({ kind: "postgresql", url });
     }
   });

@@ -10,7 +10,10 @@ export function makeTempDir(prefix = "meal-scenes-test-"): { dir: string; remove
 }
 
 /** Collects log lines in memory so tests stay quiet and can assert on them. */
-export function captureLogger(level: Config["logLevel"] = "debug"): { logger: Logger; lines: Array<Record<string, unknown>> } {
+export function captureLogger(level: Config["logLevel"] = "debug"): {
+  logger: Logger;
+  lines: Array<Record<string, unknown>>;
+} {
   const lines: Array<Record<string, unknown>> = [];
   return { lines, logger: createLogger(level, (line) => lines.push(JSON.parse(line) as Record<string, unknown>)) };
 }
@@ -19,7 +22,10 @@ export function pgliteConfig(dataDir: string): Config {
   return { database: { kind: "pglite", dataDir }, port: 0, logLevel: "debug" };
 }
 
-export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: unknown }> {
+export async function fetchJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; headers: Headers; body: unknown }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown;

@@ -6,8 +6,16 @@ import { describe, expect, it } from "vitest";
 import { SAMPLE_APP_DIR } from "../scripts/paths.ts";
 
 const read = (file: string) => readFileSync(path.join(SAMPLE_APP_DIR, file), "utf8");
-const lines = (file: string) => read(file).split("\n").map((l) => l.trim());
-type PackageJson = { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const lines = (file: string) =>
+  read(file)
+    .split("\n")
+    .map((l) => l.trim());
+type PackageJson = {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 describe("Dockerfile", () => {
   const dockerfile = read("Dockerfile");
@@ -30,7 +38,8 @@ describe("Dockerfile", () => {
 
   it("copies no env file and bakes no secret into a layer", () => {
     for (const line of instructions.filter((l) => /^(COPY|ADD) /.test(l))) expect(line).not.toMatch(/\.env|\s\.\s/);
-    for (const line of instructions.filter((l) => /^(ENV|ARG) /.test(l))) expect(line).not.toMatch(/PASSWORD|SECRET|TOKEN|postgres(ql)?:\/\//i);
+    for (const line of instructions.filter((l) => /^(ENV|ARG) /.test(l)))
+      expect(line).not.toMatch(/PASSWORD|SECRET|TOKEN|postgres(ql)?:\/\//i);
   });
 });
 
@@ -45,7 +54,9 @@ describe("ignore files and the env example", () => {
 
   it(".env.example names the three variables of spec 2.6 and holds placeholders only", () => {
     const assignments = lines(".env.example").filter((l) => /^[A-Z_]+=/.test(l));
-    expect(assignments.map((l) => l.split("=")[0])).toEqual(expect.arrayContaining(["DATABASE_URL", "APP_PORT", "LOG_LEVEL"]));
+    expect(assignments.map((l) => l.split("=")[0])).toEqual(
+      expect.arrayContaining(["DATABASE_URL", "APP_PORT", "LOG_LEVEL"]),
+    );
     expect(assignments).toContain("DATABASE_URL=");
     expect(assignments.find((l) => l.startsWith("POSTGRES_PASSWORD="))).toMatch(/=replace-with-/);
   });
@@ -71,22 +82,30 @@ describe("package.json", () => {
   const lock = JSON.parse(read("package-lock.json")) as { packages: Record<string, Partial<PackageJson>> };
 
   it("is meal-scenes 1.0.0 with start and build scripts", () => {
-    expect(own).toMatchObject({ name: "meal-scenes", version: "1.0.0", scripts: { start: "node dist/main.js", build: expect.any(String) } });
+    expect(own).toMatchObject({
+      name: "meal-scenes",
+      version: "1.0.0",
+      scripts: { start: "node dist/main.js", build: expect.any(String) },
+    });
   });
 
   it("pins every dependency to the version the repository root installs", () => {
-    const rootLock = JSON.parse(readFileSync(path.join(SAMPLE_APP_DIR, "..", "package-lock.json"), "utf8")) as typeof lock;
+    const rootLock = JSON.parse(
+      readFileSync(path.join(SAMPLE_APP_DIR, "..", "package-lock.json"), "utf8"),
+    ) as typeof lock;
     for (const [name, version] of Object.entries({ ...own.dependencies, ...own.devDependencies })) {
       expect(version, name).toMatch(/^\d+\.\d+\.\d+$/);
       expect(`${name}@${rootLock.packages[`node_modules/${name}`]?.version}`).toBe(`${name}@${version}`);
     }
     // Runtime dependencies are pinned identically in both package.json files.
-    for (const [name, version] of Object.entries(own.dependencies)) expect(`${name}@${root.dependencies[name]}`).toBe(`${name}@${version}`);
+    for (const [name, version] of Object.entries(own.dependencies))
+      expect(`${name}@${root.dependencies[name]}`).toBe(`${name}@${version}`);
   });
 
   it("has a lockfile in step with package.json", () => {
     expect(lock.packages[""]?.dependencies).toEqual(own.dependencies);
     expect(lock.packages[""]?.devDependencies).toEqual(own.devDependencies);
-    for (const [name, version] of Object.entries(own.dependencies)) expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(version);
+    for (const [name, version] of Object.entries(own.dependencies))
+      expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(version);
   });
 });

@@ -45,7 +45,11 @@ describe("PGlite data folder", () => {
   it("seeds once, keeps data across restarts, never duplicates and never re-seeds over owner edits", async () => {
     const { logger, lines } = captureLogger();
     const first = await startApp(pgliteConfig(dataDir), { logger });
-    expect(await counts(first)).toEqual({ scenes: SEED_SCENES.length, dishes: seededDishes, migrations: MIGRATIONS.length });
+    expect(await counts(first)).toEqual({
+      scenes: SEED_SCENES.length,
+      dishes: seededDishes,
+      migrations: MIGRATIONS.length,
+    });
     expect(lines.filter((l) => l.msg === "migration applied").map((l) => l.id)).toEqual(MIGRATIONS.map((m) => m.id));
     // The owner changes the menu: one dish is taken off.
     await first.db.query("DELETE FROM dishes WHERE id = 'tea-egg'");
@@ -53,7 +57,11 @@ describe("PGlite data folder", () => {
     expect(await portIsClosed(first.port)).toBe(true);
 
     const second = await startApp(pgliteConfig(dataDir), { logger: captureLogger().logger });
-    expect(await counts(second)).toEqual({ scenes: SEED_SCENES.length, dishes: seededDishes - 1, migrations: MIGRATIONS.length });
+    expect(await counts(second)).toEqual({
+      scenes: SEED_SCENES.length,
+      dishes: seededDishes - 1,
+      migrations: MIGRATIONS.length,
+    });
     expect(await runMigrations(second.db)).toEqual({ applied: [], alreadyApplied: MIGRATIONS.map((m) => m.id) });
     const res = await fetchJson(`${second.url}/api/dishes?scene=breakfast`);
     expect((res.body as { dishes: unknown[] }).dishes).toHaveLength(5);
@@ -65,8 +73,12 @@ describe("PGlite data folder", () => {
     try {
       // The lock is per process; pretend another live process (our parent) holds it.
       writeFileSync(`${dataDir}.lock`, String(process.ppid));
-      await expect(openDatabase({ kind: "pglite", dataDir }, captureLogger().logger)).rejects.toThrow(DatabaseOpenError);
-      await expect(openDatabase({ kind: "pglite", dataDir }, captureLogger().logger)).rejects.toThrow(/in use by process .*stop the running service/);
+      await expect(openDatabase({ kind: "pglite", dataDir }, captureLogger().logger)).rejects.toThrow(
+        DatabaseOpenError,
+      );
+      await expect(openDatabase({ kind: "pglite", dataDir }, captureLogger().logger)).rejects.toThrow(
+        /in use by process .*stop the running service/,
+      );
       writeFileSync(`${dataDir}.lock`, String(process.pid));
     } finally {
       await app.close();
@@ -88,7 +100,9 @@ describe("PGlite data folder", () => {
     const migrate = runMigrate(dataDir);
     expect(migrate.status, migrate.stderr).toBe(0);
     expect(migrate.stdout).toContain("applied: nothing, the database was already up to date");
-    expect(migrate.stdout).toContain(`status: 2 applied, 0 pending; ${SEED_SCENES.length} scenes, ${seededDishes - 1} dishes`);
+    expect(migrate.stdout).toContain(
+      `status: 2 applied, 0 pending; ${SEED_SCENES.length} scenes, ${seededDishes - 1} dishes`,
+    );
     const status = runMigrate(dataDir, ["--status"]);
     expect(status.status, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/done +0001_create_menu_tables/);
@@ -99,7 +113,9 @@ describe("PGlite data folder", () => {
     const run = runMigrate(path.join(temp.dir, "fresh"));
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("applied: 0001_create_menu_tables (schema) - created tables meal_scenes, dishes");
-    expect(run.stdout).toContain(`applied: 0002_seed_menu (seed) - inserted ${SEED_SCENES.length} scenes, ${seededDishes} dishes`);
+    expect(run.stdout).toContain(
+      `applied: 0002_seed_menu (seed) - inserted ${SEED_SCENES.length} scenes, ${seededDishes} dishes`,
+    );
   });
 });
 
@@ -111,7 +127,9 @@ const pgReachable = await (async () => {
     await client.connect();
     return true;
   } catch (err) {
-    console.warn(`[sample-app] PostgreSQL at ${redactUrl(adminUrl)} is unreachable (${(err as Error).message}); skipping the PostgreSQL test.`);
+    console.warn(
+      `[sample-app] PostgreSQL at ${redactUrl(adminUrl)} is unreachable (${(err as Error).message}); skipping the PostgreSQL test.`,
+    );
     return false;
   } finally {
     await client.end().catch(() => undefined);
@@ -137,11 +155,20 @@ describe.skipIf(!pgReachable)("PostgreSQL server", () => {
 
   it("migrates, serves every endpoint and stays idempotent across a restart", async () => {
     await admin(`CREATE DATABASE ${dbName}`);
-    const config = { database: { kind: "postgresql" as const, url: url.toString() }, port: 0, logLevel: "debug" as const };
+    const config = {
+      database: { kind: "postgresql" as const, url: url.toString() },
+      port: 0,
+      logLevel: "debug" as const,
+    };
     const first = await startApp(config, { logger: captureLogger().logger });
     try {
-      expect((await fetchJson(`${first.url}/health`)).body).toMatchObject({ status: "ok", database: { status: "ok", kind: "postgresql" } });
-      const scenes = (await fetchJson(`${first.url}/api/meal-scenes`)).body as { scenes: Array<{ id: string; dishCount: number }> };
+      expect((await fetchJson(`${first.url}/health`)).body).toMatchObject({
+        status: "ok",
+        database: { status: "ok", kind: "postgresql" },
+      });
+      const scenes = (await fetchJson(`${first.url}/api/meal-scenes`)).body as {
+        scenes: Array<{ id: string; dishCount: number }>;
+      };
       expect(scenes.scenes).toHaveLength(SEED_SCENES.length);
       const dishes = await fetchJson(`${first.url}/api/dishes?scene=family-dinner`);
       expect(dishes.status).toBe(200);
@@ -152,7 +179,11 @@ describe.skipIf(!pgReachable)("PostgreSQL server", () => {
     }
     const second = await startApp(config, { logger: captureLogger().logger });
     try {
-      expect(await counts(second)).toEqual({ scenes: SEED_SCENES.length, dishes: seededDishes, migrations: MIGRATIONS.length });
+      expect(await counts(second)).toEqual({
+        scenes: SEED_SCENES.length,
+        dishes: seededDishes,
+        migrations: MIGRATIONS.length,
+      });
       const status = await migrationStatus(second.db);
       expect(status.pending).toEqual([]);
       // Two migrators at once (e.g. two replicas starting) serialise on the advisory lock.

@@ -6,7 +6,15 @@ import path from "node:path";
 import pg from "pg";
 
 /** Starts the production build (`next start`) as a real server on a free port, on the given database. */
-export type StartedServer = { name: string; url: string; adminToken: string; adminEmail: string; adminPassword: string; logFile: string; stop: () => Promise<void> };
+export type StartedServer = {
+  name: string;
+  url: string;
+  adminToken: string;
+  adminEmail: string;
+  adminPassword: string;
+  logFile: string;
+  stop: () => Promise<void>;
+};
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** The build folder (`NEXT_DIST_DIR`, default .next): `next start` reads the same variable via next.config.mjs. */
@@ -71,22 +79,26 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-data-"));
   const logFile = path.join(os.tmpdir(), `flowbench-it-${name}-${port}.log`);
   const log = fs.openSync(logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      FLOWBENCH_DATA_DIR: dataDir,
-      FLOWBENCH_INIT_ADMIN_EMAIL: adminEmail,
-      FLOWBENCH_INIT_ADMIN_PASSWORD: adminPassword,
-      FLOWBENCH_INIT_API_TOKEN: adminToken,
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      FLOWBENCH_SEED_SAMPLE_AGENT: "off", // tests that need it turn it on
-      ...extraEnv,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: databaseUrl,
+        FLOWBENCH_DATA_DIR: dataDir,
+        FLOWBENCH_INIT_ADMIN_EMAIL: adminEmail,
+        FLOWBENCH_INIT_ADMIN_PASSWORD: adminPassword,
+        FLOWBENCH_INIT_API_TOKEN: adminToken,
+        NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+        FLOWBENCH_SEED_SAMPLE_AGENT: "off", // tests that need it turn it on
+        ...extraEnv,
+      },
+      stdio: ["ignore", log, log],
     },
-    stdio: ["ignore", log, log],
-  });
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -94,7 +106,9 @@ export async function startServer(
     try {
       // readiness, not liveness: migrations applied and start-up work done (unless only liveness is asked for)
       // with a time limit: a request that arrives before start-up installed its probes waits for start-up to end
-      const res = await fetch(`${url}/api/health${until === "ready" ? "/ready" : ""}`, { signal: AbortSignal.timeout(2_000) });
+      const res = await fetch(`${url}/api/health${until === "ready" ? "/ready" : ""}`, {
+        signal: AbortSignal.timeout(2_000),
+      });
       if (res.ok) break;
     } catch {
       /* not up yet */

@@ -12,7 +12,9 @@ export async function cruiseApp(): Promise<ICruiseResult> {
   const prev = process.cwd();
   process.chdir(ROOT); // paths in the result are relative to the working directory
   try {
-    const result = await cruise(["server", "components", "lib", "app"], { ...options, validate: true }, undefined, { tsConfig });
+    const result = await cruise(["server", "components", "lib", "app"], { ...options, validate: true }, undefined, {
+      tsConfig,
+    });
     if (typeof result.output === "string") throw new Error("unexpected reporter output");
     return result.output;
   } finally {
@@ -26,8 +28,10 @@ export function describeViolation(v: IViolation): string {
 
 /** The floors of server/ as they import each other (production code only), as a Mermaid graph drawn bottom-up. */
 export function floorDrawing(result: ICruiseResult): string {
-  const floor = (p: string) => (/^server\/[^/]+\//.test(p) ? p.split("/")[1]! : /^server\/[^/]+\.ts$/.test(p) ? "startup" : null);
-  const production = (p: string) => !/\.test\.tsx?$|(^|\/)(testing|fixtures|test-db)\.ts$/.test(p) && !p.includes("/generated/");
+  const floor = (p: string) =>
+    /^server\/[^/]+\//.test(p) ? p.split("/")[1]! : /^server\/[^/]+\.ts$/.test(p) ? "startup" : null;
+  const production = (p: string) =>
+    !/\.test\.tsx?$|(^|\/)(testing|fixtures|test-db)\.ts$/.test(p) && !p.includes("/generated/");
   const edges = new Set<string>();
   const nodes = new Set<string>();
   for (const m of result.modules) {
@@ -40,5 +44,7 @@ export function floorDrawing(result: ICruiseResult): string {
       edges.add(`${a} --> ${b}`);
     }
   }
-  return ["flowchart BT", ...[...nodes].sort().map((n) => `  ${n}`), ...[...edges].sort().map((e) => `  ${e}`)].join("\n");
+  return ["flowchart BT", ...[...nodes].sort().map((n) => `  ${n}`), ...[...edges].sort().map((e) => `  ${e}`)].join(
+    "\n",
+  );
 }

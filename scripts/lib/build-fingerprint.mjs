@@ -9,7 +9,15 @@ import path from "node:path";
 
 /** Folders and files the build reads (tests, READMEs and the sample app are not part of it). */
 export const SOURCE_ROOTS = ["app", "components", "lib", "server", "prisma", "public", "sdk/typescript"];
-export const SOURCE_FILES = ["next.config.mjs", "proxy.ts", "instrumentation.ts", "tsconfig.json", "postcss.config.mjs", "package.json", "package-lock.json"];
+export const SOURCE_FILES = [
+  "next.config.mjs",
+  "proxy.ts",
+  "instrumentation.ts",
+  "tsconfig.json",
+  "postcss.config.mjs",
+  "package.json",
+  "package-lock.json",
+];
 const SKIP = /(^|\/)(node_modules|generated|\.next)(\/|$)|\.test\.tsx?$|(^|\/)(README\.md|testing\.ts|test-db\.ts)$/;
 
 function walk(root, rel, out) {
@@ -54,7 +62,11 @@ export function buildState(root, distDir) {
 }
 
 // `node scripts/lib/build-fingerprint.mjs --write`: after `next build` (npm run build).
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename) && process.argv.includes("--write")) {
+if (
+  process.argv[1] &&
+  path.resolve(process.argv[1]) === path.resolve(import.meta.filename) &&
+  process.argv.includes("--write")
+) {
   const root = path.resolve(import.meta.dirname, "..", "..");
   writeBuildFingerprint(root, path.join(root, process.env.NEXT_DIST_DIR || ".next"));
 }

@@ -40,7 +40,10 @@ export function serverFrom(flags: Flags): Server {
 export async function getJson<T>(server: Server, path: string): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${server.token}`, accept: "application/json" }, signal: AbortSignal.timeout(30_000) });
+    res = await fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${server.token}`, accept: "application/json" },
+      signal: AbortSignal.timeout(30_000),
+    });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     throw new ConnectError(`cannot reach ${server.url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
@@ -54,7 +57,9 @@ export async function getJson<T>(server: Server, path: string): Promise<T> {
   }
   if (!res.ok) {
     const err = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ConnectError(`${server.url} answered ${res.status} ${err?.code ?? ""}: ${err?.message ?? text.slice(0, 200)}`);
+    throw new ConnectError(
+      `${server.url} answered ${res.status} ${err?.code ?? ""}: ${err?.message ?? text.slice(0, 200)}`,
+    );
   }
   return body as T;
 }

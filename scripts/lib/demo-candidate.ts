@@ -37,15 +37,18 @@ if not scene:
 result = {"scene": scene, "keyword": keyword, "source": source if scene else "none"}
 `;
 
-
 type Node = { id: string; type: string; config: Record<string, unknown> };
 
 /** The candidate built from the live workflow, or why it cannot be built (no code node detect_scene, or no difference). */
-export function demoCandidate<W extends { nodes: Node[] }>(live: W): { ok: true; workflow: W } | { ok: false; reason: string } {
+export function demoCandidate<W extends { nodes: Node[] }>(
+  live: W,
+): { ok: true; workflow: W } | { ok: false; reason: string } {
   const workflow = structuredClone(live);
   const detect = workflow.nodes.find((n) => n.id === "detect_scene");
-  if (!detect || detect.type !== "code") return { ok: false, reason: "it has no code node detect_scene: the demo's candidate replaces that scene detector" };
-  if (detect.config.code === DEMO_DETECTOR) return { ok: false, reason: "its scene detector already is the demo's candidate: nothing to compare" };
+  if (!detect || detect.type !== "code")
+    return { ok: false, reason: "it has no code node detect_scene: the demo's candidate replaces that scene detector" };
+  if (detect.config.code === DEMO_DETECTOR)
+    return { ok: false, reason: "its scene detector already is the demo's candidate: nothing to compare" };
   detect.config = { ...detect.config, code: DEMO_DETECTOR };
   return { ok: true, workflow };
 }

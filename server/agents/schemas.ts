@@ -19,7 +19,11 @@ export const AgentOut = z
     name: z.string(),
     description: z.string(),
     latestVersion: z.number().int(),
-    publishedVersion: z.number().int().nullable().meta({ description: "The version online chat runs (null until one is published)" }),
+    publishedVersion: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "The version online chat runs (null until one is published)" }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     createdById: z.string().nullable(),
@@ -52,12 +56,11 @@ export const ValidationOut = z
   .object({ valid: z.boolean(), errors: z.array(FindingOut), warnings: z.array(FindingOut) })
   .meta({ id: "ValidationResult" });
 
-
-export const ValidationErrorOut = ValidationOut.extend({ error: ErrorOut.shape.error.extend({ code: z.literal("WORKFLOW_INVALID"), details: z.array(FindingOut) }) }).meta({
+export const ValidationErrorOut = ValidationOut.extend({
+  error: ErrorOut.shape.error.extend({ code: z.literal("WORKFLOW_INVALID"), details: z.array(FindingOut) }),
+}).meta({
   id: "ValidationError",
   description: "valid:false with the findings, plus the common error object (code WORKFLOW_INVALID)",
 });
 
-export const PublishOut = z
-  .object({ agent: AgentOut, workflowVersionId: z.string() })
-  .meta({ id: "PublishResult" });
+export const PublishOut = z.object({ agent: AgentOut, workflowVersionId: z.string() }).meta({ id: "PublishResult" });

@@ -19,7 +19,10 @@ describe("agents and versions (embedded database)", () => {
     expect(version.version).toBe(1);
     const broken = minimal();
     (broken.nodes[1]!.config as Record<string, unknown>) = {};
-    await expect(addVersion(db, agent.id, { workflow: broken }, null, {})).rejects.toMatchObject({ status: 400, code: "WORKFLOW_INVALID" });
+    await expect(addVersion(db, agent.id, { workflow: broken }, null, {})).rejects.toMatchObject({
+      status: 400,
+      code: "WORKFLOW_INVALID",
+    });
     expect(await listVersions(db, agent.id)).toHaveLength(1);
     const v2 = await addVersion(db, agent.id, { workflow: minimal(), note: "again" }, null, {});
     expect(v2.version.version).toBe(2);
@@ -28,7 +31,9 @@ describe("agents and versions (embedded database)", () => {
 
   it("the database itself refuses to change a stored version", async () => {
     const { agent } = await createAgent(db, { name: "B", workflow: minimal() }, null, {});
-    await expect(db.workflowVersion.updateMany({ where: { agentId: agent.id }, data: { note: "tampered" } })).rejects.toThrow(/immutable/);
+    await expect(
+      db.workflowVersion.updateMany({ where: { agentId: agent.id }, data: { note: "tampered" } }),
+    ).rejects.toThrow(/immutable/);
     expect((await getVersion(db, agent.id, 1)).note).toBe("");
   });
 
@@ -40,7 +45,11 @@ describe("agents and versions (embedded database)", () => {
     };
     const { agent } = await createAgent(db, { name: "C", workflow: minimal() }, null, {});
     const set = await frozenSet(agent.id, "gold");
-    await expect(deleteAgent(db, agent.id)).rejects.toMatchObject({ status: 409, code: "AGENT_HAS_FROZEN_SETS", details: [{ path: `/sets/${set.id}`, message: "gold", code: "frozen_set" }] });
+    await expect(deleteAgent(db, agent.id)).rejects.toMatchObject({
+      status: 409,
+      code: "AGENT_HAS_FROZEN_SETS",
+      details: [{ path: `/sets/${set.id}`, message: "gold", code: "frozen_set" }],
+    });
 
     // the race: the check runs before the freeze (it sees no frozen set), the delete after it: the database's
     // trigger refuses the cascade, and that refusal is the same 409 (it was a 500)
@@ -48,16 +57,35 @@ describe("agents and versions (embedded database)", () => {
     const raced = await frozenSet(racing.id, "frozen meanwhile");
     let checks = 0;
     const evalSet = new Proxy(db.evalSet, {
-      get: (target, prop) => (prop === "findMany" ? (...args: Parameters<typeof target.findMany>) => (checks++ === 0 ? Promise.resolve([]) : target.findMany(...args)) : (target as unknown as Record<string | symbol, unknown>)[prop]),
+      get: (target, prop) =>
+        prop === "findMany"
+          ? (...args: Parameters<typeof target.findMany>) =>
+              checks++ === 0 ? Promise.resolve([]) : target.findMany(...args)
+          : (target as unknown as Record<string | symbol, unknown>)[prop],
     });
-    const dbBeforeFreeze = new Proxy(db, { get: (target, prop) => (prop === "evalSet" ? evalSet : (target as unknown as Record<string | symbol, unknown>)[prop]) });
-    await expect(deleteAgent(dbBeforeFreeze, racing.id)).rejects.toMatchObject({ status: 409, code: "AGENT_HAS_FROZEN_SETS", details: [{ path: `/sets/${raced.id}` }] });
+    const dbBeforeFreeze = new Proxy(db, {
+      get: (target, prop) =>
+        prop === "evalSet" ? evalSet : (target as unknown as Record<string | symbol, unknown>)[prop],
+    });
+    await expect(deleteAgent(dbBeforeFreeze, racing.id)).rejects.toMatchObject({
+      status: 409,
+      code: "AGENT_HAS_FROZEN_SETS",
+      details: [{ path: `/sets/${raced.id}` }],
+    });
     expect(checks).toBe(2);
     expect(await db.agent.findUnique({ where: { id: racing.id } })).not.toBeNull();
 
     // without frozen sets the agent goes, with its drafts
     const { agent: plain } = await createAgent(db, { name: "E", workflow: minimal() }, null, {});
-    await db.evalSet.create({ data: { agentId: plain.id, name: "draft only", kind: "golden", gateThreshold: 1, versions: { create: { version: 1 } } } });
+    await db.evalSet.create({
+      data: {
+        agentId: plain.id,
+        name: "draft only",
+        kind: "golden",
+        gateThreshold: 1,
+        versions: { create: { version: 1 } },
+      },
+    });
     await deleteAgent(db, plain.id);
     expect(await db.agent.findUnique({ where: { id: plain.id } })).toBeNull();
     await expect(deleteAgent(db, plain.id)).rejects.toMatchObject({ status: 404 });
@@ -65,10 +93,39 @@ describe("agents and versions (embedded database)", () => {
 
   it("lists agents in the evaluation center's order: with evaluation sets first (newest set first), then by name; in keyset pages", async () => {
     const make = async (name: string) => (await createAgent(db, { name, workflow: minimal() }, null, {})).agent.id;
-    const [zed, bee, cee, ace] = [await make("ord-zed"), await make("ord-bee"), await make("ord-cee"), await make("ord-ace")];
-    await db.evalSet.create({ data: { agentId: bee, name: "older set", kind: "golden", gateThreshold: 1, createdAt: new Date("2026-01-01T00:00:00Z") } });
-    await db.evalSet.create({ data: { agentId: cee, name: "newer set", kind: "golden", gateThreshold: 1, createdAt: new Date("2026-02-01T00:00:00Z") } });
-    await db.evalSet.create({ data: { agentId: bee, name: "oldest set", kind: "golden", gateThreshold: 1, createdAt: new Date("2025-01-01T00:00:00Z") } });
+    const [zed, bee, cee, ace] = [
+      await make("ord-zed"),
+      await make("ord-bee"),
+      await make("ord-cee"),
+      await make("ord-ace"),
+    ];
+    await db.evalSet.create({
+      data: {
+        agentId: bee,
+        name: "older set",
+        kind: "golden",
+        gateThreshold: 1,
+        createdAt: new Date("2026-01-01T00:00:00Z"),
+      },
+    });
+    await db.evalSet.create({
+      data: {
+        agentId: cee,
+        name: "newer set",
+        kind: "golden",
+        gateThreshold: 1,
+        createdAt: new Date("2026-02-01T00:00:00Z"),
+      },
+    });
+    await db.evalSet.create({
+      data: {
+        agentId: bee,
+        name: "oldest set",
+        kind: "golden",
+        gateThreshold: 1,
+        createdAt: new Date("2025-01-01T00:00:00Z"),
+      },
+    });
     const expected = [cee, bee, ace, zed];
     expect((await listAgents(db, { q: "ORD-", order: "evaluation" })).items.map((a) => a.id)).toEqual(expected);
     const paged: string[] = [];
@@ -76,7 +133,10 @@ describe("agents and versions (embedded database)", () => {
     do {
       const page = await listAgents(db, { q: "ord-", order: "evaluation", limit: 1, ...(cursor ? { cursor } : {}) });
       paged.push(...page.items.map((a) => a.id));
-      expect(page.items[0]).toMatchObject({ name: expect.stringMatching(/^ord-/), latestSummary: { nodeCount: expect.any(Number) } });
+      expect(page.items[0]).toMatchObject({
+        name: expect.stringMatching(/^ord-/),
+        latestSummary: { nodeCount: expect.any(Number) },
+      });
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(paged).toEqual(expected);

@@ -26,16 +26,24 @@ export const CreateAgentInput = AgentMetaSchema.extend({
   workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"),
   note: z.string().max(500).optional().meta({ description: "What changed in this version" }),
 });
-export const AddVersionInput = z.object({ workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"), note: z.string().max(500).optional() });
+export const AddVersionInput = z.object({
+  workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"),
+  note: z.string().max(500).optional(),
+});
 export const UpdateAgentInput = AgentMetaSchema.partial();
-export const PublishInput = z.object({ version: VersionNumber.meta({ description: "The version online chat should run" }) });
+export const PublishInput = z.object({
+  version: VersionNumber.meta({ description: "The version online chat should run" }),
+});
 export const AGENT_ORDERS = ["updated", "evaluation"] as const;
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
   order: z
     .enum(AGENT_ORDERS)
     .default("updated")
-    .meta({ description: "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name" }),
+    .meta({
+      description:
+        "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name",
+    }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
 });
@@ -67,11 +75,26 @@ const agentSelect = {
   updatedAt: true,
   createdById: true,
 } as const;
-const versionMetaSelect = { id: true, agentId: true, version: true, note: true, warnings: true, createdAt: true, createdById: true } as const;
+const versionMetaSelect = {
+  id: true,
+  agentId: true,
+  version: true,
+  note: true,
+  warnings: true,
+  createdAt: true,
+  createdById: true,
+} as const;
 
 type Tx = Prisma.TransactionClient;
 
-function insertVersion(tx: Tx, agentId: string, version: number, data: { workflow: unknown; note?: string }, result: ValidationResult, actor: Principal | null) {
+function insertVersion(
+  tx: Tx,
+  agentId: string,
+  version: number,
+  data: { workflow: unknown; note?: string },
+  result: ValidationResult,
+  actor: Principal | null,
+) {
   return tx.workflowVersion.create({
     data: {
       agentId,
@@ -85,7 +108,12 @@ function insertVersion(tx: Tx, agentId: string, version: number, data: { workflo
   });
 }
 
-export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput>, actor: Principal | null, opts: ProvisionOptions) {
+export async function createAgent(
+  db: Db,
+  input: z.input<typeof CreateAgentInput>,
+  actor: Principal | null,
+  opts: ProvisionOptions,
+) {
   const data = CreateAgentInput.parse(input);
   const result = await validateForProvisioning(data.workflow, opts);
   return db.$transaction(async (tx) => {
@@ -99,7 +127,13 @@ export async function createAgent(db: Db, input: z.input<typeof CreateAgentInput
 }
 
 /** Stores the next version. The row lock taken by the increment serialises concurrent provisioning. */
-export async function addVersion(db: Db, agentId: string, input: z.input<typeof AddVersionInput>, actor: Principal | null, opts: ProvisionOptions) {
+export async function addVersion(
+  db: Db,
+  agentId: string,
+  input: z.input<typeof AddVersionInput>,
+  actor: Principal | null,
+  opts: ProvisionOptions,
+) {
   const data = AddVersionInput.parse(input);
   const result = await validateForProvisioning(data.workflow, opts);
   return db.$transaction((tx) => addVersionTx(tx, agentId, data, result, actor));
@@ -109,12 +143,23 @@ export async function addVersion(db: Db, agentId: string, input: z.input<typeof 
  * `addVersion` inside the caller's transaction, for a workflow `validateForProvisioning` has passed (`result`): the
  * agent's `latestVersion` is incremented (its row lock serialises provisioning) and the version stored.
  */
-export async function addVersionTx(tx: Tx, agentId: string, data: { workflow: unknown; note?: string }, result: ValidationResult, actor: Principal | null) {
+export async function addVersionTx(
+  tx: Tx,
+  agentId: string,
+  data: { workflow: unknown; note?: string },
+  result: ValidationResult,
+  actor: Principal | null,
+) {
   let agent;
   try {
-    agent = await tx.agent.update({ where: { id: agentId }, data: { latestVersion: { increment: 1 } }, select: agentSelect });
+    agent = await tx.agent.update({
+      where: { id: agentId },
+      data: { latestVersion: { increment: 1 } },
+      select: agentSelect,
+    });
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025")
+      throw errors.notFound(`Agent ${agentId}`);
     throw e;
   }
   const version = await insertVersion(tx, agentId, agent.latestVersion, data, result, actor);
@@ -209,7 +254,11 @@ export async function updateAgent(db: Db, id: string, input: z.input<typeof Upda
 
 /** 409 AGENT_HAS_FROZEN_SETS naming the agent's sets with frozen versions, or null when it has none. */
 async function frozenSetsConflict(db: Db, id: string): Promise<ApiError | null> {
-  const frozen = await db.evalSet.findMany({ where: { agentId: id, versions: { some: { status: "frozen" } } }, select: { id: true, name: true }, take: 20 });
+  const frozen = await db.evalSet.findMany({
+    where: { agentId: id, versions: { some: { status: "frozen" } } },
+    select: { id: true, name: true },
+    take: 20,
+  });
   if (!frozen.length) return null;
   return new ApiError(
     409,
@@ -231,7 +280,15 @@ export async function deleteAgent(db: Db, id: string) {
     await db.agent.delete({ where: { id } });
   } catch (e) {
     if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${id}`);
-    if (isFrozenViolation(e)) throw (await frozenSetsConflict(db, id)) ?? new ApiError(409, "AGENT_HAS_FROZEN_SETS", "The agent owns an evaluation set version that was frozen meanwhile; delete that set first");
+    if (isFrozenViolation(e))
+      throw (
+        (await frozenSetsConflict(db, id)) ??
+        new ApiError(
+          409,
+          "AGENT_HAS_FROZEN_SETS",
+          "The agent owns an evaluation set version that was frozen meanwhile; delete that set first",
+        )
+      );
     throw e;
   }
 }
@@ -263,16 +320,24 @@ export async function publishVersion(db: Db, agentId: string, version: number) {
 
 /** `publishVersion` with the caller's client: a transaction's, so publishing goes with what the caller writes beside it. */
 export async function publishVersionTx(db: Db | Tx, agentId: string, version: number) {
-  const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { id: true } });
+  const row = await db.workflowVersion.findUnique({
+    where: { agentId_version: { agentId, version } },
+    select: { id: true },
+  });
   if (!row) {
     const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true } });
     throw errors.notFound(agent ? `Version ${version} of agent ${agentId}` : `Agent ${agentId}`);
   }
   try {
-    const agent = await db.agent.update({ where: { id: agentId }, data: { publishedVersion: version }, select: agentSelect });
+    const agent = await db.agent.update({
+      where: { id: agentId },
+      data: { publishedVersion: version },
+      select: agentSelect,
+    });
     return { agent, workflowVersionId: row.id };
   } catch (e) {
-    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025") throw errors.notFound(`Agent ${agentId}`);
+    if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2025")
+      throw errors.notFound(`Agent ${agentId}`);
     throw e;
   }
 }

@@ -8,12 +8,25 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
  * The services are replaced by recorders; nothing else is mocked.
  */
 const recorded: Array<{ fn: string; args: unknown[] }> = [];
-const RESULT = { created: true, valid: true, errors: [], warnings: [], body: "", contentType: "text/plain", filename: "f.txt", items: [] };
+const RESULT = {
+  created: true,
+  valid: true,
+  errors: [],
+  warnings: [],
+  body: "",
+  contentType: "text/plain",
+  filename: "f.txt",
+  items: [],
+};
 
 function recorders<T extends Record<string, unknown>>(real: T, prefix: string): T {
   const out: Record<string, unknown> = { ...real };
   for (const [name, value] of Object.entries(real)) {
-    if (typeof value === "function" && /^[a-z]/.test(name) && !/^(evalVocabulary|nodeTypesSummary|requireRecipe|getRecipe|isNodeType)$/.test(name)) {
+    if (
+      typeof value === "function" &&
+      /^[a-z]/.test(name) &&
+      !/^(evalVocabulary|nodeTypesSummary|requireRecipe|getRecipe|isNodeType)$/.test(name)
+    ) {
       out[name] = async (...args: unknown[]) => {
         recorded.push({ fn: `${prefix}.${name}`, args });
         return RESULT;
@@ -151,7 +164,10 @@ function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): 
     case "string": {
       if (s.format === "date") return "2026-01-02";
       const re = s.pattern ? new RegExp(s.pattern) : null;
-      return STRING_CANDIDATES.find((c) => (!re || re.test(c)) && c.length >= (s.minLength ?? 0)) ?? "x".repeat(Math.max(1, s.minLength ?? 1));
+      return (
+        STRING_CANDIDATES.find((c) => (!re || re.test(c)) && c.length >= (s.minLength ?? 0)) ??
+        "x".repeat(Math.max(1, s.minLength ?? 1))
+      );
     }
     case "integer":
     case "number":
@@ -169,10 +185,15 @@ function fullInput(schema: ZodType | undefined): Record<string, unknown> | undef
 }
 
 /** Path and query parameters travel as text in REST. */
-const asText = (o: Record<string, unknown> | undefined) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)])) : undefined);
+const asText = (o: Record<string, unknown> | undefined) =>
+  o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, String(v)])) : undefined;
 
 function normalise(calls: typeof recorded) {
-  return JSON.parse(JSON.stringify(calls, (_k, v) => (v instanceof AbortSignal ? "<signal>" : v === DB ? "<db>" : v === PRINCIPAL ? "<principal>" : v)));
+  return JSON.parse(
+    JSON.stringify(calls, (_k, v) =>
+      v instanceof AbortSignal ? "<signal>" : v === DB ? "<db>" : v === PRINCIPAL ? "<principal>" : v,
+    ),
+  );
 }
 
 const DB = { fake: "db" };
@@ -189,7 +210,9 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
   });
 
   it("every REST endpoint has a tRPC twin or is REST-only on purpose", () => {
-    const missing = ENDPOINTS.filter((e) => !TWINS[e.operationId] && !REST_ONLY.has(e.operationId)).map((e) => e.operationId);
+    const missing = ENDPOINTS.filter((e) => !TWINS[e.operationId] && !REST_ONLY.has(e.operationId)).map(
+      (e) => e.operationId,
+    );
     expect(missing).toEqual([]);
   });
 
@@ -212,7 +235,9 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
       const rest = normalise(recorded.splice(0));
 
       // tRPC: the convention of server/api/routers/eval.ts
-      const caller = appRouter.createCaller({ principal: PRINCIPAL, db: DB } as never, { signal: new AbortController().signal });
+      const caller = appRouter.createCaller({ principal: PRINCIPAL, db: DB } as never, {
+        signal: new AbortController().signal,
+      });
       const onlyPart = params ? undefined : (body ?? query);
       const input = params ? { ...params, ...(body ? { body } : {}), ...(query ? { query } : {}) } : onlyPart;
       const trpcOut = await procedureAt(caller, TWINS[e.operationId]!)(input);

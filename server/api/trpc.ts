@@ -30,11 +30,14 @@ const t = initTRPC.context<Context>().create({
     const zod = cause instanceof ZodError ? cause : null;
     return {
       ...shape,
-      message: api?.message ?? (zod ? zod.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") : shape.message),
+      message:
+        api?.message ??
+        (zod ? zod.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ") : shape.message),
       data: {
         ...shape.data,
         stack: undefined,
-        appCode: api?.code ?? (zod ? "REQUEST_INVALID" : error.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL" : error.code),
+        appCode:
+          api?.code ?? (zod ? "REQUEST_INVALID" : error.code === "INTERNAL_SERVER_ERROR" ? "INTERNAL" : error.code),
         details: api?.details ?? zod?.issues.map((i) => ({ path: i.path.join("/"), message: i.message })) ?? [],
         ...(api?.extra ?? {}),
       },
@@ -47,7 +50,11 @@ const mapErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof ApiError) {
     const api = result.error.cause;
-    throw new TRPCError({ code: STATUS_TO_TRPC[api.status] ?? "INTERNAL_SERVER_ERROR", message: api.message, cause: api });
+    throw new TRPCError({
+      code: STATUS_TO_TRPC[api.status] ?? "INTERNAL_SERVER_ERROR",
+      message: api.message,
+      cause: api,
+    });
   }
   if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR" && !(result.error.cause instanceof ZodError)) {
     console.error("[flowbench] tRPC internal error:", result.error.cause ?? result.error);
@@ -61,7 +68,11 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   if (found) {
     const path = found.path === "/" ? "" : found.path;
     const message = `${path || "The input"} ${found.message}`;
-    throw new TRPCError({ code: "BAD_REQUEST", message, cause: errors.badRequest("REQUEST_INVALID", message, [{ path, message: found.message, code: found.code }]) });
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message,
+      cause: errors.badRequest("REQUEST_INVALID", message, [{ path, message: found.message, code: found.code }]),
+    });
   }
   return next();
 });
@@ -72,9 +83,13 @@ export const publicProcedure = t.procedure.use(mapErrors).use(storableInput);
 /** A procedure that requires a principal holding `permission`. */
 export function procedure(permission: Permission) {
   return publicProcedure.use(({ ctx, next }) => {
-    if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
+    if (!ctx.principal)
+      throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
     if (!can(ctx.principal.role, permission)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: `Your role (${ctx.principal.role}) may not do this (needs ${permission})` });
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: `Your role (${ctx.principal.role}) may not do this (needs ${permission})`,
+      });
     }
     return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
   });

@@ -62,12 +62,18 @@ describe("users, tokens and first start (embedded database)", () => {
   });
 
   it("headless init ensures the admin and that exact token, idempotently, restoring a revoked one", async () => {
-    const env = parseEnv({ FLOWBENCH_INIT_ADMIN_EMAIL: "Ops@Example.com", FLOWBENCH_INIT_ADMIN_PASSWORD: "ops-password", FLOWBENCH_INIT_API_TOKEN: "ci_token_0123456789abcdefghij" });
+    const env = parseEnv({
+      FLOWBENCH_INIT_ADMIN_EMAIL: "Ops@Example.com",
+      FLOWBENCH_INIT_ADMIN_PASSWORD: "ops-password",
+      FLOWBENCH_INIT_API_TOKEN: "ci_token_0123456789abcdefghij",
+    });
     await bootstrapAccess(db, env, () => undefined);
     await bootstrapAccess(db, env, () => undefined);
     expect(await principalFromToken(db, "ci_token_0123456789abcdefghij")).toMatchObject({ role: "admin" });
     expect(await db.user.count({ where: { email: "ops@example.com" } })).toBe(1);
-    const row = await db.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken("ci_token_0123456789abcdefghij") } });
+    const row = await db.apiToken.findUniqueOrThrow({
+      where: { tokenHash: hashToken("ci_token_0123456789abcdefghij") },
+    });
     await revokeToken(db, row.id);
     expect(await principalFromToken(db, "ci_token_0123456789abcdefghij")).toBeNull();
     await bootstrapAccess(db, env, () => undefined);
@@ -76,7 +82,9 @@ describe("users, tokens and first start (embedded database)", () => {
 
   it("refuses duplicate e-mails, disabled users and revoked tokens", async () => {
     const u = await createUser(db, { email: "Dup@Example.com", password: "password-1", role: "viewer" });
-    await expect(createUser(db, { email: "dup@example.com", password: "password-2", role: "viewer" })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      createUser(db, { email: "dup@example.com", password: "password-2", role: "viewer" }),
+    ).rejects.toMatchObject({ status: 409 });
     expect(await authenticatePassword(db, "dup@example.com", "password-1")).toBeTruthy();
     await updateUser(db, u.id, { disabled: true }, { kind: "token", tokenId: "t", userId: null, role: "admin" });
     expect(await authenticatePassword(db, "dup@example.com", "password-1")).toBeNull();
@@ -100,7 +108,9 @@ describe("users, tokens and first start (embedded database)", () => {
 
   it("an admin cannot lock themself out", async () => {
     const me = await createUser(db, { email: "me@example.com", password: "password-1", role: "admin" });
-    await expect(updateUser(db, me.id, { disabled: true }, { kind: "user", userId: me.id, email: me.email, role: "admin" })).rejects.toMatchObject({
+    await expect(
+      updateUser(db, me.id, { disabled: true }, { kind: "user", userId: me.id, email: me.email, role: "admin" }),
+    ).rejects.toMatchObject({
       code: "SELF_LOCKOUT",
     });
   });
@@ -119,6 +129,9 @@ describe("next-auth log", () => {
     } finally {
       console.error = orig;
     }
-    expect(lines).toEqual(["[auth] JWT_SESSION_ERROR: Invalid Compact JWE", "[auth] JWT_SESSION_ERROR: Invalid Compact JWE"]);
+    expect(lines).toEqual([
+      "[auth] JWT_SESSION_ERROR: Invalid Compact JWE",
+      "[auth] JWT_SESSION_ERROR: Invalid Compact JWE",
+    ]);
   });
 });

@@ -22,7 +22,13 @@ export async function bootstrapAccess(db: Db, env: Env, log: (line: string) => v
     const tokenHash = hashToken(env.FLOWBENCH_INIT_API_TOKEN);
     await db.apiToken.upsert({
       where: { tokenHash },
-      create: { name: "headless init token", role: "admin", tokenHash, prefix: tokenPrefix(env.FLOWBENCH_INIT_API_TOKEN), ownerId: admin.id },
+      create: {
+        name: "headless init token",
+        role: "admin",
+        tokenHash,
+        prefix: tokenPrefix(env.FLOWBENCH_INIT_API_TOKEN),
+        ownerId: admin.id,
+      },
       update: { role: "admin", revokedAt: null },
     });
     log(`[flowbench] headless init: admin ${email} and the FLOWBENCH_INIT_API_TOKEN admin token are ready`);
@@ -32,8 +38,18 @@ export async function bootstrapAccess(db: Db, env: Env, log: (line: string) => v
   const email = "admin@flowbench.local";
   const password = generatePassword();
   const token = generateToken();
-  const admin = await db.user.create({ data: { email, name: "Administrator", role: "admin", passwordHash: await hashPassword(password) } });
-  await db.apiToken.create({ data: { name: "first-start admin token", role: "admin", tokenHash: hashToken(token), prefix: tokenPrefix(token), ownerId: admin.id } });
+  const admin = await db.user.create({
+    data: { email, name: "Administrator", role: "admin", passwordHash: await hashPassword(password) },
+  });
+  await db.apiToken.create({
+    data: {
+      name: "first-start admin token",
+      role: "admin",
+      tokenHash: hashToken(token),
+      prefix: tokenPrefix(token),
+      ownerId: admin.id,
+    },
+  });
   log(
     [
       "",

@@ -26,7 +26,14 @@ let options: NextAuthOptions | undefined;
 function oneLine(metadata: unknown): string {
   const m = metadata as { error?: unknown; message?: unknown } | undefined;
   const e = m && typeof m === "object" && "error" in m ? m.error : metadata;
-  const text = e instanceof Error ? e.message : typeof (e as { message?: unknown })?.message === "string" ? String((e as { message: string }).message) : e === undefined ? "" : String(e);
+  const text =
+    e instanceof Error
+      ? e.message
+      : typeof (e as { message?: unknown })?.message === "string"
+        ? String((e as { message: string }).message)
+        : e === undefined
+          ? ""
+          : String(e);
   return text.split("\n")[0]!.slice(0, 300);
 }
 
@@ -74,7 +81,13 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       session({ session, token }) {
-        if (token.uid) session.user = { ...session.user, id: token.uid, email: session.user?.email ?? "", role: token.role ?? "viewer" };
+        if (token.uid)
+          session.user = {
+            ...session.user,
+            id: token.uid,
+            email: session.user?.email ?? "",
+            role: token.role ?? "viewer",
+          };
         return session;
       },
     },

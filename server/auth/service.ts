@@ -22,7 +22,10 @@ export function actorRef(actor: Principal | null | undefined): string | null {
 export const RoleSchema = z.enum(ROLES);
 
 export const CreateUserInput = z.object({
-  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   name: z.string().trim().max(120).optional(),
   password: z.string().min(8, "at least 8 characters").max(200),
   role: RoleSchema,
@@ -34,7 +37,16 @@ export const CreateTokenInput = z.object({
 });
 
 const publicUser = { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true } as const;
-const publicToken = { id: true, name: true, prefix: true, role: true, createdAt: true, lastUsedAt: true, revokedAt: true, ownerId: true } as const;
+const publicToken = {
+  id: true,
+  name: true,
+  prefix: true,
+  role: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  ownerId: true,
+} as const;
 
 export async function createUser(db: Db, input: z.input<typeof CreateUserInput>) {
   const data = CreateUserInput.parse(input);
@@ -55,7 +67,12 @@ export function listUsers(db: Db) {
   return db.user.findMany({ select: publicUser, orderBy: { createdAt: "asc" } });
 }
 
-export async function updateUser(db: Db, id: string, patch: { role?: Role; disabled?: boolean; password?: string }, actor: Principal) {
+export async function updateUser(
+  db: Db,
+  id: string,
+  patch: { role?: Role; disabled?: boolean; password?: string },
+  actor: Principal,
+) {
   const user = await db.user.findUnique({ where: { id } });
   if (!user) throw errors.notFound(`User ${id}`);
   if (actor.kind === "user" && actor.userId === id && (patch.disabled || (patch.role && patch.role !== "admin"))) {
@@ -110,7 +127,10 @@ export async function revokeToken(db: Db, id: string) {
  */
 export async function principalFromToken(db: Db, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { owner: { select: { disabledAt: true } } } });
+  const row = await db.apiToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    include: { owner: { select: { disabledAt: true } } },
+  });
   if (!row || row.revokedAt || row.owner?.disabledAt) return null;
   // lastUsedAt is informational: update at most once a minute to keep token checks off the write path.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
@@ -135,7 +155,9 @@ export async function actorLabels(db: Db, refs: Iterable<string | null | undefin
   const tokenIds = all.filter((r) => r.startsWith("token:")).map((r) => r.slice(6));
   const userIds = all.filter((r) => !r.startsWith("token:"));
   const [users, tokens] = await Promise.all([
-    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true, name: true } }) : [],
+    userIds.length
+      ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true, name: true } })
+      : [],
     tokenIds.length ? db.apiToken.findMany({ where: { id: { in: tokenIds } }, select: { id: true, name: true } }) : [],
   ]);
   const out = new Map(all.map((r) => [r, r]));

@@ -13,15 +13,23 @@ describe("environment validation", () => {
     expect(() => parseEnv({ DATABASE_URL: "mysql://x/y" })).toThrow(/DATABASE_URL: .*unsupported scheme/);
     expect(() => parseEnv({ WEBHOOK_BASE_URL: "not a url" })).toThrow(/WEBHOOK_BASE_URL/);
     expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
-    expect(() => parseEnv({ FLOWBENCH_INIT_ADMIN_EMAIL: "not-an-email", FLOWBENCH_INIT_ADMIN_PASSWORD: "password1", FLOWBENCH_INIT_API_TOKEN: "a".repeat(30) })).toThrow(
-      /FLOWBENCH_INIT_ADMIN_EMAIL/,
-    );
+    expect(() =>
+      parseEnv({
+        FLOWBENCH_INIT_ADMIN_EMAIL: "not-an-email",
+        FLOWBENCH_INIT_ADMIN_PASSWORD: "password1",
+        FLOWBENCH_INIT_API_TOKEN: "a".repeat(30),
+      }),
+    ).toThrow(/FLOWBENCH_INIT_ADMIN_EMAIL/);
   });
 
   it("requires the three headless-init variables together", () => {
     expect(() => parseEnv({ FLOWBENCH_INIT_ADMIN_EMAIL: "a@b.co" })).toThrow(/set all three or none/);
     expect(() => parseEnv({ FLOWBENCH_INIT_API_TOKEN: "short" })).toThrow(/FLOWBENCH_INIT_API_TOKEN/);
-    const ok = parseEnv({ FLOWBENCH_INIT_ADMIN_EMAIL: "a@b.co", FLOWBENCH_INIT_ADMIN_PASSWORD: "password1", FLOWBENCH_INIT_API_TOKEN: "t".repeat(32) });
+    const ok = parseEnv({
+      FLOWBENCH_INIT_ADMIN_EMAIL: "a@b.co",
+      FLOWBENCH_INIT_ADMIN_PASSWORD: "password1",
+      FLOWBENCH_INIT_API_TOKEN: "t".repeat(32),
+    });
     expect(ok.FLOWBENCH_INIT_ADMIN_EMAIL).toBe("a@b.co");
   });
 
@@ -32,7 +40,11 @@ describe("environment validation", () => {
 
 describe("DATABASE_URL", () => {
   it("defaults to the embedded database in ./data/pglite", () => {
-    expect(parseDatabaseUrl(undefined, "/srv/app")).toEqual({ kind: "pglite", dataDir: "/srv/app/data/pglite", display: "pglite:./data/pglite" });
+    expect(parseDatabaseUrl(undefined, "/srv/app")).toEqual({
+      kind: "pglite",
+      dataDir: "/srv/app/data/pglite",
+      display: "pglite:./data/pglite",
+    });
   });
   it("supports in-memory PGlite and PostgreSQL servers, hiding passwords in the display form", () => {
     expect(parseDatabaseUrl("pglite:memory://").kind).toBe("pglite");

@@ -32,7 +32,10 @@ export const EnvSchema = z
     NEXTAUTH_SECRET: z.string().min(16, "NEXTAUTH_SECRET must be at least 16 characters").optional(),
     NEXTAUTH_URL: optionalUrl("NEXTAUTH_URL"),
     FLOWBENCH_INIT_ADMIN_EMAIL: z.email("FLOWBENCH_INIT_ADMIN_EMAIL must be an email address").optional(),
-    FLOWBENCH_INIT_ADMIN_PASSWORD: z.string().min(8, "FLOWBENCH_INIT_ADMIN_PASSWORD must be at least 8 characters").optional(),
+    FLOWBENCH_INIT_ADMIN_PASSWORD: z
+      .string()
+      .min(8, "FLOWBENCH_INIT_ADMIN_PASSWORD must be at least 8 characters")
+      .optional(),
     FLOWBENCH_INIT_API_TOKEN: z
       .string()
       .regex(/^[A-Za-z0-9_\-.]{24,200}$/, "FLOWBENCH_INIT_API_TOKEN must be 24-200 characters of A-Z a-z 0-9 _ - .")
@@ -72,7 +75,8 @@ export const EnvSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["FLOWBENCH_INIT_ADMIN_EMAIL"],
-        message: "FLOWBENCH_INIT_ADMIN_EMAIL, FLOWBENCH_INIT_ADMIN_PASSWORD and FLOWBENCH_INIT_API_TOKEN go together: set all three or none",
+        message:
+          "FLOWBENCH_INIT_ADMIN_EMAIL, FLOWBENCH_INIT_ADMIN_PASSWORD and FLOWBENCH_INIT_API_TOKEN go together: set all three or none",
       });
     }
   });

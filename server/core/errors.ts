@@ -24,12 +24,16 @@ export class ApiError extends Error {
 }
 
 export const errors = {
-  unauthorized: (message = "Authentication required: send Authorization: Bearer <token>") => new ApiError(401, "UNAUTHORIZED", message),
+  unauthorized: (message = "Authentication required: send Authorization: Bearer <token>") =>
+    new ApiError(401, "UNAUTHORIZED", message),
   forbidden: (message: string) => new ApiError(403, "FORBIDDEN", message),
   notFound: (what: string) => new ApiError(404, "NOT_FOUND", `${what} was not found`),
   badRequest: (code: string, message: string, details: unknown[] = []) => new ApiError(400, code, message, details),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
-  tooLarge: (limit: number) => new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`, [{ limitBytes: limit }]),
+  tooLarge: (limit: number) =>
+    new ApiError(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes`, [
+      { limitBytes: limit },
+    ]),
 };
 
 /**
@@ -40,8 +44,17 @@ export const errors = {
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details = result.error.issues.map((i) => ({ path: i.path.map((p) => `/${String(p)}`).join("") || "/", message: i.message, code: i.code }));
-  throw new ApiError(400, "REQUEST_INVALID", `The request is invalid: ${details[0] ? `${details[0].path} ${details[0].message}` : "see details"}`, details);
+  const details = result.error.issues.map((i) => ({
+    path: i.path.map((p) => `/${String(p)}`).join("") || "/",
+    message: i.message,
+    code: i.code,
+  }));
+  throw new ApiError(
+    400,
+    "REQUEST_INVALID",
+    `The request is invalid: ${details[0] ? `${details[0].path} ${details[0].message}` : "see details"}`,
+    details,
+  );
 }
 
 /**
@@ -49,4 +62,6 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.ou
  * the `Error` component with each code's details typed where the code table gives them a shape
  * (server/http/error-codes.ts `ERROR_DETAILS`), so a response whose details break that shape fails conformance.
  */
-export const ErrorOut = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }) });
+export const ErrorOut = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.array(z.unknown()) }),
+});

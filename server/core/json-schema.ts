@@ -17,8 +17,12 @@ export function inlineJsonSchema(schema: ZodType): Record<string, unknown> {
     if (!name || !defs[name]) throw new Error(`inlineJsonSchema: cannot resolve ${$ref}`);
     const { [name]: own, ...others } = defs;
     root = { ...own, ...rest };
-    if (Object.keys(others).length) throw new Error(`inlineJsonSchema: nested schemas with ids (${Object.keys(others).join(", ")}) are not supported`);
-  } else if (Object.keys(defs).length) throw new Error(`inlineJsonSchema: the schema needs $defs (${Object.keys(defs).join(", ")})`);
+    if (Object.keys(others).length)
+      throw new Error(
+        `inlineJsonSchema: nested schemas with ids (${Object.keys(others).join(", ")}) are not supported`,
+      );
+  } else if (Object.keys(defs).length)
+    throw new Error(`inlineJsonSchema: the schema needs $defs (${Object.keys(defs).join(", ")})`);
   if (JSON.stringify(root).includes('"#/$defs/')) throw new Error("inlineJsonSchema: the schema is recursive");
   return root;
 }

@@ -29,7 +29,12 @@ function parseRule(entry: string): OriginRule {
   const wild = WILDCARD.exec(entry);
   if (wild) {
     const protocol = `${(wild[1] ?? "").toLowerCase()}:` as "http:" | "https:";
-    return { kind: "wildcard", protocol, suffix: (wild[2] ?? "").toLowerCase(), port: wild[3] ?? defaultPort(protocol) };
+    return {
+      kind: "wildcard",
+      protocol,
+      suffix: (wild[2] ?? "").toLowerCase(),
+      port: wild[3] ?? defaultPort(protocol),
+    };
   }
   let url: URL;
   try {
@@ -63,4 +68,3 @@ export function allowedOriginsProblem(text: string | undefined): string | null {
     return `HTTP_ALLOWED_ORIGINS: ${(e as Error).message}`;
   }
 }
-

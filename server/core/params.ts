@@ -24,12 +24,16 @@ export const VersionParam = z.coerce.number().int().min(1).max(MAX_DB_INT);
  * A yes/no query parameter: REST sends text ("true" | "false"), tRPC a boolean; both parse to a boolean, false when
  * absent.
  */
-export const QueryFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).default(false);
+export const QueryFlag = z
+  .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
+  .default(false);
 
 /** A calendar day (YYYY-MM-DD) both JavaScript and PostgreSQL hold: 1970-01-01 .. 9999-12-31 (year 0000 is a 400). */
 export const CalendarDay = z.iso
   .date()
-  .refine((d) => d >= "1970-01-01" && d <= "9999-12-31", { message: "must be a day between 1970-01-01 and 9999-12-31" });
+  .refine((d) => d >= "1970-01-01" && d <= "9999-12-31", {
+    message: "must be a day between 1970-01-01 and 9999-12-31",
+  });
 
 // ---------------------------------------------------------------- ranges of days
 
@@ -56,11 +60,20 @@ export function dayBounds(r: Days): { start: Date | null; end: Date | null } {
 }
 
 /** A bounded range once its defaults apply: the days (`from`, `to`), how many, and the timestamps [start, end). */
-export function dayRangeOf(r: Days, now = Date.now()): { from: string; to: string; days: number; start: Date; end: Date } {
+export function dayRangeOf(
+  r: Days,
+  now = Date.now(),
+): { from: string; to: string; days: number; start: Date; end: Date } {
   const today = isoDay(now);
   const to = r.to ?? (r.from && r.from > today ? r.from : today);
   const from = r.from ?? isoDay(midnight(to) - (DAY_RANGE.defaultDays - 1) * DAY_MS);
-  return { from, to, days: Math.round((midnight(to) - midnight(from)) / DAY_MS) + 1, start: new Date(midnight(from)), end: new Date(midnight(to) + DAY_MS) };
+  return {
+    from,
+    to,
+    days: Math.round((midnight(to) - midnight(from)) / DAY_MS) + 1,
+    start: new Date(midnight(from)),
+    end: new Date(midnight(to) + DAY_MS),
+  };
 }
 
 /**
@@ -71,8 +84,12 @@ export function dayRangeOf(r: Days, now = Date.now()): { from: string; to: strin
 export function dayRangeQuery<S extends z.ZodRawShape>(shape: S, opts: { bounded: boolean }) {
   const days = opts.bounded
     ? {
-        from: CalendarDay.optional().meta({ description: `First day (UTC, YYYY-MM-DD); default ${DAY_RANGE.defaultDays - 1} days before \`to\` (${DAY_RANGE.defaultDays} days); at most ${DAY_RANGE.maxDays} days in all` }),
-        to: CalendarDay.optional().meta({ description: "Last day (UTC, inclusive); default today (or `from` when that is later)" }),
+        from: CalendarDay.optional().meta({
+          description: `First day (UTC, YYYY-MM-DD); default ${DAY_RANGE.defaultDays - 1} days before \`to\` (${DAY_RANGE.defaultDays} days); at most ${DAY_RANGE.maxDays} days in all`,
+        }),
+        to: CalendarDay.optional().meta({
+          description: "Last day (UTC, inclusive); default today (or `from` when that is later)",
+        }),
       }
     : {
         from: CalendarDay.optional().meta({ description: "First day (UTC, YYYY-MM-DD)" }),
@@ -87,7 +104,11 @@ export function dayRangeQuery<S extends z.ZodRawShape>(shape: S, opts: { bounded
     if (!opts.bounded) return;
     const range = dayRangeOf(r);
     if (range.days > DAY_RANGE.maxDays) {
-      ctx.addIssue({ code: "custom", path: [r.from ? "from" : "to"], message: `the range is at most ${DAY_RANGE.maxDays} days (${range.from} .. ${range.to} is ${range.days})` });
+      ctx.addIssue({
+        code: "custom",
+        path: [r.from ? "from" : "to"],
+        message: `the range is at most ${DAY_RANGE.maxDays} days (${range.from} .. ${range.to} is ${range.days})`,
+      });
     }
   });
 }

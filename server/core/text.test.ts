@@ -9,7 +9,11 @@ const nest = (levels: number, leaf: unknown = "x"): unknown => {
 
 describe("findUnstorable (the one input check)", () => {
   it("names the first NUL or unpaired surrogate in a string or key", () => {
-    expect(findUnstorable({ a: ["ok", "x\u0000"] })).toEqual({ path: "/a/1", message: expect.stringContaining("NUL"), code: "unstorable_text" });
+    expect(findUnstorable({ a: ["ok", "x\u0000"] })).toEqual({
+      path: "/a/1",
+      message: expect.stringContaining("NUL"),
+      code: "unstorable_text",
+    });
     expect(findUnstorable({ "k\ud800": 1 })?.path).toBe("/k\ud800");
     expect(findUnstorable("\udfff")?.path).toBe("/");
     expect(findUnstorable({ ok: "😀 paired surrogates are fine" })).toBeNull();

@@ -19,7 +19,8 @@ const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\u
 /** Nesting deeper than this (objects and arrays) is refused as input. */
 export const MAX_INPUT_DEPTH = 100;
 
-export const UNSTORABLE_TEXT_MESSAGE = "contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored";
+export const UNSTORABLE_TEXT_MESSAGE =
+  "contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored";
 export const TOO_DEEP_MESSAGE = `is nested deeper than ${MAX_INPUT_DEPTH} levels`;
 
 /** What `findUnstorable` found: the JSON pointer, a message and the detail code (`unstorable_text` | `too_deep`). */
@@ -29,7 +30,10 @@ const pointer = (segment: string | number) => `/${String(segment).replaceAll("~"
 
 /** The first string (or object key) holding unstorable text, or the first value nested too deep; null if none. */
 export function findUnstorable(value: unknown, path = "", depth = 0): Unstorable | null {
-  if (typeof value === "string") return UNSTORABLE.test(value) ? { path: path || "/", message: UNSTORABLE_TEXT_MESSAGE, code: "unstorable_text" } : null;
+  if (typeof value === "string")
+    return UNSTORABLE.test(value)
+      ? { path: path || "/", message: UNSTORABLE_TEXT_MESSAGE, code: "unstorable_text" }
+      : null;
   if (value === null || typeof value !== "object") return null;
   if (depth >= MAX_INPUT_DEPTH) return { path: path || "/", message: TOO_DEEP_MESSAGE, code: "too_deep" };
   if (Array.isArray(value)) {
@@ -40,7 +44,8 @@ export function findUnstorable(value: unknown, path = "", depth = 0): Unstorable
     return null;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (UNSTORABLE.test(k)) return { path: `${path}${pointer(k)}`, message: UNSTORABLE_TEXT_MESSAGE, code: "unstorable_text" };
+    if (UNSTORABLE.test(k))
+      return { path: `${path}${pointer(k)}`, message: UNSTORABLE_TEXT_MESSAGE, code: "unstorable_text" };
     const found = findUnstorable(v, `${path}${pointer(k)}`, depth + 1);
     if (found) return found;
   }

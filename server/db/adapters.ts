@@ -151,7 +151,9 @@ export async function migrationAdapterFactory(target: DatabaseTarget): Promise<M
       const name = `flowbench_shadow_${crypto.randomUUID().replaceAll("-", "")}`;
       const admin = wholeScriptPg(await inner.connect());
       await admin.executeScript(`CREATE DATABASE "${name}"`);
-      const adapter = wholeScriptPg(await new PrismaPg({ connectionString: shadowUrl(target.url, name), max: 2 }).connect());
+      const adapter = wholeScriptPg(
+        await new PrismaPg({ connectionString: shadowUrl(target.url, name), max: 2 }).connect(),
+      );
       patchCharType(adapter);
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {

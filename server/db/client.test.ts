@@ -24,7 +24,13 @@ describe("the app's Prisma client", () => {
         }),
       ),
     );
-    expect(outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason).slice(0, 200))).toEqual([]);
-    expect(outcomes.map((o) => (o as PromiseFulfilledResult<number>).value)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    expect(
+      outcomes
+        .filter((o) => o.status === "rejected")
+        .map((o) => String((o as PromiseRejectedResult).reason).slice(0, 200)),
+    ).toEqual([]);
+    expect(outcomes.map((o) => (o as PromiseFulfilledResult<number>).value)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i),
+    );
   }, 60_000);
 });

@@ -9,7 +9,12 @@ import type { DatabaseTarget } from "./url";
  */
 export const LOCKS = { migrate: 7_246_110_591, evalQueueStart: 7_246_110_592, seed: 7_246_110_593 } as const;
 
-export async function withStartupLock<T>(target: DatabaseTarget, key: number, fn: () => Promise<T>, onWait?: () => void): Promise<T> {
+export async function withStartupLock<T>(
+  target: DatabaseTarget,
+  key: number,
+  fn: () => Promise<T>,
+  onWait?: () => void,
+): Promise<T> {
   if (target.kind !== "postgresql") return fn();
   const client = new pg.Client({ connectionString: target.url, application_name: "flowbench-startup-lock" });
   await client.connect();

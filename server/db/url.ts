@@ -38,7 +38,9 @@ export function parseDatabaseUrl(raw: string | undefined, cwd = process.cwd()): 
       throw new Error("DATABASE_URL: not a valid postgresql:// URL");
     }
     if (!parsed.pathname || parsed.pathname === "/") {
-      throw new Error("DATABASE_URL: the postgresql:// URL must name a database, e.g. postgresql://user@host:5432/flowbench");
+      throw new Error(
+        "DATABASE_URL: the postgresql:// URL must name a database, e.g. postgresql://user@host:5432/flowbench",
+      );
     }
     const display = `${parsed.protocol}//${parsed.username ? `${parsed.username}@` : ""}${parsed.host}${parsed.pathname}`;
     return { kind: "postgresql", url: value, display };

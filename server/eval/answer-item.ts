@@ -39,7 +39,11 @@ export type RunContext = {
   concurrency: number;
 };
 
-export async function loadRunContext(db: Db, runId: string, parsedWorkflows?: Map<string, Workflow>): Promise<RunContext> {
+export async function loadRunContext(
+  db: Db,
+  runId: string,
+  parsedWorkflows?: Map<string, Workflow>,
+): Promise<RunContext> {
   const run = await db.evalRun.findUniqueOrThrow({
     where: { id: runId },
     select: {
@@ -108,15 +112,27 @@ export async function answerItem(
   if (claim === "busy") return "busy";
   if (!claim.length) {
     // finished already, answered elsewhere under a live lease, or the run stopped: settle what a stopped run left open
-    await db.evalRunItem.updateMany({ where: { id: job.itemId, status: { in: ["pending", "answering"] }, run: { status: { in: ["cancelled", "failed"] } } }, data: { status: "cancelled" } });
+    await db.evalRunItem.updateMany({
+      where: {
+        id: job.itemId,
+        status: { in: ["pending", "answering"] },
+        run: { status: { in: ["cancelled", "failed"] } },
+      },
+      data: { status: "cancelled" },
+    });
     return "done";
   }
   const sample = claim[0]!;
   const attempt = sample.attempts;
-  const heartbeat = setInterval(() => {
-    if (!opts.alive()) return clearInterval(heartbeat); // a dead worker renews nothing
-    db.$executeRaw`UPDATE "EvalRunItem" SET "leaseUntil" = ${leaseEnd(leaseSeconds)} WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'`.catch(() => undefined);
-  }, (leaseSeconds * 1000) / 3);
+  const heartbeat = setInterval(
+    () => {
+      if (!opts.alive()) return clearInterval(heartbeat); // a dead worker renews nothing
+      db.$executeRaw`UPDATE "EvalRunItem" SET "leaseUntil" = ${leaseEnd(leaseSeconds)} WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'`.catch(
+        () => undefined,
+      );
+    },
+    (leaseSeconds * 1000) / 3,
+  );
   heartbeat.unref?.();
   try {
     await answerClaimed(db, job, runContext, opts, sample, attempt);
@@ -156,7 +172,10 @@ async function answerClaimed(
       await db.evalRunItem.updateMany({ where: fence, data: { status: "pending" } });
       throw new AnswerInterrupted("interrupted by a shutdown");
     }
-    await db.evalRunItem.updateMany({ where: fence, data: { status: "cancelled", traceId: outcome.traceId, latencyMs: outcome.latencyMs } });
+    await db.evalRunItem.updateMany({
+      where: fence,
+      data: { status: "cancelled", traceId: outcome.traceId, latencyMs: outcome.latencyMs },
+    });
     return;
   }
   const judged = await suggest(
@@ -196,7 +215,11 @@ async function answerClaimed(
 export async function giveUpItem(db: Db, job: { runId: string; itemId: string }, message: string): Promise<void> {
   await db.evalRunItem.updateMany({
     where: { id: job.itemId, status: { in: ["pending", "answering"] } },
-    data: { status: "failed", error: `gave up after repeated failures: ${message}`.slice(0, 2000), answeredAt: new Date() },
+    data: {
+      status: "failed",
+      error: `gave up after repeated failures: ${message}`.slice(0, 2000),
+      answeredAt: new Date(),
+    },
   });
   await settleAnswering(db, job.runId);
 }

@@ -64,8 +64,14 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     expect(seen.some((d) => d > 0 && d < 6)).toBe(true); // progress was readable while answering
     expect(model.maxInflight).toBeLessThanOrEqual(2);
     const items = (await listItems(db, run.id, {})).items;
-    expect(items.every((i) => i.status === "answered" && i.attempts === 1 && i.traceId && i.answer?.includes("scallion pancake"))).toBe(true);
-    expect(items.every((i) => i.suggestion?.verdict === "pass" && i.suggestion.judge === "llm:openai-compatible")).toBe(true);
+    expect(
+      items.every(
+        (i) => i.status === "answered" && i.attempts === 1 && i.traceId && i.answer?.includes("scallion pancake"),
+      ),
+    ).toBe(true);
+    expect(items.every((i) => i.suggestion?.verdict === "pass" && i.suggestion.judge === "llm:openai-compatible")).toBe(
+      true,
+    );
     expect(items[0]!.judgeCalls).toBe(1);
     expect(Math.abs(new Date(items[0]!.answeredAt!).getTime() - Date.now())).toBeLessThan(120_000); // timestamps stored as UTC
     expect(items[1]!.llmCalls).toBe(1);
@@ -74,11 +80,24 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     expect(scripted.llmCalls).toBe(2);
     expect(scripted.turns).toHaveLength(3);
     expect(scripted.turns![0]).toMatchObject({ role: "system", preset: true });
-    expect(scripted.turns![2]).toMatchObject({ role: "user", content: "Second turn of question 1", traceId: scripted.traceId });
+    expect(scripted.turns![2]).toMatchObject({
+      role: "user",
+      content: "Second turn of question 1",
+      traceId: scripted.traceId,
+    });
     const second = model.log.slice(before).find((m) => m.at(-1)?.content === "Second turn of question 1")!;
-    expect(second.map((m) => m.content)).toEqual(expect.arrayContaining(["The user is vegetarian.", "First turn of question 1", expect.stringContaining("First turn of question 1")]));
+    expect(second.map((m) => m.content)).toEqual(
+      expect.arrayContaining([
+        "The user is vegetarian.",
+        "First turn of question 1",
+        expect.stringContaining("First turn of question 1"),
+      ]),
+    );
     // traces: source eval, never the online answer cache
-    const traces = await db.trace.findMany({ where: { id: { in: items.map((i) => i.traceId!) } }, select: { source: true, mode: true, cache: true } });
+    const traces = await db.trace.findMany({
+      where: { id: { in: items.map((i) => i.traceId!) } },
+      select: { source: true, mode: true, cache: true },
+    });
     expect(traces).toHaveLength(6);
     expect(traces.every((t) => t.source === "eval" && t.mode === "invoke" && t.cache === "bypass")).toBe(true);
     const report = await runReport(db, run.id);
@@ -124,8 +143,10 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     // every question was answered by the model exactly once, except those cut off mid-request (asked again after
     // the restart; the cut-off request may or may not have been delivered before the abort)
     expect(model.answered.size).toBe(n);
-    for (const [question, count] of model.answered) expect(count, question).toBe(interruptedKeys.has(question) ? count : 1);
-    for (const [question, count] of model.answered) expect(count, question).toBeLessThanOrEqual(interruptedKeys.has(question) ? 3 : 1);
+    for (const [question, count] of model.answered)
+      expect(count, question).toBe(interruptedKeys.has(question) ? count : 1);
+    for (const [question, count] of model.answered)
+      expect(count, question).toBeLessThanOrEqual(interruptedKeys.has(question) ? 3 : 1);
     expect(model.aborted).toBeGreaterThan(0);
     // one stored eval trace per item that succeeded
     const traces = await db.trace.count({ where: { id: { in: items.map((i) => i.traceId!) } } });

@@ -14,7 +14,12 @@ import type { Tier, Turn } from "./schemas";
  * or is cancelled ends the script. Memory nodes use `memoryScope`: one isolated scope for all turns of the sample,
  * empty at the start, so an evaluation neither reads nor changes the agent's production memory.
  */
-export type TurnRecord = Turn & { answer?: string | null; traceId?: string; status?: string; payload?: Record<string, unknown> | null };
+export type TurnRecord = Turn & {
+  answer?: string | null;
+  traceId?: string;
+  status?: string;
+  payload?: Record<string, unknown> | null;
+};
 export type AnswerOutcome = {
   status: "answered" | "failed" | "cancelled";
   answer: string | null;
@@ -50,7 +55,8 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
   const turns: TurnRecord[] | null = t.script ? [] : null;
   const plan: Array<{ kind: "preset"; turn: Turn } | { kind: "ask"; content: string; turn: Turn | null }> = [];
   if (t.script) {
-    for (const turn of t.script) plan.push(turn.preset ? { kind: "preset", turn } : { kind: "ask", content: turn.content, turn });
+    for (const turn of t.script)
+      plan.push(turn.preset ? { kind: "preset", turn } : { kind: "ask", content: turn.content, turn });
     if (!t.script.some((x) => !x.preset)) plan.push({ kind: "ask", content: t.question, turn: null });
   } else plan.push({ kind: "ask", content: t.question, turn: null });
 

@@ -3,21 +3,70 @@
  * so server/http/errors.ts can include it without a cycle.
  */
 export const EVAL_ERROR_CODES: Record<string, { status: number; description: string }> = {
-  SET_VERSION_NOT_FROZEN: { status: 400, description: "A run can only be created from a frozen evaluation set version; freeze the version first." },
-  SET_VERSION_FROZEN: { status: 409, description: "The evaluation set version is frozen and immutable; create a new version (a copy) and edit that." },
-  SET_VERSION_INCOMPLETE: { status: 400, description: "The version cannot be frozen: it has no samples, or samples without expected points (details list them)." },
-  SET_NOT_REGRESSION_POOL: { status: 409, description: "Online traces are added to regression-pool sets only, never to a golden set." },
+  SET_VERSION_NOT_FROZEN: {
+    status: 400,
+    description: "A run can only be created from a frozen evaluation set version; freeze the version first.",
+  },
+  SET_VERSION_FROZEN: {
+    status: 409,
+    description: "The evaluation set version is frozen and immutable; create a new version (a copy) and edit that.",
+  },
+  SET_VERSION_INCOMPLETE: {
+    status: 400,
+    description:
+      "The version cannot be frozen: it has no samples, or samples without expected points (details list them).",
+  },
+  SET_NOT_REGRESSION_POOL: {
+    status: 409,
+    description: "Online traces are added to regression-pool sets only, never to a golden set.",
+  },
   TRACE_OTHER_AGENT: { status: 409, description: "The trace was answered by another agent than the evaluation set's." },
-  SET_HAS_RUNS: { status: 409, description: "Runs reference this set or version; it cannot be deleted (runs are kept for history)." },
-  IMPORT_INVALID: { status: 400, description: "The import has row errors; nothing was imported. Each detail is { row, field, message }." },
-  EVAL_LIMIT_EXCEEDED: { status: 413, description: "An evaluation limit was exceeded (samples per version, import size, answers per upload); details name the limit." },
-  RUN_STATE_CONFLICT: { status: 409, description: "The operation is not allowed in the run's current state (details carry the state)." },
-  RUN_MODE_MISMATCH: { status: 400, description: "The operation needs the other evaluation mode (e.g. pasted answers sent to an in-platform run)." },
-  ITEM_NOT_JUDGEABLE: { status: 409, description: "The item has no answer yet (pending, answering or cancelled): it cannot receive a verdict." },
-  VERDICT_CONFLICT: { status: 409, description: "Another verdict was written to the item since the version you sent as expectedVersion; nothing was written (details carry the current verdict and version)." },
-  VERDICT_BASIS_REQUIRED: { status: 400, description: "A fail verdict needs a basis: a short text saying what is wrong." },
-  VERDICT_ATTRIBUTION_REQUIRED: { status: 400, description: "A fail verdict needs an attribution: the failure point in the chain (see GET /api/eval/meta)." },
+  SET_HAS_RUNS: {
+    status: 409,
+    description: "Runs reference this set or version; it cannot be deleted (runs are kept for history).",
+  },
+  IMPORT_INVALID: {
+    status: 400,
+    description: "The import has row errors; nothing was imported. Each detail is { row, field, message }.",
+  },
+  EVAL_LIMIT_EXCEEDED: {
+    status: 413,
+    description:
+      "An evaluation limit was exceeded (samples per version, import size, answers per upload); details name the limit.",
+  },
+  RUN_STATE_CONFLICT: {
+    status: 409,
+    description: "The operation is not allowed in the run's current state (details carry the state).",
+  },
+  RUN_MODE_MISMATCH: {
+    status: 400,
+    description: "The operation needs the other evaluation mode (e.g. pasted answers sent to an in-platform run).",
+  },
+  ITEM_NOT_JUDGEABLE: {
+    status: 409,
+    description: "The item has no answer yet (pending, answering or cancelled): it cannot receive a verdict.",
+  },
+  VERDICT_CONFLICT: {
+    status: 409,
+    description:
+      "Another verdict was written to the item since the version you sent as expectedVersion; nothing was written (details carry the current verdict and version).",
+  },
+  VERDICT_BASIS_REQUIRED: {
+    status: 400,
+    description: "A fail verdict needs a basis: a short text saying what is wrong.",
+  },
+  VERDICT_ATTRIBUTION_REQUIRED: {
+    status: 400,
+    description: "A fail verdict needs an attribution: the failure point in the chain (see GET /api/eval/meta).",
+  },
   BAD_CASE_REQUIRES_FAIL: { status: 409, description: "Only an item whose verdict is fail can become a Bad Case." },
-  SHADOW_NOT_CONFIGURED: { status: 409, description: "The agent has no intent-shadow configuration yet: PUT /api/eval/shadow/{agentId} first." },
-  BAD_CASE_NOT_VERIFIED: { status: 409, description: "A Bad Case is verified only when a later run of its set has a human pass for its question; re-run, judge, then verify." },
+  SHADOW_NOT_CONFIGURED: {
+    status: 409,
+    description: "The agent has no intent-shadow configuration yet: PUT /api/eval/shadow/{agentId} first.",
+  },
+  BAD_CASE_NOT_VERIFIED: {
+    status: 409,
+    description:
+      "A Bad Case is verified only when a later run of its set has a human pass for its question; re-run, judge, then verify.",
+  },
 };

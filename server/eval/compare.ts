@@ -26,7 +26,15 @@ export type CompareRunInput = {
 export type Outcome = "both_pass" | "fixed" | "regressed" | "both_fail" | "incomplete" | "only_a" | "only_b";
 export type CompareWarning = { code: string; message: string };
 
-export const OUTCOMES = ["both_pass", "fixed", "regressed", "both_fail", "incomplete", "only_a", "only_b"] as const satisfies readonly Outcome[];
+export const OUTCOMES = [
+  "both_pass",
+  "fixed",
+  "regressed",
+  "both_fail",
+  "incomplete",
+  "only_a",
+  "only_b",
+] as const satisfies readonly Outcome[];
 /** Each outcome's name for people and its meaning (GET /api/eval/meta `compareOutcomes`). */
 export const OUTCOME_WORDS: Record<Outcome, { label: string; meaning: string }> = {
   regressed: { label: "Regressed", meaning: "Passed in run A, failed in run B" },
@@ -52,11 +60,21 @@ const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10
 export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
   const warnings: CompareWarning[] = [];
   if (a.setId !== b.setId) warnings.push({ code: "DIFFERENT_SET", message: "the runs use different evaluation sets" });
-  else if (a.setVersionId !== b.setVersionId) warnings.push({ code: "DIFFERENT_SET_VERSION", message: `the runs use different set versions (v${a.setVersion} vs v${b.setVersion}): questions are matched by key` });
-  if (a.tier !== b.tier) warnings.push({ code: "DIFFERENT_TIER", message: `the runs use different chain tiers (${a.tier} vs ${b.tier})` });
-  if (a.mode !== b.mode) warnings.push({ code: "DIFFERENT_MODE", message: `the runs use different modes (${a.mode} vs ${b.mode})` });
+  else if (a.setVersionId !== b.setVersionId)
+    warnings.push({
+      code: "DIFFERENT_SET_VERSION",
+      message: `the runs use different set versions (v${a.setVersion} vs v${b.setVersion}): questions are matched by key`,
+    });
+  if (a.tier !== b.tier)
+    warnings.push({ code: "DIFFERENT_TIER", message: `the runs use different chain tiers (${a.tier} vs ${b.tier})` });
+  if (a.mode !== b.mode)
+    warnings.push({ code: "DIFFERENT_MODE", message: `the runs use different modes (${a.mode} vs ${b.mode})` });
   if (a.agentId !== b.agentId) warnings.push({ code: "DIFFERENT_AGENT", message: "the runs test different agents" });
-  if (a.environment !== b.environment) warnings.push({ code: "DIFFERENT_ENVIRONMENT", message: `different environments ("${a.environment}" vs "${b.environment}")` });
+  if (a.environment !== b.environment)
+    warnings.push({
+      code: "DIFFERENT_ENVIRONMENT",
+      message: `different environments ("${a.environment}" vs "${b.environment}")`,
+    });
 
   const byKeyA = new Map(a.items.map((i) => [i.key, i]));
   const byKeyB = new Map(b.items.map((i) => [i.key, i]));
@@ -79,14 +97,43 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
     };
   });
   const count = (r: CompareRunInput, f: (i: CompareRunInput["items"][number]) => boolean) => r.items.filter(f).length;
-  const hA = rate(count(a, (i) => i.human === "pass"), a.items.length);
-  const hB = rate(count(b, (i) => i.human === "pass"), b.items.length);
-  const mA = rate(count(a, (i) => i.machine === "pass"), a.items.length);
-  const mB = rate(count(b, (i) => i.machine === "pass"), b.items.length);
-  const delta = (x: number | null, y: number | null) => (x === null || y === null ? null : Math.round((y - x) * 10000) / 10000);
+  const hA = rate(
+    count(a, (i) => i.human === "pass"),
+    a.items.length,
+  );
+  const hB = rate(
+    count(b, (i) => i.human === "pass"),
+    b.items.length,
+  );
+  const mA = rate(
+    count(a, (i) => i.machine === "pass"),
+    a.items.length,
+  );
+  const mB = rate(
+    count(b, (i) => i.machine === "pass"),
+    b.items.length,
+  );
+  const delta = (x: number | null, y: number | null) =>
+    x === null || y === null ? null : Math.round((y - x) * 10000) / 10000;
   return {
-    runA: { id: a.id, shortId: a.shortId, setVersion: a.setVersion, tier: a.tier, mode: a.mode, workflowVersion: a.workflowVersion, environment: a.environment },
-    runB: { id: b.id, shortId: b.shortId, setVersion: b.setVersion, tier: b.tier, mode: b.mode, workflowVersion: b.workflowVersion, environment: b.environment },
+    runA: {
+      id: a.id,
+      shortId: a.shortId,
+      setVersion: a.setVersion,
+      tier: a.tier,
+      mode: a.mode,
+      workflowVersion: a.workflowVersion,
+      environment: a.environment,
+    },
+    runB: {
+      id: b.id,
+      shortId: b.shortId,
+      setVersion: b.setVersion,
+      tier: b.tier,
+      mode: b.mode,
+      workflowVersion: b.workflowVersion,
+      environment: b.environment,
+    },
     warnings,
     summary,
     machineSummary,
@@ -106,7 +153,10 @@ type Row = CompareResult["questions"][number];
  * (what the outcome filter can choose from); `total` is the number of questions left after both filters. Without
  * `limit` every remaining question is on the page (the original response).
  */
-export function pageOfQuestions(questions: Row[], opts: { outcome?: Outcome; keys?: ReadonlySet<string>; offset?: number; limit?: number }) {
+export function pageOfQuestions(
+  questions: Row[],
+  opts: { outcome?: Outcome; keys?: ReadonlySet<string>; offset?: number; limit?: number },
+) {
   const searched = opts.keys ? questions.filter((q) => opts.keys!.has(q.key)) : questions;
   const matching = zero();
   for (const q of searched) matching[q.outcome]++;

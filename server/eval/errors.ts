@@ -3,27 +3,60 @@ import { ApiError, errors } from "../core/errors";
 
 /** Error helpers of the evaluation center (the one error shape from server/http/errors.ts). */
 export const evalErrors = {
-  notFrozen: (what: string) => new ApiError(400, "SET_VERSION_NOT_FROZEN", `${what} is a draft: runs can only be created from a frozen version (freeze it first)`),
-  frozen: (what: string) => new ApiError(409, "SET_VERSION_FROZEN", `${what} is frozen and immutable: create a new version (a copy) and edit that`),
+  notFrozen: (what: string) =>
+    new ApiError(
+      400,
+      "SET_VERSION_NOT_FROZEN",
+      `${what} is a draft: runs can only be created from a frozen version (freeze it first)`,
+    ),
+  frozen: (what: string) =>
+    new ApiError(
+      409,
+      "SET_VERSION_FROZEN",
+      `${what} is frozen and immutable: create a new version (a copy) and edit that`,
+    ),
   incomplete: (message: string, details: unknown[]) => new ApiError(400, "SET_VERSION_INCOMPLETE", message, details),
   hasRuns: (message: string) => new ApiError(409, "SET_HAS_RUNS", message),
   importInvalid: (details: unknown[]) =>
-    new ApiError(400, "IMPORT_INVALID", `The import has ${details.length} error${details.length === 1 ? "" : "s"}; nothing was imported`, details),
-  limit: (message: string, limit: string, value: number) => new ApiError(413, "EVAL_LIMIT_EXCEEDED", message, [{ limit, value }]),
+    new ApiError(
+      400,
+      "IMPORT_INVALID",
+      `The import has ${details.length} error${details.length === 1 ? "" : "s"}; nothing was imported`,
+      details,
+    ),
+  limit: (message: string, limit: string, value: number) =>
+    new ApiError(413, "EVAL_LIMIT_EXCEEDED", message, [{ limit, value }]),
   runState: (message: string, status: string) => new ApiError(409, "RUN_STATE_CONFLICT", message, [{ status }]),
   runMode: (message: string) => new ApiError(400, "RUN_MODE_MISMATCH", message),
-  notJudgeable: (status: string) => new ApiError(409, "ITEM_NOT_JUDGEABLE", `The item is ${status}: only answered or failed items can receive a verdict`, [{ status }]),
+  notJudgeable: (status: string) =>
+    new ApiError(
+      409,
+      "ITEM_NOT_JUDGEABLE",
+      `The item is ${status}: only answered or failed items can receive a verdict`,
+      [{ status }],
+    ),
   verdictConflict: (expected: number, current: { verdictVersion: number; verdict: unknown }) =>
-    new ApiError(409, "VERDICT_CONFLICT", `The verdict changed since you read it (version ${expected}, now ${current.verdictVersion}): reload the item and decide again`, [
-      { expectedVersion: expected, verdictVersion: current.verdictVersion, verdict: current.verdict },
-    ]),
+    new ApiError(
+      409,
+      "VERDICT_CONFLICT",
+      `The verdict changed since you read it (version ${expected}, now ${current.verdictVersion}): reload the item and decide again`,
+      [{ expectedVersion: expected, verdictVersion: current.verdictVersion, verdict: current.verdict }],
+    ),
   notPool: (name: string, kind: string) =>
-    new ApiError(409, "SET_NOT_REGRESSION_POOL", `"${name}" is a ${kind} set: online traces go into regression-pool sets only (a golden set is curated release evidence)`),
-  traceNotOnline: (source: string) => new ApiError(409, "TRACE_NOT_ONLINE", `Only online traces (chat, api) can become pool samples or leads; this one is ${source}`),
+    new ApiError(
+      409,
+      "SET_NOT_REGRESSION_POOL",
+      `"${name}" is a ${kind} set: online traces go into regression-pool sets only (a golden set is curated release evidence)`,
+    ),
+  traceNotOnline: (source: string) =>
+    new ApiError(
+      409,
+      "TRACE_NOT_ONLINE",
+      `Only online traces (chat, api) can become pool samples or leads; this one is ${source}`,
+    ),
   traceOtherAgent: () => new ApiError(409, "TRACE_OTHER_AGENT", "The trace belongs to another agent than the set"),
   notFound: errors.notFound,
 };
-
 
 export function isUniqueViolation(e: unknown): boolean {
   return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";

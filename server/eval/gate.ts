@@ -31,7 +31,15 @@ export type GateResult = {
   status: "pass" | "fail";
   summary: string;
   reasons: Array<{ code: GateReasonCode; message: string }>;
-  counts: { questions: number; judged: number; unjudged: number; pass: number; fail: number; threshold: number; missingPasses: number };
+  counts: {
+    questions: number;
+    judged: number;
+    unjudged: number;
+    pass: number;
+    fail: number;
+    threshold: number;
+    missingPasses: number;
+  };
   unjudged: string[];
   failing: string[];
 };
@@ -46,20 +54,44 @@ export function evaluateGate(input: GateInput): GateResult {
   const failing = q.filter((x) => x.verdict === "fail").map((x) => x.key);
   const reasons: GateResult["reasons"] = [];
   if (input.setKind !== "golden") {
-    reasons.push({ code: "GATE_TRACK_B", message: "the run's set is a regression pool (track B): only golden-set runs (track A) can pass the release gate" });
+    reasons.push({
+      code: "GATE_TRACK_B",
+      message: "the run's set is a regression pool (track B): only golden-set runs (track A) can pass the release gate",
+    });
   }
-  if (!READY.has(input.runStatus)) reasons.push({ code: "GATE_RUN_STATE", message: `the run is ${input.runStatus}; it must have finished answering (awaiting_review or completed)` });
+  if (!READY.has(input.runStatus))
+    reasons.push({
+      code: "GATE_RUN_STATE",
+      message: `the run is ${input.runStatus}; it must have finished answering (awaiting_review or completed)`,
+    });
   if (q.length === 0) reasons.push({ code: "GATE_NO_QUESTIONS", message: "the set version has no questions" });
   if (unjudged.length) {
-    reasons.push({ code: "GATE_UNJUDGED", message: `${unjudged.length} of ${q.length} questions have no verdict: ${unjudged.slice(0, 10).join(", ")}${unjudged.length > 10 ? ", ..." : ""}` });
+    reasons.push({
+      code: "GATE_UNJUDGED",
+      message: `${unjudged.length} of ${q.length} questions have no verdict: ${unjudged.slice(0, 10).join(", ")}${unjudged.length > 10 ? ", ..." : ""}`,
+    });
   }
   if (input.threshold > q.length) {
-    reasons.push({ code: "GATE_THRESHOLD_UNREACHABLE", message: `the threshold ${input.threshold} is more than the ${q.length} questions of the set` });
+    reasons.push({
+      code: "GATE_THRESHOLD_UNREACHABLE",
+      message: `the threshold ${input.threshold} is more than the ${q.length} questions of the set`,
+    });
   } else if (pass < input.threshold) {
-    reasons.push({ code: "GATE_BELOW_THRESHOLD", message: `${pass} human-confirmed passes, the threshold is ${input.threshold} (${input.threshold - pass} more needed)` });
+    reasons.push({
+      code: "GATE_BELOW_THRESHOLD",
+      message: `${pass} human-confirmed passes, the threshold is ${input.threshold} (${input.threshold - pass} more needed)`,
+    });
   }
   const passed = reasons.length === 0;
-  const counts = { questions: q.length, judged: pass + fail, unjudged: unjudged.length, pass, fail, threshold: input.threshold, missingPasses: Math.max(0, input.threshold - pass) };
+  const counts = {
+    questions: q.length,
+    judged: pass + fail,
+    unjudged: unjudged.length,
+    pass,
+    fail,
+    threshold: input.threshold,
+    missingPasses: Math.max(0, input.threshold - pass),
+  };
   const summary = passed
     ? `PASS ${input.shortId}: ${pass}/${q.length} human-confirmed passes (threshold ${input.threshold}), every question judged`
     : `FAIL ${input.shortId}: ${pass}/${q.length} human-confirmed passes (threshold ${input.threshold}), ${unjudged.length} unjudged, ${fail} failed; ${reasons.map((r) => r.message).join("; ")}`;

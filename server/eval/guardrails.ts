@@ -39,7 +39,10 @@ export function isRefusal(answer: string): boolean {
 
 /** NFKC, lower case, without spaces, punctuation and symbols: "Mapo Tofu!" and "mapo tofu" compare equal. */
 export function compactName(s: string): string {
-  return s.normalize("NFKC").toLocaleLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
+  return s
+    .normalize("NFKC")
+    .toLocaleLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
 /** Names listed as bullet lines in an answer ("1. 豆浆 - 3元", "- Pancakes: ..."), up to the first separator. */
@@ -71,9 +74,14 @@ function resultOf(s: StepLike): unknown {
 export function computeFlags(input: GuardrailInput): Flag[] {
   const flags: Flag[] = [];
   const answer = input.answer ?? "";
-  if (input.failed || input.error) flags.push({ flag: "execution_error", message: input.error ? `execution error: ${input.error.slice(0, 200)}` : "the execution failed" });
+  if (input.failed || input.error)
+    flags.push({
+      flag: "execution_error",
+      message: input.error ? `execution error: ${input.error.slice(0, 200)}` : "the execution failed",
+    });
   const payloadList = input.payload ? firstArray(input.payload) : null;
-  if (!answer.trim() && !(payloadList && payloadList.items.length)) flags.push({ flag: "empty_answer", message: "the answer is empty" });
+  if (!answer.trim() && !(payloadList && payloadList.items.length))
+    flags.push({ flag: "empty_answer", message: "the answer is empty" });
   if (isRefusal(answer)) flags.push({ flag: "refusal", message: "the answer refuses or declines" });
 
   const steps = input.steps;
@@ -81,7 +89,12 @@ export function computeFlags(input: GuardrailInput): Flag[] {
   const http = httpSteps(steps);
   const queried = http.filter(succeededQuery);
   if ((input.hasHttpNodes || http.length > 0) && queried.length === 0) {
-    flags.push({ flag: "no_query", message: http.length ? `no http query succeeded (${http.length} http step(s) failed or skipped)` : "no http query was performed" });
+    flags.push({
+      flag: "no_query",
+      message: http.length
+        ? `no http query succeeded (${http.length} http step(s) failed or skipped)`
+        : "no http query was performed",
+    });
   }
   const results = queried.map(resultOf);
   const arrays = results.flatMap((r) => allArrays(r));
@@ -89,12 +102,20 @@ export function computeFlags(input: GuardrailInput): Flag[] {
     const resultsEmpty = queried.length > 0 && arrays.length > 0 && arrays.every((a) => a.length === 0);
     const payloadEmpty = payloadList !== null && payloadList.items.length === 0;
     if (resultsEmpty || payloadEmpty) {
-      flags.push({ flag: "empty_items", message: resultsEmpty ? "the live query returned no items" : `the payload's item list ${payloadList!.path} is empty` });
+      flags.push({
+        flag: "empty_items",
+        message: resultsEmpty
+          ? "the live query returned no items"
+          : `the payload's item list ${payloadList!.path} is empty`,
+      });
     }
   }
   // fabricated: only where tool results carry lists to compare with (a health check has none)
   if (queried.length > 0 && arrays.length > 0) {
-    const known = results.flatMap((r) => itemNames(r)).map(compactName).filter(Boolean);
+    const known = results
+      .flatMap((r) => itemNames(r))
+      .map(compactName)
+      .filter(Boolean);
     // Both what the payload carries and what the answer lists: an agent whose payload is the tool result itself
     // (e.g. goods_list = the http result) can still invent items in its text.
     const payloadNames = input.payload ? itemNames(input.payload) : [];
@@ -106,7 +127,10 @@ export function computeFlags(input: GuardrailInput): Flag[] {
     if (fabricated.length) {
       flags.push({
         flag: "fabricated_items",
-        message: `not in any tool result: ${fabricated.slice(0, 5).map((n) => `"${n}"`).join(", ")}${fabricated.length > 5 ? ` and ${fabricated.length - 5} more` : ""}`,
+        message: `not in any tool result: ${fabricated
+          .slice(0, 5)
+          .map((n) => `"${n}"`)
+          .join(", ")}${fabricated.length > 5 ? ` and ${fabricated.length - 5} more` : ""}`,
       });
     }
   }

@@ -10,7 +10,14 @@ export { EVAL_ERROR_CODES } from "./codes";
 export { evaluateGate, type GateInput, type GateResult } from "./gate";
 export { agreement, type Agreement } from "./kappa";
 export { compareRuns, type CompareResult } from "./compare";
-export { coverageJudge, llmJudge, JUDGE_RUBRIC, type JudgeProvider, type JudgeResult, type PointCoverage } from "./judge";
+export {
+  coverageJudge,
+  llmJudge,
+  JUDGE_RUBRIC,
+  type JudgeProvider,
+  type JudgeResult,
+  type PointCoverage,
+} from "./judge";
 export { evaluateAssertions, evaluateAssertion, type RuleResult } from "./rules";
 export { computeFlags, type Flag } from "./guardrails";
 export { combineSuggestion, needsSpotCheck, inferAttribution, BLOCKING_FLAGS, type Suggestion } from "./suggest";
@@ -35,9 +42,70 @@ export {
   importSamples,
   exportVersion,
 } from "./sets";
-export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun, closeAnswering, listItems, listQueue, reviewProgress, queueNeighbours, getItem, submitPastedAnswers, resuggestRun } from "./runs";
-export { setVerdict, adoptSuggestions, createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts";
+export {
+  createRun,
+  rerunRun,
+  getRun,
+  listRuns,
+  startRun,
+  cancelRun,
+  closeAnswering,
+  listItems,
+  listQueue,
+  reviewProgress,
+  queueNeighbours,
+  getItem,
+  submitPastedAnswers,
+  resuggestRun,
+} from "./runs";
+export {
+  setVerdict,
+  adoptSuggestions,
+  createBadCase,
+  createBadCasesForRun,
+  listBadCases,
+  getBadCase,
+  updateBadCase,
+} from "./verdicts";
 export { runReport, runGate, compare, usage, buildReport } from "./reports";
-export { loopBoard, BoardQuery, BOARD_STAGES, listLeads, leadsPerDay, LeadCountsQuery, COUNT_SCAN, confirmSample, unconfirmSample, ConfirmParams, dismissLead, restoreLead, addTraceToPool, LeadsQuery, DismissLeadInput, TraceParam, PoolAddInput, PoolParams } from "./online";
+export {
+  loopBoard,
+  BoardQuery,
+  BOARD_STAGES,
+  listLeads,
+  leadsPerDay,
+  LeadCountsQuery,
+  COUNT_SCAN,
+  confirmSample,
+  unconfirmSample,
+  ConfirmParams,
+  dismissLead,
+  restoreLead,
+  addTraceToPool,
+  LeadsQuery,
+  DismissLeadInput,
+  TraceParam,
+  PoolAddInput,
+  PoolParams,
+} from "./online";
 export { EvalQueue, startEvalWorker, registerEvalQueue, getEvalQueue, EVAL_QUEUE } from "./queue";
-export { getShadowConfig, putShadowConfig, replayShadow, shadowReport, listDisagreements, publishShadowCandidate, shadowOnlineAnswer, enqueueShadow, flushShadowJobs, shadowTrace, intentSubworkflow, liveIntentOf, ShadowConfigInput, ShadowParams, ReplayInput, ShadowReportQuery, DisagreementsQuery, SHADOW_LIMITS } from "./shadow";
+export {
+  getShadowConfig,
+  putShadowConfig,
+  replayShadow,
+  shadowReport,
+  listDisagreements,
+  publishShadowCandidate,
+  shadowOnlineAnswer,
+  enqueueShadow,
+  flushShadowJobs,
+  shadowTrace,
+  intentSubworkflow,
+  liveIntentOf,
+  ShadowConfigInput,
+  ShadowParams,
+  ReplayInput,
+  ShadowReportQuery,
+  DisagreementsQuery,
+  SHADOW_LIMITS,
+} from "./shadow";

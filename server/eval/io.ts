@@ -20,7 +20,15 @@ export type RowError = { row: number; field: string; message: string };
 export type ImportFormatT = "json" | "jsonl" | "csv";
 type RawRecord = { row: number; data: Record<string, unknown> };
 
-export const SAMPLE_COLUMNS = ["key", "question", "expected_points", "classification", "script", "assertions", "source_trace_id"] as const;
+export const SAMPLE_COLUMNS = [
+  "key",
+  "question",
+  "expected_points",
+  "classification",
+  "script",
+  "assertions",
+  "source_trace_id",
+] as const;
 export const ANSWER_COLUMNS = ["sample_id", "key", "answer", "payload", "trace_id", "latency_ms", "error"] as const;
 
 const SNAKE: Record<string, string> = {
@@ -90,7 +98,11 @@ export function parseCsv(text: string): { rows: Array<{ line: number; cells: str
       i++;
       continue;
     }
-    if (afterQuote) return { rows, error: { row: rowLine, field: "file", message: `unexpected character after a closing quote on line ${line}` } };
+    if (afterQuote)
+      return {
+        rows,
+        error: { row: rowLine, field: "file", message: `unexpected character after a closing quote on line ${line}` },
+      };
     cell += ch;
     i++;
   }
@@ -106,14 +118,17 @@ function csvRecords(content: string, columns: readonly string[]): { records: Raw
   const parsed = parseCsv(content);
   if (parsed.error) return { records: [], errors: [parsed.error] };
   const [header, ...body] = parsed.rows;
-  if (!header) return { records: [], errors: [{ row: 1, field: "file", message: "the file is empty: a header row is required" }] };
+  if (!header)
+    return { records: [], errors: [{ row: 1, field: "file", message: "the file is empty: a header row is required" }] };
   const names = header.cells.map((c) => c.trim());
   const errors: RowError[] = [];
   const known = new Set<string>([...columns, ...columns.map((c) => CAMEL[c] ?? c)]);
   names.forEach((n) => {
-    if (!known.has(n)) errors.push({ row: 1, field: n || "(empty)", message: `unknown column; expected some of ${columns.join(", ")}` });
+    if (!known.has(n))
+      errors.push({ row: 1, field: n || "(empty)", message: `unknown column; expected some of ${columns.join(", ")}` });
   });
-  if (new Set(names).size !== names.length) errors.push({ row: 1, field: "header", message: "a column is named twice" });
+  if (new Set(names).size !== names.length)
+    errors.push({ row: 1, field: "header", message: "a column is named twice" });
   if (errors.length) return { records: [], errors };
   const records: RawRecord[] = [];
   body.forEach((r, i) => {
@@ -136,7 +151,8 @@ function jsonRecords(content: string, format: "json" | "jsonl"): { records: RawR
   const errors: RowError[] = [];
   const records: RawRecord[] = [];
   const push = (row: number, v: unknown) => {
-    if (!v || typeof v !== "object" || Array.isArray(v)) errors.push({ row, field: "row", message: "expected an object" });
+    if (!v || typeof v !== "object" || Array.isArray(v))
+      errors.push({ row, field: "row", message: "expected an object" });
     else records.push({ row, data: v as Record<string, unknown> });
   };
   if (format === "json") {
@@ -146,8 +162,16 @@ function jsonRecords(content: string, format: "json" | "jsonl"): { records: RawR
     } catch (e) {
       return { records, errors: [{ row: 0, field: "file", message: `not valid JSON: ${(e as Error).message}` }] };
     }
-    const list = Array.isArray(parsed) ? parsed : parsed && typeof parsed === "object" ? (parsed as { samples?: unknown; answers?: unknown }).samples ?? (parsed as { answers?: unknown }).answers : undefined;
-    if (!Array.isArray(list)) return { records, errors: [{ row: 0, field: "file", message: 'expected a JSON array (or { "samples": [...] })' }] };
+    const list = Array.isArray(parsed)
+      ? parsed
+      : parsed && typeof parsed === "object"
+        ? ((parsed as { samples?: unknown; answers?: unknown }).samples ?? (parsed as { answers?: unknown }).answers)
+        : undefined;
+    if (!Array.isArray(list))
+      return {
+        records,
+        errors: [{ row: 0, field: "file", message: 'expected a JSON array (or { "samples": [...] })' }],
+      };
     list.forEach((v, i) => push(i + 1, v));
   } else {
     content
@@ -187,7 +211,11 @@ function decodeSampleFields(data: Record<string, unknown>, row: number, errors: 
       } catch (e) {
         errors.push({ row, field: "expected_points", message: `not a valid JSON array: ${(e as Error).message}` });
       }
-    } else out.expectedPoints = t.split("|").map((p) => p.trim()).filter(Boolean);
+    } else
+      out.expectedPoints = t
+        .split("|")
+        .map((p) => p.trim())
+        .filter(Boolean);
   }
   for (const f of ["script", "assertions"] as const) {
     const v = out[f];
@@ -199,14 +227,19 @@ function decodeSampleFields(data: Record<string, unknown>, row: number, errors: 
       }
     }
   }
-  for (const [k, v] of Object.entries(out)) if (v === "" || v === null) out[k] = k === "script" || k === "assertions" || k === "sourceTraceId" ? null : undefined;
+  for (const [k, v] of Object.entries(out))
+    if (v === "" || v === null)
+      out[k] = k === "script" || k === "assertions" || k === "sourceTraceId" ? null : undefined;
   return out;
 }
 
 function issuesToRowErrors(row: number, issues: z.core.$ZodIssue[]): RowError[] {
   return issues.map((i) => {
     const [head, ...rest] = i.path;
-    const field = [toSnake(String(head ?? "row")), ...rest.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))].join("");
+    const field = [
+      toSnake(String(head ?? "row")),
+      ...rest.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)),
+    ].join("");
     return { row, field, message: i.message };
   });
 }
@@ -223,13 +256,20 @@ function unstorableRowError(row: number, data: Record<string, unknown>): RowErro
   return { row, field: toStorableText(field), message: found.message };
 }
 
-function validate<T extends ZodType>(schema: T, row: number, data: unknown): { ok: true; value: z.output<T> } | { ok: false; errors: RowError[] } {
+function validate<T extends ZodType>(
+  schema: T,
+  row: number,
+  data: unknown,
+): { ok: true; value: z.output<T> } | { ok: false; errors: RowError[] } {
   const r = schema.safeParse(data);
   return r.success ? { ok: true, value: r.data } : { ok: false, errors: issuesToRowErrors(row, r.error.issues) };
 }
 
 /** Parses and validates a sample file. `rows` is empty unless `errors` is. */
-export function parseSampleFile(format: ImportFormatT, content: string): { rows: Array<SampleInputT & { row: number }>; errors: RowError[]; count: number } {
+export function parseSampleFile(
+  format: ImportFormatT,
+  content: string,
+): { rows: Array<SampleInputT & { row: number }>; errors: RowError[]; count: number } {
   const { records, errors } = splitRecords(format, content, SAMPLE_COLUMNS);
   const rows: Array<SampleInputT & { row: number }> = [];
   for (const rec of records) {
@@ -245,19 +285,33 @@ export function parseSampleFile(format: ImportFormatT, content: string): { rows:
     // a cell that could not be decoded is reported once, not again by the schema
     if (v.ok) {
       if (!decodeErrors.length) rows.push({ ...v.value, row: rec.row });
-    } else errors.push(...v.errors.filter((e) => !decodeErrors.some((d) => e.field === d.field || e.field.startsWith(`${d.field}[`) || e.field.startsWith(`${d.field}.`))));
+    } else
+      errors.push(
+        ...v.errors.filter(
+          (e) =>
+            !decodeErrors.some(
+              (d) => e.field === d.field || e.field.startsWith(`${d.field}[`) || e.field.startsWith(`${d.field}.`),
+            ),
+        ),
+      );
   }
   const keys = new Map<string, number>();
   const traces = new Map<string, number>();
   for (const r of rows) {
     if (r.key) {
       const seen = keys.get(r.key);
-      if (seen !== undefined) errors.push({ row: r.row, field: "key", message: `duplicate key "${r.key}" (first on row ${seen})` });
+      if (seen !== undefined)
+        errors.push({ row: r.row, field: "key", message: `duplicate key "${r.key}" (first on row ${seen})` });
       else keys.set(r.key, r.row);
     }
     if (r.sourceTraceId) {
       const seen = traces.get(r.sourceTraceId);
-      if (seen !== undefined) errors.push({ row: r.row, field: "source_trace_id", message: `duplicate source_trace_id (first on row ${seen})` });
+      if (seen !== undefined)
+        errors.push({
+          row: r.row,
+          field: "source_trace_id",
+          message: `duplicate source_trace_id (first on row ${seen})`,
+        });
       else traces.set(r.sourceTraceId, r.row);
     }
   }
@@ -268,7 +322,10 @@ export function parseSampleFile(format: ImportFormatT, content: string): { rows:
 export type PastedRow = z.output<typeof PastedAnswer> & { row: number };
 
 /** Parses pasted answers (rows or a file); each row names its sample by sample_id or key. */
-export function parseAnswerRows(input: { answers?: unknown[]; format?: ImportFormatT; content?: string }): { rows: PastedRow[]; errors: RowError[] } {
+export function parseAnswerRows(input: { answers?: unknown[]; format?: ImportFormatT; content?: string }): {
+  rows: PastedRow[];
+  errors: RowError[];
+} {
   const errors: RowError[] = [];
   let records: RawRecord[] = [];
   if (input.content !== undefined) {
@@ -277,7 +334,8 @@ export function parseAnswerRows(input: { answers?: unknown[]; format?: ImportFor
     errors.push(...split.errors);
   } else {
     (input.answers ?? []).forEach((v, i) => {
-      if (!v || typeof v !== "object" || Array.isArray(v)) errors.push({ row: i + 1, field: "row", message: "expected an object" });
+      if (!v || typeof v !== "object" || Array.isArray(v))
+        errors.push({ row: i + 1, field: "row", message: "expected an object" });
       else records.push({ row: i + 1, data: v as Record<string, unknown> });
     });
   }
@@ -344,9 +402,22 @@ function csvCell(raw: string): string {
 }
 
 /** Serialises samples; the output imports back unchanged (round trip). */
-export function exportSamples(samples: SampleDoc[], format: ImportFormatT): { body: string; contentType: string; extension: string } {
-  if (format === "json") return { body: `${JSON.stringify(samples, null, 2)}\n`, contentType: "application/json; charset=utf-8", extension: "json" };
-  if (format === "jsonl") return { body: samples.map((s) => JSON.stringify(s)).join("\n") + (samples.length ? "\n" : ""), contentType: "application/x-ndjson; charset=utf-8", extension: "jsonl" };
+export function exportSamples(
+  samples: SampleDoc[],
+  format: ImportFormatT,
+): { body: string; contentType: string; extension: string } {
+  if (format === "json")
+    return {
+      body: `${JSON.stringify(samples, null, 2)}\n`,
+      contentType: "application/json; charset=utf-8",
+      extension: "json",
+    };
+  if (format === "jsonl")
+    return {
+      body: samples.map((s) => JSON.stringify(s)).join("\n") + (samples.length ? "\n" : ""),
+      contentType: "application/x-ndjson; charset=utf-8",
+      extension: "jsonl",
+    };
   const lines = [SAMPLE_COLUMNS.join(",")];
   for (const s of samples) {
     lines.push(

@@ -31,12 +31,28 @@ export const itemSelect = {
   verdictById: true,
   verdictAt: true,
   verdictVersion: true,
-  sample: { select: { key: true, position: true, question: true, expectedPoints: true, classification: true, script: true, assertions: true, sourceTraceId: true } },
+  sample: {
+    select: {
+      key: true,
+      position: true,
+      question: true,
+      expectedPoints: true,
+      classification: true,
+      script: true,
+      assertions: true,
+      sourceTraceId: true,
+    },
+  },
   badCase: { select: { id: true, status: true } },
 } as const;
 export type ItemRow = Prisma.EvalRunItemGetPayload<{ select: typeof itemSelect }>;
 
-export function verdictOf(i: Pick<ItemRow, "verdict" | "verdictSource" | "verdictBasis" | "attribution" | "classification" | "verdictById" | "verdictAt">) {
+export function verdictOf(
+  i: Pick<
+    ItemRow,
+    "verdict" | "verdictSource" | "verdictBasis" | "attribution" | "classification" | "verdictById" | "verdictAt"
+  >,
+) {
   if (!i.verdict) return null;
   return {
     verdict: i.verdict,
@@ -125,12 +141,20 @@ export function suggestionWhere(verdict: SuggestionVerdict | "none"): Prisma.Eva
 /** The spot-check rule (SPOT_CHECK, the same as needsSpotCheck) as a database filter. */
 export function spotCheckWhere(): Prisma.EvalRunItemWhereInput {
   const flagged: Prisma.EvalRunItemWhereInput = {
-    AND: [{ NOT: { suggestion: { equals: Prisma.DbNull } } }, { NOT: { suggestion: { path: [SUGGESTION_JSON.flags], equals: [] } } }],
+    AND: [
+      { NOT: { suggestion: { equals: Prisma.DbNull } } },
+      { NOT: { suggestion: { path: [SUGGESTION_JSON.flags], equals: [] } } },
+    ],
   };
   return { OR: [...SPOT_CHECK.verdicts.map((v) => suggestionWhere(v)), ...(SPOT_CHECK.anyFlag ? [flagged] : [])] };
 }
 
 /** Items of a business scenario: the verdict's classification, else the sample's ("" = none). */
 export function classificationWhere(classification: string): Prisma.EvalRunItemWhereInput {
-  return { OR: [{ classification }, { AND: [{ OR: [{ classification: null }, { classification: "" }] }, { sample: { classification } }] }] };
+  return {
+    OR: [
+      { classification },
+      { AND: [{ OR: [{ classification: null }, { classification: "" }] }, { sample: { classification } }] },
+    ],
+  };
 }

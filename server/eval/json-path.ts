@@ -18,7 +18,8 @@ export function getPath(value: unknown, path: string): { found: boolean; value: 
       if (!Array.isArray(cur) || part >= cur.length) return { found: false, value: undefined };
       cur = cur[part];
     } else {
-      if (typeof cur !== "object" || Array.isArray(cur) || !(part in (cur as Record<string, unknown>))) return { found: false, value: undefined };
+      if (typeof cur !== "object" || Array.isArray(cur) || !(part in (cur as Record<string, unknown>)))
+        return { found: false, value: undefined };
       cur = (cur as Record<string, unknown>)[part];
     }
   }
@@ -44,7 +45,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** The first array found breadth-first (depth <= 3): the payload's item list (e.g. goods_list). */
@@ -54,7 +58,8 @@ export function firstArray(value: unknown, depth = 3): { path: string; items: un
     const { v, path, d } = queue.shift()!;
     if (Array.isArray(v)) return { path, items: v };
     if (v && typeof v === "object" && d < depth) {
-      for (const [k, child] of Object.entries(v as Record<string, unknown>)) queue.push({ v: child, path: `${path}.${k}`, d: d + 1 });
+      for (const [k, child] of Object.entries(v as Record<string, unknown>))
+        queue.push({ v: child, path: `${path}.${k}`, d: d + 1 });
     }
   }
   return null;

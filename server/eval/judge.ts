@@ -13,9 +13,23 @@ import { contentTokens, indexAnswer, tokenCredit } from "./text";
  * not understand negation or paraphrase beyond the concept table, which is why it only suggests.
  */
 export type PointStatus = "covered" | "partial" | "missing" | "unclear";
-export type PointCoverage = { point: string; status: PointStatus; score: number; matched: string[]; missing: string[]; evidence?: string };
+export type PointCoverage = {
+  point: string;
+  status: PointStatus;
+  score: number;
+  matched: string[];
+  missing: string[];
+  evidence?: string;
+};
 export type JudgeVerdict = "pass" | "fail" | "unknown";
-export type JudgeResult = { judge: string; verdict: JudgeVerdict; coverage: PointCoverage[]; rationale: string; usage?: { promptTokens: number; completionTokens: number; calls: number }; error?: string };
+export type JudgeResult = {
+  judge: string;
+  verdict: JudgeVerdict;
+  coverage: PointCoverage[];
+  rationale: string;
+  usage?: { promptTokens: number; completionTokens: number; calls: number };
+  error?: string;
+};
 
 export const COVERED_AT = 0.75;
 export const PARTIAL_AT = 0.4;
@@ -93,7 +107,10 @@ export const JUDGE_RUBRIC = [
   "Use null only when you cannot tell.",
 ].join("\n");
 
-type LlmJudgeOut = { points?: Array<{ index?: number; covered?: boolean | null; evidence?: string }>; rationale?: string };
+type LlmJudgeOut = {
+  points?: Array<{ index?: number; covered?: boolean | null; evidence?: string }>;
+  rationale?: string;
+};
 
 export function parseJudgeReply(text: string): LlmJudgeOut | null {
   const start = text.indexOf("{");
@@ -117,8 +134,13 @@ export async function llmJudge(
   input: { question: string; points: string[]; answer: string; signal?: AbortSignal },
 ): Promise<JudgeResult> {
   const judge = `llm:${provider.name}`;
-  if (input.points.length === 0) return { judge, verdict: "unknown", coverage: [], rationale: "no expected points to check" };
-  const user = JSON.stringify({ question: input.question, expected_points: input.points.map((p, index) => ({ index, point: p })), answer: input.answer });
+  if (input.points.length === 0)
+    return { judge, verdict: "unknown", coverage: [], rationale: "no expected points to check" };
+  const user = JSON.stringify({
+    question: input.question,
+    expected_points: input.points.map((p, index) => ({ index, point: p })),
+    answer: input.answer,
+  });
   const reply = await provider.chat({
     messages: [
       { role: "system", content: JUDGE_RUBRIC },
@@ -144,9 +166,19 @@ export async function llmJudge(
     const p = parsed.points!.find((x) => x.index === i) ?? parsed.points![i];
     const covered = p?.covered;
     const status: PointStatus = covered === true ? "covered" : covered === false ? "missing" : "unclear";
-    return { point, status, score: covered === true ? 1 : 0, matched: [], missing: [], evidence: typeof p?.evidence === "string" ? p.evidence.slice(0, 300) : undefined };
+    return {
+      point,
+      status,
+      score: covered === true ? 1 : 0,
+      matched: [],
+      missing: [],
+      evidence: typeof p?.evidence === "string" ? p.evidence.slice(0, 300) : undefined,
+    };
   });
   const verdict = verdictFromCoverage(coverage);
-  const rationale = typeof parsed.rationale === "string" && parsed.rationale.trim() ? parsed.rationale.trim().slice(0, 300) : rationaleOf(coverage, verdict);
+  const rationale =
+    typeof parsed.rationale === "string" && parsed.rationale.trim()
+      ? parsed.rationale.trim().slice(0, 300)
+      : rationaleOf(coverage, verdict);
   return { judge, verdict, coverage, rationale, usage };
 }

@@ -39,11 +39,17 @@ export function judgeProvider(): JudgeProvider | null {
   return provider.offline ? null : provider;
 }
 
-export async function suggest(input: SuggestInput, opts: { provider?: JudgeProvider | null; signal?: AbortSignal } = {}): Promise<SuggestOutput> {
+export async function suggest(
+  input: SuggestInput,
+  opts: { provider?: JudgeProvider | null; signal?: AbortSignal } = {},
+): Promise<SuggestOutput> {
   const provider = opts.provider === undefined ? judgeProvider() : opts.provider;
   const text = input.judgeText ?? input.answer;
   const listItems = input.payload ? (firstArray(input.payload)?.items.length ?? 0) : 0;
-  const rules = evaluateAssertions(input.setAssertions, input.sampleAssertions, { answer: input.answer, payload: input.payload });
+  const rules = evaluateAssertions(input.setAssertions, input.sampleAssertions, {
+    answer: input.answer,
+    payload: input.payload,
+  });
   const flags = computeFlags({
     tier: input.tier,
     answer: input.answer,
@@ -56,13 +62,25 @@ export async function suggest(input: SuggestInput, opts: { provider?: JudgeProvi
   let judge: JudgeResult;
   if (provider && !input.failed && text.trim()) {
     try {
-      judge = await llmJudge(provider, { question: input.question, points: input.expectedPoints, answer: text, signal: opts.signal });
+      judge = await llmJudge(provider, {
+        question: input.question,
+        points: input.expectedPoints,
+        answer: text,
+        signal: opts.signal,
+      });
     } catch (e) {
-      judge = { ...coverageJudge(input.expectedPoints, text, listItems), error: `LLM judge failed, built-in judge used: ${(e as Error).message}`.slice(0, 300) };
+      judge = {
+        ...coverageJudge(input.expectedPoints, text, listItems),
+        error: `LLM judge failed, built-in judge used: ${(e as Error).message}`.slice(0, 300),
+      };
     }
   } else judge = coverageJudge(input.expectedPoints, text, listItems);
   const suggestion = combineSuggestion(judge, rules, flags);
-  return { suggestion, judgeTokens: (judge.usage?.promptTokens ?? 0) + (judge.usage?.completionTokens ?? 0), judgeCalls: judge.usage?.calls ?? 0 };
+  return {
+    suggestion,
+    judgeTokens: (judge.usage?.promptTokens ?? 0) + (judge.usage?.completionTokens ?? 0),
+    judgeCalls: judge.usage?.calls ?? 0,
+  };
 }
 
 /** What a suggestion is computed from besides the answer: the sample (as stored) and its run. */
@@ -98,20 +116,49 @@ export function suggestInputFor(sample: SuggestSample, run: SuggestRun, a: Sugge
 }
 
 /** Recomputes and stores one item's suggestion from what is stored (pasted answers with the LLM judge, re-judging). */
-export async function judgeStoredItem(db: Db, itemId: string, run: SuggestRun, provider: JudgeProvider | null | undefined) {
+export async function judgeStoredItem(
+  db: Db,
+  itemId: string,
+  run: SuggestRun,
+  provider: JudgeProvider | null | undefined,
+) {
   const item = await db.evalRunItem.findUnique({
     where: { id: itemId },
-    select: { id: true, status: true, answer: true, payload: true, error: true, turns: true, sample: { select: { question: true, expectedPoints: true, assertions: true } } },
+    select: {
+      id: true,
+      status: true,
+      answer: true,
+      payload: true,
+      error: true,
+      turns: true,
+      sample: { select: { question: true, expectedPoints: true, assertions: true } },
+    },
   });
   if (!item || (item.status !== "answered" && item.status !== "failed")) return;
   const turns = Array.isArray(item.turns) ? (item.turns as Array<{ answer?: unknown }>) : null;
-  const judgeText = turns ? turns.map((t) => (typeof t.answer === "string" ? t.answer : "")).filter(Boolean).join("\n") : undefined;
+  const judgeText = turns
+    ? turns
+        .map((t) => (typeof t.answer === "string" ? t.answer : ""))
+        .filter(Boolean)
+        .join("\n")
+    : undefined;
   const out = await suggest(
-    suggestInputFor(item.sample, run, { answer: item.answer, judgeText, payload: item.payload, failed: item.status === "failed", error: item.error }),
+    suggestInputFor(item.sample, run, {
+      answer: item.answer,
+      judgeText,
+      payload: item.payload,
+      failed: item.status === "failed",
+      error: item.error,
+    }),
     { provider },
   );
   await db.evalRunItem.update({
     where: { id: itemId },
-    data: { suggestion: out.suggestion as unknown as Prisma.InputJsonValue, suggestedAt: new Date(), judgeTokens: { increment: out.judgeTokens }, judgeCalls: { increment: out.judgeCalls } },
+    data: {
+      suggestion: out.suggestion as unknown as Prisma.InputJsonValue,
+      suggestedAt: new Date(),
+      judgeTokens: { increment: out.judgeTokens },
+      judgeCalls: { increment: out.judgeCalls },
+    },
   });
 }

@@ -14,7 +14,12 @@ export type Agreement = {
   rawAgreement: number | null;
   expectedAgreement: number | null;
   kappa: number | null;
-  matrix: { machinePass_humanPass: number; machinePass_humanFail: number; machineFail_humanPass: number; machineFail_humanFail: number };
+  matrix: {
+    machinePass_humanPass: number;
+    machinePass_humanFail: number;
+    machineFail_humanPass: number;
+    machineFail_humanFail: number;
+  };
   note: string | null;
 };
 
@@ -27,14 +32,39 @@ export function agreement(pairs: Array<{ machine: Binary; human: Binary }>): Agr
     else p.human === "pass" ? m.machineFail_humanPass++ : m.machineFail_humanFail++;
   }
   const n = pairs.length;
-  if (n === 0) return { pairs: 0, agreed: 0, rawAgreement: null, expectedAgreement: null, kappa: null, matrix: m, note: "no items with both a pass/fail suggestion and a human-typed verdict" };
+  if (n === 0)
+    return {
+      pairs: 0,
+      agreed: 0,
+      rawAgreement: null,
+      expectedAgreement: null,
+      kappa: null,
+      matrix: m,
+      note: "no items with both a pass/fail suggestion and a human-typed verdict",
+    };
   const agreed = m.machinePass_humanPass + m.machineFail_humanFail;
   const po = agreed / n;
   const machinePass = (m.machinePass_humanPass + m.machinePass_humanFail) / n;
   const humanPass = (m.machinePass_humanPass + m.machineFail_humanPass) / n;
   const pe = machinePass * humanPass + (1 - machinePass) * (1 - humanPass);
   if (Math.abs(1 - pe) < 1e-12) {
-    return { pairs: n, agreed, rawAgreement: round(po), expectedAgreement: 1, kappa: null, matrix: m, note: "no variance: machine and humans used one and the same category for every item, so kappa is undefined" };
+    return {
+      pairs: n,
+      agreed,
+      rawAgreement: round(po),
+      expectedAgreement: 1,
+      kappa: null,
+      matrix: m,
+      note: "no variance: machine and humans used one and the same category for every item, so kappa is undefined",
+    };
   }
-  return { pairs: n, agreed, rawAgreement: round(po), expectedAgreement: round(pe), kappa: round((po - pe) / (1 - pe)), matrix: m, note: null };
+  return {
+    pairs: n,
+    agreed,
+    rawAgreement: round(po),
+    expectedAgreement: round(pe),
+    kappa: round((po - pe) / (1 - pe)),
+    matrix: m,
+    note: null,
+  };
 }

@@ -70,7 +70,10 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "mi" }), threshold: 10 });
     const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 2 }, null);
     // two "instances": separate queue workers on the same database (recoverActive off: others share it)
-    for (let i = 0; i < 2; i++) queues.push(await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, log: () => undefined }));
+    for (let i = 0; i < 2; i++)
+      queues.push(
+        await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, log: () => undefined }),
+      );
     registerEvalQueue(queues[0]);
     model.maxInflight = 0;
     await startRun(db, run.id);
@@ -78,7 +81,9 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     while ((await getRun(db, run.id)).status !== "awaiting_review") {
       if (Date.now() > until) {
         const left = (await listItems(db, run.id, {})).items.filter((i) => i.status !== "answered");
-        throw new Error(`the run did not finish: ${JSON.stringify((await getRun(db, run.id)).progress)}; ${JSON.stringify(left.map((i) => [i.status, i.attempts, i.error]))}`);
+        throw new Error(
+          `the run did not finish: ${JSON.stringify((await getRun(db, run.id)).progress)}; ${JSON.stringify(left.map((i) => [i.status, i.attempts, i.error]))}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -102,7 +107,16 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     model.delayMs = 1500;
     // instance A only: it claims three items and dies while the model answers them
     const lease = 3;
-    const a = await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, leaseSeconds: lease, itemTimeoutSeconds: 600, log: () => undefined });
+    const a = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: () => undefined,
+    });
     registerEvalQueue(a);
     await startRun(db, run.id);
     const until = Date.now() + 10_000;
@@ -115,11 +129,21 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     const died = Date.now();
     // instance B starts (recoverActive off: on a server it cannot know A is dead) and must take A's items
     const logs: string[] = [];
-    const b = await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, leaseSeconds: lease, itemTimeoutSeconds: 600, log: (m) => logs.push(m) });
+    const b = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: (m) => logs.push(m),
+    });
     queues.push(b);
     registerEvalQueue(b);
     while ((await getRun(db, run.id)).status !== "awaiting_review") {
-      if (Date.now() - died > 30_000) throw new Error(`A's items were not taken over: ${JSON.stringify((await getRun(db, run.id)).progress)}`);
+      if (Date.now() - died > 30_000)
+        throw new Error(`A's items were not taken over: ${JSON.stringify((await getRun(db, run.id)).progress)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const tookOver = Date.now() - died;
@@ -137,12 +161,23 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     const { setVersionId } = await seedSet(db, { agentId, samples: questions(1, { prefix: "vr" }), threshold: 1 });
     const run = await createRun(db, { setVersionId, mode: "pasted", tier: "pipeline" }, null);
     const [item] = (await listItems(db, run.id, {})).items;
-    await db.evalRunItem.update({ where: { id: item!.id }, data: { status: "answered", answer: "pasted answer", answeredAt: new Date() } });
+    await db.evalRunItem.update({
+      where: { id: item!.id },
+      data: { status: "answered", answer: "pasted answer", answeredAt: new Date() },
+    });
     // a second instance: its own client and connection pool on the same database
     const second = await createEvalTestDb(urlOf(name));
     try {
       const writes = Array.from({ length: 40 }, (_, k) =>
-        setVerdict(k % 2 ? second.db : db, run.id, item!.id, k % 3 ? { verdict: "pass", basis: `writer ${k}` } : { verdict: "fail", basis: `writer ${k}`, attribution: "intent" }, null),
+        setVerdict(
+          k % 2 ? second.db : db,
+          run.id,
+          item!.id,
+          k % 3
+            ? { verdict: "pass", basis: `writer ${k}` }
+            : { verdict: "fail", basis: `writer ${k}`, attribution: "intent" },
+          null,
+        ),
       );
       const results = await Promise.all(writes);
       expect(results.every((r) => r.changed)).toBe(true);
@@ -150,10 +185,18 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
       expect(detail.verdictVersion).toBe(40);
       expect(detail.history.map((h) => h.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
       expect(detail.history[0]!.before).toBeNull();
-      for (let i = 1; i < detail.history.length; i++) expect(detail.history[i]!.before, `change ${i + 1} follows on from change ${i}`).toEqual(detail.history[i - 1]!.after);
-      expect(detail.history.at(-1)!.after).toMatchObject({ verdict: detail.verdict!.verdict, basis: detail.verdict!.basis });
+      for (let i = 1; i < detail.history.length; i++)
+        expect(detail.history[i]!.before, `change ${i + 1} follows on from change ${i}`).toEqual(
+          detail.history[i - 1]!.after,
+        );
+      expect(detail.history.at(-1)!.after).toMatchObject({
+        verdict: detail.verdict!.verdict,
+        basis: detail.verdict!.basis,
+      });
       // optimistic concurrency: a stale expectedVersion is refused and writes nothing
-      await expect(setVerdict(second.db, run.id, item!.id, { verdict: "pass", basis: "stale", expectedVersion: 39 }, null)).rejects.toMatchObject({ status: 409, code: "VERDICT_CONFLICT" });
+      await expect(
+        setVerdict(second.db, run.id, item!.id, { verdict: "pass", basis: "stale", expectedVersion: 39 }, null),
+      ).rejects.toMatchObject({ status: 409, code: "VERDICT_CONFLICT" });
       expect((await getItem(db, run.id, item!.id)).verdictVersion).toBe(40);
     } finally {
       await second.close();

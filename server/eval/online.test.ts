@@ -23,7 +23,12 @@ const llm = { nodeId: "llm_1", type: "llm", status: "succeeded", output: { resul
 
 function withHttp() {
   const wf = llmWorkflow();
-  wf.nodes.splice(1, 0, { id: "http_1", type: "http", config: { url: "https://example.com/menu" } as never, position: { x: 120, y: 0 } } as never);
+  wf.nodes.splice(1, 0, {
+    id: "http_1",
+    type: "http",
+    config: { url: "https://example.com/menu" } as never,
+    position: { x: 120, y: 0 },
+  } as never);
   wf.edges = [
     { source: "start", target: "http_1" },
     { source: "http_1", target: "llm_1" },
@@ -38,7 +43,16 @@ describe("leads of the online loop", () => {
     const agentId = created.agent.id;
     const plain = created.version.id;
     const withHttpNodes = (await addVersion(db, agentId, { workflow: withHttp() }, null, {})).version.id;
-    type T = { mode?: "pipeline_live" | "pipeline" | "invoke"; status?: "succeeded" | "failed"; steps?: unknown[]; payload?: unknown; error?: unknown; version?: string; score?: number; sessionId?: string };
+    type T = {
+      mode?: "pipeline_live" | "pipeline" | "invoke";
+      status?: "succeeded" | "failed";
+      steps?: unknown[];
+      payload?: unknown;
+      error?: unknown;
+      version?: string;
+      score?: number;
+      sessionId?: string;
+    };
     const kinds: T[] = [
       {}, // nothing: never a lead
       { score: 5 }, // a good score
@@ -51,7 +65,13 @@ describe("leads of the online loop", () => {
       { version: withHttpNodes, steps: [http("succeeded", { ok: false, status: 500 })] }, // no_query (ok false)
       { version: withHttpNodes, steps: [http("succeeded", { ok: true, result: { items: [{ name: "tofu" }] } })] }, // a good query
       { version: withHttpNodes, steps: [http("succeeded", { ok: true, result: { items: [] } })] }, // empty_items
-      { version: withHttpNodes, steps: [http("succeeded", { ok: true, result: { items: [] } }), http("succeeded", { ok: true, result: { items: [{ name: "x" }] } })] }, // not empty: one list has items
+      {
+        version: withHttpNodes,
+        steps: [
+          http("succeeded", { ok: true, result: { items: [] } }),
+          http("succeeded", { ok: true, result: { items: [{ name: "x" }] } }),
+        ],
+      }, // not empty: one list has items
       { version: withHttpNodes, mode: "invoke", steps: [] }, // invoke: no tool signals
       { version: withHttpNodes, mode: "pipeline", steps: [http("succeeded", { ok: true, result: { items: [] } })] }, // empty lists count at pipeline_live only
       { payload: { goods_list: [] } }, // empty_items from the payload
@@ -72,7 +92,11 @@ describe("leads of the online loop", () => {
           sessionId: k.sessionId ?? null,
           input: { query: `question ${i}` },
           answer: `answer ${i}`,
-          steps: [{ nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } }, llm, ...((k.steps ?? []) as object[])],
+          steps: [
+            { nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } },
+            llm,
+            ...((k.steps ?? []) as object[]),
+          ],
           ...(k.payload !== undefined ? { payload: k.payload as object } : {}),
           ...(k.error !== undefined ? { error: k.error as object } : {}),
           startedAt: new Date(now - i * 3_600_000),
@@ -83,8 +107,13 @@ describe("leads of the online loop", () => {
       ids.push(t.id);
     }
     // statuses: one in a pool, one dismissed
-    const pool = await db.evalSet.create({ data: { agentId, name: "pool", kind: "regression_pool", gateThreshold: 0, versions: { create: { version: 1 } } }, include: { versions: true } });
-    await db.evalSample.create({ data: { setVersionId: pool.versions[0]!.id, key: "p1", position: 1, question: "q", sourceTraceId: ids[2]! } });
+    const pool = await db.evalSet.create({
+      data: { agentId, name: "pool", kind: "regression_pool", gateThreshold: 0, versions: { create: { version: 1 } } },
+      include: { versions: true },
+    });
+    await db.evalSample.create({
+      data: { setVersionId: pool.versions[0]!.id, key: "p1", position: 1, question: "q", sourceTraceId: ids[2]! },
+    });
     await db.leadDismissal.create({ data: { traceId: ids[4]!, reason: "known outage" } });
 
     const all = await leadsPerDay(db, { agentId });
@@ -100,23 +129,52 @@ describe("leads of the online loop", () => {
           const counted = await leadsPerDay(db, filters);
           const label = JSON.stringify(filters);
           expect(counted.total, label).toBe(listed.items.length);
-          for (const st of LEAD_STATUSES) expect(counted.byStatus[st], `${label} ${st}`).toBe(listed.items.filter((l) => l.status === st).length);
+          for (const st of LEAD_STATUSES)
+            expect(counted.byStatus[st], `${label} ${st}`).toBe(listed.items.filter((l) => l.status === st).length);
         }
       }
     }
     // the list's cards carry what the scan did not read
     const page = await listLeads(db, { agentId, signal: "empty_items", limit: 100 });
-    expect(page.items.map((l) => l.message).sort()).toEqual(["question 10", "question 14", "question 17", "question 28", "question 32", "question 35"]);
-    expect(page.items.find((l) => l.message === "question 14")).toMatchObject({ answer: "answer 14", payload: { goods_list: [] }, signals: ["empty_items"] });
+    expect(page.items.map((l) => l.message).sort()).toEqual([
+      "question 10",
+      "question 14",
+      "question 17",
+      "question 28",
+      "question 32",
+      "question 35",
+    ]);
+    expect(page.items.find((l) => l.message === "question 14")).toMatchObject({
+      answer: "answer 14",
+      payload: { goods_list: [] },
+      signals: ["empty_items"],
+    });
   });
 
   it("a lead's conversation is its chat session's earlier turns (same caller), for every lead of a page in one query", async () => {
     const created = await createAgent(db, { name: "conversations", workflow: llmWorkflow() }, null, {});
     const agentId = created.agent.id;
     const at = (m: number) => new Date(Date.parse("2026-01-10T10:00:00Z") + m * 60_000);
-    const turn = async (session: string | null, minute: number, text: string, opts: { score?: number; createdById?: string; source?: string } = {}) => {
+    const turn = async (
+      session: string | null,
+      minute: number,
+      text: string,
+      opts: { score?: number; createdById?: string; source?: string } = {},
+    ) => {
       const t = await db.trace.create({
-        data: { agentId, workflowVersionId: created.version.id, source: opts.source ?? "chat", mode: "pipeline_live", status: "succeeded", sessionId: session, createdById: opts.createdById ?? null, input: { query: text }, answer: `re: ${text}`, startedAt: at(minute), finishedAt: at(minute) },
+        data: {
+          agentId,
+          workflowVersionId: created.version.id,
+          source: opts.source ?? "chat",
+          mode: "pipeline_live",
+          status: "succeeded",
+          sessionId: session,
+          createdById: opts.createdById ?? null,
+          input: { query: text },
+          answer: `re: ${text}`,
+          startedAt: at(minute),
+          finishedAt: at(minute),
+        },
       });
       if (opts.score) await db.traceFeedback.create({ data: { traceId: t.id, score: opts.score } });
       return t.id;
@@ -140,20 +198,51 @@ describe("leads of the online loop", () => {
     const created = await createAgent(db, { name: "board drafts", workflow: llmWorkflow() }, null, {});
     const agentId = created.agent.id;
     const trace = async (i: number) =>
-      (await db.trace.create({ data: { agentId, workflowVersionId: created.version.id, source: "chat", mode: "pipeline_live", status: "succeeded", input: { query: `q ${i}` }, answer: `a ${i}` } })).id;
+      (
+        await db.trace.create({
+          data: {
+            agentId,
+            workflowVersionId: created.version.id,
+            source: "chat",
+            mode: "pipeline_live",
+            status: "succeeded",
+            input: { query: `q ${i}` },
+            answer: `a ${i}`,
+          },
+        })
+      ).id;
     const pool = await createSet(db, { agentId, name: "Pool A", kind: "regression_pool", gateThreshold: 0 }, null);
     const added = [];
-    for (let i = 0; i < 3; i++) added.push(await addTraceToPool(db, pool.id, { traceId: await trace(i), expectedPoints: ["a point"] }, null));
+    for (let i = 0; i < 3; i++)
+      added.push(await addTraceToPool(db, pool.id, { traceId: await trace(i), expectedPoints: ["a point"] }, null));
     await confirmSample(db, added[0]!.body.sample.id, null);
     await addSample(db, pool.id, 1, { question: "typed by hand", expectedPoints: ["x"] }); // not online-sourced: not counted
     const other = await createSet(db, { agentId, name: "Pool B", kind: "regression_pool", gateThreshold: 0 }, null); // an empty draft
     expect((await loopBoard(db, { agentId })).drafts).toEqual([
-      { setId: pool.id, setName: "Pool A", version: 1, versionId: expect.any(String), onlineSamples: 3, unconfirmed: 2 },
-      { setId: other.id, setName: "Pool B", version: 1, versionId: expect.any(String), onlineSamples: 0, unconfirmed: 0 },
+      {
+        setId: pool.id,
+        setName: "Pool A",
+        version: 1,
+        versionId: expect.any(String),
+        onlineSamples: 3,
+        unconfirmed: 2,
+      },
+      {
+        setId: other.id,
+        setName: "Pool B",
+        version: 1,
+        versionId: expect.any(String),
+        onlineSamples: 0,
+        unconfirmed: 0,
+      },
     ]);
     // frozen: no longer a draft; the next add opens v2, which copies the samples (and their confirmations)
     await freezeVersion(db, pool.id, 1, null);
     await addTraceToPool(db, pool.id, { traceId: await trace(9) }, null);
-    expect((await loopBoard(db, { agentId })).drafts.find((d) => d.setId === pool.id)).toMatchObject({ version: 2, onlineSamples: 4, unconfirmed: 3 });
+    expect((await loopBoard(db, { agentId })).drafts.find((d) => d.setId === pool.id)).toMatchObject({
+      version: 2,
+      onlineSamples: 4,
+      unconfirmed: 3,
+    });
   });
 });

@@ -10,7 +10,14 @@ import type { Workflow } from "../workflow";
 import { evalErrors, isFrozenViolation, isUniqueViolation } from "./errors";
 import { compactName, computeFlags, type StepLike } from "./guardrails";
 import { EVAL_LIMITS } from "./limits";
-import { CreateVersionInput, LEAD_SIGNALS, LEAD_STATUSES, type GuardrailFlag, type LeadStatus, type Tier } from "./schemas";
+import {
+  CreateVersionInput,
+  LEAD_SIGNALS,
+  LEAD_STATUSES,
+  type GuardrailFlag,
+  type LeadStatus,
+  type Tier,
+} from "./schemas";
 import { createVersionTx, sampleOut, sampleSelect } from "./sets";
 
 /**
@@ -44,9 +51,18 @@ const DAY_MS = 86_400_000;
 
 const leadFilters = {
   agentId: z.string().min(1).max(64),
-  maxScore: z.coerce.number().int().min(1).max(5).default(2).meta({ description: "A feedback score at or below this is a lead (default 2)" }),
+  maxScore: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(2)
+    .meta({ description: "A feedback score at or below this is a lead (default 2)" }),
   signal: z.enum(LEAD_SIGNALS).optional(),
-  status: z.enum(LEAD_STATUSES).optional().meta({ description: "new, in_pool (a regression-pool sample has the trace) or dismissed" }),
+  status: z
+    .enum(LEAD_STATUSES)
+    .optional()
+    .meta({ description: "new, in_pool (a regression-pool sample has the trace) or dismissed" }),
 };
 /** The leads of a range of days (open: a missing side is unbounded), a page at a time. */
 export const LeadsQuery = dayRangeQuery(
@@ -65,8 +81,17 @@ export const TraceParam = z.object({ traceId: z.string().min(1).max(64) });
 
 export const PoolAddInput = z.object({
   traceId: z.string().min(1).max(64),
-  question: z.string().trim().min(1).max(EVAL_LIMITS.maxQuestionChars).optional().meta({ description: "Default: the user's message of the trace" }),
-  expectedPoints: z.array(z.string().trim().min(1).max(EVAL_LIMITS.maxPointChars)).max(EVAL_LIMITS.maxPointsPerSample).optional(),
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(EVAL_LIMITS.maxQuestionChars)
+    .optional()
+    .meta({ description: "Default: the user's message of the trace" }),
+  expectedPoints: z
+    .array(z.string().trim().min(1).max(EVAL_LIMITS.maxPointChars))
+    .max(EVAL_LIMITS.maxPointsPerSample)
+    .optional(),
   classification: z.string().trim().max(EVAL_LIMITS.maxClassificationChars).optional(),
 });
 export const PoolParams = IdParam;
@@ -78,7 +103,8 @@ function parseCursor(c: string | undefined): { at: Date; id: string } | null {
   if (!c) return null;
   const i = c.indexOf("_");
   const at = new Date(c.slice(0, i));
-  if (i < 0 || Number.isNaN(at.getTime())) throw errors.badRequest("REQUEST_INVALID", "cursor is not a nextCursor of this list");
+  if (i < 0 || Number.isNaN(at.getTime()))
+    throw errors.badRequest("REQUEST_INVALID", "cursor is not a nextCursor of this list");
   return { at, id: c.slice(i + 1) };
 }
 
@@ -118,7 +144,11 @@ type TraceRow = {
  * Earlier turns of each trace's session (same agent and caller, source chat), oldest first: the conversation each
  * message belongs to, for all the traces in one query (the last `maxScriptTurns / 2 - 1` turns before each).
  */
-async function conversationsBefore(db: Db, traces: Array<Pick<TraceRow, "id" | "sessionId"> & { workflow: Workflow | null }>, agentId: string): Promise<Map<string, Turn[]>> {
+async function conversationsBefore(
+  db: Db,
+  traces: Array<Pick<TraceRow, "id" | "sessionId"> & { workflow: Workflow | null }>,
+  agentId: string,
+): Promise<Map<string, Turn[]>> {
   const out = new Map<string, Turn[]>(traces.map((t) => [t.id, []]));
   const inSession = traces.filter((t) => t.sessionId);
   if (!inSession.length) return out;
@@ -137,14 +167,23 @@ async function conversationsBefore(db: Db, traces: Array<Pick<TraceRow, "id" | "
   const workflowOfLead = new Map(inSession.map((t) => [t.id, t.workflow]));
   for (const r of rows) {
     const turns = out.get(r.leadId)!;
-    turns.push({ role: "user", content: userMessage(r.input, workflowOfLead.get(r.leadId) ?? null).slice(0, EVAL_LIMITS.maxTurnChars), preset: true });
+    turns.push({
+      role: "user",
+      content: userMessage(r.input, workflowOfLead.get(r.leadId) ?? null).slice(0, EVAL_LIMITS.maxTurnChars),
+      preset: true,
+    });
     if (r.answer) turns.push({ role: "assistant", content: r.answer.slice(0, EVAL_LIMITS.maxTurnChars), preset: true });
   }
   return out;
 }
 
 type Filters = z.output<typeof LeadCountsQuery>;
-type Scanned = { trace: TraceRow; workflow: Workflow | null; signals: string[]; flags: Array<{ flag: string; message: string }> };
+type Scanned = {
+  trace: TraceRow;
+  workflow: Workflow | null;
+  signals: string[];
+  flags: Array<{ flag: string; message: string }>;
+};
 
 /**
  * The traces that can be leads, as SQL (the counts per day scan only these): a superset of what `leadOf` decides with
@@ -254,7 +293,11 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
   let scanned = 0;
   let lastSeen: { at: Date; id: string } | null = null;
   let exhausted = true;
-  for await (const step of scanLeads(db, q, dayBounds(q), parseCursor(q.cursor), { maxScan: LEAD_SCAN, batch: BATCH, candidates: false })) {
+  for await (const step of scanLeads(db, q, dayBounds(q), parseCursor(q.cursor), {
+    maxScan: LEAD_SCAN,
+    batch: BATCH,
+    candidates: false,
+  })) {
     scanned = step.scanned;
     lastSeen = step.cursor;
     if (step.lead) leads.push(step.lead);
@@ -267,16 +310,28 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
   // what a lead card shows and the scan did not read: the input, the answer, the payload; and the conversations
   const [heavy, conversations, dismissals, pooled] = await Promise.all([
     db.trace.findMany({ where: { id: { in: ids } }, select: { id: true, input: true, answer: true, payload: true } }),
-    conversationsBefore(db, leads.map((l) => ({ id: l.trace.id, sessionId: l.trace.sessionId, workflow: l.workflow })), q.agentId),
+    conversationsBefore(
+      db,
+      leads.map((l) => ({ id: l.trace.id, sessionId: l.trace.sessionId, workflow: l.workflow })),
+      q.agentId,
+    ),
     db.leadDismissal.findMany({ where: { traceId: { in: ids } } }),
     db.evalSample.findMany({
       where: { sourceTraceId: { in: ids }, setVersion: { set: { kind: "regression_pool" } } },
       orderBy: { createdAt: "desc" },
-      select: { id: true, key: true, sourceTraceId: true, setVersion: { select: { version: true, status: true, setId: true, set: { select: { name: true } } } } },
+      select: {
+        id: true,
+        key: true,
+        sourceTraceId: true,
+        setVersion: { select: { version: true, status: true, setId: true, set: { select: { name: true } } } },
+      },
     }),
   ]);
   const dismissedBy = new Map(dismissals.map((d) => [d.traceId, d]));
-  const labels = await actorLabels(db, dismissals.map((d) => d.dismissedById));
+  const labels = await actorLabels(
+    db,
+    dismissals.map((d) => d.dismissedById),
+  );
   const full = new Map(heavy.map((h) => [h.id, h]));
   const poolOf = new Map<string, (typeof pooled)[number]>();
   for (const p of pooled) if (p.sourceTraceId && !poolOf.has(p.sourceTraceId)) poolOf.set(p.sourceTraceId, p);
@@ -300,12 +355,29 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
       signals: l.signals,
       flags: l.flags,
       status: pool ? ("in_pool" as const) : dismissed ? ("dismissed" as const) : ("new" as const),
-      pool: pool ? { setId: pool.setVersion.setId, setName: pool.setVersion.set.name, version: pool.setVersion.version, versionStatus: pool.setVersion.status, sampleId: pool.id, key: pool.key } : null,
-      dismissal: dismissed ? { reason: dismissed.reason, by: dismissed.dismissedById, byLabel: dismissed.dismissedById ? (labels.get(dismissed.dismissedById) ?? dismissed.dismissedById) : null, at: dismissed.dismissedAt } : null,
+      pool: pool
+        ? {
+            setId: pool.setVersion.setId,
+            setName: pool.setVersion.set.name,
+            version: pool.setVersion.version,
+            versionStatus: pool.setVersion.status,
+            sampleId: pool.id,
+            key: pool.key,
+          }
+        : null,
+      dismissal: dismissed
+        ? {
+            reason: dismissed.reason,
+            by: dismissed.dismissedById,
+            byLabel: dismissed.dismissedById ? (labels.get(dismissed.dismissedById) ?? dismissed.dismissedById) : null,
+            at: dismissed.dismissedAt,
+          }
+        : null,
     });
   }
   const perDay = new Map<string, number>();
-  for (const i of items) perDay.set(i.startedAt.toISOString().slice(0, 10), (perDay.get(i.startedAt.toISOString().slice(0, 10)) ?? 0) + 1);
+  for (const i of items)
+    perDay.set(i.startedAt.toISOString().slice(0, 10), (perDay.get(i.startedAt.toISOString().slice(0, 10)) ?? 0) + 1);
   return {
     items,
     scanned,
@@ -334,7 +406,11 @@ export async function leadsPerDay(db: Db, query: z.input<typeof LeadCountsQuery>
   const byStatus = { new: 0, in_pool: 0, dismissed: 0 };
   let scanned = 0;
   let last: Date | null = null;
-  for await (const step of scanLeads(db, q, { start, end }, null, { maxScan: COUNT_SCAN, batch: COUNT_BATCH, candidates: true })) {
+  for await (const step of scanLeads(db, q, { start, end }, null, {
+    maxScan: COUNT_SCAN,
+    batch: COUNT_BATCH,
+    candidates: true,
+  })) {
     scanned = step.scanned;
     last = step.cursor.at;
     if (!step.lead) continue;
@@ -362,14 +438,29 @@ export async function leadsPerDay(db: Db, query: z.input<typeof LeadCountsQuery>
 async function onlineTrace(db: Db | Prisma.TransactionClient, traceId: string) {
   const t = await db.trace.findUnique({
     where: { id: traceId },
-    select: { id: true, agentId: true, source: true, startedAt: true, sessionId: true, createdById: true, input: true, answer: true, workflowVersionId: true },
+    select: {
+      id: true,
+      agentId: true,
+      source: true,
+      startedAt: true,
+      sessionId: true,
+      createdById: true,
+      input: true,
+      answer: true,
+      workflowVersionId: true,
+    },
   });
   if (!t) throw errors.notFound(`Trace ${traceId}`);
   if (!(ONLINE_SOURCES as readonly string[]).includes(t.source)) throw evalErrors.traceNotOnline(t.source);
   return t;
 }
 
-export async function dismissLead(db: Db, traceId: string, input: z.input<typeof DismissLeadInput>, actor: Principal | null) {
+export async function dismissLead(
+  db: Db,
+  traceId: string,
+  input: z.input<typeof DismissLeadInput>,
+  actor: Principal | null,
+) {
   const data = DismissLeadInput.parse(input);
   await onlineTrace(db, traceId);
   const row = await db.leadDismissal.upsert({
@@ -377,7 +468,11 @@ export async function dismissLead(db: Db, traceId: string, input: z.input<typeof
     create: { traceId, reason: data.reason, dismissedById: actorRef(actor) },
     update: { reason: data.reason, dismissedById: actorRef(actor), dismissedAt: new Date() },
   });
-  return { traceId, status: "dismissed" as const, dismissal: { reason: row.reason, by: row.dismissedById, at: row.dismissedAt } };
+  return {
+    traceId,
+    status: "dismissed" as const,
+    dismissal: { reason: row.reason, by: row.dismissedById, at: row.dismissedAt },
+  };
 }
 
 /** Undo a dismissal (the lead is new again). */
@@ -387,16 +482,27 @@ export async function restoreLead(db: Db, traceId: string) {
   return { traceId, status: "new" as const };
 }
 
-export async function addTraceToPool(db: Db, setId: string, input: z.input<typeof PoolAddInput>, actor: Principal | null) {
+export async function addTraceToPool(
+  db: Db,
+  setId: string,
+  input: z.input<typeof PoolAddInput>,
+  actor: Principal | null,
+) {
   const data = PoolAddInput.parse(input);
-  const set = await db.evalSet.findUnique({ where: { id: setId }, select: { id: true, name: true, kind: true, agentId: true } });
+  const set = await db.evalSet.findUnique({
+    where: { id: setId },
+    select: { id: true, name: true, kind: true, agentId: true },
+  });
   if (!set) throw errors.notFound(`Evaluation set ${setId}`);
   if (set.kind !== "regression_pool") throw evalErrors.notPool(set.name, set.kind);
   const trace = await onlineTrace(db, data.traceId);
   if (trace.agentId !== set.agentId) throw evalErrors.traceOtherAgent();
   const workflow = await versionWorkflow(db, trace.workflowVersionId);
   const message = userMessage(trace.input, workflow);
-  const conversation = (await conversationsBefore(db, [{ id: trace.id, sessionId: trace.sessionId, workflow }], set.agentId)).get(trace.id) ?? [];
+  const conversation =
+    (await conversationsBefore(db, [{ id: trace.id, sessionId: trace.sessionId, workflow }], set.agentId)).get(
+      trace.id,
+    ) ?? [];
 
   for (let attempt = 0; ; attempt++) {
     try {
@@ -410,26 +516,47 @@ export async function addTraceToPool(db: Db, setId: string, input: z.input<typeo
         });
         if (existing) {
           const { setVersion, ...sample } = existing;
-          return { status: 200 as const, body: { duplicate: true, version: setVersion.version, sample: sampleOut(sample), likelyDuplicateOf: null } };
+          return {
+            status: 200 as const,
+            body: { duplicate: true, version: setVersion.version, sample: sampleOut(sample), likelyDuplicateOf: null },
+          };
         }
         // the latest version is frozen (or there is none): a new draft copied from it, under the same lock, so
         // concurrent adds after a freeze make one draft
-        const latest = await tx.evalSetVersion.findFirst({ where: { setId }, orderBy: { version: "desc" }, select: { id: true, version: true, status: true } });
+        const latest = await tx.evalSetVersion.findFirst({
+          where: { setId },
+          orderBy: { version: "desc" },
+          select: { id: true, version: true, status: true },
+        });
         const draft =
           latest && latest.status === "draft"
             ? latest
-            : await createVersionTx(tx, setId, CreateVersionInput.parse({ note: "regression pool: new online samples" }), actor);
+            : await createVersionTx(
+                tx,
+                setId,
+                CreateVersionInput.parse({ note: "regression pool: new online samples" }),
+                actor,
+              );
         const count = await tx.evalSample.count({ where: { setVersionId: draft.id } });
         if (count >= EVAL_LIMITS.maxSamplesPerVersion) {
-          throw evalErrors.limit(`A version holds at most ${EVAL_LIMITS.maxSamplesPerVersion} samples`, "maxSamplesPerVersion", EVAL_LIMITS.maxSamplesPerVersion);
+          throw evalErrors.limit(
+            `A version holds at most ${EVAL_LIMITS.maxSamplesPerVersion} samples`,
+            "maxSamplesPerVersion",
+            EVAL_LIMITS.maxSamplesPerVersion,
+          );
         }
         const question = (data.question ?? message).slice(0, EVAL_LIMITS.maxQuestionChars);
-        const others = await tx.evalSample.findMany({ where: { setVersionId: draft.id }, select: { key: true, question: true, position: true } });
+        const others = await tx.evalSample.findMany({
+          where: { setVersionId: draft.id },
+          select: { key: true, question: true, position: true },
+        });
         const norm = compactName(question);
         const likely = others.find((o) => compactName(o.question) === norm);
         const position = others.reduce((m, o) => Math.max(m, o.position), 0) + 1;
         const key = uniqueKey(`t-${trace.id.slice(-8)}`, new Set(others.map((o) => o.key)));
-        const script: Turn[] | null = conversation.length ? [...conversation, { role: "user", content: question, preset: false }] : null;
+        const script: Turn[] | null = conversation.length
+          ? [...conversation, { role: "user", content: question, preset: false }]
+          : null;
         const row = await tx.evalSample.create({
           data: {
             setVersionId: draft.id,
@@ -445,7 +572,15 @@ export async function addTraceToPool(db: Db, setId: string, input: z.input<typeo
           },
           select: sampleSelect,
         });
-        return { status: 201 as const, body: { duplicate: false, version: draft.version, sample: sampleOut(row), likelyDuplicateOf: likely ? likely.key : null } };
+        return {
+          status: 201 as const,
+          body: {
+            duplicate: false,
+            version: draft.version,
+            sample: sampleOut(row),
+            likelyDuplicateOf: likely ? likely.key : null,
+          },
+        };
       });
     } catch (e) {
       // a version created elsewhere at the same moment (POST .../versions) took the number: try again
@@ -475,15 +610,27 @@ export async function unconfirmSample(db: Db, sampleId: string) {
 }
 
 async function poolSample(db: Db, sampleId: string) {
-  const s = await db.evalSample.findUnique({ where: { id: sampleId }, select: { ...sampleSelect, setVersion: { select: { version: true, status: true, set: { select: { name: true, kind: true } } } } } });
+  const s = await db.evalSample.findUnique({
+    where: { id: sampleId },
+    select: {
+      ...sampleSelect,
+      setVersion: { select: { version: true, status: true, set: { select: { name: true, kind: true } } } },
+    },
+  });
   if (!s) throw errors.notFound(`Sample ${sampleId}`);
-  if (s.setVersion.set.kind !== "regression_pool") throw evalErrors.notPool(s.setVersion.set.name, s.setVersion.set.kind);
+  if (s.setVersion.set.kind !== "regression_pool")
+    throw evalErrors.notPool(s.setVersion.set.name, s.setVersion.set.kind);
   if (s.setVersion.status === "frozen") throw evalErrors.frozen(`Version ${s.setVersion.version}`);
   const { setVersion, ...sample } = s;
   return { sample, versionNo: setVersion.version };
 }
 
-async function writeConfirmation(db: Db, id: string, versionNo: number, data: { confirmedAt: Date | null; confirmedById: string | null }) {
+async function writeConfirmation(
+  db: Db,
+  id: string,
+  versionNo: number,
+  data: { confirmedAt: Date | null; confirmedById: string | null },
+) {
   try {
     return sampleOut(await db.evalSample.update({ where: { id }, data, select: sampleSelect }));
   } catch (e) {
@@ -499,7 +646,15 @@ function uniqueKey(base: string, taken: Set<string>): string {
 
 // ---------------------------------------------------------------- the board
 
-export const BOARD_STAGES = ["candidate", "confirmed", "expectations", "frozen", "in_run", "bad_case", "verified"] as const;
+export const BOARD_STAGES = [
+  "candidate",
+  "confirmed",
+  "expectations",
+  "frozen",
+  "in_run",
+  "bad_case",
+  "verified",
+] as const;
 export type BoardStage = (typeof BOARD_STAGES)[number];
 export const BoardQuery = z.object({ agentId: z.string().min(1).max(64) });
 
@@ -543,7 +698,17 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
       confirmedAt: true,
       confirmedById: true,
       createdAt: true,
-      setVersion: { select: { id: true, version: true, status: true, frozenAt: true, frozenById: true, setId: true, set: { select: { name: true } } } },
+      setVersion: {
+        select: {
+          id: true,
+          version: true,
+          status: true,
+          frozenAt: true,
+          frozenById: true,
+          setId: true,
+          set: { select: { name: true } },
+        },
+      },
     },
     take: 5000,
   });
@@ -557,7 +722,12 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
   const keys = [...byKey.values()].map((list) => list.at(-1)!);
   const items = keys.length
     ? await db.evalRunItem.findMany({
-        where: { sample: { key: { in: [...new Set(keys.map((k) => k.key))] }, setVersion: { setId: { in: [...new Set(keys.map((k) => k.setVersion.setId))] } } } },
+        where: {
+          sample: {
+            key: { in: [...new Set(keys.map((k) => k.key))] },
+            setVersion: { setId: { in: [...new Set(keys.map((k) => k.setVersion.setId))] } },
+          },
+        },
         orderBy: [{ run: { createdAt: "desc" } }, { runId: "desc" }],
         select: {
           id: true,
@@ -565,7 +735,16 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
           verdict: true,
           sample: { select: { key: true, setVersion: { select: { setId: true, version: true } } } },
           run: { select: { id: true, shortId: true, status: true, createdAt: true, rerunOfId: true } },
-          badCase: { select: { id: true, status: true, verifiedRunId: true, createdAt: true, createdById: true, updatedAt: true } },
+          badCase: {
+            select: {
+              id: true,
+              status: true,
+              verifiedRunId: true,
+              createdAt: true,
+              createdById: true,
+              updatedAt: true,
+            },
+          },
         },
         take: 20_000,
       })
@@ -576,11 +755,21 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
     const k = `${i.sample.setVersion.setId}\u0000${i.sample.key}`;
     itemsOf.set(k, [...(itemsOf.get(k) ?? []), i]);
   }
-  const verifyingIds = [...new Set(items.flatMap((i) => [i.badCase?.verifiedRunId, i.run.rerunOfId]).filter((r): r is string => !!r))];
-  const shortIds = new Map(
-    [...items.map((i) => [i.run.id, i.run.shortId] as const), ...(verifyingIds.length ? (await db.evalRun.findMany({ where: { id: { in: verifyingIds } }, select: { id: true, shortId: true } })).map((r) => [r.id, r.shortId] as const) : [])],
-  );
-  const labels = await actorLabels(db, [...samples.flatMap((s) => [s.addedById, s.confirmedById, s.setVersion.frozenById]), ...items.map((i) => i.badCase?.createdById)]);
+  const verifyingIds = [
+    ...new Set(items.flatMap((i) => [i.badCase?.verifiedRunId, i.run.rerunOfId]).filter((r): r is string => !!r)),
+  ];
+  const shortIds = new Map([
+    ...items.map((i) => [i.run.id, i.run.shortId] as const),
+    ...(verifyingIds.length
+      ? (await db.evalRun.findMany({ where: { id: { in: verifyingIds } }, select: { id: true, shortId: true } })).map(
+          (r) => [r.id, r.shortId] as const,
+        )
+      : []),
+  ]);
+  const labels = await actorLabels(db, [
+    ...samples.flatMap((s) => [s.addedById, s.confirmedById, s.setVersion.frozenById]),
+    ...items.map((i) => i.badCase?.createdById),
+  ]);
   const label = (ref: string | null | undefined) => (ref ? (labels.get(ref) ?? ref) : null);
 
   const cards = keys.map((s) => {
@@ -604,17 +793,45 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
 
     const first = versions[0]!;
     const firstFrozen = versions.find((v) => v.setVersion.status === "frozen");
-    const history: HistoryEntry[] = [{ kind: "added", at: first.createdAt, by: label(first.addedById), version: first.setVersion.version }];
+    const history: HistoryEntry[] = [
+      { kind: "added", at: first.createdAt, by: label(first.addedById), version: first.setVersion.version },
+    ];
     if (s.confirmedAt) history.push({ kind: "confirmed", at: s.confirmedAt, by: label(s.confirmedById) });
     if (points.length) history.push({ kind: "expectations", at: null, by: null, points: points.length });
-    if (firstFrozen) history.push({ kind: "frozen", at: firstFrozen.setVersion.frozenAt, by: label(firstFrozen.setVersion.frozenById), version: firstFrozen.setVersion.version });
+    if (firstFrozen)
+      history.push({
+        kind: "frozen",
+        at: firstFrozen.setVersion.frozenAt,
+        by: label(firstFrozen.setVersion.frozenById),
+        version: firstFrozen.setVersion.version,
+      });
     for (const i of [...runItems].reverse().slice(-5)) {
-      history.push({ kind: "run", at: i.run.createdAt, by: null, run: { id: i.run.id, shortId: i.run.shortId }, verdict: i.verdict, version: i.sample.setVersion.version });
-      if (i.badCase) history.push({ kind: "bad_case", at: i.badCase.createdAt, by: label(i.badCase.createdById), status: i.badCase.status, run: { id: i.run.id, shortId: i.run.shortId } });
+      history.push({
+        kind: "run",
+        at: i.run.createdAt,
+        by: null,
+        run: { id: i.run.id, shortId: i.run.shortId },
+        verdict: i.verdict,
+        version: i.sample.setVersion.version,
+      });
+      if (i.badCase)
+        history.push({
+          kind: "bad_case",
+          at: i.badCase.createdAt,
+          by: label(i.badCase.createdById),
+          status: i.badCase.status,
+          run: { id: i.run.id, shortId: i.run.shortId },
+        });
     }
     for (const i of runItems) {
       const r = i.badCase?.status === "verified" ? i.badCase.verifiedRunId : null;
-      if (r) history.push({ kind: "verified", at: i.badCase!.updatedAt, by: null, run: { id: r, shortId: shortIds.get(r) ?? r } });
+      if (r)
+        history.push({
+          kind: "verified",
+          at: i.badCase!.updatedAt,
+          by: null,
+          run: { id: r, shortId: shortIds.get(r) ?? r },
+        });
     }
     history.sort((a, b) => (a.at && b.at ? a.at.getTime() - b.at.getTime() : 0));
     return {
@@ -631,7 +848,15 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
       points,
       confirmed,
       sourceTraceId: s.sourceTraceId!,
-      run: latest ? { id: latest.run.id, shortId: latest.run.shortId, status: latest.run.status, itemId: latest.id, verdict: latest.verdict } : null,
+      run: latest
+        ? {
+            id: latest.run.id,
+            shortId: latest.run.shortId,
+            status: latest.run.status,
+            itemId: latest.id,
+            verdict: latest.verdict,
+          }
+        : null,
       badCase: badCase ? { id: badCase.id, status: badCase.status, runShortId: caseItem!.run.shortId } : null,
       // the Bad Case's run against the latest run; else the latest run against the run it re-ran
       compare:
@@ -645,7 +870,9 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
   });
   const order = (c: { stage: BoardStage }) => BOARD_STAGES.indexOf(c.stage);
   cards.sort((a, b) => order(a) - order(b) || a.setName.localeCompare(b.setName) || a.key.localeCompare(b.key));
-  const counts = Object.fromEntries(BOARD_STAGES.map((st) => [st, cards.filter((c) => c.stage === st).length])) as Record<BoardStage, number>;
+  const counts = Object.fromEntries(
+    BOARD_STAGES.map((st) => [st, cards.filter((c) => c.stage === st).length]),
+  ) as Record<BoardStage, number>;
   return { counts, cards, drafts: await draftCounts(db, q.agentId) };
 }
 
@@ -654,7 +881,16 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
  * board shows): how many, and how many nobody confirmed (what the board's Freeze names before freezing).
  */
 async function draftCounts(db: Db, agentId: string) {
-  const rows = await db.$queryRaw<Array<{ setId: string; setName: string; version: number; versionId: string; online: bigint | number; unconfirmed: bigint | number }>>`
+  const rows = await db.$queryRaw<
+    Array<{
+      setId: string;
+      setName: string;
+      version: number;
+      versionId: string;
+      online: bigint | number;
+      unconfirmed: bigint | number;
+    }>
+  >`
     SELECT e."id" AS "setId", e."name" AS "setName", v."version", v."id" AS "versionId",
       count(s."id") AS "online", count(s."id") FILTER (WHERE s."confirmedAt" IS NULL) AS "unconfirmed"
     FROM "EvalSetVersion" v
@@ -663,5 +899,12 @@ async function draftCounts(db: Db, agentId: string) {
     WHERE e."agentId" = ${agentId} AND e."kind" = 'regression_pool' AND v."status" = 'draft'
     GROUP BY e."id", e."name", v."version", v."id"
     ORDER BY e."name", v."version"`;
-  return rows.map((r) => ({ setId: r.setId, setName: r.setName, version: Number(r.version), versionId: r.versionId, onlineSamples: Number(r.online), unconfirmed: Number(r.unconfirmed) }));
+  return rows.map((r) => ({
+    setId: r.setId,
+    setName: r.setName,
+    version: Number(r.version),
+    versionId: r.versionId,
+    onlineSamples: Number(r.online),
+    unconfirmed: Number(r.unconfirmed),
+  }));
 }

@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { FindingOut } from "../agents/schemas";
 import { OUTCOMES } from "./compare";
-import { ATTRIBUTION_LIST, AssertionSchema, BAD_CASE_STATUSES, ITEM_STATUSES, LEAD_SIGNALS, LEAD_STATUSES, RUN_MODES, RUN_STATUSES, SET_KINDS, TIERS, TurnSchema } from "./schemas";
+import {
+  ATTRIBUTION_LIST,
+  AssertionSchema,
+  BAD_CASE_STATUSES,
+  ITEM_STATUSES,
+  LEAD_SIGNALS,
+  LEAD_STATUSES,
+  RUN_MODES,
+  RUN_STATUSES,
+  SET_KINDS,
+  TIERS,
+  TurnSchema,
+} from "./schemas";
 
 /** Response shapes of the evaluation API, for the OpenAPI document (the services return exactly these fields). */
 const date = z.iso.datetime();
@@ -53,9 +65,21 @@ export const EvalSampleOut = z
     script: z.array(TurnSchema).nullable(),
     assertions: z.array(AssertionSchema).nullable(),
     sourceTraceId: z.string().nullable(),
-    referenceAnswer: z.string().nullable().meta({ description: "Online-sourced samples: the answer online users got (for reference; never the expectation)" }),
-    addedById: z.string().nullable().meta({ description: "Who added the sample to the pool (online loop); kept in later versions" }),
-    confirmedAt: date.nullable().meta({ description: "Online loop: when a person confirmed the candidate belongs in the pool (kept in later versions)" }),
+    referenceAnswer: z
+      .string()
+      .nullable()
+      .meta({
+        description: "Online-sourced samples: the answer online users got (for reference; never the expectation)",
+      }),
+    addedById: z
+      .string()
+      .nullable()
+      .meta({ description: "Who added the sample to the pool (online loop); kept in later versions" }),
+    confirmedAt: date
+      .nullable()
+      .meta({
+        description: "Online loop: when a person confirmed the candidate belongs in the pool (kept in later versions)",
+      }),
     confirmedById: z.string().nullable(),
     createdAt: date,
   })
@@ -72,8 +96,17 @@ export const ProgressOut = z
     done: z.number().int().meta({ description: "answered + failed + cancelled" }),
     suggested: z.number().int(),
     judged: z.number().int().meta({ description: "items with a verdict" }),
-    adopted: z.number().int().meta({ description: "of those, verdicts adopted from machine suggestions (not changed by a person since)" }),
-    human: z.number().int().meta({ description: "of those, verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here)" }),
+    adopted: z
+      .number()
+      .int()
+      .meta({ description: "of those, verdicts adopted from machine suggestions (not changed by a person since)" }),
+    human: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "of those, verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here)",
+      }),
     fails: z.number().int().meta({ description: "items whose verdict is fail" }),
     unfiledFails: z.number().int().meta({ description: "failed items without a Bad Case yet" }),
   })
@@ -91,8 +124,14 @@ export const EvalRunOut = z
     setId: z.string(),
     setName: z.string(),
     setKind: z.enum(SET_KINDS),
-    gateThreshold: z.number().int().meta({ description: "The threshold that gates this run: the set's threshold when the run was created (fixed)" }),
-    setGateThreshold: z.number().int().meta({ description: "The set's current threshold (applies to runs created from now on)" }),
+    gateThreshold: z
+      .number()
+      .int()
+      .meta({ description: "The threshold that gates this run: the set's threshold when the run was created (fixed)" }),
+    setGateThreshold: z
+      .number()
+      .int()
+      .meta({ description: "The set's current threshold (applies to runs created from now on)" }),
     setVersionId: z.string(),
     setVersion: z.number().int(),
     agentId: z.string(),
@@ -102,7 +141,10 @@ export const EvalRunOut = z
     rerunOfId: z.string().nullable(),
     error: z.string().nullable(),
     createdById: z.string().nullable(),
-    createdByLabel: z.string().nullable().meta({ description: "Who created the run, for people: a user's name or e-mail, or `token <name>`" }),
+    createdByLabel: z
+      .string()
+      .nullable()
+      .meta({ description: "Who created the run, for people: a user's name or e-mail, or `token <name>`" }),
     createdAt: date,
     startedAt: dateOrNull,
     answeredAt: dateOrNull,
@@ -115,8 +157,25 @@ export const SuggestionOut = z
   .object({
     verdict: z.enum(["pass", "fail", "unknown"]),
     judge: z.string().meta({ description: "builtin-coverage or llm:<provider>" }),
-    coverage: z.array(z.object({ point: z.string(), status: z.enum(["covered", "partial", "missing", "unclear"]), score: z.number(), matched: z.array(z.string()), missing: z.array(z.string()), evidence: z.string().optional() })),
-    failedRules: z.array(z.object({ type: z.string(), label: z.string(), passed: z.boolean(), message: z.string(), scope: z.enum(["set", "sample"]) })),
+    coverage: z.array(
+      z.object({
+        point: z.string(),
+        status: z.enum(["covered", "partial", "missing", "unclear"]),
+        score: z.number(),
+        matched: z.array(z.string()),
+        missing: z.array(z.string()),
+        evidence: z.string().optional(),
+      }),
+    ),
+    failedRules: z.array(
+      z.object({
+        type: z.string(),
+        label: z.string(),
+        passed: z.boolean(),
+        message: z.string(),
+        scope: z.enum(["set", "sample"]),
+      }),
+    ),
     rulesPassed: z.number().int(),
     flags: z.array(z.object({ flag: z.string(), message: z.string() })),
     rationale: z.string(),
@@ -153,8 +212,14 @@ export const EvalItemOut = z
     status: z.enum(ITEM_STATUSES),
     attempts: z.number().int(),
     answer: z.string().nullable(),
-    payload: z.record(z.string(), z.unknown()).nullable().meta({ description: "Structured answer payload, e.g. goods_list" }),
-    turns: z.array(z.unknown()).nullable().meta({ description: "Multi-turn scripts: every played turn with its answer and trace id" }),
+    payload: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "Structured answer payload, e.g. goods_list" }),
+    turns: z
+      .array(z.unknown())
+      .nullable()
+      .meta({ description: "Multi-turn scripts: every played turn with its answer and trace id" }),
     traceId: z.string().nullable(),
     latencyMs: z.number().int().nullable(),
     promptTokens: z.number().int(),
@@ -167,7 +232,13 @@ export const EvalItemOut = z
     judgeTokens: z.number().int(),
     judgeCalls: z.number().int(),
     verdict: VerdictOut.nullable(),
-    verdictVersion: z.number().int().meta({ description: "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits" }),
+    verdictVersion: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits",
+      }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalRunItem" });
@@ -175,7 +246,13 @@ export const EvalItemOut = z
 export const VerdictChangeOut = z
   .object({
     id: z.string(),
-    version: z.number().int().meta({ description: "1, 2, 3 ... : the item's verdictVersion after this change; each row's before is the previous row's after" }),
+    version: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "1, 2, 3 ... : the item's verdictVersion after this change; each row's before is the previous row's after",
+      }),
     before: z.unknown(),
     after: z.unknown(),
     byId: z.string().nullable(),
@@ -204,9 +281,18 @@ const reviewCounts = {
   judged: z.number().int(),
   human: z.number().int().meta({ description: "Verdicts typed by a person (including adopted ones a person changed)" }),
   adopted: z.number().int().meta({ description: "Machine suggestions adopted in bulk, not yet changed by a person" }),
-  spotCheckLeft: z.number().int().meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
-  adoptable: z.number().int().meta({ description: "Items without a verdict whose suggestion is pass or fail: what bulk adopt would write" }),
-  unknownOpen: z.number().int().meta({ description: "Items without a verdict whose suggestion is unknown: adopt leaves them to a person" }),
+  spotCheckLeft: z
+    .number()
+    .int()
+    .meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
+  adoptable: z
+    .number()
+    .int()
+    .meta({ description: "Items without a verdict whose suggestion is pass or fail: what bulk adopt would write" }),
+  unknownOpen: z
+    .number()
+    .int()
+    .meta({ description: "Items without a verdict whose suggestion is unknown: adopt leaves them to a person" }),
 };
 
 export const EvalReviewProgressOut = z
@@ -219,7 +305,10 @@ export const EvalQueueOut = z
     counts: z
       .object({ ...reviewCounts, matching: z.number().int().meta({ description: "Items matching the filters" }) })
       .nullable()
-      .meta({ description: "The review progress (as GET …/progress counts it) and the items matching the filters: on the first page (no cursor) only, null on the pages after it" }),
+      .meta({
+        description:
+          "The review progress (as GET …/progress counts it) and the items matching the filters: on the first page (no cursor) only, null on the pages after it",
+      }),
     items: z.array(EvalQueueRowOut),
     nextCursor: z.string().nullable(),
   })
@@ -228,12 +317,30 @@ export const EvalQueueOut = z
 export const EvalQueueNeighboursOut = z
   .object({
     itemId: z.string(),
-    position: z.number().int().nullable().meta({ description: "1-based place among the items matching the filters; null when the item does not match them" }),
+    position: z
+      .number()
+      .int()
+      .nullable()
+      .meta({
+        description: "1-based place among the items matching the filters; null when the item does not match them",
+      }),
     matching: z.number().int().meta({ description: "Items matching the filters" }),
-    firstPosition: z.number().int().meta({ description: "The place among the matching items of the first one of `before`, the item itself (when it matches) and `after`, in that order" }),
-    before: z.array(EvalQueueRowOut).meta({ description: "Up to 20 matching items before it, in queue order: its previous item is the last" }),
-    after: z.array(EvalQueueRowOut).meta({ description: "Up to 20 matching items after it, in queue order: its next item is the first" }),
-    nextOpen: EvalQueueRowOut.nullable().meta({ description: "The next matching item without a verdict after it, else the first one before it" }),
+    firstPosition: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "The place among the matching items of the first one of `before`, the item itself (when it matches) and `after`, in that order",
+      }),
+    before: z
+      .array(EvalQueueRowOut)
+      .meta({ description: "Up to 20 matching items before it, in queue order: its previous item is the last" }),
+    after: z
+      .array(EvalQueueRowOut)
+      .meta({ description: "Up to 20 matching items after it, in queue order: its next item is the first" }),
+    nextOpen: EvalQueueRowOut.nullable().meta({
+      description: "The next matching item without a verdict after it, else the first one before it",
+    }),
   })
   .meta({ id: "EvalQueueNeighbours" });
 
@@ -243,7 +350,15 @@ export const GateResultOut = z
     status: z.enum(["pass", "fail"]),
     summary: z.string(),
     reasons: z.array(z.object({ code: z.string(), message: z.string() })),
-    counts: z.object({ questions: z.number().int(), judged: z.number().int(), unjudged: z.number().int(), pass: z.number().int(), fail: z.number().int(), threshold: z.number().int(), missingPasses: z.number().int() }),
+    counts: z.object({
+      questions: z.number().int(),
+      judged: z.number().int(),
+      unjudged: z.number().int(),
+      pass: z.number().int(),
+      fail: z.number().int(),
+      threshold: z.number().int(),
+      missingPasses: z.number().int(),
+    }),
     unjudged: z.array(z.string()),
     failing: z.array(z.string()),
   })
@@ -256,12 +371,29 @@ export const GateOut = z
     setId: z.string(),
     setName: z.string(),
     setVersion: z.number().int(),
-    input: z.object({ runId: z.string(), shortId: z.string(), runStatus: z.string(), setKind: z.enum(SET_KINDS), threshold: z.number().int(), questions: z.array(z.object({ key: z.string(), verdict: z.enum(["pass", "fail"]).nullable() })) }),
+    input: z.object({
+      runId: z.string(),
+      shortId: z.string(),
+      runStatus: z.string(),
+      setKind: z.enum(SET_KINDS),
+      threshold: z.number().int(),
+      questions: z.array(z.object({ key: z.string(), verdict: z.enum(["pass", "fail"]).nullable() })),
+    }),
     result: GateResultOut,
   })
   .meta({ id: "EvalGate" });
 
-const groupOut = z.object({ total: z.number().int(), machinePass: z.number().int(), machineFail: z.number().int(), machineUnknown: z.number().int(), humanPass: z.number().int(), humanFail: z.number().int(), judged: z.number().int(), machinePassRate: z.number().nullable(), humanPassRate: z.number().nullable() });
+const groupOut = z.object({
+  total: z.number().int(),
+  machinePass: z.number().int(),
+  machineFail: z.number().int(),
+  machineUnknown: z.number().int(),
+  humanPass: z.number().int(),
+  humanFail: z.number().int(),
+  judged: z.number().int(),
+  machinePassRate: z.number().nullable(),
+  humanPassRate: z.number().nullable(),
+});
 export const ReportOut = z
   .object({
     run: EvalRunOut,
@@ -271,13 +403,46 @@ export const ReportOut = z
       name: z.string(),
       kind: z.enum(SET_KINDS),
       version: z.number().int(),
-      gateThreshold: z.number().int().meta({ description: "The threshold that gates this run (fixed when the run was created)" }),
-      currentGateThreshold: z.number().int().meta({ description: "The set's threshold today; differs when it was changed after the run" }),
+      gateThreshold: z
+        .number()
+        .int()
+        .meta({ description: "The threshold that gates this run (fixed when the run was created)" }),
+      currentGateThreshold: z
+        .number()
+        .int()
+        .meta({ description: "The set's threshold today; differs when it was changed after the run" }),
     }),
-    totals: z.object({ items: z.number().int(), pending: z.number().int(), answering: z.number().int(), answered: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }),
-    completeness: z.object({ judged: z.number().int(), total: z.number().int(), ratio: z.number().nullable(), human: z.number().int(), adopted: z.number().int() }),
-    machine: z.object({ pass: z.number().int(), fail: z.number().int(), unknown: z.number().int(), none: z.number().int(), passRate: z.number().nullable(), note: z.string() }),
-    human: z.object({ pass: z.number().int(), fail: z.number().int(), unjudged: z.number().int(), passRate: z.number().nullable(), passRateOfJudged: z.number().nullable(), note: z.string() }),
+    totals: z.object({
+      items: z.number().int(),
+      pending: z.number().int(),
+      answering: z.number().int(),
+      answered: z.number().int(),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+    }),
+    completeness: z.object({
+      judged: z.number().int(),
+      total: z.number().int(),
+      ratio: z.number().nullable(),
+      human: z.number().int(),
+      adopted: z.number().int(),
+    }),
+    machine: z.object({
+      pass: z.number().int(),
+      fail: z.number().int(),
+      unknown: z.number().int(),
+      none: z.number().int(),
+      passRate: z.number().nullable(),
+      note: z.string(),
+    }),
+    human: z.object({
+      pass: z.number().int(),
+      fail: z.number().int(),
+      unjudged: z.number().int(),
+      passRate: z.number().nullable(),
+      passRateOfJudged: z.number().nullable(),
+      note: z.string(),
+    }),
     breakdown: z.object({
       byTier: z.array(groupOut.extend({ tier: z.enum(TIERS) })),
       byClassification: z.array(groupOut.extend({ classification: z.string() })),
@@ -296,18 +461,44 @@ export const ReportOut = z
       excludedAdopted: z.number().int(),
       basis: z.string(),
     }),
-    latency: z.object({ items: z.number().int(), totalMs: z.number(), meanMs: z.number().nullable(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable(), maxMs: z.number().nullable() }),
+    latency: z.object({
+      items: z.number().int(),
+      totalMs: z.number(),
+      meanMs: z.number().nullable(),
+      p50Ms: z.number().nullable(),
+      p95Ms: z.number().nullable(),
+      maxMs: z.number().nullable(),
+    }),
     tokens: z.object({
-      answering: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int(), modelCalls: z.number().int() }),
+      answering: z.object({
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+        totalTokens: z.number().int(),
+        modelCalls: z.number().int(),
+      }),
       judging: z.object({ tokens: z.number().int(), modelCalls: z.number().int() }),
     }),
     gate: GateResultOut,
   })
   .meta({ id: "EvalReport" });
 
-const sideOut = z.object({ itemId: z.string(), human: z.enum(["pass", "fail"]).nullable(), machine: z.enum(["pass", "fail", "unknown"]).nullable() }).nullable();
+const sideOut = z
+  .object({
+    itemId: z.string(),
+    human: z.enum(["pass", "fail"]).nullable(),
+    machine: z.enum(["pass", "fail", "unknown"]).nullable(),
+  })
+  .nullable();
 const outcome = z.enum(OUTCOMES);
-const runSide = z.object({ id: z.string(), shortId: z.string(), setVersion: z.number().int(), tier: z.string(), mode: z.string(), workflowVersion: z.number().int(), environment: z.string() });
+const runSide = z.object({
+  id: z.string(),
+  shortId: z.string(),
+  setVersion: z.number().int(),
+  tier: z.string(),
+  mode: z.string(),
+  workflowVersion: z.number().int(),
+  environment: z.string(),
+});
 const rates = z.object({ a: z.number().nullable(), b: z.number().nullable(), delta: z.number().nullable() });
 export const CompareOut = z
   .object({
@@ -328,28 +519,56 @@ export const CompareOut = z
           outcome,
           machineOutcome: outcome,
           badCase: z
-            .object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES), result: z.enum(["fixed", "still_failing", "not_judged", "not_in_b"]) })
+            .object({
+              id: z.string(),
+              status: z.enum(BAD_CASE_STATUSES),
+              result: z.enum(["fixed", "still_failing", "not_judged", "not_in_b"]),
+            })
             .nullable()
             .meta({ description: "Run A's Bad Case for this question, and what run B's human verdict says about it" }),
         }),
       )
-      .meta({ description: "The questions of the page (every question after the filters when no `limit` is given), in run A's order then run B's" }),
+      .meta({
+        description:
+          "The questions of the page (every question after the filters when no `limit` is given), in run A's order then run B's",
+      }),
     page: z
       .object({
         offset: z.number().int(),
-        limit: z.number().int().nullable().meta({ description: "The page size asked for; null: every question after the filters" }),
+        limit: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: "The page size asked for; null: every question after the filters" }),
         total: z.number().int().meta({ description: "Questions left after the outcome and text filters (all pages)" }),
-        matching: z.record(outcome, z.number().int()).meta({ description: "Questions per outcome under the text filter `q` (equal to summary without it)" }),
+        matching: z
+          .record(outcome, z.number().int())
+          .meta({ description: "Questions per outcome under the text filter `q` (equal to summary without it)" }),
       })
-      .meta({ description: "Where `questions` is in the filtered list; summary, machineSummary and badCases always count the whole comparison" }),
-    badCases: z.object({ fixed: z.number().int(), stillFailing: z.number().int(), notJudged: z.number().int(), notInB: z.number().int() }).meta({ description: "Run A's Bad Cases by what run B's human verdict says (the whole comparison)" }),
+      .meta({
+        description:
+          "Where `questions` is in the filtered list; summary, machineSummary and badCases always count the whole comparison",
+      }),
+    badCases: z
+      .object({
+        fixed: z.number().int(),
+        stillFailing: z.number().int(),
+        notJudged: z.number().int(),
+        notInB: z.number().int(),
+      })
+      .meta({ description: "Run A's Bad Cases by what run B's human verdict says (the whole comparison)" }),
   })
   .meta({ id: "EvalCompare" });
 
 const usageNumbers = {
   runs: z.number().int(),
   answeredItems: z.number().int(),
-  answering: z.object({ modelCalls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), tokens: z.number().int() }),
+  answering: z.object({
+    modelCalls: z.number().int(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    tokens: z.number().int(),
+  }),
   judging: z.object({ modelCalls: z.number().int(), tokens: z.number().int() }),
 };
 export const UsageOut = z
@@ -358,7 +577,9 @@ export const UsageOut = z
     to: z.string(),
     agentId: z.string().nullable(),
     totals: z.object(usageNumbers),
-    days: z.array(z.object({ day: z.string(), agentId: z.string(), agentName: z.string().nullable(), ...usageNumbers })),
+    days: z.array(
+      z.object({ day: z.string(), agentId: z.string(), agentName: z.string().nullable(), ...usageNumbers }),
+    ),
   })
   .meta({ id: "EvalUsage" });
 
@@ -375,7 +596,9 @@ export const BadCaseOut = z
     sampleId: z.string(),
     sampleKey: z.string(),
     question: z.string(),
-    classification: z.string().meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
+    classification: z
+      .string()
+      .meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
     agentId: z.string(),
     setId: z.string(),
     setName: z.string(),
@@ -383,7 +606,10 @@ export const BadCaseOut = z
     createdByLabel: z.string().nullable(),
     createdAt: date,
     updatedAt: date,
-    verifiedRunId: z.string().nullable().meta({ description: "The later run whose human pass verified the fix (status verified)" }),
+    verifiedRunId: z
+      .string()
+      .nullable()
+      .meta({ description: "The later run whose human pass verified the fix (status verified)" }),
   })
   .meta({ id: "EvalBadCase" });
 
@@ -402,17 +628,28 @@ export const BadCaseDetailOut = BadCaseOut.extend({
   ),
 }).meta({ id: "EvalBadCaseDetail" });
 
-export const RowErrorOut = z.object({ row: z.number().int(), field: z.string(), message: z.string() }).meta({ id: "EvalRowError" });
+export const RowErrorOut = z
+  .object({ row: z.number().int(), field: z.string(), message: z.string() })
+  .meta({ id: "EvalRowError" });
 
 export const EvalVocabularyOut = z
   .object({
-    attributions: z.record(z.string(), z.string()).meta({ description: "attribution -> meaning (failure points in the chain)" }),
+    attributions: z
+      .record(z.string(), z.string())
+      .meta({ description: "attribution -> meaning (failure points in the chain)" }),
     guardrailFlags: z.record(z.string(), z.string()).meta({ description: "flag -> meaning" }),
     ruleTypes: z.array(z.string()),
     rules: z.array(
       z.object({
         type: z.string(),
-        fields: z.array(z.object({ name: z.string(), kind: z.enum(["text", "number", "json", "choice"]), optional: z.boolean(), choices: z.array(z.string()).optional() })),
+        fields: z.array(
+          z.object({
+            name: z.string(),
+            kind: z.enum(["text", "number", "json", "choice"]),
+            optional: z.boolean(),
+            choices: z.array(z.string()).optional(),
+          }),
+        ),
       }),
     ),
     tiers: z.array(z.object({ tier: z.enum(TIERS), meaning: z.string() })),
@@ -421,9 +658,15 @@ export const EvalVocabularyOut = z
     runStatuses: z.array(z.enum(RUN_STATUSES)),
     itemStatuses: z.array(z.enum(ITEM_STATUSES)),
     badCaseStatuses: z.array(z.enum(BAD_CASE_STATUSES)),
-    leadSignals: z.array(z.object({ id: z.enum(LEAD_SIGNALS), label: z.string(), meaning: z.string() })).meta({ description: "The online loop's lead signals: the name people read and what each means" }),
-    leadStatuses: z.array(z.object({ id: z.enum(LEAD_STATUSES), label: z.string(), meaning: z.string() })).meta({ description: "A lead's statuses" }),
-    compareOutcomes: z.array(z.object({ id: z.enum(OUTCOMES), label: z.string(), meaning: z.string() })).meta({ description: "A question's outcome in the comparison of two runs" }),
+    leadSignals: z
+      .array(z.object({ id: z.enum(LEAD_SIGNALS), label: z.string(), meaning: z.string() }))
+      .meta({ description: "The online loop's lead signals: the name people read and what each means" }),
+    leadStatuses: z
+      .array(z.object({ id: z.enum(LEAD_STATUSES), label: z.string(), meaning: z.string() }))
+      .meta({ description: "A lead's statuses" }),
+    compareOutcomes: z
+      .array(z.object({ id: z.enum(OUTCOMES), label: z.string(), meaning: z.string() }))
+      .meta({ description: "A question's outcome in the comparison of two runs" }),
     lifecycle: z.string(),
     limits: z.record(z.string(), z.number()),
   })
@@ -447,31 +690,68 @@ export const LeadOut = z
     flags: z.array(z.object({ flag: z.string(), message: z.string() })),
     status: z.enum(LEAD_STATUSES),
     pool: z
-      .object({ setId: z.string(), setName: z.string(), version: z.number().int(), versionStatus: z.string(), sampleId: z.string(), key: z.string() })
+      .object({
+        setId: z.string(),
+        setName: z.string(),
+        version: z.number().int(),
+        versionStatus: z.string(),
+        sampleId: z.string(),
+        key: z.string(),
+      })
       .nullable(),
     dismissal: z
-      .object({ reason: z.string(), by: z.string().nullable(), byLabel: z.string().nullable().meta({ description: "Who dismissed it, for people (name, e-mail or token name)" }), at: date })
+      .object({
+        reason: z.string(),
+        by: z.string().nullable(),
+        byLabel: z
+          .string()
+          .nullable()
+          .meta({ description: "Who dismissed it, for people (name, e-mail or token name)" }),
+        at: date,
+      })
       .nullable(),
   })
   .meta({ id: "EvalLead" });
 
 export const LeadsPageOut = z.object({
   items: z.array(LeadOut),
-  nextCursor: z.string().nullable().meta({ description: "Continues the scan; null when every trace in range was looked at" }),
+  nextCursor: z
+    .string()
+    .nullable()
+    .meta({ description: "Continues the scan; null when every trace in range was looked at" }),
   scanned: z.number().int().meta({ description: "Online traces looked at for this page (at most 2000)" }),
-  perDay: z.array(z.object({ day: z.string(), count: z.number().int() })).meta({ description: "Leads of this page per day (UTC)" }),
+  perDay: z
+    .array(z.object({ day: z.string(), count: z.number().int() }))
+    .meta({ description: "Leads of this page per day (UTC)" }),
 });
 
-const LeadDayCounts = { total: z.number().int(), new: z.number().int(), in_pool: z.number().int(), dismissed: z.number().int() };
+const LeadDayCounts = {
+  total: z.number().int(),
+  new: z.number().int(),
+  in_pool: z.number().int(),
+  dismissed: z.number().int(),
+};
 export const LeadCountsOut = z
   .object({
     from: z.string().meta({ description: "First day counted (UTC)" }),
     to: z.string().meta({ description: "Last day counted (UTC, inclusive)" }),
     total: z.number().int(),
     byStatus: z.object({ new: z.number().int(), in_pool: z.number().int(), dismissed: z.number().int() }),
-    days: z.array(z.object({ day: z.string(), ...LeadDayCounts })).meta({ description: "Every day of the range, oldest first (zero days included)" }),
-    scanned: z.number().int().meta({ description: "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first" }),
-    complete: z.boolean().meta({ description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to" }),
+    days: z
+      .array(z.object({ day: z.string(), ...LeadDayCounts }))
+      .meta({ description: "Every day of the range, oldest first (zero days included)" }),
+    scanned: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first",
+      }),
+    complete: z
+      .boolean()
+      .meta({
+        description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to",
+      }),
     coveredFrom: dateOrNull,
   })
   .meta({ id: "EvalLeadCounts" });
@@ -484,10 +764,15 @@ export const LeadStatusOut = z.object({
 
 export const PoolAddOut = z
   .object({
-    duplicate: z.boolean().meta({ description: "true: the trace was already in this pool; the existing sample is returned" }),
+    duplicate: z
+      .boolean()
+      .meta({ description: "true: the trace was already in this pool; the existing sample is returned" }),
     version: z.number().int().meta({ description: "The pool version holding the sample" }),
     sample: EvalSampleOut,
-    likelyDuplicateOf: z.string().nullable().meta({ description: "Key of a sample of the same version whose normalised question is the same" }),
+    likelyDuplicateOf: z
+      .string()
+      .nullable()
+      .meta({ description: "Key of a sample of the same version whose normalised question is the same" }),
   })
   .meta({ id: "EvalPoolAdd" });
 
@@ -511,7 +796,9 @@ export const ShadowConfigOut = z
   .meta({ id: "ShadowConfig" });
 
 export const ShadowConfigPutOut = ShadowConfigOut.extend({
-  warnings: z.array(FindingOut).meta({ description: "Warnings of the draft candidate's validation (empty for a version candidate)" }),
+  warnings: z
+    .array(FindingOut)
+    .meta({ description: "Warnings of the draft candidate's validation (empty for a version candidate)" }),
 }).meta({ id: "ShadowConfigSaved" });
 
 const ShadowDisagreement = z
@@ -537,7 +824,9 @@ export const ShadowDisagreementsOut = z
 export const ShadowPublishOut = z
   .object({
     version: z.number().int().meta({ description: "The version now live (online chat answers with it)" }),
-    provisioned: z.boolean().meta({ description: "True when the candidate was a draft and this version was provisioned from it" }),
+    provisioned: z
+      .boolean()
+      .meta({ description: "True when the candidate was a draft and this version was provisioned from it" }),
     publishedVersion: z.number().int(),
     config: ShadowConfigOut.shape.config.unwrap(),
   })
@@ -552,16 +841,35 @@ export const ShadowReportOut = z
     agreement: z.number().nullable(),
     failed: z.number().int().meta({ description: "Candidate runs that failed" }),
     missingLive: z.number().int().meta({ description: "Traces whose live intent could not be read (liveRef)" }),
-    perDay: z.array(z.object({ day: z.string(), total: z.number().int(), agreed: z.number().int(), agreement: z.number().nullable() })),
-    matrix: z.array(z.object({ live: z.string(), candidate: z.string(), count: z.number().int() })).meta({ description: "Confusion matrix live x candidate (non-zero cells)" }),
+    perDay: z.array(
+      z.object({
+        day: z.string(),
+        total: z.number().int(),
+        agreed: z.number().int(),
+        agreement: z.number().nullable(),
+      }),
+    ),
+    matrix: z
+      .array(z.object({ live: z.string(), candidate: z.string(), count: z.number().int() }))
+      .meta({ description: "Confusion matrix live x candidate (non-zero cells)" }),
     intents: z.array(z.object({ intent: z.string(), live: z.number().int(), candidate: z.number().int() })),
-    disagreements: z.array(ShadowDisagreement).meta({ description: "The first page of disagreements, newest first (the rest: GET …/disagreements?cursor=disagreementsNextCursor)" }),
+    disagreements: z
+      .array(ShadowDisagreement)
+      .meta({
+        description:
+          "The first page of disagreements, newest first (the rest: GET …/disagreements?cursor=disagreementsNextCursor)",
+      }),
     disagreementsNextCursor: z.string().nullable(),
     failures: z.array(z.object({ traceId: z.string(), error: z.string(), at: date })),
   })
   .meta({ id: "ShadowReport" });
 
-export const ReplayOut = z.object({ replayed: z.number().int(), ok: z.number().int(), failed: z.number().int(), report: ShadowReportOut });
+export const ReplayOut = z.object({
+  replayed: z.number().int(),
+  ok: z.number().int(),
+  failed: z.number().int(),
+  report: ShadowReportOut,
+});
 
 const BOARD_STAGE = z.enum(["candidate", "confirmed", "expectations", "frozen", "in_run", "bad_case", "verified"]);
 const RunRef = z.object({ id: z.string(), shortId: z.string() });
@@ -576,16 +884,35 @@ export const LoopBoardOut = z
         version: z.number().int(),
         versionStatus: z.string(),
         versionId: z.string(),
-        sampleId: z.string().meta({ description: "The sample in its newest version (edit it while that version is a draft)" }),
+        sampleId: z
+          .string()
+          .meta({ description: "The sample in its newest version (edit it while that version is a draft)" }),
         key: z.string(),
         question: z.string(),
         expectedPoints: z.number().int(),
         points: z.array(z.string()).meta({ description: "The expected points" }),
-        confirmed: z.boolean().meta({ description: "A person confirmed the candidate (POST /api/eval/samples/{id}/confirm)" }),
+        confirmed: z
+          .boolean()
+          .meta({ description: "A person confirmed the candidate (POST /api/eval/samples/{id}/confirm)" }),
         sourceTraceId: z.string(),
-        run: z.object({ id: z.string(), shortId: z.string(), status: z.string(), itemId: z.string(), verdict: z.enum(["pass", "fail"]).nullable() }).nullable().meta({ description: "The latest run with the sample, its item and verdict" }),
+        run: z
+          .object({
+            id: z.string(),
+            shortId: z.string(),
+            status: z.string(),
+            itemId: z.string(),
+            verdict: z.enum(["pass", "fail"]).nullable(),
+          })
+          .nullable()
+          .meta({ description: "The latest run with the sample, its item and verdict" }),
         badCase: z.object({ id: z.string(), status: z.string(), runShortId: z.string() }).nullable(),
-        compare: z.object({ a: z.string(), b: z.string() }).nullable().meta({ description: "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)" }),
+        compare: z
+          .object({ a: z.string(), b: z.string() })
+          .nullable()
+          .meta({
+            description:
+              "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)",
+          }),
         history: z
           .array(
             z.object({
@@ -599,7 +926,10 @@ export const LoopBoardOut = z
               status: z.string().optional(),
             }),
           )
-          .meta({ description: "What happened to the sample, oldest first: added, confirmed, expectations, frozen in vN, each run (last 5) with its verdict, the Bad Case, verified by run R" }),
+          .meta({
+            description:
+              "What happened to the sample, oldest first: added, confirmed, expectations, frozen in vN, each run (last 5) with its verdict, the Bad Case, verified by run R",
+          }),
       }),
     ),
     drafts: z
@@ -610,9 +940,15 @@ export const LoopBoardOut = z
           version: z.number().int(),
           versionId: z.string(),
           onlineSamples: z.number().int().meta({ description: "Samples of the version added from online traces" }),
-          unconfirmed: z.number().int().meta({ description: "Of those, the ones nobody confirmed (what freezing would take in as they are)" }),
+          unconfirmed: z
+            .number()
+            .int()
+            .meta({ description: "Of those, the ones nobody confirmed (what freezing would take in as they are)" }),
         }),
       )
-      .meta({ description: "Every draft version of the agent's regression pools, counted exactly in the database (the cards are capped)" }),
+      .meta({
+        description:
+          "Every draft version of the agent's regression pools, counted exactly in the database (the cards are capped)",
+      }),
   })
   .meta({ id: "EvalLoopBoard" });

@@ -88,7 +88,6 @@ export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.Dat
   return { db: db as PgBoss.Db };
 }
 
-
 type Inflight = { runId: string; abort: AbortController; promise: Promise<void> };
 
 export type EvalQueueOptions = {
@@ -152,7 +151,12 @@ export class EvalQueue implements RunQueue {
 
   static async start(opts: EvalQueueOptions): Promise<EvalQueue> {
     const q = new EvalQueue(opts.db, await bossConnection(opts.target), opts);
-    const settings = { retryLimit: 10, retryDelay: 1, expireInSeconds: q.opts.itemTimeoutSeconds, retentionMinutes: 60 * 24 * 7 };
+    const settings = {
+      retryLimit: 10,
+      retryDelay: 1,
+      expireInSeconds: q.opts.itemTimeoutSeconds,
+      retentionMinutes: 60 * 24 * 7,
+    };
     // pg-boss installs its schema and queue at start; two instances doing it at the same moment deadlock, so on a
     // server they take turns under an advisory lock
     await withStartupLock(opts.target, LOCKS.evalQueueStart, async () => {
@@ -171,7 +175,11 @@ export class EvalQueue implements RunQueue {
 
   /** pg-boss accepts output data with several ids; its typings only declare it for one. */
   private async failJobs(ids: string[], message: string, queue = EVAL_QUEUE): Promise<void> {
-    await (this.boss as unknown as { fail(name: string, ids: string[], data: object): Promise<unknown> }).fail(queue, ids, { message });
+    await (this.boss as unknown as { fail(name: string, ids: string[], data: object): Promise<unknown> }).fail(
+      queue,
+      ids,
+      { message },
+    );
   }
 
   private sql(): ExecSql {
@@ -183,7 +191,13 @@ export class EvalQueue implements RunQueue {
   async enqueue(items: EvalJob[]): Promise<void> {
     for (let i = 0; i < items.length; i += 1000) {
       const chunk = items.slice(i, i + 1000);
-      await this.boss.insert(chunk.map((j) => ({ name: queueOf(j.kind), data: j, ...(j.kind === "answer" ? { id: answerJobId(j.itemId) } : {}) })));
+      await this.boss.insert(
+        chunk.map((j) => ({
+          name: queueOf(j.kind),
+          data: j,
+          ...(j.kind === "answer" ? { id: answerJobId(j.itemId) } : {}),
+        })),
+      );
     }
     this.wake();
   }
@@ -207,7 +221,9 @@ export class EvalQueue implements RunQueue {
     let failedActive = 0;
     if (this.opts.recoverActive) {
       for (const queue of [EVAL_QUEUE, SHADOW_QUEUE]) {
-        const { rows } = await sql.executeSql(`SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active'`, [queue]);
+        const { rows } = await sql.executeSql(`SELECT id FROM ${SCHEMA}.job WHERE name = $1 AND state = 'active'`, [
+          queue,
+        ]);
         const ids = rows.map((r) => String(r.id));
         if (ids.length) {
           await this.failJobs(ids, "the process running this job stopped; it is retried", queue);
@@ -215,7 +231,10 @@ export class EvalQueue implements RunQueue {
         }
       }
       // nobody is answering anything yet in this (the only) process: items a dead process was answering are pending
-      await this.db.evalRunItem.updateMany({ where: { status: "answering", run: { status: "answering", mode: "in_platform" } }, data: { status: "pending" } });
+      await this.db.evalRunItem.updateMany({
+        where: { status: "answering", run: { status: "answering", mode: "in_platform" } },
+        data: { status: "pending" },
+      });
     }
     const items = await this.db.evalRunItem.findMany({
       where: { status: { in: ["pending", "answering"] }, run: { status: "answering", mode: "in_platform" } },
@@ -226,7 +245,10 @@ export class EvalQueue implements RunQueue {
     for (let i = 0; i < items.length; i += 500) {
       const chunk = items.slice(i, i + 500);
       const ids = chunk.map((c) => answerJobId(c.id));
-      const { rows } = await sql.executeSql(`SELECT id::text AS id, state::text AS state FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])`, [EVAL_QUEUE, ids]);
+      const { rows } = await sql.executeSql(
+        `SELECT id::text AS id, state::text AS state FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[])`,
+        [EVAL_QUEUE, ids],
+      );
       const state = new Map(rows.map((r) => [String(r.id), String(r.state)]));
       const missing: EvalJob[] = [];
       const failed: string[] = [];
@@ -249,7 +271,10 @@ export class EvalQueue implements RunQueue {
       inserted += missing.length;
       retried += failed.length + cancelled.length;
     }
-    if (failedActive || inserted || retried) this.opts.log(`recovered: ${failedActive} orphaned job(s) failed for retry, ${retried} retried, ${inserted} re-enqueued`);
+    if (failedActive || inserted || retried)
+      this.opts.log(
+        `recovered: ${failedActive} orphaned job(s) failed for retry, ${retried} retried, ${inserted} re-enqueued`,
+      );
     return { failedActive, inserted, retried };
   }
 
@@ -288,13 +313,18 @@ export class EvalQueue implements RunQueue {
   private async housekeeping(): Promise<void> {
     if (Date.now() - this.lastCheck < this.opts.pollMs) return;
     this.lastCheck = Date.now();
-    const rows = await this.db.$queryRaw<Array<{ max: number | null }>>`SELECT max("concurrency") AS max FROM "EvalRun" WHERE "status" = 'answering' AND "mode" = 'in_platform'`;
+    const rows = await this.db.$queryRaw<
+      Array<{ max: number | null }>
+    >`SELECT max("concurrency") AS max FROM "EvalRun" WHERE "status" = 'answering' AND "mode" = 'in_platform'`;
     const max = Number(rows[0]?.max ?? 0);
     this.slots = Math.min(EVAL_LIMITS.maxConcurrency, max > 0 ? max : this.opts.concurrency);
     await this.sweepExpiredLeases();
     const runIds = [...new Set([...this.inflight.values()].map((f) => f.runId))];
     if (runIds.length) {
-      const stopped = await this.db.evalRun.findMany({ where: { id: { in: runIds }, status: { in: ["cancelled", "failed"] } }, select: { id: true } });
+      const stopped = await this.db.evalRun.findMany({
+        where: { id: { in: runIds }, status: { in: ["cancelled", "failed"] } },
+        select: { id: true },
+      });
       for (const r of stopped) this.abortRun(r.id);
     }
   }
@@ -311,10 +341,15 @@ export class EvalQueue implements RunQueue {
       RETURNING i."id"`;
     if (!freed.length) return 0;
     const jobIds = freed.map((f) => answerJobId(f.id));
-    const { rows } = await this.sql().executeSql(`SELECT id::text AS id FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [EVAL_QUEUE, jobIds]);
+    const { rows } = await this.sql().executeSql(
+      `SELECT id::text AS id FROM ${SCHEMA}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+      [EVAL_QUEUE, jobIds],
+    );
     const active = rows.map((r) => String(r.id)).filter((id) => !this.inflight.has(id));
     if (active.length) await this.failJobs(active, "the worker answering it stopped renewing its lease; it is retried");
-    this.opts.log(`${freed.length} item(s) whose worker stopped renewing its lease are answered again (${active.length} job(s) retried)`);
+    this.opts.log(
+      `${freed.length} item(s) whose worker stopped renewing its lease are answered again (${active.length} job(s) retried)`,
+    );
     this.wake();
     return freed.length;
   }
@@ -331,7 +366,11 @@ export class EvalQueue implements RunQueue {
           fetched = jobs.length;
           if (this.stopping) {
             // stopped while fetching: hand the jobs back (a crashed process would leave them active)
-            if (!this.crashed && jobs.length) await this.failJobs(jobs.map((j) => j.id), "the worker stopped before starting it");
+            if (!this.crashed && jobs.length)
+              await this.failJobs(
+                jobs.map((j) => j.id),
+                "the worker stopped before starting it",
+              );
             break;
           }
           for (const job of jobs) {
@@ -341,8 +380,15 @@ export class EvalQueue implements RunQueue {
           }
         }
         // the intent shadow: background work, a few at a time, in a slot no run is using
-        if (!this.stopping && this.shadowsInFlight() < SHADOW_LIMITS.inFlightPerInstance && this.inflight.size < this.slots) {
-          const shadows = await this.boss.fetch<EvalJob>(SHADOW_QUEUE, { batchSize: SHADOW_LIMITS.inFlightPerInstance - this.shadowsInFlight(), includeMetadata: true });
+        if (
+          !this.stopping &&
+          this.shadowsInFlight() < SHADOW_LIMITS.inFlightPerInstance &&
+          this.inflight.size < this.slots
+        ) {
+          const shadows = await this.boss.fetch<EvalJob>(SHADOW_QUEUE, {
+            batchSize: SHADOW_LIMITS.inFlightPerInstance - this.shadowsInFlight(),
+            includeMetadata: true,
+          });
           fetched += shadows.length;
           for (const job of shadows) this.launch(job);
         }
@@ -350,7 +396,12 @@ export class EvalQueue implements RunQueue {
         if (!this.stopping) this.opts.log(`worker loop error: ${(e as Error).message}`);
       }
       if (this.stopping) break;
-      if (fetched === 0 || this.inflight.size >= this.slots || this.shadowsInFlight() >= SHADOW_LIMITS.inFlightPerInstance) await this.sleep(this.opts.pollMs);
+      if (
+        fetched === 0 ||
+        this.inflight.size >= this.slots ||
+        this.shadowsInFlight() >= SHADOW_LIMITS.inFlightPerInstance
+      )
+        await this.sleep(this.opts.pollMs);
     }
   }
 
@@ -371,7 +422,12 @@ export class EvalQueue implements RunQueue {
       const since = performance.eventLoopUtilization(this.eluMark);
       const elapsed = since.idle + since.active;
       this.eluMark = performance.eventLoopUtilization();
-      if (elapsed >= SHADOW_LIMITS.idleWindowMs / 2 && elapsed <= 4 * SHADOW_LIMITS.idleWindowMs && since.utilization < SHADOW_LIMITS.idleUtilization) return;
+      if (
+        elapsed >= SHADOW_LIMITS.idleWindowMs / 2 &&
+        elapsed <= 4 * SHADOW_LIMITS.idleWindowMs &&
+        since.utilization < SHADOW_LIMITS.idleUtilization
+      )
+        return;
       if (this.stopping || Date.now() >= until) return;
       await new Promise((r) => setTimeout(r, SHADOW_LIMITS.idleWindowMs));
     }
@@ -400,8 +456,7 @@ export class EvalQueue implements RunQueue {
         if (job.data.kind === "shadow") {
           await this.whenIdle();
           await shadowTrace(this.db, job.data.itemId, "live");
-        }
-        else if (job.data.kind === "judge") await this.processJudge(job.data);
+        } else if (job.data.kind === "judge") await this.processJudge(job.data);
         else if ((await this.processAnswer(job.data, abort.signal)) === "busy") {
           // the run is at its total concurrency (other instances answer its items): back to the queue, tried shortly
           if (!this.crashed) await this.release(job.id);
@@ -437,12 +492,25 @@ export class EvalQueue implements RunQueue {
   }
 
   private async processAnswer(job: EvalJob, signal: AbortSignal): Promise<"done" | "busy"> {
-    return answerItem(this.db, job, (runId) => this.ensureRunCtx(runId), { signal, alive: () => !this.crashed, leaseSeconds: this.opts.leaseSeconds });
+    return answerItem(this.db, job, (runId) => this.ensureRunCtx(runId), {
+      signal,
+      alive: () => !this.crashed,
+      leaseSeconds: this.opts.leaseSeconds,
+    });
   }
 
   private async processJudge(job: EvalJob): Promise<void> {
-    const run = await this.db.evalRun.findUnique({ where: { id: job.runId }, select: { tier: true, setVersion: { select: { assertions: true } } } });
-    if (run) await judgeStoredItem(this.db, job.itemId, { tier: run.tier, setAssertions: run.setVersion.assertions }, undefined);
+    const run = await this.db.evalRun.findUnique({
+      where: { id: job.runId },
+      select: { tier: true, setVersion: { select: { assertions: true } } },
+    });
+    if (run)
+      await judgeStoredItem(
+        this.db,
+        job.itemId,
+        { tier: run.tier, setAssertions: run.setVersion.assertions },
+        undefined,
+      );
   }
 
   // ------------------------------------------------------------ stopping
@@ -459,7 +527,8 @@ export class EvalQueue implements RunQueue {
     this.wake();
     await this.loopDone?.catch(() => undefined); // no job is launched after this
     const settled = () => Promise.allSettled([...this.inflight.values()].map((f) => f.promise));
-    if (!opts.crash && this.inflight.size) await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.drainMs ?? 10_000))]);
+    if (!opts.crash && this.inflight.size)
+      await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.drainMs ?? 10_000))]);
     for (const f of this.inflight.values()) f.abort.abort(new Error("the worker is stopping"));
     await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.timeoutMs ?? 15_000))]);
     await this.boss.stop({ graceful: false, close: true, wait: true });
@@ -485,10 +554,12 @@ export function registerEvalQueue(queue: EvalQueue | undefined): void {
 /** The process's queue; when none was started (a process without the worker) a send-only one is started. */
 export async function getEvalQueue(db: Db): Promise<EvalQueue> {
   if (globals.__flowbenchEvalQueue) return globals.__flowbenchEvalQueue;
-  globals.__flowbenchEvalQueueStarting ??= EvalQueue.start({ db, target: databaseTarget(), worker: false }).then((q) => {
-    globals.__flowbenchEvalQueue = q;
-    return q;
-  });
+  globals.__flowbenchEvalQueueStarting ??= EvalQueue.start({ db, target: databaseTarget(), worker: false }).then(
+    (q) => {
+      globals.__flowbenchEvalQueue = q;
+      return q;
+    },
+  );
   return globals.__flowbenchEvalQueueStarting;
 }
 

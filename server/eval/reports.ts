@@ -56,8 +56,24 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[idx]!;
 }
 
-type Group = { total: number; machinePass: number; machineFail: number; machineUnknown: number; humanPass: number; humanFail: number; judged: number };
-const emptyGroup = (): Group => ({ total: 0, machinePass: 0, machineFail: 0, machineUnknown: 0, humanPass: 0, humanFail: 0, judged: 0 });
+type Group = {
+  total: number;
+  machinePass: number;
+  machineFail: number;
+  machineUnknown: number;
+  humanPass: number;
+  humanFail: number;
+  judged: number;
+};
+const emptyGroup = (): Group => ({
+  total: 0,
+  machinePass: 0,
+  machineFail: 0,
+  machineUnknown: 0,
+  humanPass: 0,
+  humanFail: 0,
+  judged: 0,
+});
 function addTo(g: Group, r: ReportRow) {
   g.total++;
   if (r.sv === "pass") g.machinePass++;
@@ -67,7 +83,11 @@ function addTo(g: Group, r: ReportRow) {
   if (r.verdict === "fail") g.humanFail++;
   if (r.verdict) g.judged++;
 }
-const withRates = (g: Group) => ({ ...g, machinePassRate: rate(g.machinePass, g.total), humanPassRate: rate(g.humanPass, g.total) });
+const withRates = (g: Group) => ({
+  ...g,
+  machinePassRate: rate(g.machinePass, g.total),
+  humanPassRate: rate(g.humanPass, g.total),
+});
 
 export function gateInputFor(run: RunRow, rows: Array<Pick<ReportRow, "key" | "verdict">>): GateInput {
   return {
@@ -84,8 +104,17 @@ export function gateInputFor(run: RunRow, rows: Array<Pick<ReportRow, "key" | "v
 export function buildReport(run: RunRow, rows: ReportRow[]) {
   const total = rows.length;
   const count = (f: (r: ReportRow) => boolean) => rows.filter(f).length;
-  const machine = { pass: count((r) => r.sv === "pass"), fail: count((r) => r.sv === "fail"), unknown: count((r) => r.sv === "unknown"), none: count((r) => r.sv === null) };
-  const human = { pass: count((r) => r.verdict === "pass"), fail: count((r) => r.verdict === "fail"), unjudged: count((r) => r.verdict === null) };
+  const machine = {
+    pass: count((r) => r.sv === "pass"),
+    fail: count((r) => r.sv === "fail"),
+    unknown: count((r) => r.sv === "unknown"),
+    none: count((r) => r.sv === null),
+  };
+  const human = {
+    pass: count((r) => r.verdict === "pass"),
+    fail: count((r) => r.verdict === "fail"),
+    unjudged: count((r) => r.verdict === null),
+  };
   const judged = human.pass + human.fail;
   const adopted = count((r) => r.verdict !== null && r.verdictSource === "adopted");
 
@@ -98,7 +127,8 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
     const c = r.classification || "(none)";
     if (!byClass.has(c)) byClass.set(c, emptyGroup());
     addTo(byClass.get(c)!, r);
-    if (r.verdict === "fail") byAttribution.set(r.attribution ?? "(none)", (byAttribution.get(r.attribution ?? "(none)") ?? 0) + 1);
+    if (r.verdict === "fail")
+      byAttribution.set(r.attribution ?? "(none)", (byAttribution.get(r.attribution ?? "(none)") ?? 0) + 1);
     for (const f of r.flags ?? []) byFlag.set(f, (byFlag.get(f) ?? 0) + 1);
   }
 
@@ -115,13 +145,23 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
     else excludedUnknown++;
   }
 
-  const lat = rows.map((r) => r.latencyMs).filter((x): x is number => typeof x === "number").sort((a, b) => a - b);
+  const lat = rows
+    .map((r) => r.latencyMs)
+    .filter((x): x is number => typeof x === "number")
+    .sort((a, b) => a - b);
   const sum = (f: (r: ReportRow) => number) => rows.reduce((s, r) => s + f(r), 0);
   const latencyTotal = lat.reduce((s, x) => s + x, 0);
 
   return {
     generatedAt: new Date().toISOString(),
-    set: { id: run.setVersion.set.id, name: run.setVersion.set.name, kind: run.setVersion.set.kind, version: run.setVersion.version, gateThreshold: run.gateThreshold, currentGateThreshold: run.setVersion.set.gateThreshold },
+    set: {
+      id: run.setVersion.set.id,
+      name: run.setVersion.set.name,
+      kind: run.setVersion.set.kind,
+      version: run.setVersion.version,
+      gateThreshold: run.gateThreshold,
+      currentGateThreshold: run.setVersion.set.gateThreshold,
+    },
     totals: {
       items: total,
       pending: count((r) => r.status === "pending"),
@@ -131,15 +171,33 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       cancelled: count((r) => r.status === "cancelled"),
     },
     completeness: { judged, total, ratio: rate(judged, total), human: judged - adopted, adopted },
-    machine: { ...machine, passRate: rate(machine.pass, total), note: "machine suggestions: assistance only, never counted by a gate" },
-    human: { ...human, passRate: rate(human.pass, total), passRateOfJudged: rate(human.pass, judged), note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)" },
+    machine: {
+      ...machine,
+      passRate: rate(machine.pass, total),
+      note: "machine suggestions: assistance only, never counted by a gate",
+    },
+    human: {
+      ...human,
+      passRate: rate(human.pass, total),
+      passRateOfJudged: rate(human.pass, judged),
+      note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
+    },
     breakdown: {
       byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(g) })),
-      byClassification: [...byClass].sort(([a], [b]) => a.localeCompare(b)).map(([classification, g]) => ({ classification, ...withRates(g) })),
-      byAttribution: [...byAttribution].sort((a, b) => b[1] - a[1]).map(([attribution, fails]) => ({ attribution, fails })),
+      byClassification: [...byClass]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([classification, g]) => ({ classification, ...withRates(g) })),
+      byAttribution: [...byAttribution]
+        .sort((a, b) => b[1] - a[1])
+        .map(([attribution, fails]) => ({ attribution, fails })),
       byFlag: [...byFlag].sort((a, b) => b[1] - a[1]).map(([flag, items]) => ({ flag, items })),
     },
-    agreement: { ...agreement(pairs), excludedUnknown, excludedAdopted, basis: "human-typed verdicts vs pass/fail suggestions" },
+    agreement: {
+      ...agreement(pairs),
+      excludedUnknown,
+      excludedAdopted,
+      basis: "human-typed verdicts vs pass/fail suggestions",
+    },
     latency: {
       items: lat.length,
       totalMs: latencyTotal,
@@ -174,12 +232,22 @@ export async function runGate(db: Db, idOrShort: string) {
     SELECT s."key", i."verdict"::text AS "verdict" FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
   const input = gateInputFor(run, rows);
-  return { runId: run.id, shortId: run.shortId, setId: run.setVersion.set.id, setName: run.setVersion.set.name, setVersion: run.setVersion.version, input, result: evaluateGate(input) };
+  return {
+    runId: run.id,
+    shortId: run.shortId,
+    setId: run.setVersion.set.id,
+    setName: run.setVersion.set.name,
+    setVersion: run.setVersion.version,
+    input,
+    result: evaluateGate(input),
+  };
 }
 
 async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput> {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<{ itemId: string; key: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>>`
+  const rows = await db.$queryRaw<
+    Array<{ itemId: string; key: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>
+  >`
     SELECT i."id" AS "itemId", s."key", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId" WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
   return {
@@ -207,16 +275,30 @@ export async function compare(db: Db, query: z.input<typeof CompareQuery>) {
   const [a, b] = await Promise.all([compareInput(db, q.run_a), compareInput(db, q.run_b)]);
   const result = compareRuns(a, b);
   const keys = q.q ? await searchKeys(db, [a.id, b.id], q.q) : undefined;
-  const { rows, page } = pageOfQuestions(result.questions, { outcome: q.outcome, keys, offset: q.offset, limit: q.limit });
+  const { rows, page } = pageOfQuestions(result.questions, {
+    outcome: q.outcome,
+    keys,
+    offset: q.offset,
+    limit: q.limit,
+  });
   // the loop's question after a fix: is each of run A's Bad Cases fixed in run B (by a human verdict)?
   const cases = await db.badCase.findMany({ where: { runId: a.id }, select: { id: true, status: true, itemId: true } });
   const caseOf = new Map(cases.map((c) => [c.itemId, c]));
   type CaseResult = "fixed" | "still_failing" | "not_judged" | "not_in_b";
-  const caseResult = (row: (typeof rows)[number]): CaseResult => (!row.b ? "not_in_b" : row.b.human === "pass" ? "fixed" : row.b.human === "fail" ? "still_failing" : "not_judged");
+  const caseResult = (row: (typeof rows)[number]): CaseResult =>
+    !row.b ? "not_in_b" : row.b.human === "pass" ? "fixed" : row.b.human === "fail" ? "still_failing" : "not_judged";
   const badCases = { fixed: 0, stillFailing: 0, notJudged: 0, notInB: 0 };
-  const COUNTER = { fixed: "fixed", still_failing: "stillFailing", not_judged: "notJudged", not_in_b: "notInB" } as const;
+  const COUNTER = {
+    fixed: "fixed",
+    still_failing: "stillFailing",
+    not_judged: "notJudged",
+    not_in_b: "notInB",
+  } as const;
   for (const row of result.questions) if (row.a && caseOf.has(row.a.itemId)) badCases[COUNTER[caseResult(row)]]++;
-  const text = await questionText(db, rows.flatMap((r) => [r.a?.itemId, r.b?.itemId].filter((x): x is string => !!x)));
+  const text = await questionText(
+    db,
+    rows.flatMap((r) => [r.a?.itemId, r.b?.itemId].filter((x): x is string => !!x)),
+  );
   const questions = rows.map((row) => {
     const shown = text.get(row.b?.itemId ?? "") ?? text.get(row.a?.itemId ?? "");
     const c = row.a ? caseOf.get(row.a.itemId) : undefined;
@@ -245,7 +327,10 @@ async function searchKeys(db: Db, runIds: string[], needle: string): Promise<Set
 /** The question and the sample's scenario of the given items: only those a page shows. */
 async function questionText(db: Db, itemIds: string[]) {
   if (!itemIds.length) return new Map<string, { question: string; classification: string }>();
-  const rows = await db.evalRunItem.findMany({ where: { id: { in: itemIds } }, select: { id: true, sample: { select: { question: true, classification: true } } } });
+  const rows = await db.evalRunItem.findMany({
+    where: { id: { in: itemIds } },
+    select: { id: true, sample: { select: { question: true, classification: true } } },
+  });
   return new Map(rows.map((r) => [r.id, { question: r.sample.question, classification: r.sample.classification }]));
 }
 
@@ -266,7 +351,9 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
     FROM "EvalRun" r JOIN "EvalSetVersion" v ON v."id" = r."setVersionId" JOIN "EvalSet" st ON st."id" = v."setId"
     WHERE r."createdAt" >= ${start} AND r."createdAt" < ${end} AND (${agent}::text IS NULL OR st."agentId" = ${agent}::text)
     GROUP BY 1, 2`;
-  const answered = await db.$queryRaw<Array<{ day: string; agentId: string; items: Num; calls: Num; prompt: Num; completion: Num }>>`
+  const answered = await db.$queryRaw<
+    Array<{ day: string; agentId: string; items: Num; calls: Num; prompt: Num; completion: Num }>
+  >`
     SELECT to_char(i."answeredAt", 'YYYY-MM-DD') AS "day", st."agentId", count(*) AS "items", sum(i."llmCalls") AS "calls",
       sum(i."promptTokens") AS "prompt", sum(i."completionTokens") AS "completion"
     FROM "EvalRunItem" i JOIN "EvalRun" r ON r."id" = i."runId" JOIN "EvalSetVersion" v ON v."id" = r."setVersionId" JOIN "EvalSet" st ON st."id" = v."setId"
@@ -291,7 +378,14 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
     const k = `${day}|${agentId}`;
     let r = rows.get(k);
     if (!r) {
-      r = { day, agentId, runs: 0, answeredItems: 0, answering: { modelCalls: 0, promptTokens: 0, completionTokens: 0, tokens: 0 }, judging: { modelCalls: 0, tokens: 0 } };
+      r = {
+        day,
+        agentId,
+        runs: 0,
+        answeredItems: 0,
+        answering: { modelCalls: 0, promptTokens: 0, completionTokens: 0, tokens: 0 },
+        judging: { modelCalls: 0, tokens: 0 },
+      };
       rows.set(k, r);
     }
     return r;
@@ -311,8 +405,15 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
     x.judging.tokens += n(r.tokens);
   }
   const agentIds = [...new Set([...rows.values()].map((r) => r.agentId))];
-  const names = new Map((await db.agent.findMany({ where: { id: { in: agentIds } }, select: { id: true, name: true } })).map((a) => [a.id, a.name]));
-  const days = [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.agentId.localeCompare(b.agentId)).map((r) => ({ ...r, agentName: names.get(r.agentId) ?? null }));
+  const names = new Map(
+    (await db.agent.findMany({ where: { id: { in: agentIds } }, select: { id: true, name: true } })).map((a) => [
+      a.id,
+      a.name,
+    ]),
+  );
+  const days = [...rows.values()]
+    .sort((a, b) => a.day.localeCompare(b.day) || a.agentId.localeCompare(b.agentId))
+    .map((r) => ({ ...r, agentName: names.get(r.agentId) ?? null }));
   const totals = days.reduce(
     (t, r) => ({
       runs: t.runs + r.runs,
@@ -325,7 +426,12 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
       },
       judging: { modelCalls: t.judging.modelCalls + r.judging.modelCalls, tokens: t.judging.tokens + r.judging.tokens },
     }),
-    { runs: 0, answeredItems: 0, answering: { modelCalls: 0, promptTokens: 0, completionTokens: 0, tokens: 0 }, judging: { modelCalls: 0, tokens: 0 } },
+    {
+      runs: 0,
+      answeredItems: 0,
+      answering: { modelCalls: 0, promptTokens: 0, completionTokens: 0, tokens: 0 },
+      judging: { modelCalls: 0, tokens: 0 },
+    },
   );
   return { from, to, agentId: q.agentId ?? null, totals, days };
 }

@@ -5,7 +5,13 @@ import { firstArray, getPath, isEmptyValue, jsonEqual } from "./json-path";
  * Rule assertions (machine suggestions, never counted by a gate). Pure. Set-level assertions apply to every
  * sample; per-sample assertions add to them.
  */
-export type RuleResult = { type: Assertion["type"]; label: string; passed: boolean; message: string; scope: "set" | "sample" };
+export type RuleResult = {
+  type: Assertion["type"];
+  label: string;
+  passed: boolean;
+  message: string;
+  scope: "set" | "sample";
+};
 
 export type RuleTarget = { answer: string; payload: Record<string, unknown> | null };
 
@@ -33,8 +39,12 @@ function label(a: Assertion): string {
   }
 }
 
-function jsonSource(a: { source: "payload" | "answer" }, t: RuleTarget): { ok: true; value: unknown } | { ok: false; message: string } {
-  if (a.source === "payload") return t.payload ? { ok: true, value: t.payload } : { ok: false, message: "no structured payload" };
+function jsonSource(
+  a: { source: "payload" | "answer" },
+  t: RuleTarget,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (a.source === "payload")
+    return t.payload ? { ok: true, value: t.payload } : { ok: false, message: "no structured payload" };
   try {
     return { ok: true, value: JSON.parse(t.answer) };
   } catch {
@@ -46,20 +56,26 @@ export function evaluateAssertion(a: Assertion, t: RuleTarget): { passed: boolea
   const answer = t.answer ?? "";
   switch (a.type) {
     case "contains":
-      return answer.includes(a.value) ? { passed: true, message: "found" } : { passed: false, message: `the answer does not contain "${a.value}"` };
+      return answer.includes(a.value)
+        ? { passed: true, message: "found" }
+        : { passed: false, message: `the answer does not contain "${a.value}"` };
     case "icontains":
       return answer.toLocaleLowerCase().includes(a.value.toLocaleLowerCase())
         ? { passed: true, message: "found" }
         : { passed: false, message: `the answer does not contain "${a.value}" (any case)` };
     case "not-contains":
-      return answer.includes(a.value) ? { passed: false, message: `the answer contains "${a.value}"` } : { passed: true, message: "absent" };
+      return answer.includes(a.value)
+        ? { passed: false, message: `the answer contains "${a.value}"` }
+        : { passed: true, message: "absent" };
     case "not-icontains":
       return answer.toLocaleLowerCase().includes(a.value.toLocaleLowerCase())
         ? { passed: false, message: `the answer contains "${a.value}" (any case)` }
         : { passed: true, message: "absent" };
     case "regex": {
       const re = new RegExp(a.value, a.flags);
-      return re.test(answer) ? { passed: true, message: "matched" } : { passed: false, message: `the answer does not match /${a.value}/${a.flags ?? ""}` };
+      return re.test(answer)
+        ? { passed: true, message: "matched" }
+        : { passed: false, message: `the answer does not match /${a.value}/${a.flags ?? ""}` };
     }
     case "is-json":
       try {
@@ -75,39 +91,60 @@ export function evaluateAssertion(a: Assertion, t: RuleTarget): { passed: boolea
       if (!got.found) return { passed: false, message: `${a.path} not found` };
       return jsonEqual(got.value, a.value)
         ? { passed: true, message: "equal" }
-        : { passed: false, message: `${a.path} is ${JSON.stringify(got.value)?.slice(0, 200)}, expected ${JSON.stringify(a.value)?.slice(0, 200)}` };
+        : {
+            passed: false,
+            message: `${a.path} is ${JSON.stringify(got.value)?.slice(0, 200)}, expected ${JSON.stringify(a.value)?.slice(0, 200)}`,
+          };
     }
     case "json-path-nonempty": {
       const src = jsonSource(a, t);
       if (!src.ok) return { passed: false, message: src.message };
       const got = getPath(src.value, a.path);
       if (!got.found) return { passed: false, message: `${a.path} not found` };
-      return isEmptyValue(got.value) ? { passed: false, message: `${a.path} is empty` } : { passed: true, message: "non-empty" };
+      return isEmptyValue(got.value)
+        ? { passed: false, message: `${a.path} is empty` }
+        : { passed: true, message: "non-empty" };
     }
     case "max-length": {
       const n = [...answer].length;
-      return n <= a.value ? { passed: true, message: `${n} characters` } : { passed: false, message: `${n} characters, more than ${a.value}` };
+      return n <= a.value
+        ? { passed: true, message: `${n} characters` }
+        : { passed: false, message: `${n} characters, more than ${a.value}` };
     }
     case "min-length": {
       const n = [...answer].length;
-      return n >= a.value ? { passed: true, message: `${n} characters` } : { passed: false, message: `${n} characters, fewer than ${a.value}` };
+      return n >= a.value
+        ? { passed: true, message: `${n} characters` }
+        : { passed: false, message: `${n} characters, fewer than ${a.value}` };
     }
     case "payload-items-nonempty": {
       if (!t.payload) return { passed: false, message: "no structured payload" };
-      const list = a.path ? getPath(t.payload, a.path) : (() => {
-        const f = firstArray(t.payload);
-        return f ? { found: true, value: f.items } : { found: false, value: undefined };
-      })();
-      if (!list.found || !Array.isArray(list.value)) return { passed: false, message: a.path ? `${a.path} is not a list` : "the payload has no item list" };
-      return list.value.length > 0 ? { passed: true, message: `${list.value.length} items` } : { passed: false, message: "the item list is empty" };
+      const list = a.path
+        ? getPath(t.payload, a.path)
+        : (() => {
+            const f = firstArray(t.payload);
+            return f ? { found: true, value: f.items } : { found: false, value: undefined };
+          })();
+      if (!list.found || !Array.isArray(list.value))
+        return { passed: false, message: a.path ? `${a.path} is not a list` : "the payload has no item list" };
+      return list.value.length > 0
+        ? { passed: true, message: `${list.value.length} items` }
+        : { passed: false, message: "the item list is empty" };
     }
   }
 }
 
 /** Evaluates set-level then sample-level assertions. */
-export function evaluateAssertions(setLevel: Assertion[] | null | undefined, sampleLevel: Assertion[] | null | undefined, t: RuleTarget): RuleResult[] {
+export function evaluateAssertions(
+  setLevel: Assertion[] | null | undefined,
+  sampleLevel: Assertion[] | null | undefined,
+  t: RuleTarget,
+): RuleResult[] {
   const out: RuleResult[] = [];
-  for (const [scope, list] of [["set", setLevel], ["sample", sampleLevel]] as const) {
+  for (const [scope, list] of [
+    ["set", setLevel],
+    ["sample", sampleLevel],
+  ] as const) {
     for (const a of list ?? []) {
       const r = evaluateAssertion(a, t);
       out.push({ type: a.type, label: label(a), passed: r.passed, message: r.message, scope });

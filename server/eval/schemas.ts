@@ -80,8 +80,13 @@ export const RunItemParams = RunParams.extend({ itemId: z.string().min(1).max(64
 // ---------------------------------------------------------------- rule assertions
 
 const text = (max: number) => z.string().max(max);
-const base = { name: z.string().max(120).optional().meta({ description: "Shown in the suggestion instead of the generated label" }) };
-const jsonSource = z.enum(["payload", "answer"]).default("payload").meta({ description: "payload (the structured answer payload) or answer (the answer text parsed as JSON)" });
+const base = {
+  name: z.string().max(120).optional().meta({ description: "Shown in the suggestion instead of the generated label" }),
+};
+const jsonSource = z
+  .enum(["payload", "answer"])
+  .default("payload")
+  .meta({ description: "payload (the structured answer payload) or answer (the answer text parsed as JSON)" });
 const jsonPath = z
   .string()
   .min(1)
@@ -99,7 +104,11 @@ export const AssertionSchema = z
       ...base,
       type: z.literal("regex"),
       value: text(L.maxRegexChars).min(1),
-      flags: z.string().regex(/^[imsu]*$/, "flags may be i, m, s, u").max(4).optional(),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/, "flags may be i, m, s, u")
+        .max(4)
+        .optional(),
     }),
     z.object({ ...base, type: z.literal("is-json") }),
     z.object({ ...base, type: z.literal("json-path-equals"), path: jsonPath, value: z.unknown(), source: jsonSource }),
@@ -109,7 +118,11 @@ export const AssertionSchema = z
     z.object({
       ...base,
       type: z.literal("payload-items-nonempty"),
-      path: jsonPath.optional().meta({ description: "Path of the item list in the payload; default: the first array found (e.g. goods_list)" }),
+      path: jsonPath
+        .optional()
+        .meta({
+          description: "Path of the item list in the payload; default: the first array found (e.g. goods_list)",
+        }),
     }),
   ])
   .superRefine((a, ctx) => {
@@ -117,7 +130,11 @@ export const AssertionSchema = z
       try {
         new RegExp(a.value, a.flags);
       } catch (e) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `invalid regular expression: ${(e as Error).message}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["value"],
+          message: `invalid regular expression: ${(e as Error).message}`,
+        });
       }
     }
   })
@@ -135,7 +152,10 @@ export const TurnSchema = z
   .object({
     role: z.enum(["user", "assistant", "system"]),
     content: z.string().min(1, "content is required").max(L.maxTurnChars),
-    preset: z.boolean().default(false).meta({ description: "Preset turns are injected as context and do not call the model" }),
+    preset: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Preset turns are injected as context and do not call the model" }),
   })
   .meta({ id: "EvalScriptTurn" });
 export type Turn = z.output<typeof TurnSchema>;
@@ -147,7 +167,11 @@ export const ScriptSchema = z
   .superRefine((turns, ctx) => {
     turns.forEach((t, i) => {
       if (!t.preset && t.role !== "user") {
-        ctx.addIssue({ code: "custom", path: [i, "role"], message: "only user turns can be played (non-preset); mark assistant/system turns preset: true" });
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "role"],
+          message: "only user turns can be played (non-preset); mark assistant/system turns preset: true",
+        });
       }
     });
   })
@@ -175,7 +199,13 @@ const sampleFields = {
   classification: z.string().trim().max(L.maxClassificationChars).meta({ description: "Business scenario" }),
   script: ScriptSchema.nullable(),
   assertions: AssertionsSchema.nullable().meta({ description: "Per-sample rule assertions" }),
-  sourceTraceId: z.string().trim().min(1).max(64).nullable().meta({ description: "Online-sourced samples: the trace they came from (unique within a version)" }),
+  sourceTraceId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .nullable()
+    .meta({ description: "Online-sourced samples: the trace they came from (unique within a version)" }),
 };
 export const SampleInput = z
   .object({
@@ -221,18 +251,36 @@ export const ListSetsQuery = z.object({
 
 export const CreateVersionInput = z
   .object({
-    from: VersionNumber.optional().meta({ description: "Copy samples and set assertions from this version (default: the latest)" }),
+    from: VersionNumber.optional().meta({
+      description: "Copy samples and set assertions from this version (default: the latest)",
+    }),
     empty: z.boolean().default(false).meta({ description: "Start empty instead of copying" }),
     note: z.string().max(500).default(""),
   })
   .meta({ id: "EvalVersionCreate" });
 export const UpdateVersionInput = z
-  .object({ note: z.string().max(500).optional(), assertions: AssertionsSchema.nullable().optional().meta({ description: "Set-level rule assertions (applied to every sample)" }) })
+  .object({
+    note: z.string().max(500).optional(),
+    assertions: AssertionsSchema.nullable()
+      .optional()
+      .meta({ description: "Set-level rule assertions (applied to every sample)" }),
+  })
   .meta({ id: "EvalVersionUpdate" });
 
 export const ListSamplesQuery = z.object({
-  q: z.string().trim().max(200).optional().meta({ description: "Text in the question, the key or the classification (case-insensitive)" }),
-  limit: z.coerce.number().int().min(1).max(L.maxSamplesPerVersion).default(L.maxSamplesPerVersion).meta({ description: "Page size (default: the whole version)" }),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({ description: "Text in the question, the key or the classification (case-insensitive)" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(L.maxSamplesPerVersion)
+    .default(L.maxSamplesPerVersion)
+    .meta({ description: "Page size (default: the whole version)" }),
   cursor: z.string().max(64).optional(),
 });
 
@@ -242,22 +290,48 @@ export const ImportInput = z
   .object({
     format: ImportFormat,
     content: z.string().meta({ description: "The file's text (UTF-8)" }),
-    mode: z.enum(["append", "replace"]).default("append").meta({ description: "append to the draft's samples, or replace them all; either way all rows or none" }),
+    mode: z
+      .enum(["append", "replace"])
+      .default("append")
+      .meta({ description: "append to the draft's samples, or replace them all; either way all rows or none" }),
   })
   .meta({ id: "EvalImport" });
 
 export const CreateRunInput = z
   .object({
-    setVersionId: z.string().min(1).max(64).meta({ description: "A FROZEN set version (anything else: 400 SET_VERSION_NOT_FROZEN)" }),
+    setVersionId: z
+      .string()
+      .min(1)
+      .max(64)
+      .meta({ description: "A FROZEN set version (anything else: 400 SET_VERSION_NOT_FROZEN)" }),
     mode: z.enum(RUN_MODES),
     tier: z.enum(TIERS).default("pipeline"),
-    environment: z.string().trim().max(L.maxEnvironmentChars).default("").meta({ description: "Free label of the answering environment, e.g. staging-2026-05" }),
-    agentVersion: VersionNumber.optional().meta({ description: "Workflow version of the set's agent to snapshot (default: its latest)" }),
-    concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({ description: "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)" }),
+    environment: z
+      .string()
+      .trim()
+      .max(L.maxEnvironmentChars)
+      .default("")
+      .meta({ description: "Free label of the answering environment, e.g. staging-2026-05" }),
+    agentVersion: VersionNumber.optional().meta({
+      description: "Workflow version of the set's agent to snapshot (default: its latest)",
+    }),
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(L.maxConcurrency)
+      .optional()
+      .meta({
+        description:
+          "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)",
+      }),
   })
   .meta({ id: "EvalRunCreate" });
 export const RerunInput = z
-  .object({ environment: z.string().trim().max(L.maxEnvironmentChars).optional(), agentVersion: VersionNumber.optional() })
+  .object({
+    environment: z.string().trim().max(L.maxEnvironmentChars).optional(),
+    agentVersion: VersionNumber.optional(),
+  })
   .meta({ id: "EvalRerun" });
 export const ListRunsQuery = z.object({
   setId: z.string().max(64).optional(),
@@ -266,8 +340,15 @@ export const ListRunsQuery = z.object({
   tier: z.enum(TIERS).optional(),
   mode: z.enum(RUN_MODES).optional(),
   rerunOf: z.string().max(64).optional().meta({ description: "Only re-runs of this run (id or short Run ID)" }),
-  q: z.string().trim().max(120).optional().meta({ description: "Text in the short Run ID, the set's name or the environment (case-insensitive)" }),
-  unfiledFails: QueryFlag.meta({ description: "Only runs with failed items that have no Bad Case yet (progress.unfiledFails > 0)" }),
+  q: z
+    .string()
+    .trim()
+    .max(120)
+    .optional()
+    .meta({ description: "Text in the short Run ID, the set's name or the environment (case-insensitive)" }),
+  unfiledFails: QueryFlag.meta({
+    description: "Only runs with failed items that have no Bad Case yet (progress.unfiledFails > 0)",
+  }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });
@@ -280,7 +361,11 @@ export const PastedAnswer = z
     payload: z.record(z.string(), z.unknown()).nullish(),
     traceId: z.string().max(64).nullish(),
     latencyMs: DbInt(0).nullish().meta({ description: "Milliseconds the answer took (0 .. 2147483647)" }),
-    error: z.string().max(4000).nullish().meta({ description: "Marks the item failed with this error instead of answered" }),
+    error: z
+      .string()
+      .max(4000)
+      .nullish()
+      .meta({ description: "Marks the item failed with this error instead of answered" }),
   })
   .meta({ id: "EvalPastedAnswer" });
 export const PastedAnswersInput = z
@@ -292,7 +377,13 @@ export const PastedAnswersInput = z
       .optional()
       .meta({ description: "Rows { sampleId | key, answer, payload?, traceId?, latencyMs?, error? }" }),
     format: ImportFormat.optional(),
-    content: z.string().optional().meta({ description: "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)" }),
+    content: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)",
+      }),
   })
   .meta({ id: "EvalPastedAnswers" });
 
@@ -300,9 +391,20 @@ export const ListItemsQuery = z.object({
   status: z.enum(ITEM_STATUSES).optional(),
   verdict: z.enum(["pass", "fail", "none"]).optional(),
   suggestion: z.enum(["pass", "fail", "unknown", "none"]).optional(),
-  spotCheck: QueryFlag.meta({ description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag" }),
-  classification: z.string().max(L.maxClassificationChars).optional().meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
-  q: z.string().trim().max(200).optional().meta({ description: "Text in the question or the sample key (case-insensitive)" }),
+  spotCheck: QueryFlag.meta({
+    description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag",
+  }),
+  classification: z
+    .string()
+    .max(L.maxClassificationChars)
+    .optional()
+    .meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({ description: "Text in the question or the sample key (case-insensitive)" }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.string().max(64).optional(),
 });
@@ -313,11 +415,23 @@ export const VerdictInput = z
   .object({
     verdict: z.enum(["pass", "fail"]),
     basis: z.string().trim().max(L.maxBasisChars).optional().meta({ description: "Required for fail: what is wrong" }),
-    attribution: z.string().max(40).optional().meta({ description: `Required for fail: one of ${ATTRIBUTION_LIST.join(", ")}` }),
-    classification: z.string().trim().max(L.maxClassificationChars).optional().meta({ description: "Business scenario; default: the sample's classification" }),
+    attribution: z
+      .string()
+      .max(40)
+      .optional()
+      .meta({ description: `Required for fail: one of ${ATTRIBUTION_LIST.join(", ")}` }),
+    classification: z
+      .string()
+      .trim()
+      .max(L.maxClassificationChars)
+      .optional()
+      .meta({ description: "Business scenario; default: the sample's classification" }),
     expectedVersion: DbInt(0)
       .optional()
-      .meta({ description: "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history)." }),
+      .meta({
+        description:
+          "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history).",
+      }),
   })
   .meta({ id: "EvalVerdictInput" });
 export type VerdictInputT = z.output<typeof VerdictInput>;
@@ -328,7 +442,11 @@ export const CreateBadCaseInput = z
   .object({ title: z.string().trim().min(1).max(200).optional(), notes: z.string().max(4000).optional() })
   .meta({ id: "EvalBadCaseCreate" });
 export const UpdateBadCaseInput = z
-  .object({ status: z.enum(BAD_CASE_STATUSES).optional(), title: z.string().trim().min(1).max(200).optional(), notes: z.string().max(4000).optional() })
+  .object({
+    status: z.enum(BAD_CASE_STATUSES).optional(),
+    title: z.string().trim().min(1).max(200).optional(),
+    notes: z.string().max(4000).optional(),
+  })
   .meta({ id: "EvalBadCaseUpdate" });
 export const ListBadCasesQuery = z.object({
   status: z.enum(BAD_CASE_STATUSES).optional(),
@@ -336,7 +454,11 @@ export const ListBadCasesQuery = z.object({
   setId: z.string().max(64).optional().meta({ description: "The evaluation set of their runs" }),
   agentId: z.string().max(64).optional(),
   attribution: z.enum(ATTRIBUTION_LIST).optional(),
-  classification: z.string().max(L.maxClassificationChars).optional().meta({ description: "Business scenario: the item's classification, else the sample's (as the list shows it)" }),
+  classification: z
+    .string()
+    .max(L.maxClassificationChars)
+    .optional()
+    .meta({ description: "Business scenario: the item's classification, else the sample's (as the list shows it)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional(),
 });
@@ -344,8 +466,17 @@ export const ListBadCasesQuery = z.object({
 export const CompareQuery = z.object({
   run_a: z.string().min(1).max(64),
   run_b: z.string().min(1).max(64),
-  outcome: z.enum(COMPARE_OUTCOMES).optional().meta({ description: "Only questions with this outcome (the summary still counts all)" }),
-  q: z.string().trim().min(1).max(200).optional().meta({ description: "Only questions whose sample key is this (case-insensitive) or whose text contains it" }),
+  outcome: z
+    .enum(COMPARE_OUTCOMES)
+    .optional()
+    .meta({ description: "Only questions with this outcome (the summary still counts all)" }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only questions whose sample key is this (case-insensitive) or whose text contains it" }),
   limit: z.coerce
     .number()
     .int()
@@ -353,6 +484,12 @@ export const CompareQuery = z.object({
     .max(500)
     .optional()
     .meta({ description: "Page size. Without it every (filtered) question is returned, as before paging existed" }),
-  offset: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0).meta({ description: "Questions to skip (page.offset + page size for the next page)" }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_DB_INT)
+    .default(0)
+    .meta({ description: "Questions to skip (page.offset + page size for the next page)" }),
 });
 export const UsageQuery = dayRangeQuery({ agentId: z.string().max(64).optional() }, { bounded: true });

@@ -86,7 +86,12 @@ function setOut(s: SetRow, latestVersion?: number) {
 
 export function versionOut(v: VersionRow) {
   const { _count, ...rest } = v;
-  return { ...rest, assertions: (rest.assertions as Assertion[] | null) ?? null, sampleCount: _count.samples, runCount: _count.runs };
+  return {
+    ...rest,
+    assertions: (rest.assertions as Assertion[] | null) ?? null,
+    sampleCount: _count.samples,
+    runCount: _count.runs,
+  };
 }
 
 export function sampleOut(s: SampleRow) {
@@ -106,7 +111,10 @@ export async function createSet(db: Db, input: z.input<typeof CreateSetInput>, a
   await requireAgent(db, data.agentId);
   return db.$transaction(async (tx) => {
     const set = await tx.evalSet.create({ data: { ...data, createdById: actorRef(actor) }, select: setSelect });
-    const version = await tx.evalSetVersion.create({ data: { setId: set.id, version: 1, createdById: actorRef(actor) }, select: versionSelect });
+    const version = await tx.evalSetVersion.create({
+      data: { setId: set.id, version: 1, createdById: actorRef(actor) },
+      select: versionSelect,
+    });
     return { ...setOut(set, 1), versions: [versionOut(version)] };
   });
 }
@@ -127,7 +135,11 @@ export async function listSets(db: Db, query: z.input<typeof ListSetsQuery>) {
 export async function getSet(db: Db, id: string) {
   const set = await db.evalSet.findUnique({ where: { id }, select: setSelect });
   if (!set) throw errors.notFound(`Evaluation set ${id}`);
-  const versions = await db.evalSetVersion.findMany({ where: { setId: id }, orderBy: { version: "desc" }, select: versionSelect });
+  const versions = await db.evalSetVersion.findMany({
+    where: { setId: id },
+    orderBy: { version: "desc" },
+    select: versionSelect,
+  });
   return { ...setOut(set, versions[0]?.version ?? 0), versions: versions.map(versionOut) };
 }
 
@@ -157,7 +169,10 @@ export async function deleteSet(db: Db, id: string) {
 // ---------------------------------------------------------------- versions
 
 export async function resolveVersion(db: Db | Tx, setId: string, version: number) {
-  const row = await db.evalSetVersion.findUnique({ where: { setId_version: { setId, version } }, select: versionSelect });
+  const row = await db.evalSetVersion.findUnique({
+    where: { setId_version: { setId, version } },
+    select: versionSelect,
+  });
   if (!row) throw errors.notFound(`Version ${version} of evaluation set ${setId}`);
   return row;
 }
@@ -167,7 +182,12 @@ function assertDraft(v: { status: string; version: number }) {
 }
 
 /** A new draft version: a copy of `from` (default the latest version) with its samples and set assertions. */
-export async function createVersion(db: Db, setId: string, input: z.input<typeof CreateVersionInput>, actor: Principal | null) {
+export async function createVersion(
+  db: Db,
+  setId: string,
+  input: z.input<typeof CreateVersionInput>,
+  actor: Principal | null,
+) {
   const data = CreateVersionInput.parse(input);
   const set = await db.evalSet.findUnique({ where: { id: setId }, select: { id: true } });
   if (!set) throw errors.notFound(`Evaluation set ${setId}`);
@@ -186,9 +206,18 @@ export async function createVersion(db: Db, setId: string, input: z.input<typeof
  * pool adds, which create a draft under the same lock). Samples are copied whole, including who added and who
  * confirmed them (a confirmation survives new versions).
  */
-export async function createVersionTx(tx: Tx, setId: string, data: z.output<typeof CreateVersionInput>, actor: Principal | null) {
+export async function createVersionTx(
+  tx: Tx,
+  setId: string,
+  data: z.output<typeof CreateVersionInput>,
+  actor: Principal | null,
+) {
   await tx.$queryRaw`SELECT "id" FROM "EvalSet" WHERE "id" = ${setId} FOR UPDATE`;
-  const latest = await tx.evalSetVersion.findFirst({ where: { setId }, orderBy: { version: "desc" }, select: { version: true } });
+  const latest = await tx.evalSetVersion.findFirst({
+    where: { setId },
+    orderBy: { version: "desc" },
+    select: { version: true },
+  });
   const sourceNo = data.empty ? null : (data.from ?? latest?.version ?? null);
   const source = sourceNo ? await resolveVersion(tx, setId, sourceNo) : null;
   const created = await tx.evalSetVersion.create({
@@ -221,7 +250,10 @@ export async function updateVersion(db: Db, setId: string, version: number, inpu
   try {
     const row = await db.evalSetVersion.update({
       where: { id: v.id },
-      data: { ...(data.note !== undefined ? { note: data.note } : {}), ...(data.assertions !== undefined ? { assertions: jsonOrDbNull(data.assertions) } : {}) },
+      data: {
+        ...(data.note !== undefined ? { note: data.note } : {}),
+        ...(data.assertions !== undefined ? { assertions: jsonOrDbNull(data.assertions) } : {}),
+      },
       select: versionSelect,
     });
     return versionOut(row);
@@ -235,16 +267,30 @@ export async function updateVersion(db: Db, setId: string, version: number, inpu
 export async function freezeVersion(db: Db, setId: string, version: number, actor: Principal | null) {
   const v = await resolveVersion(db, setId, version);
   if (v.status === "frozen") return versionOut(v);
-  const samples = await db.evalSample.findMany({ where: { setVersionId: v.id }, select: { key: true, expectedPoints: true }, orderBy: { position: "asc" } });
-  if (samples.length === 0) throw evalErrors.incomplete(`Version ${version} has no samples: add some before freezing`, []);
-  const noPoints = samples.filter((s) => !Array.isArray(s.expectedPoints) || s.expectedPoints.length === 0).map((s) => s.key);
+  const samples = await db.evalSample.findMany({
+    where: { setVersionId: v.id },
+    select: { key: true, expectedPoints: true },
+    orderBy: { position: "asc" },
+  });
+  if (samples.length === 0)
+    throw evalErrors.incomplete(`Version ${version} has no samples: add some before freezing`, []);
+  const noPoints = samples
+    .filter((s) => !Array.isArray(s.expectedPoints) || s.expectedPoints.length === 0)
+    .map((s) => s.key);
   if (noPoints.length) {
     throw evalErrors.incomplete(
       `${noPoints.length} sample(s) have no expected points: ${noPoints.slice(0, 10).join(", ")}${noPoints.length > 10 ? ", ..." : ""}`,
-      noPoints.map((key) => ({ key, field: "expected_points", message: "at least one expected point is required to freeze" })),
+      noPoints.map((key) => ({
+        key,
+        field: "expected_points",
+        message: "at least one expected point is required to freeze",
+      })),
     );
   }
-  await db.evalSetVersion.updateMany({ where: { id: v.id, status: "draft" }, data: { status: "frozen", frozenAt: new Date(), frozenById: actorRef(actor) } });
+  await db.evalSetVersion.updateMany({
+    where: { id: v.id, status: "draft" },
+    data: { status: "frozen", frozenAt: new Date(), frozenById: actorRef(actor) },
+  });
   return versionOut(await resolveVersion(db, setId, version));
 }
 
@@ -257,19 +303,41 @@ export async function deleteVersion(db: Db, setId: string, version: number) {
 // ---------------------------------------------------------------- samples
 
 /** A version's samples in order; `q` searches question, key and classification; paged by `limit`/`cursor` (default: all). */
-export async function listSamples(db: Db, setId: string, version: number, query: z.input<typeof ListSamplesQuery> = {}) {
+export async function listSamples(
+  db: Db,
+  setId: string,
+  version: number,
+  query: z.input<typeof ListSamplesQuery> = {},
+) {
   const q = ListSamplesQuery.parse(query);
   const v = await resolveVersion(db, setId, version);
   const where: Prisma.EvalSampleWhereInput = {
     setVersionId: v.id,
-    ...(q.q ? { OR: (["question", "key", "classification"] as const).map((f) => ({ [f]: { contains: q.q, mode: "insensitive" as const } })) } : {}),
+    ...(q.q
+      ? {
+          OR: (["question", "key", "classification"] as const).map((f) => ({
+            [f]: { contains: q.q, mode: "insensitive" as const },
+          })),
+        }
+      : {}),
   };
   const [rows, matching] = await Promise.all([
-    db.evalSample.findMany({ where, orderBy: [{ position: "asc" }, { id: "asc" }], take: q.limit + 1, ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}), select: sampleSelect }),
+    db.evalSample.findMany({
+      where,
+      orderBy: [{ position: "asc" }, { id: "asc" }],
+      take: q.limit + 1,
+      ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+      select: sampleSelect,
+    }),
     db.evalSample.count({ where }),
   ]);
   const page = rows.slice(0, q.limit);
-  return { version: versionOut(v), items: page.map(sampleOut), matching, nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+  return {
+    version: versionOut(v),
+    items: page.map(sampleOut),
+    matching,
+    nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
+  };
 }
 
 /** `n` unused generated keys (q001, q002, ...) and the last position in use. */
@@ -301,7 +369,9 @@ function sampleData(s: SampleInputT) {
 
 function conflictMessage(e: unknown): string {
   const target = JSON.stringify((e as { meta?: unknown }).meta ?? "");
-  return /sourceTraceId/i.test(target) ? "A sample with this source_trace_id already exists in this version" : "A sample with this key already exists in this version";
+  return /sourceTraceId/i.test(target)
+    ? "A sample with this source_trace_id already exists in this version"
+    : "A sample with this key already exists in this version";
 }
 
 export async function addSample(db: Db, setId: string, version: number, input: z.input<typeof SampleInput>) {
@@ -309,12 +379,19 @@ export async function addSample(db: Db, setId: string, version: number, input: z
   const v = await resolveVersion(db, setId, version);
   assertDraft(v);
   if (v._count.samples >= EVAL_LIMITS.maxSamplesPerVersion) {
-    throw evalErrors.limit(`A version holds at most ${EVAL_LIMITS.maxSamplesPerVersion} samples`, "maxSamplesPerVersion", EVAL_LIMITS.maxSamplesPerVersion);
+    throw evalErrors.limit(
+      `A version holds at most ${EVAL_LIMITS.maxSamplesPerVersion} samples`,
+      "maxSamplesPerVersion",
+      EVAL_LIMITS.maxSamplesPerVersion,
+    );
   }
   try {
     return await db.$transaction(async (tx) => {
       const { keys, position } = await nextKeys(tx, v.id, 1);
-      const row = await tx.evalSample.create({ data: { setVersionId: v.id, key: data.key ?? keys[0]!, position: position + 1, ...sampleData(data) }, select: sampleSelect });
+      const row = await tx.evalSample.create({
+        data: { setVersionId: v.id, key: data.key ?? keys[0]!, position: position + 1, ...sampleData(data) },
+        select: sampleSelect,
+      });
       return sampleOut(row);
     });
   } catch (e) {
@@ -325,7 +402,10 @@ export async function addSample(db: Db, setId: string, version: number, input: z
 }
 
 async function sampleWithVersion(db: Db, sampleId: string) {
-  const s = await db.evalSample.findUnique({ where: { id: sampleId }, select: { ...sampleSelect, setVersion: { select: { status: true, version: true } } } });
+  const s = await db.evalSample.findUnique({
+    where: { id: sampleId },
+    select: { ...sampleSelect, setVersion: { select: { status: true, version: true } } },
+  });
   if (!s) throw errors.notFound(`Sample ${sampleId}`);
   return s;
 }
@@ -376,7 +456,11 @@ export async function deleteSample(db: Db, sampleId: string) {
 export async function importSamples(db: Db, setId: string, version: number, input: z.input<typeof ImportInput>) {
   const data = ImportInput.parse(input);
   if (importTooLarge(data.content)) {
-    throw evalErrors.limit(`The import is larger than ${EVAL_LIMITS.maxImportBytes} bytes`, "maxImportBytes", EVAL_LIMITS.maxImportBytes);
+    throw evalErrors.limit(
+      `The import is larger than ${EVAL_LIMITS.maxImportBytes} bytes`,
+      "maxImportBytes",
+      EVAL_LIMITS.maxImportBytes,
+    );
   }
   const v = await resolveVersion(db, setId, version);
   assertDraft(v);
@@ -390,18 +474,32 @@ export async function importSamples(db: Db, setId: string, version: number, inpu
     );
   }
   if (parsed.errors.length) throw evalErrors.importInvalid(parsed.errors);
-  if (parsed.rows.length === 0) throw evalErrors.importInvalid([{ row: 0, field: "file", message: "the file has no samples" }]);
+  if (parsed.rows.length === 0)
+    throw evalErrors.importInvalid([{ row: 0, field: "file", message: "the file has no samples" }]);
   try {
     return await db.$transaction(
       async (tx) => {
         if (data.mode === "replace") await tx.evalSample.deleteMany({ where: { setVersionId: v.id } });
         else {
-          const existing = await tx.evalSample.findMany({ where: { setVersionId: v.id }, select: { key: true, sourceTraceId: true } });
+          const existing = await tx.evalSample.findMany({
+            where: { setVersionId: v.id },
+            select: { key: true, sourceTraceId: true },
+          });
           const keys = new Set(existing.map((e) => e.key));
           const traces = new Set(existing.map((e) => e.sourceTraceId).filter(Boolean));
           const clashes = parsed.rows.flatMap((r) => [
-            ...(r.key && keys.has(r.key) ? [{ row: r.row, field: "key", message: `key "${r.key}" already exists in this version` }] : []),
-            ...(r.sourceTraceId && traces.has(r.sourceTraceId) ? [{ row: r.row, field: "source_trace_id", message: "this source_trace_id already exists in this version" }] : []),
+            ...(r.key && keys.has(r.key)
+              ? [{ row: r.row, field: "key", message: `key "${r.key}" already exists in this version` }]
+              : []),
+            ...(r.sourceTraceId && traces.has(r.sourceTraceId)
+              ? [
+                  {
+                    row: r.row,
+                    field: "source_trace_id",
+                    message: "this source_trace_id already exists in this version",
+                  },
+                ]
+              : []),
           ]);
           if (clashes.length) throw evalErrors.importInvalid(clashes);
         }
@@ -410,9 +508,18 @@ export async function importSamples(db: Db, setId: string, version: number, inpu
         const freeKeys = fresh.filter((k) => !taken.has(k));
         let next = 0;
         await tx.evalSample.createMany({
-          data: parsed.rows.map((r, i) => ({ setVersionId: v.id, key: r.key ?? freeKeys[next++]!, position: position + i + 1, ...sampleData(r) })),
+          data: parsed.rows.map((r, i) => ({
+            setVersionId: v.id,
+            key: r.key ?? freeKeys[next++]!,
+            position: position + i + 1,
+            ...sampleData(r),
+          })),
         });
-        return { imported: parsed.rows.length, mode: data.mode, version: versionOut(await resolveVersion(tx, setId, version)) };
+        return {
+          imported: parsed.rows.length,
+          mode: data.mode,
+          version: versionOut(await resolveVersion(tx, setId, version)),
+        };
       },
       { timeout: 60_000 },
     );

@@ -6,7 +6,16 @@ import { chat } from "../runtime/service";
 import { EvalQueue, SHADOW_QUEUE } from "./queue";
 import { createPostgresDatabase, postgresReachable } from "../../scripts/lib/app-server";
 import { conditionDetector, createEvalTestDb } from "./testing";
-import { enqueueShadow, flushShadowJobs, listDisagreements, publishShadowCandidate, putShadowConfig, replayShadow, shadowReport, shadowTrace } from "./shadow";
+import {
+  enqueueShadow,
+  flushShadowJobs,
+  listDisagreements,
+  publishShadowCandidate,
+  putShadowConfig,
+  replayShadow,
+  shadowReport,
+  shadowTrace,
+} from "./shadow";
 
 /**
  * The intent shadow's service on an in-memory database: cache hits are shadowed with the live intent of the trace that
@@ -48,7 +57,13 @@ describe("intent shadow service", () => {
       expect(await shadowTrace(db, second.traceId, "live")).toEqual({ status: "ok" });
       const hit = await db.shadowResult.findUniqueOrThrow({ where: { traceId: second.traceId } });
       // the hit's own steps hold only the cache step; the live intent comes from the trace that answered
-      expect(hit).toMatchObject({ liveIntent: "false", candidateIntent: "true", agree: false, status: "ok", message: "A morning  snack" });
+      expect(hit).toMatchObject({
+        liveIntent: "false",
+        candidateIntent: "true",
+        agree: false,
+        status: "ok",
+        message: "A morning  snack",
+      });
 
       const replay = await replayShadow(db, agentId, { limit: 10 });
       expect(replay).toMatchObject({ replayed: 2, ok: 2, failed: 0 });
@@ -61,7 +76,9 @@ describe("intent shadow service", () => {
   it("sampled chats reach the queue together, in one insert; the sampling follows a configuration change at once", async () => {
     const agentId = await publishedAgent(`enqueue-${Date.now()}`);
     const inserts: Array<Array<{ kind: string; itemId: string }>> = [];
-    const queue = { enqueue: async (jobs: Array<{ kind: "shadow"; runId: string; itemId: string }>) => void inserts.push(jobs) };
+    const queue = {
+      enqueue: async (jobs: Array<{ kind: "shadow"; runId: string; itemId: string }>) => void inserts.push(jobs),
+    };
     expect(await enqueueShadow(db, { agentId, traceId: "t0" }, queue)).toBe(false); // not configured
     await putShadowConfig(db, agentId, { candidateWorkflow: candidate, ...refs, sampleRate: 1 }, null);
     for (const t of ["t1", "t2", "t3"]) expect(await enqueueShadow(db, { agentId, traceId: t }, queue)).toBe(true);
@@ -73,19 +90,29 @@ describe("intent shadow service", () => {
     expect(await enqueueShadow(db, { agentId, traceId: "t5" }, queue, () => 0.99)).toBe(false);
     expect(await enqueueShadow(db, { agentId, traceId: "t6" }, queue, () => 0.1)).toBe(true);
     await new Promise((r) => setTimeout(r, 1_200)); // flushed by the timer
-    expect(inserts.slice(1).flat().map((j) => j.itemId)).toEqual(["t4", "t6"]);
+    expect(
+      inserts
+        .slice(1)
+        .flat()
+        .map((j) => j.itemId),
+    ).toEqual(["t4", "t6"]);
   });
 
   it("a worker runs the shadow jobs from their own queue, never more than its cap at once", async () => {
     const agentId = await publishedAgent(`worker-${Date.now()}`);
     await putShadowConfig(db, agentId, { candidateWorkflow: candidate, ...refs, sampleRate: 1 }, null);
     const traces: string[] = [];
-    for (let i = 0; i < 6; i++) traces.push((await chat(db, agentId, { message: `morning ${i}` }, null, { cacheTtlSeconds: 0 })).traceId);
+    for (let i = 0; i < 6; i++)
+      traces.push((await chat(db, agentId, { message: `morning ${i}` }, null, { cacheTtlSeconds: 0 })).traceId);
     const queue = await EvalQueue.start({ db, target, worker: true, pollMs: 50, log: () => undefined });
     try {
       for (const t of traces) await enqueueShadow(db, { agentId, traceId: t }, queue);
       await flushShadowJobs();
-      const { rows } = await (queue.boss.getDb() as unknown as { executeSql(q: string, v: unknown[]): Promise<{ rows: Array<{ n: number }> }> }).executeSql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1`, [SHADOW_QUEUE]);
+      const { rows } = await (
+        queue.boss.getDb() as unknown as {
+          executeSql(q: string, v: unknown[]): Promise<{ rows: Array<{ n: number }> }>;
+        }
+      ).executeSql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1`, [SHADOW_QUEUE]);
       expect(rows[0]!.n).toBe(6);
       let peak = 0;
       for (const until = Date.now() + 60_000; Date.now() < until; ) {
@@ -103,18 +130,45 @@ describe("intent shadow service", () => {
   it("a turn of a conversation: the candidate sees the history the live version was answered with", async () => {
     const withHistory = (expression: string) => {
       const w = conditionDetector(expression);
-      w.nodes[0]!.config = { outputs: [{ name: "query", type: "string", required: true, default: "" }, { name: "history", type: "string", required: false, default: "" }] };
+      w.nodes[0]!.config = {
+        outputs: [
+          { name: "query", type: "string", required: true, default: "" },
+          { name: "history", type: "string", required: false, default: "" },
+        ],
+      };
       return w;
     };
-    const created = await createAgent(db, { name: `history-${Date.now()}`, workflow: withHistory('start.query.contains("breakfast") || start.history.contains("breakfast")') }, null, {});
+    const created = await createAgent(
+      db,
+      {
+        name: `history-${Date.now()}`,
+        workflow: withHistory('start.query.contains("breakfast") || start.history.contains("breakfast")'),
+      },
+      null,
+      {},
+    );
     const agentId = created.agent.id;
     await publishVersion(db, agentId, 1);
-    await putShadowConfig(db, agentId, { candidateWorkflow: withHistory('start.query.contains("breakfast") || start.history.contains("breakfast")'), ...refs }, null);
+    await putShadowConfig(
+      db,
+      agentId,
+      {
+        candidateWorkflow: withHistory('start.query.contains("breakfast") || start.history.contains("breakfast")'),
+        ...refs,
+      },
+      null,
+    );
     await chat(db, agentId, { message: "breakfast please", sessionId: "s-1" }, null, { cacheTtlSeconds: 0 });
-    const followUp = await chat(db, agentId, { message: "and something warm?", sessionId: "s-1" }, null, { cacheTtlSeconds: 0 });
+    const followUp = await chat(db, agentId, { message: "and something warm?", sessionId: "s-1" }, null, {
+      cacheTtlSeconds: 0,
+    });
     await chat(db, agentId, { message: "a third turn", sessionId: "s-1" }, null, { cacheTtlSeconds: 0 }); // later turns are not its history
     await shadowTrace(db, followUp.traceId, "replay");
-    expect(await db.shadowResult.findUniqueOrThrow({ where: { traceId: followUp.traceId } })).toMatchObject({ liveIntent: "true", candidateIntent: "true", agree: true });
+    expect(await db.shadowResult.findUniqueOrThrow({ where: { traceId: followUp.traceId } })).toMatchObject({
+      liveIntent: "true",
+      candidateIntent: "true",
+      agree: true,
+    });
   });
 
   it("the report counts the configured candidate's results only; disagreements come by cursor pages", async () => {
@@ -122,12 +176,19 @@ describe("intent shadow service", () => {
     await putShadowConfig(db, agentId, { candidateWorkflow: candidate, ...refs }, null);
     const messages = [...Array.from({ length: 45 }, (_, i) => `morning ${i}`), "breakfast 1", "breakfast 2", "dinner"];
     const traces: string[] = [];
-    for (const m of messages) traces.push((await chat(db, agentId, { message: m }, null, { cacheTtlSeconds: 0 })).traceId);
+    for (const m of messages)
+      traces.push((await chat(db, agentId, { message: m }, null, { cacheTtlSeconds: 0 })).traceId);
     for (const t of traces) await shadowTrace(db, t, "replay");
 
     const report = await shadowReport(db, agentId, {});
     expect(report).toMatchObject({ results: 48, compared: 48, agreed: 3, failed: 0 });
-    expect(report.matrix).toEqual(expect.arrayContaining([{ live: "false", candidate: "true", count: 45 }, { live: "true", candidate: "true", count: 2 }, { live: "false", candidate: "false", count: 1 }]));
+    expect(report.matrix).toEqual(
+      expect.arrayContaining([
+        { live: "false", candidate: "true", count: 45 },
+        { live: "true", candidate: "true", count: 2 },
+        { live: "false", candidate: "false", count: 1 },
+      ]),
+    );
     expect(report.perDay).toEqual([expect.objectContaining({ total: 48, agreed: 3 })]);
     expect(report.disagreements).toHaveLength(20);
     expect(report.disagreementsNextCursor).not.toBeNull();
@@ -149,7 +210,12 @@ describe("intent shadow service", () => {
 
     // another candidate: the old results are not its numbers
     await putShadowConfig(db, agentId, { candidateWorkflow: live, ...refs }, null);
-    expect(await shadowReport(db, agentId, {})).toMatchObject({ results: 0, compared: 0, agreement: null, disagreements: [] });
+    expect(await shadowReport(db, agentId, {})).toMatchObject({
+      results: 0,
+      compared: 0,
+      agreement: null,
+      disagreements: [],
+    });
     await shadowTrace(db, traces[0]!, "replay");
     expect(await shadowReport(db, agentId, {})).toMatchObject({ results: 1, compared: 1, agreed: 1 });
     // changing only the rate or on/off keeps the results
@@ -160,23 +226,38 @@ describe("intent shadow service", () => {
   it("a draft candidate is validated like any workflow; publishing it provisions the next version, publishes it and turns the shadow off", async () => {
     const agentId = await publishedAgent(`publish-${Date.now()}`);
     const broken = { nodes: [...candidate.nodes.filter((n) => n.id !== "end")], edges: candidate.edges };
-    await expect(putShadowConfig(db, agentId, { candidateWorkflow: broken, ...refs }, null)).rejects.toMatchObject({ status: 400, code: "WORKFLOW_INVALID" });
+    await expect(putShadowConfig(db, agentId, { candidateWorkflow: broken, ...refs }, null)).rejects.toMatchObject({
+      status: 400,
+      code: "WORKFLOW_INVALID",
+    });
 
-    const saved = await putShadowConfig(db, agentId, { candidateWorkflow: candidate, candidateNote: "file candidate.json", ...refs }, null);
+    const saved = await putShadowConfig(
+      db,
+      agentId,
+      { candidateWorkflow: candidate, candidateNote: "file candidate.json", ...refs },
+      null,
+    );
     expect(saved.config).toMatchObject({ candidateVersion: null, candidateNote: "file candidate.json", enabled: true });
     expect(Array.isArray(saved.warnings)).toBe(true);
     const t = (await chat(db, agentId, { message: "morning tea" }, null, { cacheTtlSeconds: 0 })).traceId;
     await shadowTrace(db, t, "live");
 
     const published = await publishShadowCandidate(db, agentId, null);
-    expect(published).toMatchObject({ version: 2, provisioned: true, publishedVersion: 2, config: { candidateVersion: 2, candidateWorkflow: null, enabled: false } });
+    expect(published).toMatchObject({
+      version: 2,
+      provisioned: true,
+      publishedVersion: 2,
+      config: { candidateVersion: 2, candidateWorkflow: null, enabled: false },
+    });
     const v2 = await db.workflowVersion.findUniqueOrThrow({ where: { agentId_version: { agentId, version: 2 } } });
     expect(v2.note).toBe("intent-shadow candidate (file candidate.json)");
     expect((await db.agent.findUniqueOrThrow({ where: { id: agentId } })).publishedVersion).toBe(2);
     // the same candidate, now a version: its results stay in the report
     expect((await shadowReport(db, agentId, {})).results).toBe(1);
     // online chat answers with it now: "morning" takes the breakfast branch
-    expect((await chat(db, agentId, { message: "morning tea" }, null, { cacheTtlSeconds: 0 })).answer).toContain("Breakfast: morning tea");
+    expect((await chat(db, agentId, { message: "morning tea" }, null, { cacheTtlSeconds: 0 })).answer).toContain(
+      "Breakfast: morning tea",
+    );
     // the shadow switched on again with that version (a PUT recomputes the key): the same content, the same report
     const reenabled = await putShadowConfig(db, agentId, { candidateVersion: 2, ...refs, enabled: true }, null);
     expect(reenabled.config).toMatchObject({ candidateVersion: 2, candidateWorkflow: null, enabled: true });
@@ -184,7 +265,11 @@ describe("intent shadow service", () => {
 
     // a version candidate is published as it is
     await putShadowConfig(db, agentId, { candidateVersion: 1, ...refs }, null);
-    expect(await publishShadowCandidate(db, agentId, null)).toMatchObject({ version: 1, provisioned: false, publishedVersion: 1 });
+    expect(await publishShadowCandidate(db, agentId, null)).toMatchObject({
+      version: 1,
+      provisioned: false,
+      publishedVersion: 1,
+    });
     expect((await db.agent.findUniqueOrThrow({ where: { id: agentId } })).latestVersion).toBe(2);
   });
 
@@ -192,27 +277,41 @@ describe("intent shadow service", () => {
     const agentId = await publishedAgent(`publish-once-${Date.now()}`);
     await putShadowConfig(db, agentId, { candidateWorkflow: candidate, ...refs }, null);
     // the configuration's update fails (after the version was provisioned and published, in the same transaction)
-    await db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION shadow_test_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`);
-    await db.$executeRawUnsafe(`CREATE TRIGGER shadow_test_fail BEFORE UPDATE ON "ShadowConfig" FOR EACH ROW WHEN (NEW."agentId" = '${agentId}') EXECUTE FUNCTION shadow_test_fail()`);
+    await db.$executeRawUnsafe(
+      `CREATE OR REPLACE FUNCTION shadow_test_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$ LANGUAGE plpgsql`,
+    );
+    await db.$executeRawUnsafe(
+      `CREATE TRIGGER shadow_test_fail BEFORE UPDATE ON "ShadowConfig" FOR EACH ROW WHEN (NEW."agentId" = '${agentId}') EXECUTE FUNCTION shadow_test_fail()`,
+    );
     try {
       await expect(publishShadowCandidate(db, agentId, null)).rejects.toThrow(/injected failure/);
     } finally {
       await db.$executeRawUnsafe(`DROP TRIGGER shadow_test_fail ON "ShadowConfig"`);
     }
-    expect(await db.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({ latestVersion: 1, publishedVersion: 1 });
-    expect(await db.shadowConfig.findUniqueOrThrow({ where: { agentId } })).toMatchObject({ candidateVersion: null, enabled: true });
+    expect(await db.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({
+      latestVersion: 1,
+      publishedVersion: 1,
+    });
+    expect(await db.shadowConfig.findUniqueOrThrow({ where: { agentId } })).toMatchObject({
+      candidateVersion: null,
+      enabled: true,
+    });
 
     // the retry, clicked three times at once: one version provisioned, every answer names it
     const answers = await Promise.all([1, 2, 3].map(() => publishShadowCandidate(db, agentId, null)));
     expect(answers.map((a) => a.version)).toEqual([2, 2, 2]);
     expect(answers.filter((a) => a.provisioned)).toHaveLength(1);
-    expect(await db.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({ latestVersion: 2, publishedVersion: 2 });
+    expect(await db.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({
+      latestVersion: 2,
+      publishedVersion: 2,
+    });
   });
 });
 
 /** The double click on a PostgreSQL server (real concurrency: several connections): one version. Skipped with a notice without one. */
 const hasPg = await postgresReachable();
-if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the concurrent shadow publish test is SKIPPED");
+if (!hasPg)
+  console.warn("[eval] NOTICE: no PostgreSQL server reachable: the concurrent shadow publish test is SKIPPED");
 
 describe.skipIf(!hasPg)("publishing the shadow candidate on a PostgreSQL server", () => {
   let pgDb: PrismaClient;
@@ -239,6 +338,9 @@ describe.skipIf(!hasPg)("publishing the shadow candidate on a PostgreSQL server"
     expect(new Set(answers.map((a) => a.version))).toEqual(new Set([2]));
     expect(answers.filter((a) => a.provisioned)).toHaveLength(1);
     expect(await pgDb.workflowVersion.count({ where: { agentId } })).toBe(2);
-    expect(await pgDb.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({ latestVersion: 2, publishedVersion: 2 });
+    expect(await pgDb.agent.findUniqueOrThrow({ where: { id: agentId } })).toMatchObject({
+      latestVersion: 2,
+      publishedVersion: 2,
+    });
   }, 60_000);
 });

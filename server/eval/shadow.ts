@@ -5,12 +5,28 @@ import { Prisma } from "../db/generated/client";
 import { type Principal, actorRef } from "../auth/service";
 import { ApiError, errors, parseInput } from "../core/errors";
 import { IdParam, VersionNumber, dayBounds, dayRangeQuery } from "../core/params";
-import { addVersionTx, publishVersionTx, requireAgent, validateForProvisioning, type ProvisionOptions } from "../agents/service";
+import {
+  addVersionTx,
+  publishVersionTx,
+  requireAgent,
+  validateForProvisioning,
+  type ProvisionOptions,
+} from "../agents/service";
 import { canonicalJson } from "../core/json";
 import { cacheSource, executeWorkflow, messageField, workflowOf } from "../runtime";
 import { sessionHistory } from "../runtime/service";
 import { validateWorkflowWithCode } from "../runtime/validate-code";
-import { extractTemplateRefs, renderTemplate, validateWorkflowRequest, WorkflowSchema, workflowField, workflowInvalid, type Finding, type Workflow, type WorkflowNode } from "../workflow";
+import {
+  extractTemplateRefs,
+  renderTemplate,
+  validateWorkflowRequest,
+  WorkflowSchema,
+  workflowField,
+  workflowInvalid,
+  type Finding,
+  type Workflow,
+  type WorkflowNode,
+} from "../workflow";
 
 /**
  * Intent shadow (our definition; the spec names the tab only): try a new intent/scene classifier on real traffic before
@@ -60,19 +76,34 @@ const Ref = z
   .trim()
   .min(5)
   .max(SHADOW_LIMITS.maxRefChars)
-  .regex(/\{\{\s*[A-Za-z0-9_-]+\.[^{}]+\}\}/, { message: "must be a template naming a node output, e.g. {{detect.result.scene}}" });
+  .regex(/\{\{\s*[A-Za-z0-9_-]+\.[^{}]+\}\}/, {
+    message: "must be a template naming a node output, e.g. {{detect.result.scene}}",
+  });
 
 export const ShadowConfigInput = z
   .object({
     candidateVersion: VersionNumber.optional().meta({ description: "The candidate is this version of the agent" }),
-    candidateWorkflow: workflowField("Or: the candidate is this draft workflow (validated like any other); it wins over candidateVersion").optional(),
-    candidateNote: z.string().trim().max(200).optional().meta({ description: "Where the candidate comes from, for people (e.g. \"file candidate.json\"); publishing a draft uses it as the new version's note" }),
+    candidateWorkflow: workflowField(
+      "Or: the candidate is this draft workflow (validated like any other); it wins over candidateVersion",
+    ).optional(),
+    candidateNote: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          'Where the candidate comes from, for people (e.g. "file candidate.json"); publishing a draft uses it as the new version\'s note',
+      }),
     liveRef: Ref.meta({ description: "The intent in the live version's trace, e.g. {{detect.result.scene}}" }),
     candidateRef: Ref.meta({ description: "The intent in the candidate, e.g. {{classify.result.scene}}" }),
     sampleRate: z.number().min(0).max(1).default(1).meta({ description: "Share of online chats shadowed (0..1)" }),
     enabled: z.boolean().default(true),
   })
-  .refine((c) => c.candidateVersion !== undefined || c.candidateWorkflow !== undefined, { message: "give candidateVersion or candidateWorkflow", path: ["candidateVersion"] })
+  .refine((c) => c.candidateVersion !== undefined || c.candidateWorkflow !== undefined, {
+    message: "give candidateVersion or candidateWorkflow",
+    path: ["candidateVersion"],
+  })
   .meta({ id: "ShadowConfigInput" });
 
 export const ShadowParams = z.object({ agentId: IdParam.shape.id });
@@ -80,17 +111,56 @@ export const ReplayInput = z.object({ limit: z.number().int().min(1).max(SHADOW_
 export const ShadowReportQuery = dayRangeQuery({}, { bounded: false });
 export const DisagreementsQuery = dayRangeQuery(
   {
-    limit: z.coerce.number().int().min(1).max(SHADOW_LIMITS.maxDisagreementsPage).default(SHADOW_LIMITS.disagreementsPage),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SHADOW_LIMITS.maxDisagreementsPage)
+      .default(SHADOW_LIMITS.disagreementsPage),
     cursor: z.string().min(1).max(64).optional().meta({ description: "nextCursor of the previous page" }),
   },
   { bounded: false },
 );
 
-const notConfigured = () => new ApiError(409, "SHADOW_NOT_CONFIGURED", "Configure the shadow first: PUT /api/eval/shadow/{agentId}");
+const notConfigured = () =>
+  new ApiError(409, "SHADOW_NOT_CONFIGURED", "Configure the shadow first: PUT /api/eval/shadow/{agentId}");
 
-type ConfigRow = { agentId: string; candidateVersion: number | null; candidateWorkflow: unknown; candidateNote: string; liveRef: string; candidateRef: string; sampleRate: number; enabled: boolean; updatedById: string | null; updatedAt: Date };
-function configOut({ agentId, candidateVersion, candidateWorkflow, candidateNote, liveRef, candidateRef, sampleRate, enabled, updatedById, updatedAt }: ConfigRow) {
-  return { agentId, candidateVersion, candidateWorkflow: (candidateWorkflow as Workflow | null) ?? null, candidateNote, liveRef, candidateRef, sampleRate, enabled, updatedById, updatedAt };
+type ConfigRow = {
+  agentId: string;
+  candidateVersion: number | null;
+  candidateWorkflow: unknown;
+  candidateNote: string;
+  liveRef: string;
+  candidateRef: string;
+  sampleRate: number;
+  enabled: boolean;
+  updatedById: string | null;
+  updatedAt: Date;
+};
+function configOut({
+  agentId,
+  candidateVersion,
+  candidateWorkflow,
+  candidateNote,
+  liveRef,
+  candidateRef,
+  sampleRate,
+  enabled,
+  updatedById,
+  updatedAt,
+}: ConfigRow) {
+  return {
+    agentId,
+    candidateVersion,
+    candidateWorkflow: (candidateWorkflow as Workflow | null) ?? null,
+    candidateNote,
+    liveRef,
+    candidateRef,
+    sampleRate,
+    enabled,
+    updatedById,
+    updatedAt,
+  };
 }
 
 export async function getShadowConfig(db: Db, agentId: string) {
@@ -106,35 +176,63 @@ export async function getShadowConfig(db: Db, agentId: string) {
  * publishing a draft and configuring its version afterwards keeps the key and the report.
  */
 export function candidateKeyOf(workflow: Workflow, refs: { liveRef: string; candidateRef: string }): string {
-  return createHash("sha256").update(canonicalJson([WorkflowSchema.parse(workflow), refs.liveRef, refs.candidateRef])).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(canonicalJson([WorkflowSchema.parse(workflow), refs.liveRef, refs.candidateRef]))
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /**
  * Sets the shadow. A draft candidate is validated like any workflow that is provisioned (the Python syntax of code
  * nodes included): errors answer 400 WORKFLOW_INVALID with the findings, warnings come back with the saved config.
  */
-export async function putShadowConfig(db: Db, agentId: string, input: z.input<typeof ShadowConfigInput>, actor: Principal | null, opts: ProvisionOptions = {}) {
+export async function putShadowConfig(
+  db: Db,
+  agentId: string,
+  input: z.input<typeof ShadowConfigInput>,
+  actor: Principal | null,
+  opts: ProvisionOptions = {},
+) {
   const data = ShadowConfigInput.parse(input);
   await requireAgent(db, agentId);
   const draft = data.candidateWorkflow !== undefined;
   let warnings: Finding[] = [];
   let workflow: Workflow;
   if (draft) {
-    const result = await validateWorkflowWithCode({ workflow: data.candidateWorkflow }, { webhookBaseUrl: opts.webhookBaseUrl });
+    const result = await validateWorkflowWithCode(
+      { workflow: data.candidateWorkflow },
+      { webhookBaseUrl: opts.webhookBaseUrl },
+    );
     if (!result.valid) throw workflowInvalid(result);
     warnings = result.warnings;
     workflow = WorkflowSchema.parse(data.candidateWorkflow);
   } else workflow = await candidateWorkflowOf(db, agentId, data.candidateVersion ?? null, null);
   // the template's own syntax (the schema only checks its shape)
-  for (const [name, ref] of [["liveRef", data.liveRef], ["candidateRef", data.candidateRef]] as const) {
+  for (const [name, ref] of [
+    ["liveRef", data.liveRef],
+    ["candidateRef", data.candidateRef],
+  ] as const) {
     const scan = extractTemplateRefs(ref);
-    if (!scan.refs.length || scan.errors.length) throw errors.badRequest("REQUEST_INVALID", `${name} must be a template naming a node output, e.g. {{detect.result.scene}}`);
+    if (!scan.refs.length || scan.errors.length)
+      throw errors.badRequest(
+        "REQUEST_INVALID",
+        `${name} must be a template naming a node output, e.g. {{detect.result.scene}}`,
+      );
   }
   // the candidate's intent must name nodes of the candidate
   const ids = new Set(workflow.nodes.map((n) => n.id));
   const missing = extractTemplateRefs(data.candidateRef).refs.filter((r) => !ids.has(r.nodeId));
-  if (missing.length) throw errors.badRequest("REQUEST_INVALID", `candidateRef names ${missing.map((m) => m.nodeId).join(", ")}, not a node of the candidate`);
-  const candidate = { candidateVersion: draft ? null : (data.candidateVersion ?? null), candidateWorkflow: draft ? (data.candidateWorkflow as object) : null, liveRef: data.liveRef, candidateRef: data.candidateRef };
+  if (missing.length)
+    throw errors.badRequest(
+      "REQUEST_INVALID",
+      `candidateRef names ${missing.map((m) => m.nodeId).join(", ")}, not a node of the candidate`,
+    );
+  const candidate = {
+    candidateVersion: draft ? null : (data.candidateVersion ?? null),
+    candidateWorkflow: draft ? (data.candidateWorkflow as object) : null,
+    liveRef: data.liveRef,
+    candidateRef: data.candidateRef,
+  };
   const values = {
     ...candidate,
     candidateNote: data.candidateNote ?? "",
@@ -154,7 +252,10 @@ export async function putShadowConfig(db: Db, agentId: string, input: z.input<ty
 
 async function candidateWorkflowOf(db: Db, agentId: string, version: number | null, draft: unknown): Promise<Workflow> {
   if (version !== null) {
-    const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { workflow: true } });
+    const row = await db.workflowVersion.findUnique({
+      where: { agentId_version: { agentId, version } },
+      select: { workflow: true },
+    });
     if (!row) throw errors.notFound(`Version ${version} of agent ${agentId}`);
     return WorkflowSchema.parse(row.workflow);
   }
@@ -187,7 +288,12 @@ export function intentSubworkflow(workflow: Workflow, ref: string): Workflow {
     const node = workflow.nodes.find((n) => n.id === t);
     if (!node) continue;
     // a condition activates only the edges of the branch it takes: the intent end follows both
-    if (node.type === "condition") edges.push({ source: t, target: END, condition: "true" }, { source: t, target: END, condition: "false" } as Workflow["edges"][number]);
+    if (node.type === "condition")
+      edges.push({ source: t, target: END, condition: "true" }, {
+        source: t,
+        target: END,
+        condition: "false",
+      } as Workflow["edges"][number]);
     else edges.push({ source: t, target: END } as Workflow["edges"][number]);
   }
   return { nodes, edges };
@@ -196,8 +302,11 @@ export function intentSubworkflow(workflow: Workflow, ref: string): Workflow {
 /** The live intent: `liveRef` rendered over the live trace's step outputs. */
 export function liveIntentOf(steps: unknown, liveRef: string): string | null {
   const scope: Record<string, Record<string, unknown>> = {};
-  for (const s of Array.isArray(steps) ? (steps as Array<{ nodeId?: string; output?: unknown; status?: string }>) : []) {
-    if (s.nodeId && s.output && typeof s.output === "object" && s.status === "succeeded") scope[s.nodeId] = s.output as Record<string, unknown>;
+  for (const s of Array.isArray(steps)
+    ? (steps as Array<{ nodeId?: string; output?: unknown; status?: string }>)
+    : []) {
+    if (s.nodeId && s.output && typeof s.output === "object" && s.status === "succeeded")
+      scope[s.nodeId] = s.output as Record<string, unknown>;
   }
   const value = renderTemplate(liveRef, scope).trim();
   return value || null;
@@ -209,7 +318,10 @@ type Globals = {
   __flowbenchShadowRunning?: number;
   __flowbenchShadowCandidates?: Map<string, Workflow>;
   __flowbenchShadowSampling?: Map<string, { at: number; enabled: boolean; sampleRate: number }>;
-  __flowbenchShadowBuffer?: { jobs: Array<{ queue: ShadowQueue; job: ShadowJob }>; timer: ReturnType<typeof setTimeout> | null };
+  __flowbenchShadowBuffer?: {
+    jobs: Array<{ queue: ShadowQueue; job: ShadowJob }>;
+    timer: ReturnType<typeof setTimeout> | null;
+  };
 };
 const globals = globalThis as typeof globalThis & Globals;
 
@@ -217,12 +329,19 @@ const globals = globalThis as typeof globalThis & Globals;
  * The candidate's intent subgraph, built once per configuration (`candidateKey` covers the candidate and the
  * references; a version is immutable, a draft is in the key), so a shadow job does not parse and validate it again.
  */
-async function candidateIntentWorkflow(db: Db, agentId: string, config: { candidateKey: string; candidateVersion: number | null; candidateWorkflow: unknown; candidateRef: string }): Promise<Workflow> {
+async function candidateIntentWorkflow(
+  db: Db,
+  agentId: string,
+  config: { candidateKey: string; candidateVersion: number | null; candidateWorkflow: unknown; candidateRef: string },
+): Promise<Workflow> {
   const cache = (globals.__flowbenchShadowCandidates ??= new Map());
   const key = `${agentId}:${config.candidateKey}`;
   const hit = config.candidateKey ? cache.get(key) : undefined;
   if (hit) return hit;
-  const sub = intentSubworkflow(await candidateWorkflowOf(db, agentId, config.candidateVersion, config.candidateWorkflow), config.candidateRef);
+  const sub = intentSubworkflow(
+    await candidateWorkflowOf(db, agentId, config.candidateVersion, config.candidateWorkflow),
+    config.candidateRef,
+  );
   if (cache.size >= 50) cache.delete(cache.keys().next().value as string);
   if (config.candidateKey) cache.set(key, sub);
   return sub;
@@ -233,10 +352,25 @@ async function candidateIntentWorkflow(db: Db, agentId: string, config: { candid
  * online answer like any other: its live intent is read from the trace that produced the cached answer (the same
  * published version; the hit itself records only the cache step), and the candidate runs on the hit's own input.
  */
-export async function shadowTrace(db: Db, traceId: string, source: "live" | "replay"): Promise<{ status: "ok" | "failed" | "skipped" }> {
+export async function shadowTrace(
+  db: Db,
+  traceId: string,
+  source: "live" | "replay",
+): Promise<{ status: "ok" | "failed" | "skipped" }> {
   const trace = await db.trace.findUnique({
     where: { id: traceId },
-    select: { id: true, agentId: true, input: true, steps: true, cache: true, startedAt: true, source: true, workflowVersionId: true, sessionId: true, createdById: true },
+    select: {
+      id: true,
+      agentId: true,
+      input: true,
+      steps: true,
+      cache: true,
+      startedAt: true,
+      source: true,
+      workflowVersionId: true,
+      sessionId: true,
+      createdById: true,
+    },
   });
   if (!trace?.agentId) return { status: "skipped" };
   const config = await db.shadowConfig.findUnique({ where: { agentId: trace.agentId } });
@@ -244,9 +378,12 @@ export async function shadowTrace(db: Db, traceId: string, source: "live" | "rep
   const liveWorkflow = trace.workflowVersionId ? await workflowOf(db, trace.workflowVersionId).catch(() => null) : null;
   const field = liveWorkflow ? messageField(liveWorkflow) : undefined;
   const input = (trace.input ?? {}) as Record<string, unknown>;
-  const message = field && typeof input[field] === "string" ? (input[field] as string) : JSON.stringify(input).slice(0, 500);
+  const message =
+    field && typeof input[field] === "string" ? (input[field] as string) : JSON.stringify(input).slice(0, 500);
   const original = cacheSource(trace.cache, trace.steps);
-  const liveSteps = original ? ((await db.trace.findUnique({ where: { id: original }, select: { steps: true } }))?.steps ?? null) : trace.steps;
+  const liveSteps = original
+    ? ((await db.trace.findUnique({ where: { id: original }, select: { steps: true } }))?.steps ?? null)
+    : trace.steps;
   const liveIntent = liveIntentOf(liveSteps, config.liveRef);
   let candidateIntent: string | null = null;
   let error: string | null = null;
@@ -254,7 +391,10 @@ export async function shadowTrace(db: Db, traceId: string, source: "live" | "rep
   try {
     const intentWorkflow = await candidateIntentWorkflow(db, trace.agentId, config);
     // a turn of a conversation: the candidate sees the history the live version was answered with
-    const history = trace.sessionId && liveWorkflow ? await sessionHistory(db, trace.agentId, trace.sessionId, trace.createdById, liveWorkflow, trace) : [];
+    const history =
+      trace.sessionId && liveWorkflow
+        ? await sessionHistory(db, trace.agentId, trace.sessionId, trace.createdById, liveWorkflow, trace)
+        : [];
     const result = await executeWorkflow(db, {
       workflow: intentWorkflow,
       input,
@@ -266,13 +406,29 @@ export async function shadowTrace(db: Db, traceId: string, source: "live" | "rep
     });
     candidateTraceId = result.traceId;
     if (result.status === "succeeded") candidateIntent = (result.answer ?? "").trim() || null;
-    else error = result.error ? `${result.error.code}: ${result.error.message}`.slice(0, 500) : `the candidate run ${result.status}`;
+    else
+      error = result.error
+        ? `${result.error.code}: ${result.error.message}`.slice(0, 500)
+        : `the candidate run ${result.status}`;
   } catch (e) {
     error = ((e as Error).message ?? String(e)).slice(0, 500);
   }
   const status = error ? "failed" : "ok";
-  const agree = error || liveIntent === null || candidateIntent === null ? null : norm(liveIntent) === norm(candidateIntent);
-  const data = { agentId: trace.agentId, source, liveIntent, candidateIntent, agree, status, error, candidateTraceId, message, traceStartedAt: trace.startedAt, candidateKey: config.candidateKey };
+  const agree =
+    error || liveIntent === null || candidateIntent === null ? null : norm(liveIntent) === norm(candidateIntent);
+  const data = {
+    agentId: trace.agentId,
+    source,
+    liveIntent,
+    candidateIntent,
+    agree,
+    status,
+    error,
+    candidateTraceId,
+    message,
+    traceStartedAt: trace.startedAt,
+    candidateKey: config.candidateKey,
+  };
   await db.shadowResult.upsert({ where: { traceId }, create: { traceId, ...data }, update: data });
   return { status };
 }
@@ -308,7 +464,11 @@ export async function flushShadowJobs(): Promise<void> {
   for (const w of waiting) byQueue.set(w.queue, [...(byQueue.get(w.queue) ?? []), w.job]);
   for (const [queue, jobs] of byQueue) {
     // the shadow is a sample: jobs that could not be queued are dropped with a log line, never retried into a chat
-    await queue.enqueue(jobs).catch((e: unknown) => console.error(`[flowbench] intent shadow: ${jobs.length} sampled chat(s) not queued: ${(e as Error).message}`));
+    await queue
+      .enqueue(jobs)
+      .catch((e: unknown) =>
+        console.error(`[flowbench] intent shadow: ${jobs.length} sampled chat(s) not queued: ${(e as Error).message}`),
+      );
   }
 }
 
@@ -319,7 +479,12 @@ export async function flushShadowJobs(): Promise<void> {
  * (or per SHADOW_LIMITS.enqueueBatch), so a burst of chats costs one insert. A process that dies loses at most that
  * second of samples.
  */
-export async function enqueueShadow(db: Db, answer: { agentId: string; traceId: string }, queue: ShadowQueue, random: () => number = Math.random): Promise<boolean> {
+export async function enqueueShadow(
+  db: Db,
+  answer: { agentId: string; traceId: string },
+  queue: ShadowQueue,
+  random: () => number = Math.random,
+): Promise<boolean> {
   const config = await samplingOf(db, answer.agentId);
   if (!config.enabled || random() >= config.sampleRate) return false;
   const buffer = (globals.__flowbenchShadowBuffer ??= { jobs: [], timer: null });
@@ -337,7 +502,11 @@ export async function enqueueShadow(db: Db, answer: { agentId: string; traceId: 
  * SHADOW_LIMITS.liveConcurrency at once per instance; a chat arriving while that many run is not shadowed (the shadow
  * is a sample; the user's answer never waits for it).
  */
-export async function shadowOnlineAnswer(db: Db, answer: { agentId: string; traceId: string }, random: () => number = Math.random): Promise<void> {
+export async function shadowOnlineAnswer(
+  db: Db,
+  answer: { agentId: string; traceId: string },
+  random: () => number = Math.random,
+): Promise<void> {
   const config = await samplingOf(db, answer.agentId);
   if (!config.enabled || random() >= config.sampleRate) return;
   if ((globals.__flowbenchShadowRunning ?? 0) >= SHADOW_LIMITS.liveConcurrency) return;
@@ -383,9 +552,33 @@ async function resultsWhere(db: Db, agentId: string, q: z.output<typeof ShadowRe
   };
 }
 
-const disagreementSelect = { traceId: true, message: true, liveIntent: true, candidateIntent: true, traceStartedAt: true, source: true, candidateTraceId: true } as const;
-type DisagreementRow = { traceId: string; message: string; liveIntent: string | null; candidateIntent: string | null; traceStartedAt: Date; source: string; candidateTraceId: string | null };
-const disagreementOut = (r: DisagreementRow) => ({ traceId: r.traceId, message: r.message, live: r.liveIntent ?? "", candidate: r.candidateIntent ?? "", at: r.traceStartedAt, source: r.source, candidateTraceId: r.candidateTraceId });
+const disagreementSelect = {
+  traceId: true,
+  message: true,
+  liveIntent: true,
+  candidateIntent: true,
+  traceStartedAt: true,
+  source: true,
+  candidateTraceId: true,
+} as const;
+type DisagreementRow = {
+  traceId: string;
+  message: string;
+  liveIntent: string | null;
+  candidateIntent: string | null;
+  traceStartedAt: Date;
+  source: string;
+  candidateTraceId: string | null;
+};
+const disagreementOut = (r: DisagreementRow) => ({
+  traceId: r.traceId,
+  message: r.message,
+  live: r.liveIntent ?? "",
+  candidate: r.candidateIntent ?? "",
+  at: r.traceStartedAt,
+  source: r.source,
+  candidateTraceId: r.candidateTraceId,
+});
 
 /** The disagreements of the configured candidate, newest first, a page at a time (cursor: the last row's trace id). */
 export async function listDisagreements(db: Db, agentId: string, query: z.input<typeof DisagreementsQuery>) {
@@ -399,7 +592,11 @@ export async function listDisagreements(db: Db, agentId: string, query: z.input<
     select: disagreementSelect,
   });
   const page = rows.slice(0, q.limit);
-  return { items: page.map(disagreementOut), nextCursor: rows.length > q.limit ? page.at(-1)!.traceId : null, total: await db.shadowResult.count({ where }) };
+  return {
+    items: page.map(disagreementOut),
+    nextCursor: rows.length > q.limit ? page.at(-1)!.traceId : null,
+    total: await db.shadowResult.count({ where }),
+  };
 }
 
 /**
@@ -414,7 +611,11 @@ export async function shadowReport(db: Db, agentId: string, query: z.input<typeo
     db.shadowResult.count({ where }),
     db.shadowResult.count({ where: { ...where, status: "failed" } }),
     db.shadowResult.count({ where: { ...where, status: "ok", liveIntent: null } }),
-    db.shadowResult.groupBy({ by: ["liveIntent", "candidateIntent", "agree"], where: { ...where, agree: { not: null } }, _count: { _all: true } }),
+    db.shadowResult.groupBy({
+      by: ["liveIntent", "candidateIntent", "agree"],
+      where: { ...where, agree: { not: null } },
+      _count: { _all: true },
+    }),
     db.$queryRaw<Array<{ day: string; total: bigint | number; agreed: bigint | number }>>`
       SELECT to_char("traceStartedAt", 'YYYY-MM-DD') AS "day", COUNT(*) AS "total", COUNT(*) FILTER (WHERE "agree") AS "agreed"
       FROM "ShadowResult"
@@ -423,7 +624,12 @@ export async function shadowReport(db: Db, agentId: string, query: z.input<typeo
         AND (${where.traceStartedAt?.lt ?? null}::timestamp IS NULL OR "traceStartedAt" < ${where.traceStartedAt?.lt ?? null}::timestamp)
       GROUP BY 1 ORDER BY 1`,
     listDisagreements(db, agentId, q),
-    db.shadowResult.findMany({ where: { ...where, status: "failed" }, orderBy: [{ traceStartedAt: "desc" }, { traceId: "desc" }], take: SHADOW_LIMITS.reportFailures, select: { traceId: true, error: true, traceStartedAt: true } }),
+    db.shadowResult.findMany({
+      where: { ...where, status: "failed" },
+      orderBy: [{ traceStartedAt: "desc" }, { traceId: "desc" }],
+      take: SHADOW_LIMITS.reportFailures,
+      select: { traceId: true, error: true, traceStartedAt: true },
+    }),
   ]);
   const rate = (n: number, d: number) => (d ? Math.round((n / d) * 10000) / 10000 : null);
   const matrix = new Map<string, { live: string; candidate: string; count: number }>();
@@ -438,7 +644,10 @@ export async function shadowReport(db: Db, agentId: string, query: z.input<typeo
     const candidate = c.candidateIntent ?? "";
     const key = JSON.stringify([live, candidate]);
     matrix.set(key, { live, candidate, count: (matrix.get(key)?.count ?? 0) + n });
-    for (const [which, intent] of [["live", live], ["candidate", candidate]] as const) {
+    for (const [which, intent] of [
+      ["live", live],
+      ["candidate", candidate],
+    ] as const) {
       const i = intents.get(intent) ?? { live: 0, candidate: 0 };
       i[which] += n;
       intents.set(intent, i);
@@ -452,9 +661,16 @@ export async function shadowReport(db: Db, agentId: string, query: z.input<typeo
     agreement: rate(agreed, compared),
     failed,
     missingLive,
-    perDay: days.map((d) => ({ day: d.day, total: Number(d.total), agreed: Number(d.agreed), agreement: rate(Number(d.agreed), Number(d.total)) })),
+    perDay: days.map((d) => ({
+      day: d.day,
+      total: Number(d.total),
+      agreed: Number(d.agreed),
+      agreement: rate(Number(d.agreed), Number(d.total)),
+    })),
     matrix: [...matrix.values()],
-    intents: [...intents.entries()].map(([intent, c]) => ({ intent, ...c })).sort((a, b) => b.live + b.candidate - (a.live + a.candidate)),
+    intents: [...intents.entries()]
+      .map(([intent, c]) => ({ intent, ...c }))
+      .sort((a, b) => b.live + b.candidate - (a.live + a.candidate)),
     disagreements: first.items,
     disagreementsNextCursor: first.nextCursor,
     failures: failures.map((r) => ({ traceId: r.traceId, error: r.error ?? "", at: r.traceStartedAt })),
@@ -474,11 +690,22 @@ export async function shadowReport(db: Db, agentId: string, query: z.input<typeo
  * validation (the Python syntax check starts the sandbox) runs before, outside the lock; only when the draft changed in
  * between is the new one validated under it.
  */
-export async function publishShadowCandidate(db: Db, agentId: string, actor: Principal | null, opts: ProvisionOptions = {}) {
+export async function publishShadowCandidate(
+  db: Db,
+  agentId: string,
+  actor: Principal | null,
+  opts: ProvisionOptions = {},
+) {
   await requireAgent(db, agentId);
-  const seen = await db.shadowConfig.findUnique({ where: { agentId }, select: { candidateVersion: true, candidateWorkflow: true, candidateKey: true } });
+  const seen = await db.shadowConfig.findUnique({
+    where: { agentId },
+    select: { candidateVersion: true, candidateWorkflow: true, candidateKey: true },
+  });
   if (!seen) throw notConfigured();
-  const validated = seen.candidateVersion === null ? { key: seen.candidateKey, result: await validateForProvisioning(seen.candidateWorkflow, opts) } : null;
+  const validated =
+    seen.candidateVersion === null
+      ? { key: seen.candidateKey, result: await validateForProvisioning(seen.candidateWorkflow, opts) }
+      : null;
   const out = await db.$transaction(
     async (tx) => {
       await tx.$queryRaw`SELECT "agentId" FROM "ShadowConfig" WHERE "agentId" = ${agentId} FOR UPDATE`;
@@ -487,8 +714,13 @@ export async function publishShadowCandidate(db: Db, agentId: string, actor: Pri
       let version = config.candidateVersion;
       let provisioned = false;
       if (version === null) {
-        const result = validated?.key === config.candidateKey ? validated.result : await validateForProvisioning(config.candidateWorkflow, opts);
-        const note = (config.candidateNote ? `intent-shadow candidate (${config.candidateNote})` : "intent-shadow candidate").slice(0, 500);
+        const result =
+          validated?.key === config.candidateKey
+            ? validated.result
+            : await validateForProvisioning(config.candidateWorkflow, opts);
+        const note = (
+          config.candidateNote ? `intent-shadow candidate (${config.candidateNote})` : "intent-shadow candidate"
+        ).slice(0, 500);
         const added = await addVersionTx(tx, agentId, { workflow: config.candidateWorkflow, note }, result, actor);
         version = added.version.version;
         provisioned = true;
@@ -496,9 +728,19 @@ export async function publishShadowCandidate(db: Db, agentId: string, actor: Pri
       const published = await publishVersionTx(tx, agentId, version);
       const row = await tx.shadowConfig.update({
         where: { agentId },
-        data: { candidateVersion: version, candidateWorkflow: Prisma.DbNull, enabled: false, updatedById: actorRef(actor) },
+        data: {
+          candidateVersion: version,
+          candidateWorkflow: Prisma.DbNull,
+          enabled: false,
+          updatedById: actorRef(actor),
+        },
       });
-      return { version, provisioned, publishedVersion: published.agent.publishedVersion ?? version, config: configOut(row) };
+      return {
+        version,
+        provisioned,
+        publishedVersion: published.agent.publishedVersion ?? version,
+        config: configOut(row),
+      };
     },
     { timeout: 60_000 },
   );

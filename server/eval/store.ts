@@ -27,7 +27,16 @@ export const runSelect = {
     select: {
       version: true,
       assertions: true,
-      set: { select: { id: true, name: true, kind: true, gateThreshold: true, agentId: true, agent: { select: { name: true } } } },
+      set: {
+        select: {
+          id: true,
+          name: true,
+          kind: true,
+          gateThreshold: true,
+          agentId: true,
+          agent: { select: { name: true } },
+        },
+      },
     },
   },
   workflowVersion: { select: { version: true } },
@@ -150,7 +159,10 @@ export type RunOutT = ReturnType<typeof runOut>;
 export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
   const open = await db.evalRunItem.count({ where: { runId, status: { in: ["pending", "answering"] } } });
   if (open > 0) return false;
-  const moved = await db.evalRun.updateMany({ where: { id: runId, status: "answering" }, data: { status: "awaiting_review", answeredAt: new Date() } });
+  const moved = await db.evalRun.updateMany({
+    where: { id: runId, status: "answering" },
+    data: { status: "awaiting_review", answeredAt: new Date() },
+  });
   if (moved.count) await maybeComplete(db, runId);
   return moved.count > 0;
 }
@@ -159,6 +171,9 @@ export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
 export async function maybeComplete(db: Tx, runId: string): Promise<boolean> {
   const open = await db.evalRunItem.findFirst({ where: { runId, verdict: null }, select: { id: true } });
   if (open) return false;
-  const moved = await db.evalRun.updateMany({ where: { id: runId, status: "awaiting_review" }, data: { status: "completed", completedAt: new Date() } });
+  const moved = await db.evalRun.updateMany({
+    where: { id: runId, status: "awaiting_review" },
+    data: { status: "completed", completedAt: new Date() },
+  });
   return moved.count > 0;
 }

@@ -35,7 +35,13 @@ export function combineSuggestion(judge: JudgeResult, rules: RuleResult[], flags
   else verdict = "pass";
   const parts: string[] = [];
   if (blocking.length) parts.push(`guardrail: ${blocking.map((f) => f.flag).join(", ")}`);
-  if (failedRules.length) parts.push(`rule failed: ${failedRules.map((r) => r.label).slice(0, 3).join("; ")}${failedRules.length > 3 ? "; ..." : ""}`);
+  if (failedRules.length)
+    parts.push(
+      `rule failed: ${failedRules
+        .map((r) => r.label)
+        .slice(0, 3)
+        .join("; ")}${failedRules.length > 3 ? "; ..." : ""}`,
+    );
   parts.push(judge.rationale);
   const other = flags.filter((f) => !BLOCKING_FLAGS.has(f.flag));
   if (other.length) parts.push(`flagged: ${other.map((f) => f.flag).join(", ")}`);

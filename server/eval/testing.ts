@@ -15,7 +15,9 @@ import { createAgent } from "../agents/service";
 import { addSample, createSet, freezeVersion, importSamples } from "./sets";
 import type { SampleInputT } from "./schemas";
 
-export async function createEvalTestDb(url?: string): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
+export async function createEvalTestDb(
+  url?: string,
+): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
   const target = url ? parseDatabaseUrl(url) : await createMigratedMemoryDb("eval");
   if (url) await deployMigrations(target);
   const db = prismaClient(await appAdapterFactory(target));
@@ -33,8 +35,18 @@ export async function createEvalTestDb(url?: string): Promise<{ db: PrismaClient
 export function llmWorkflow() {
   return {
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
-      { id: "llm_1", type: "llm", config: { systemPrompt: "You are a helpful assistant.", userPrompt: "{{start.query}}" }, position: { x: 250, y: 0 } },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] },
+        position: { x: 0, y: 0 },
+      },
+      {
+        id: "llm_1",
+        type: "llm",
+        config: { systemPrompt: "You are a helpful assistant.", userPrompt: "{{start.query}}" },
+        position: { x: 250, y: 0 },
+      },
       { id: "end", type: "end", config: { output: "{{llm_1.result}}" }, position: { x: 500, y: 0 } },
     ],
     edges: [
@@ -71,14 +83,33 @@ export function questions(n: number, opts: { scripted?: number; prefix?: string 
 /** A set with one version holding `samples`, frozen unless `freeze: false`. */
 export async function seedSet(
   db: Db,
-  opts: { agentId: string; kind?: "golden" | "regression_pool"; threshold?: number; samples: SampleInputT[]; freeze?: boolean; name?: string },
+  opts: {
+    agentId: string;
+    kind?: "golden" | "regression_pool";
+    threshold?: number;
+    samples: SampleInputT[];
+    freeze?: boolean;
+    name?: string;
+  },
 ) {
-  const set = await createSet(db, { agentId: opts.agentId, name: opts.name ?? "Golden", kind: opts.kind ?? "golden", gateThreshold: opts.threshold ?? 26 }, null);
+  const set = await createSet(
+    db,
+    {
+      agentId: opts.agentId,
+      name: opts.name ?? "Golden",
+      kind: opts.kind ?? "golden",
+      gateThreshold: opts.threshold ?? 26,
+    },
+    null,
+  );
   if (opts.samples.length > 50) {
     await importSamples(db, set.id, 1, { format: "json", content: JSON.stringify(opts.samples), mode: "append" });
   } else for (const s of opts.samples) await addSample(db, set.id, 1, s);
   const version = opts.freeze === false ? null : await freezeVersion(db, set.id, 1, null);
-  const v = await db.evalSetVersion.findUniqueOrThrow({ where: { setId_version: { setId: set.id, version: 1 } }, select: { id: true } });
+  const v = await db.evalSetVersion.findUniqueOrThrow({
+    where: { setId_version: { setId: set.id, version: 1 } },
+    select: { id: true },
+  });
   return { set, setVersionId: v.id, version };
 }
 
@@ -97,10 +128,14 @@ export type ModelServer = FakeLlmServer & {
  * `reply(lastUserMessage)` (default: a breakfast recommendation with a price), or, for the LLM judge's rubric
  * prompt, a JSON verdict covering every point.
  */
-export async function startModelServer(opts: { delayMs?: number; reply?: (question: string) => string } = {}): Promise<ModelServer> {
-  const reply = opts.reply ?? ((q: string) => `For "${q}" I recommend the scallion pancake breakfast dish; the price is 12 yuan.`);
+export async function startModelServer(
+  opts: { delayMs?: number; reply?: (question: string) => string } = {},
+): Promise<ModelServer> {
+  const reply =
+    opts.reply ?? ((q: string) => `For "${q}" I recommend the scallion pancake breakfast dish; the price is 12 yuan.`);
   const messagesOf = (r: FakeRequest) => r.body.messages ?? [];
-  const isJudge = (r: FakeRequest) => messagesOf(r).some((m) => m.role === "system" && m.content.includes("strict evaluator"));
+  const isJudge = (r: FakeRequest) =>
+    messagesOf(r).some((m) => m.role === "system" && m.content.includes("strict evaluator"));
   const lastUser = (r: FakeRequest) => [...messagesOf(r)].reverse().find((m) => m.role === "user")?.content ?? "";
   // Callbacks fire only for requests, i.e. after `model` is assigned below.
   let model!: ModelServer;
@@ -119,20 +154,32 @@ export async function startModelServer(opts: { delayMs?: number; reply?: (questi
       } catch {
         /* no points */
       }
-      return JSON.stringify({ points: points.map((_, index) => ({ index, covered: true, evidence: "stated" })), rationale: "all points covered" });
+      return JSON.stringify({
+        points: points.map((_, index) => ({ index, covered: true, evidence: "stated" })),
+        rationale: "all points covered",
+      });
     },
     onAnswer: (r) => {
       if (!isJudge(r)) model.answered.set(lastUser(r), (model.answered.get(lastUser(r)) ?? 0) + 1);
     },
   });
   // One live object: tests read and reset the counters (and delayMs) on it while requests arrive.
-  model = Object.assign(server, { answered: new Map<string, number>(), judgeRequests: 0, log: [] as ModelServer["log"] });
+  model = Object.assign(server, {
+    answered: new Map<string, number>(),
+    judgeRequests: 0,
+    log: [] as ModelServer["log"],
+  });
   return model;
 }
 
 /** An agent whose "intent" is a condition node's branch (intent-shadow tests and the benchmark). */
 export function conditionDetector(expression: string) {
-  const n = (id: string, type: string, config: Record<string, unknown>, x: number) => ({ id, type, config, position: { x, y: 0 } });
+  const n = (id: string, type: string, config: Record<string, unknown>, x: number) => ({
+    id,
+    type,
+    config,
+    position: { x, y: 0 },
+  });
   return {
     nodes: [
       n("start", "start", { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, 0),

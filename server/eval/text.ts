@@ -30,12 +30,51 @@ const ZH_STOP = new Set(
 
 /** Concepts: bilingual synonym groups so "price" matches "costs $5" and "价格" matches "12元". */
 const CONCEPTS: Record<string, string[]> = {
-  price: ["price", "prices", "priced", "cost", "costs", "pricing", "fee", "价格", "价钱", "售价", "多少钱", "费用", "价位", "报价"],
-  recommend: ["recommend", "recommends", "recommended", "recommendation", "suggest", "suggests", "suggested", "suggestion", "推荐", "建议", "推介"],
+  price: [
+    "price",
+    "prices",
+    "priced",
+    "cost",
+    "costs",
+    "pricing",
+    "fee",
+    "价格",
+    "价钱",
+    "售价",
+    "多少钱",
+    "费用",
+    "价位",
+    "报价",
+  ],
+  recommend: [
+    "recommend",
+    "recommends",
+    "recommended",
+    "recommendation",
+    "suggest",
+    "suggests",
+    "suggested",
+    "suggestion",
+    "推荐",
+    "建议",
+    "推介",
+  ],
   breakfast: ["breakfast", "早餐", "早饭", "早点"],
   lunch: ["lunch", "午餐", "午饭", "中餐"],
   dinner: ["dinner", "supper", "晚餐", "晚饭"],
-  coupon: ["coupon", "coupons", "voucher", "vouchers", "discount", "discounts", "优惠券", "优惠", "折扣", "代金券", "券"],
+  coupon: [
+    "coupon",
+    "coupons",
+    "voucher",
+    "vouchers",
+    "discount",
+    "discounts",
+    "优惠券",
+    "优惠",
+    "折扣",
+    "代金券",
+    "券",
+  ],
   delivery: ["delivery", "deliver", "shipping", "ship", "配送", "送达", "外卖", "快递"],
   stock: ["stock", "inventory", "available", "availability", "库存", "有货", "现货"],
   time: ["time", "hours", "schedule", "时间", "营业时间", "时段"],
@@ -43,7 +82,24 @@ const CONCEPTS: Record<string, string[]> = {
   refund: ["refund", "refunds", "退款", "退货"],
 };
 /** Generic item nouns: covered when the answer enumerates items (a list), e.g. "推荐了早餐菜品" vs "豆浆、油条". */
-const GENERIC_ITEMS = new Set(["菜品", "菜", "菜肴", "菜式", "餐品", "商品", "产品", "物品", "选项", "dish", "meal", "food", "item", "product", "option", "goods"]);
+const GENERIC_ITEMS = new Set([
+  "菜品",
+  "菜",
+  "菜肴",
+  "菜式",
+  "餐品",
+  "商品",
+  "产品",
+  "物品",
+  "选项",
+  "dish",
+  "meal",
+  "food",
+  "item",
+  "product",
+  "option",
+  "goods",
+]);
 CONCEPTS.dish = ["dish", "dishes", "meal", "meals", "food", "菜品", "菜肴", "菜式", "餐品", "菜"];
 
 const conceptOf = new Map<string, string>();
@@ -89,7 +145,9 @@ function makeToken(text: string): Token {
 export function contentTokens(input: string): Token[] {
   const text = normalize(input);
   const segs = [...segmenter.segment(text)];
-  const words = segs.filter((s) => s.isWordLike && s.segment.trim()).map((s) => ({ text: s.segment.trim(), index: s.index }));
+  const words = segs
+    .filter((s) => s.isWordLike && s.segment.trim())
+    .map((s) => ({ text: s.segment.trim(), index: s.index }));
   const single = (w: { text: string } | undefined) => !!w && [...w.text].length === 1 && HAN.test(w.text);
   const kept: Array<{ text: string; index: number }> = [];
   for (let i = 0; i < words.length; i++) {
@@ -118,7 +176,13 @@ export function contentTokens(input: string): Token[] {
 }
 
 /** What an answer offers to match against. */
-export type AnswerIndex = { text: string; compact: string; stems: Set<string>; concepts: Set<string>; hasList: boolean };
+export type AnswerIndex = {
+  text: string;
+  compact: string;
+  stems: Set<string>;
+  concepts: Set<string>;
+  hasList: boolean;
+};
 
 export function indexAnswer(answer: string, extraListItems = 0): AnswerIndex {
   const text = normalize(answer);
@@ -148,6 +212,7 @@ export function tokenCredit(t: Token, a: AnswerIndex): number {
   if (a.stems.has(t.stem) || a.stems.has(t.text)) return 1;
   if (t.generic && a.hasList) return 1;
   // a long word sharing its first 5 letters with an answer word ("availability" / "available")
-  if (t.stem.length >= 6) for (const s of a.stems) if (s.length >= 5 && s.slice(0, 5) === t.stem.slice(0, 5)) return 0.5;
+  if (t.stem.length >= 6)
+    for (const s of a.stems) if (s.length >= 5 && s.slice(0, 5) === t.stem.slice(0, 5)) return 0.5;
   return 0;
 }

@@ -5,7 +5,14 @@ import { actorLabels, type Principal, actorRef } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
 import { evalErrors, isUniqueViolation } from "./errors";
 import { itemOut, itemSelect } from "./items";
-import { ATTRIBUTIONS, ATTRIBUTION_LIST, CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput, VerdictInput } from "./schemas";
+import {
+  ATTRIBUTIONS,
+  ATTRIBUTION_LIST,
+  CreateBadCaseInput,
+  ListBadCasesQuery,
+  UpdateBadCaseInput,
+  VerdictInput,
+} from "./schemas";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "./suggest";
 import { maybeComplete, resolveRun } from "./store";
 
@@ -17,36 +24,79 @@ import { maybeComplete, resolveRun } from "./store";
  * - Bulk adopt writes each pass/fail suggestion as a verdict with source "adopted" (never "human"); unknown
  *   suggestions never become verdicts. Items that already have a verdict are left alone.
  */
-type VerdictSnapshot = { verdict: "pass" | "fail"; source: "human" | "adopted"; basis: string | null; attribution: string | null; classification: string | null };
+type VerdictSnapshot = {
+  verdict: "pass" | "fail";
+  source: "human" | "adopted";
+  basis: string | null;
+  attribution: string | null;
+  classification: string | null;
+};
 
-function snapshot(i: { verdict: "pass" | "fail" | null; verdictSource: string | null; verdictBasis: string | null; attribution: string | null; classification: string | null }): VerdictSnapshot | null {
+function snapshot(i: {
+  verdict: "pass" | "fail" | null;
+  verdictSource: string | null;
+  verdictBasis: string | null;
+  attribution: string | null;
+  classification: string | null;
+}): VerdictSnapshot | null {
   if (!i.verdict) return null;
-  return { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted", basis: i.verdictBasis, attribution: i.attribution, classification: i.classification };
+  return {
+    verdict: i.verdict,
+    source: (i.verdictSource ?? "human") as "human" | "adopted",
+    basis: i.verdictBasis,
+    attribution: i.attribution,
+    classification: i.classification,
+  };
 }
 
 const same = (a: VerdictSnapshot | null, b: VerdictSnapshot) =>
-  !!a && a.verdict === b.verdict && a.source === b.source && a.basis === b.basis && a.attribution === b.attribution && a.classification === b.classification;
+  !!a &&
+  a.verdict === b.verdict &&
+  a.source === b.source &&
+  a.basis === b.basis &&
+  a.attribution === b.attribution &&
+  a.classification === b.classification;
 
-export function checkVerdict(input: z.output<typeof VerdictInput>): { basis: string | null; attribution: string | null } {
+export function checkVerdict(input: z.output<typeof VerdictInput>): {
+  basis: string | null;
+  attribution: string | null;
+} {
   if (input.verdict === "pass") return { basis: input.basis?.trim() || null, attribution: null };
   const basis = input.basis?.trim();
-  if (!basis) throw new ApiError(400, "VERDICT_BASIS_REQUIRED", "A fail verdict needs a basis: say what is wrong with the answer", [{ path: "/basis" }]);
+  if (!basis)
+    throw new ApiError(
+      400,
+      "VERDICT_BASIS_REQUIRED",
+      "A fail verdict needs a basis: say what is wrong with the answer",
+      [{ path: "/basis" }],
+    );
   if (!input.attribution || !(input.attribution in ATTRIBUTIONS)) {
-    throw new ApiError(400, "VERDICT_ATTRIBUTION_REQUIRED", `A fail verdict needs an attribution, one of: ${ATTRIBUTION_LIST.join(", ")}`, [
-      { path: "/attribution", allowed: ATTRIBUTION_LIST },
-    ]);
+    throw new ApiError(
+      400,
+      "VERDICT_ATTRIBUTION_REQUIRED",
+      `A fail verdict needs an attribution, one of: ${ATTRIBUTION_LIST.join(", ")}`,
+      [{ path: "/attribution", allowed: ATTRIBUTION_LIST }],
+    );
   }
   return { basis, attribution: input.attribution };
 }
 
-export async function setVerdict(db: Db, runIdOrShort: string, itemId: string, input: z.input<typeof VerdictInput>, actor: Principal | null) {
+export async function setVerdict(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof VerdictInput>,
+  actor: Principal | null,
+) {
   const data = VerdictInput.parse(input);
   const run = await resolveRun(db, runIdOrShort);
   const checked = checkVerdict(data);
   const result = await db.$transaction(async (tx) => {
     // One writer per item at a time: the row lock makes read-compare-write atomic, so every change sees the verdict
     // the previous one wrote and the history stays a complete chain (version 1, 2, 3 ...; unique per item).
-    const locked = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+    const locked = await tx.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
     if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
     const item = await tx.evalRunItem.findUniqueOrThrow({
       where: { id: itemId },
@@ -90,7 +140,13 @@ export async function setVerdict(db: Db, runIdOrShort: string, itemId: string, i
       },
     });
     await tx.verdictChange.create({
-      data: { itemId: item.id, version, before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue, after: after as unknown as Prisma.InputJsonValue, byId: actorRef(actor) },
+      data: {
+        itemId: item.id,
+        version,
+        before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        after: after as unknown as Prisma.InputJsonValue,
+        byId: actorRef(actor),
+      },
     });
     return { changed: true };
   });
@@ -154,8 +210,18 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
     { timeout: 120_000 },
   );
   await maybeComplete(db, run.id);
-  const spot = await db.evalRunItem.findMany({ where: { runId: run.id }, orderBy: [{ sample: { position: "asc" } }], select: itemSelect });
-  const spotCheck = spot.filter((i) => needsSpotCheck(i.suggestion as Suggestion | null) || (!i.verdict && (i.status === "answered" || i.status === "failed"))).map(itemOut);
+  const spot = await db.evalRunItem.findMany({
+    where: { runId: run.id },
+    orderBy: [{ sample: { position: "asc" } }],
+    select: itemSelect,
+  });
+  const spotCheck = spot
+    .filter(
+      (i) =>
+        needsSpotCheck(i.suggestion as Suggestion | null) ||
+        (!i.verdict && (i.status === "answered" || i.status === "failed")),
+    )
+    .map(itemOut);
   return { adopted: toAdopt.length, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck };
 }
 
@@ -174,7 +240,9 @@ const badCaseSelect = {
   createdAt: true,
   updatedAt: true,
   verifiedRunId: true,
-  run: { select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } } },
+  run: {
+    select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } },
+  },
   item: { select: { classification: true, sample: { select: { key: true, question: true, classification: true } } } },
 } as const;
 type BadCaseRow = Prisma.BadCaseGetPayload<{ select: typeof badCaseSelect }>;
@@ -196,21 +264,40 @@ function badCaseOut(b: BadCaseRow, labels?: Map<string, string>) {
 }
 
 async function badCasesOut(db: Db, rows: BadCaseRow[]) {
-  const labels = await actorLabels(db, rows.map((r) => r.createdById));
+  const labels = await actorLabels(
+    db,
+    rows.map((r) => r.createdById),
+  );
   return rows.map((r) => badCaseOut(r, labels));
 }
 
 /** A failed item becomes a Bad Case (idempotent: the existing one is returned). */
-export async function createBadCase(db: Db, runIdOrShort: string, itemId: string, input: z.input<typeof CreateBadCaseInput>, actor: Principal | null) {
+export async function createBadCase(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof CreateBadCaseInput>,
+  actor: Principal | null,
+) {
   const data = CreateBadCaseInput.parse(input ?? {});
   const run = await resolveRun(db, runIdOrShort);
   const item = await db.evalRunItem.findFirst({
     where: { id: itemId, runId: run.id },
-    select: { id: true, verdict: true, attribution: true, sampleId: true, badCase: { select: badCaseSelect }, sample: { select: { key: true, question: true } } },
+    select: {
+      id: true,
+      verdict: true,
+      attribution: true,
+      sampleId: true,
+      badCase: { select: badCaseSelect },
+      sample: { select: { key: true, question: true } },
+    },
   });
   if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
   if (item.badCase) return { created: false, badCase: (await badCasesOut(db, [item.badCase]))[0]! };
-  if (item.verdict !== "fail") throw new ApiError(409, "BAD_CASE_REQUIRES_FAIL", "Only an item whose verdict is fail can become a Bad Case", [{ verdict: item.verdict }]);
+  if (item.verdict !== "fail")
+    throw new ApiError(409, "BAD_CASE_REQUIRES_FAIL", "Only an item whose verdict is fail can become a Bad Case", [
+      { verdict: item.verdict },
+    ]);
   try {
     const row = await db.badCase.create({
       data: {
@@ -252,7 +339,12 @@ export async function createBadCasesForRun(db: Db, runIdOrShort: string, actor: 
   const by = actorRef(actor);
   const created: BadCaseRow[] = [];
   for (let after: string | null = null; ; ) {
-    const failed: Array<{ id: string; attribution: string | null; sampleId: string; sample: { key: string; question: string } }> = await db.evalRunItem.findMany({
+    const failed: Array<{
+      id: string;
+      attribution: string | null;
+      sampleId: string;
+      sample: { key: string; question: string };
+    }> = await db.evalRunItem.findMany({
       where: { runId: run.id, verdict: "fail", badCase: null, ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take: BAD_CASE_BATCH,
@@ -262,14 +354,32 @@ export async function createBadCasesForRun(db: Db, runIdOrShort: string, actor: 
     after = failed.at(-1)!.id;
     const made = await db.$transaction(async (tx) => {
       const rows = await tx.badCase.createManyAndReturn({
-        data: failed.map((f) => ({ itemId: f.id, runId: run.id, sampleId: f.sampleId, title: badCaseTitle(f.sample), notes: "", attribution: f.attribution, createdById: by })),
+        data: failed.map((f) => ({
+          itemId: f.id,
+          runId: run.id,
+          sampleId: f.sampleId,
+          title: badCaseTitle(f.sample),
+          notes: "",
+          attribution: f.attribution,
+          createdById: by,
+        })),
         skipDuplicates: true, // made by a concurrent call: theirs, not counted here
         select: { id: true },
       });
-      if (rows.length) await tx.badCaseEvent.createMany({ data: rows.map((r) => ({ badCaseId: r.id, kind: "created", toStatus: "open", runId: run.id, byId: by })) });
+      if (rows.length)
+        await tx.badCaseEvent.createMany({
+          data: rows.map((r) => ({ badCaseId: r.id, kind: "created", toStatus: "open", runId: run.id, byId: by })),
+        });
       return rows.map((r) => r.id);
     });
-    if (made.length) created.push(...(await db.badCase.findMany({ where: { id: { in: made } }, orderBy: { itemId: "asc" }, select: badCaseSelect })));
+    if (made.length)
+      created.push(
+        ...(await db.badCase.findMany({
+          where: { id: { in: made } },
+          orderBy: { itemId: "asc" },
+          select: badCaseSelect,
+        })),
+      );
     if (failed.length < BAD_CASE_BATCH) break;
   }
   return { created: created.length, items: await badCasesOut(db, created) };
@@ -285,7 +395,19 @@ export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQue
         q.runId ? { run: /^r-/i.test(q.runId) ? { shortId: q.runId.toUpperCase() } : { id: q.runId } } : {},
         q.agentId ? { run: { setVersion: { set: { agentId: q.agentId } } } } : {},
         q.setId ? { run: { setVersion: { setId: q.setId } } } : {},
-        q.classification ? { item: { OR: [{ classification: q.classification }, { OR: [{ classification: null }, { classification: "" }], sample: { classification: q.classification } }] } } : {},
+        q.classification
+          ? {
+              item: {
+                OR: [
+                  { classification: q.classification },
+                  {
+                    OR: [{ classification: null }, { classification: "" }],
+                    sample: { classification: q.classification },
+                  },
+                ],
+              },
+            }
+          : {},
       ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -299,15 +421,33 @@ export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQue
 
 /** One Bad Case with its history (created, every status change with who and, for verified, the run). */
 export async function getBadCase(db: Db, id: string) {
-  const row = await db.badCase.findUnique({ where: { id }, select: { ...badCaseSelect, events: { orderBy: { at: "asc" }, select: { kind: true, fromStatus: true, toStatus: true, runId: true, byId: true, at: true } } } });
+  const row = await db.badCase.findUnique({
+    where: { id },
+    select: {
+      ...badCaseSelect,
+      events: {
+        orderBy: { at: "asc" },
+        select: { kind: true, fromStatus: true, toStatus: true, runId: true, byId: true, at: true },
+      },
+    },
+  });
   if (!row) throw errors.notFound(`Bad Case ${id}`);
   const { events, ...rest } = row;
   const labels = await actorLabels(db, [rest.createdById, ...events.map((e) => e.byId)]);
   const runIds = [...new Set(events.map((e) => e.runId).filter((r): r is string => !!r))];
-  const shortIds = new Map((await db.evalRun.findMany({ where: { id: { in: runIds } }, select: { id: true, shortId: true } })).map((r) => [r.id, r.shortId]));
+  const shortIds = new Map(
+    (await db.evalRun.findMany({ where: { id: { in: runIds } }, select: { id: true, shortId: true } })).map((r) => [
+      r.id,
+      r.shortId,
+    ]),
+  );
   return {
     ...badCaseOut(rest, labels),
-    history: events.map((e) => ({ ...e, runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null, byLabel: e.byId ? (labels.get(e.byId) ?? e.byId) : null })),
+    history: events.map((e) => ({
+      ...e,
+      runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null,
+      byLabel: e.byId ? (labels.get(e.byId) ?? e.byId) : null,
+    })),
   };
 }
 
@@ -317,23 +457,42 @@ export async function getBadCase(db: Db, id: string) {
  * pass verdict, human-confirmed as gates count it (typed or adopted; a machine suggestion alone never); the newest such
  * run is recorded (`verifiedRunId`). Without one: 409 BAD_CASE_NOT_VERIFIED.
  */
-export async function updateBadCase(db: Db, id: string, input: z.input<typeof UpdateBadCaseInput>, actor: Principal | null = null) {
+export async function updateBadCase(
+  db: Db,
+  id: string,
+  input: z.input<typeof UpdateBadCaseInput>,
+  actor: Principal | null = null,
+) {
   const data = UpdateBadCaseInput.parse(input);
   const current = await db.badCase.findUnique({
     where: { id },
-    select: { id: true, status: true, run: { select: { createdAt: true, setVersion: { select: { setId: true } } } }, item: { select: { sample: { select: { key: true } } } } },
+    select: {
+      id: true,
+      status: true,
+      run: { select: { createdAt: true, setVersion: { select: { setId: true } } } },
+      item: { select: { sample: { select: { key: true } } } },
+    },
   });
   if (!current) throw errors.notFound(`Bad Case ${id}`);
   let verifiedRunId: string | undefined;
   if (data.status === "verified" && current.status !== "verified") {
     const key = current.item.sample.key;
     const evidence = await db.evalRunItem.findFirst({
-      where: { verdict: "pass", sample: { key }, run: { createdAt: { gt: current.run.createdAt }, setVersion: { setId: current.run.setVersion.setId } } },
+      where: {
+        verdict: "pass",
+        sample: { key },
+        run: { createdAt: { gt: current.run.createdAt }, setVersion: { setId: current.run.setVersion.setId } },
+      },
       orderBy: { run: { createdAt: "desc" } },
       select: { runId: true },
     });
     if (!evidence) {
-      throw new ApiError(409, "BAD_CASE_NOT_VERIFIED", `No run of the set after this Bad Case has a human pass for ${key}: re-run the same batch on the fixed agent, judge ${key}, then verify`, [{ key }]);
+      throw new ApiError(
+        409,
+        "BAD_CASE_NOT_VERIFIED",
+        `No run of the set after this Bad Case has a human pass for ${key}: re-run the same batch on the fixed agent, judge ${key}, then verify`,
+        [{ key }],
+      );
     }
     verifiedRunId = evidence.runId;
   }
@@ -343,7 +502,19 @@ export async function updateBadCase(db: Db, id: string, input: z.input<typeof Up
     data: {
       ...data,
       ...(verifiedRunId ? { verifiedRunId } : data.status && data.status !== "verified" ? { verifiedRunId: null } : {}),
-      ...(changed ? { events: { create: { kind: "status", fromStatus: current.status, toStatus: data.status!, runId: verifiedRunId ?? null, byId: actorRef(actor) } } } : {}),
+      ...(changed
+        ? {
+            events: {
+              create: {
+                kind: "status",
+                fromStatus: current.status,
+                toStatus: data.status!,
+                runId: verifiedRunId ?? null,
+                byId: actorRef(actor),
+              },
+            },
+          }
+        : {}),
     },
     select: badCaseSelect,
   });

@@ -22,7 +22,8 @@ import {
 export const TIER_MEANINGS: Record<Tier, string> = {
   pipeline_live:
     "Full chain with real outbound HTTP to the owner's services, built like online; required for recommendation and coupon acceptance and for gate runs",
-  pipeline: "Full chain, but HTTP is a dry run returning empty items; the default and historical tier; never use it to reject online recommendation ability",
+  pipeline:
+    "Full chain, but HTTP is a dry run returning empty items; the default and historical tier; never use it to reject online recommendation ability",
   invoke: "Language model and plugins only (no HTTP nodes run)",
 };
 

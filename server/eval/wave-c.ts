@@ -21,18 +21,30 @@ export const WAVE_C_DEFAULTS: WaveCOptions = { questions: 30, minScript: 2, thre
 export function checkWaveCSize(input: WaveCInput, opts: WaveCOptions = WAVE_C_DEFAULTS) {
   const problems: string[] = [];
   const scripted = input.samples.filter((s) => Array.isArray(s.script) && s.script.length >= 2).map((s) => s.key);
-  const noPoints = input.samples.filter((s) => !Array.isArray(s.expectedPoints) || s.expectedPoints.length === 0).map((s) => s.key);
+  const noPoints = input.samples
+    .filter((s) => !Array.isArray(s.expectedPoints) || s.expectedPoints.length === 0)
+    .map((s) => s.key);
   if (input.setKind !== "golden") problems.push(`the set is ${input.setKind}, not golden`);
   if (input.status !== "frozen") problems.push(`version ${input.version} is ${input.status}, not frozen`);
-  if (input.samples.length !== opts.questions) problems.push(`${input.samples.length} questions, the gate assumes ${opts.questions}`);
-  if (scripted.length < opts.minScript) problems.push(`${scripted.length} multi-turn script questions, at least ${opts.minScript} required`);
-  if (noPoints.length) problems.push(`${noPoints.length} questions without expected points: ${noPoints.slice(0, 10).join(", ")}`);
-  if (input.gateThreshold < opts.threshold) problems.push(`gate threshold ${input.gateThreshold}, the sample gate requires ${opts.threshold}`);
-  if (input.gateThreshold > input.samples.length) problems.push(`gate threshold ${input.gateThreshold} exceeds the ${input.samples.length} questions`);
+  if (input.samples.length !== opts.questions)
+    problems.push(`${input.samples.length} questions, the gate assumes ${opts.questions}`);
+  if (scripted.length < opts.minScript)
+    problems.push(`${scripted.length} multi-turn script questions, at least ${opts.minScript} required`);
+  if (noPoints.length)
+    problems.push(`${noPoints.length} questions without expected points: ${noPoints.slice(0, 10).join(", ")}`);
+  if (input.gateThreshold < opts.threshold)
+    problems.push(`gate threshold ${input.gateThreshold}, the sample gate requires ${opts.threshold}`);
+  if (input.gateThreshold > input.samples.length)
+    problems.push(`gate threshold ${input.gateThreshold} exceeds the ${input.samples.length} questions`);
   return {
     passed: problems.length === 0,
     problems,
-    counts: { questions: input.samples.length, scripted: scripted.length, withoutPoints: noPoints.length, threshold: input.gateThreshold },
+    counts: {
+      questions: input.samples.length,
+      scripted: scripted.length,
+      withoutPoints: noPoints.length,
+      threshold: input.gateThreshold,
+    },
     summary:
       problems.length === 0
         ? `PASS ${input.setName} v${input.version}: ${input.samples.length} questions, ${scripted.length} multi-turn, all with expected points, threshold ${input.gateThreshold}`

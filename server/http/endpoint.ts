@@ -40,7 +40,9 @@ export type Endpoint<P extends ZodType = ZodType, Q extends ZodType = ZodType, B
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export function defineEndpoint<P extends ZodType, Q extends ZodType, B extends ZodType>(e: Endpoint<P, Q, B>): Endpoint<P, Q, B> {
+export function defineEndpoint<P extends ZodType, Q extends ZodType, B extends ZodType>(
+  e: Endpoint<P, Q, B>,
+): Endpoint<P, Q, B> {
   return e;
 }
 
@@ -85,7 +87,11 @@ function parsePart<T extends ZodType>(schema: T | undefined, value: unknown, whe
   rejectUnstorableText(value, where === "body" ? "" : `${where}:`);
   const result = schema.safeParse(value);
   if (!result.success) {
-    throw errors.badRequest("REQUEST_INVALID", `The ${where} is invalid: ${result.error.issues[0]?.message ?? "see details"}`, zodDetails(result.error, where === "body" ? "" : `${where}:`));
+    throw errors.badRequest(
+      "REQUEST_INVALID",
+      `The ${where} is invalid: ${result.error.issues[0]?.message ?? "see details"}`,
+      zodDetails(result.error, where === "body" ? "" : `${where}:`),
+    );
   }
   return result.data;
 }
@@ -98,7 +104,9 @@ export function rejectUnstorableText(value: unknown, root: string): void {
   const found = findUnstorable(value);
   if (found) {
     const path = `${root}${found.path === "/" ? "" : found.path}`;
-    throw errors.badRequest("REQUEST_INVALID", `${path || "The body"} ${found.message}`, [{ path, message: found.message, code: found.code }]);
+    throw errors.badRequest("REQUEST_INVALID", `${path || "The body"} ${found.message}`, [
+      { path, message: found.message, code: found.code },
+    ]);
   }
 }
 
@@ -114,18 +122,31 @@ export function internalError(error: unknown): Response {
 export const WWW_AUTHENTICATE = 'Bearer realm="flowbench"';
 
 export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return json(error.status, error.body(), error.status === 401 ? { "www-authenticate": WWW_AUTHENTICATE } : undefined);
-  if (error instanceof ZodError) return json(400, { error: { code: "REQUEST_INVALID", message: "The request is invalid", details: zodDetails(error, "") } });
+  if (error instanceof ApiError)
+    return json(
+      error.status,
+      error.body(),
+      error.status === 401 ? { "www-authenticate": WWW_AUTHENTICATE } : undefined,
+    );
+  if (error instanceof ZodError)
+    return json(400, {
+      error: { code: "REQUEST_INVALID", message: "The request is invalid", details: zodDetails(error, "") },
+    });
   return internalError(error);
 }
 
-export async function authorize(endpoint: Pick<Endpoint, "auth" | "permission">, headers: Headers): Promise<Principal | null> {
+export async function authorize(
+  endpoint: Pick<Endpoint, "auth" | "permission">,
+  headers: Headers,
+): Promise<Principal | null> {
   if (endpoint.auth === "none") return null;
   const { resolvePrincipal } = await import("../auth/principal");
   const principal = await resolvePrincipal(headers, endpoint.auth);
   if (!principal) {
     throw errors.unauthorized(
-      endpoint.auth === "token" ? "A valid API token is required: send Authorization: Bearer <token>" : "Sign in, or send Authorization: Bearer <token>",
+      endpoint.auth === "token"
+        ? "A valid API token is required: send Authorization: Bearer <token>"
+        : "Sign in, or send Authorization: Bearer <token>",
     );
   }
   if (endpoint.permission && !can(principal.role, endpoint.permission)) {
@@ -148,7 +169,11 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
       if (endpoint.body) {
         const type = request.headers.get("content-type") ?? "";
         if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
-          throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json");
+          throw new ApiError(
+            415,
+            "UNSUPPORTED_MEDIA_TYPE",
+            "Send the body as JSON with Content-Type: application/json",
+          );
         }
         const text = await readBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
         let raw: unknown;
@@ -185,6 +210,19 @@ export function allowHeader(served: readonly string[]): string {
 export function otherMethods(served: RouteMethod[]): Record<RouteMethod, (request: Request) => Response> {
   const allow = allowHeader(served);
   const refuse = (request: Request) =>
-    json(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${request.method} is not allowed on ${new URL(request.url).pathname}; allowed: ${allow}`, details: [] } }, { allow });
-  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<RouteMethod, (request: Request) => Response>;
+    json(
+      405,
+      {
+        error: {
+          code: "METHOD_NOT_ALLOWED",
+          message: `${request.method} is not allowed on ${new URL(request.url).pathname}; allowed: ${allow}`,
+          details: [],
+        },
+      },
+      { allow },
+    );
+  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<
+    RouteMethod,
+    (request: Request) => Response
+  >;
 }

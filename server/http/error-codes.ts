@@ -12,25 +12,56 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this HTTP method." },
   INVALID_JSON: { status: 400, description: "The request body is not valid JSON." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: "The request body must be sent as application/json." },
-  REQUEST_INVALID: { status: 400, description: "The body, query or path parameters do not match the documented schema; details list each problem with its path." },
-  WORKFLOW_INVALID: { status: 400, description: "The workflow has validation errors; details (and `errors`) list the findings." },
+  REQUEST_INVALID: {
+    status: 400,
+    description:
+      "The body, query or path parameters do not match the documented schema; details list each problem with its path.",
+  },
+  WORKFLOW_INVALID: {
+    status: 400,
+    description: "The workflow has validation errors; details (and `errors`) list the findings.",
+  },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
   CONFLICT: { status: 409, description: "The request conflicts with the current state (e.g. a duplicate e-mail)." },
-  AGENT_HAS_FROZEN_SETS: { status: 409, description: "The agent owns evaluation sets with frozen versions (release evidence, immutable); the message names them. Delete those sets first (DELETE /api/eval/sets/{id}, allowed while no run references them)." },
-  AGENT_NOT_PUBLISHED: { status: 409, description: "Online chat needs a published version: POST /api/builder/agents/{id}/publish." },
-  INPUT_REQUIRED: { status: 400, description: "A run lacks a required start input; the body names it and the recorded trace (traceId)." },
-  INPUT_INVALID_TYPE: { status: 400, description: "A start input is not of its declared type; the body names it and the recorded trace (traceId)." },
-  RUN_FAILED: { status: 502, description: "A node failed during the run; details carry the node's error code (e.g. LLM_UNAVAILABLE, HTTP_FORBIDDEN_DESTINATION) and nodeId, traceId names the trace." },
+  AGENT_HAS_FROZEN_SETS: {
+    status: 409,
+    description:
+      "The agent owns evaluation sets with frozen versions (release evidence, immutable); the message names them. Delete those sets first (DELETE /api/eval/sets/{id}, allowed while no run references them).",
+  },
+  AGENT_NOT_PUBLISHED: {
+    status: 409,
+    description: "Online chat needs a published version: POST /api/builder/agents/{id}/publish.",
+  },
+  INPUT_REQUIRED: {
+    status: 400,
+    description: "A run lacks a required start input; the body names it and the recorded trace (traceId).",
+  },
+  INPUT_INVALID_TYPE: {
+    status: 400,
+    description: "A start input is not of its declared type; the body names it and the recorded trace (traceId).",
+  },
+  RUN_FAILED: {
+    status: 502,
+    description:
+      "A node failed during the run; details carry the node's error code (e.g. LLM_UNAVAILABLE, HTTP_FORBIDDEN_DESTINATION) and nodeId, traceId names the trace.",
+  },
   RUN_TIMEOUT: { status: 504, description: "The run exceeded its time limit; traceId names the trace." },
   TRACE_NOT_ONLINE: { status: 409, description: "Feedback is recorded only on online (chat/api) traces." },
   ...EVAL_ERROR_CODES,
-  INTERNAL: { status: 500, description: "An unexpected server error; the message carries a reference to the server log, never a stack trace." },
+  INTERNAL: {
+    status: 500,
+    description: "An unexpected server error; the message carries a reference to the server log, never a stack trace.",
+  },
 };
 
 /** One problem with an input: a JSON pointer (prefixed `path:`/`query:` outside the body), a message, a code. */
 const InputProblem = z
   .object({ path: z.string(), message: z.string(), code: z.string() })
-  .meta({ id: "InputProblem", description: "path: JSON pointer (prefixed path: or query: outside the body); code: zod's issue code, unstorable_text, too_deep or malformed_path" });
+  .meta({
+    id: "InputProblem",
+    description:
+      "path: JSON pointer (prefixed path: or query: outside the body); code: zod's issue code, unstorable_text, too_deep or malformed_path",
+  });
 
 /**
  * The shape of one `details` entry for the codes whose details have one (every other code: anything). The OpenAPI
@@ -43,7 +74,11 @@ export const ERROR_DETAILS: Record<string, ZodType> = {
   IMPORT_INVALID: RowErrorOut,
   WORKFLOW_INVALID: FindingOut,
   PAYLOAD_TOO_LARGE: z.object({ limitBytes: z.int() }),
-  AGENT_HAS_FROZEN_SETS: z.object({ path: z.string().meta({ description: "/sets/{setId}" }), message: z.string().meta({ description: "the set's name" }), code: z.literal("frozen_set") }),
+  AGENT_HAS_FROZEN_SETS: z.object({
+    path: z.string().meta({ description: "/sets/{setId}" }),
+    message: z.string().meta({ description: "the set's name" }),
+    code: z.literal("frozen_set"),
+  }),
   INPUT_REQUIRED: RunError,
   INPUT_INVALID_TYPE: RunError,
   RUN_FAILED: RunError,
@@ -62,12 +97,23 @@ const typedCodes = Object.keys(ERROR_DETAILS);
 export const DocumentedErrorOut = z
   .object({
     error: z.union([
-      ...typedCodes.map((code) => z.object({ code: z.literal(code), message: z.string(), details: z.array(ERROR_DETAILS[code]!) })),
+      ...typedCodes.map((code) =>
+        z.object({ code: z.literal(code), message: z.string(), details: z.array(ERROR_DETAILS[code]!) }),
+      ),
       z.object({
-        code: z.string().regex(new RegExp(`^(?!(?:${typedCodes.map(escapeRegex).join("|")})$)`)).meta({ description: `Any other stable code (see the table); ${typedCodes.join(", ")} use their own branch` }),
+        code: z
+          .string()
+          .regex(new RegExp(`^(?!(?:${typedCodes.map(escapeRegex).join("|")})$)`))
+          .meta({
+            description: `Any other stable code (see the table); ${typedCodes.join(", ")} use their own branch`,
+          }),
         message: z.string(),
         details: z.array(z.unknown()),
       }),
     ]),
   })
-  .meta({ id: "Error", description: "The one error shape. details: typed per code where the code table gives it a shape (InputProblem for REQUEST_INVALID, EvalRowError for IMPORT_INVALID, Finding for WORKFLOW_INVALID, RunError for run failures, ...)." });
+  .meta({
+    id: "Error",
+    description:
+      "The one error shape. details: typed per code where the code table gives it a shape (InputProblem for REQUEST_INVALID, EvalRowError for IMPORT_INVALID, Finding for WORKFLOW_INVALID, RunError for run failures, ...).",
+  });

@@ -51,7 +51,15 @@ export function installMethodsGuard(): void {
         const allowFor = globals.__flowbenchAllowFor;
         const allow = (pathname !== null && allowFor?.(pathname)) || served.join(", ");
         res.writeHead(405, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", allow });
-        res.end(JSON.stringify({ error: { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not allowed on ${pathname ?? "this path"}; allowed: ${allow}`, details: [] } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              code: "METHOD_NOT_ALLOWED",
+              message: `${req.method} is not allowed on ${pathname ?? "this path"}; allowed: ${allow}`,
+              details: [],
+            },
+          }),
+        );
         return true;
       }
     }

@@ -16,10 +16,21 @@ type Operation = {
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
   "x-permission"?: string;
 };
-type Doc = { servers?: unknown[]; paths: Record<string, Record<string, Operation>>; components: { schemas?: Record<string, Schema> } };
+type Doc = {
+  servers?: unknown[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas?: Record<string, Schema> };
+};
 
 const doc = openapiDocument(ENDPOINTS) as unknown as Doc;
-const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op, name: `${method.toUpperCase()} ${path}` })));
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({
+    path,
+    method: method.toUpperCase(),
+    op,
+    name: `${method.toUpperCase()} ${path}`,
+  })),
+);
 
 /** Every schema node below `schema` (following $refs into components once each), with its JSON pointer-ish location. */
 function* walk(schema: unknown, at: string, seen = new Set<string>()): Generator<{ node: Schema; at: string }> {
@@ -31,7 +42,8 @@ function* walk(schema: unknown, at: string, seen = new Set<string>()): Generator
   const node = schema as Schema;
   if (typeof node.$ref === "string") {
     const name = /^#\/components\/schemas\/(.+)$/.exec(node.$ref)?.[1];
-    if (!name) throw new Error(`${at}: a $ref outside components/schemas (${node.$ref}) cannot be resolved in the document`);
+    if (!name)
+      throw new Error(`${at}: a $ref outside components/schemas (${node.$ref}) cannot be resolved in the document`);
     if (seen.has(name)) return;
     seen.add(name);
     yield* walk(doc.components.schemas?.[name], `${at}->${name}`, seen);
@@ -60,8 +72,18 @@ describe("every integer a REST input takes is bounded by the database's 32-bit i
           const types = Array.isArray(node.type) ? node.type : [node.type];
           if (!types.includes("integer")) continue;
           integers++;
-          const max = typeof node.maximum === "number" ? node.maximum : typeof node.exclusiveMaximum === "number" ? node.exclusiveMaximum - 1 : Infinity;
-          const min = typeof node.minimum === "number" ? node.minimum : typeof node.exclusiveMinimum === "number" ? node.exclusiveMinimum + 1 : -Infinity;
+          const max =
+            typeof node.maximum === "number"
+              ? node.maximum
+              : typeof node.exclusiveMaximum === "number"
+                ? node.exclusiveMaximum - 1
+                : Infinity;
+          const min =
+            typeof node.minimum === "number"
+              ? node.minimum
+              : typeof node.exclusiveMinimum === "number"
+                ? node.exclusiveMinimum + 1
+                : -Infinity;
           if (max > MAX_DB_INT || min < -MAX_DB_INT - 1) unbounded.push(`${name} ${at}: integer ${min}..${max}`);
         }
       }
@@ -101,14 +123,22 @@ describe("OpenAPI lint", () => {
       if (!statuses.some((s) => /^2\d\d$/.test(s))) problems.push(`${name}: no 2xx response`);
       const hasInput = !!op.requestBody || (op.parameters ?? []).length > 0;
       if (hasInput && !statuses.includes("400")) problems.push(`${name}: takes input but documents no 400`);
-      if ((op.security ?? []).length > 0 && !statuses.includes("401")) problems.push(`${name}: protected but documents no 401`);
-      if (op["x-permission"] && !statuses.includes("403")) problems.push(`${name}: needs ${op["x-permission"]} but documents no 403`);
-      for (const [status, r] of Object.entries(op.responses ?? {})) if (!r.description?.trim()) problems.push(`${name} ${status}: no description`);
+      if ((op.security ?? []).length > 0 && !statuses.includes("401"))
+        problems.push(`${name}: protected but documents no 401`);
+      if (op["x-permission"] && !statuses.includes("403"))
+        problems.push(`${name}: needs ${op["x-permission"]} but documents no 403`);
+      for (const [status, r] of Object.entries(op.responses ?? {}))
+        if (!r.description?.trim()) problems.push(`${name} ${status}: no description`);
       // path parameters: every {name} in the template is declared (required) and nothing else is
       const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-      const declared = (op.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name).sort();
-      if (JSON.stringify(inTemplate) !== JSON.stringify(declared)) problems.push(`${name}: path parameters ${declared.join(",")} do not match the template`);
-      if ((op.parameters ?? []).some((p) => p.in === "path" && p.required !== true)) problems.push(`${name}: a path parameter is not required`);
+      const declared = (op.parameters ?? [])
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort();
+      if (JSON.stringify(inTemplate) !== JSON.stringify(declared))
+        problems.push(`${name}: path parameters ${declared.join(",")} do not match the template`);
+      if ((op.parameters ?? []).some((p) => p.in === "path" && p.required !== true))
+        problems.push(`${name}: a path parameter is not required`);
     }
     expect(operations.length).toBeGreaterThan(50);
     expect(problems).toEqual([]);
@@ -120,7 +150,9 @@ describe("error details are typed in the document where the code table gives the
   addFormats(ajv);
   ajv.addSchema(doc as object, "openapi");
   const responseSchema = (path: string, method: string, status: number) =>
-    ajv.compile({ $ref: `openapi#/paths/${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}/responses/${status}/content/application~1json/schema` });
+    ajv.compile({
+      $ref: `openapi#/paths/${path.replaceAll("~", "~0").replaceAll("/", "~1")}/${method}/responses/${status}/content/application~1json/schema`,
+    });
   const error = (code: string, details: unknown[]) => ({ error: { code, message: "m", details } });
 
   it("an import's 400 accepts IMPORT_INVALID only with EvalRowError details, and any other code in the common shape", () => {
@@ -128,7 +160,9 @@ describe("error details are typed in the document where the code table gives the
     expect(check(error("IMPORT_INVALID", [{ row: 2, field: "question", message: "question is required" }]))).toBe(true);
     expect(check(error("IMPORT_INVALID", [{ path: "/question", message: "x", code: "too_small" }]))).toBe(false);
     expect(check(error("IMPORT_INVALID", ["row 2 is bad"]))).toBe(false);
-    expect(check(error("REQUEST_INVALID", [{ path: "/format", message: "Invalid option", code: "invalid_value" }]))).toBe(true);
+    expect(
+      check(error("REQUEST_INVALID", [{ path: "/format", message: "Invalid option", code: "invalid_value" }])),
+    ).toBe(true);
     expect(check(error("REQUEST_INVALID", [{ row: 1 }]))).toBe(false);
     expect(check(error("INVALID_JSON", []))).toBe(true);
     expect(check(error("SOME_OTHER_CODE", [{ anything: true }]))).toBe(true);
@@ -137,10 +171,16 @@ describe("error details are typed in the document where the code table gives the
   it("validation 400s carry Finding details; run failures RunError details; limits their own", () => {
     const validate = responseSchema("/api/builder/validate", "post", 400);
     const finding = { code: "NO_START_NODE", severity: "error", message: "m", path: "/workflow/nodes" };
-    expect(validate({ valid: false, errors: [finding], warnings: [], ...error("WORKFLOW_INVALID", [finding]) })).toBe(true);
-    expect(validate({ valid: false, errors: [], warnings: [], ...error("WORKFLOW_INVALID", [{ nope: 1 }]) })).toBe(false);
+    expect(validate({ valid: false, errors: [finding], warnings: [], ...error("WORKFLOW_INVALID", [finding]) })).toBe(
+      true,
+    );
+    expect(validate({ valid: false, errors: [], warnings: [], ...error("WORKFLOW_INVALID", [{ nope: 1 }]) })).toBe(
+      false,
+    );
     const chat502 = responseSchema("/api/agents/{id}/chat", "post", 502);
-    expect(chat502({ traceId: "t", ...error("RUN_FAILED", [{ code: "LLM_UNAVAILABLE", message: "m", nodeId: "llm_1" }]) })).toBe(true);
+    expect(
+      chat502({ traceId: "t", ...error("RUN_FAILED", [{ code: "LLM_UNAVAILABLE", message: "m", nodeId: "llm_1" }]) }),
+    ).toBe(true);
     expect(chat502({ traceId: "t", ...error("RUN_FAILED", [{ nodeId: 1 }]) })).toBe(false);
     const upload413 = responseSchema("/api/eval/sets/{id}/versions/{version}/import", "post", 413);
     expect(upload413(error("EVAL_LIMIT_EXCEEDED", [{ limit: "maxImportBytes", value: 5 }]))).toBe(true);

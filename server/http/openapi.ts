@@ -9,17 +9,28 @@ import { RUNTIME_ERROR_CODES } from "../runtime/errors";
 
 function table(head: string[], rows: string[][]): string {
   const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
-  return [`| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`)].join("\n");
+  return [
+    `| ${head.join(" | ")} |`,
+    `| ${head.map(() => "---").join(" | ")} |`,
+    ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`),
+  ].join("\n");
 }
 
 /** A code's detail shape for the table: its fields, `?` marking the optional ones (the `Error` component types them). */
 function detailsText(code: string): string {
   const schema = ERROR_DETAILS[code];
   if (!schema) return "";
-  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as { properties?: Record<string, unknown>; required?: string[]; $ref?: string; $defs?: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
-  const root = json.$ref && json.$defs ? json.$defs[json.$ref.split("/").pop()!] ?? json : json;
+  const json = z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+    $ref?: string;
+    $defs?: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+  };
+  const root = json.$ref && json.$defs ? (json.$defs[json.$ref.split("/").pop()!] ?? json) : json;
   const required = new Set(root.required ?? []);
-  return `\`{ ${Object.keys(root.properties ?? {}).map((k) => (required.has(k) ? k : `${k}?`)).join(", ")} }\``;
+  return `\`{ ${Object.keys(root.properties ?? {})
+    .map((k) => (required.has(k) ? k : `${k}?`))
+    .join(", ")} }\``;
 }
 
 function description(): string {
@@ -33,22 +44,34 @@ function description(): string {
     "- Missing or bad credentials: **401**; a role that may not do it: **403**.",
     "",
     "### Roles and permissions",
-    table(["permission", "roles"], Object.entries(PERMISSIONS).map(([p, roles]) => [p, roles.join(", ")])),
+    table(
+      ["permission", "roles"],
+      Object.entries(PERMISSIONS).map(([p, roles]) => [p, roles.join(", ")]),
+    ),
     "",
     "## Errors",
     'Every failure has one shape: `{ "error": { "code": "STABLE_CODE", "message": "...", "details": [...] } }`. Validation failures add `valid`, `errors` and `warnings` beside it.',
     "",
-    table(["code", "status", "meaning", "details"], Object.entries(ERROR_CODES).map(([c, v]) => [`\`${c}\``, String(v.status), v.description, detailsText(c)])),
+    table(
+      ["code", "status", "meaning", "details"],
+      Object.entries(ERROR_CODES).map(([c, v]) => [`\`${c}\``, String(v.status), v.description, detailsText(c)]),
+    ),
     "",
     "## Workflow finding codes",
     "Each finding is `{ code, severity, message, path, nodeId?, edgeIndex? }`; `path` is a JSON pointer into the request body. Codes never change meaning once released.",
     "",
-    table(["code", "severity", "meaning"], Object.entries(FINDING_CODES).map(([c, v]) => [`\`${c}\``, v.severity, v.description])),
+    table(
+      ["code", "severity", "meaning"],
+      Object.entries(FINDING_CODES).map(([c, v]) => [`\`${c}\``, v.severity, v.description]),
+    ),
     "",
     "## Run error codes",
     "A failed workflow run (a trace, `POST /api/agents/{id}/chat`, test runs, evaluation items) carries one of these codes, or a code of the Python sandbox (TIMEOUT, MEMORY, PYTHON_ERROR, SYNTAX_ERROR, RESULT_NOT_JSON, RESULT_MISSING, OUTPUT_TOO_LARGE, BUSY).",
     "",
-    table(["code", "meaning"], Object.entries(RUNTIME_ERROR_CODES).map(([c, v]) => [`\`${c}\``, v])),
+    table(
+      ["code", "meaning"],
+      Object.entries(RUNTIME_ERROR_CODES).map(([c, v]) => [`\`${c}\``, v]),
+    ),
     "",
     "## Limits",
     table(
@@ -74,8 +97,15 @@ function description(): string {
 function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
   if (e.auth === "none") return e.responses;
   const who = e.auth === "token" ? "Missing or invalid bearer token" : "Not signed in and no valid bearer token";
-  const out: Record<number, EndpointResponse> = { ...e.responses, 401: e.responses[401] ?? { description: who, schema: ErrorOut } };
-  if (e.permission) out[403] = e.responses[403] ?? { description: `The caller's role lacks the permission ${e.permission}`, schema: ErrorOut };
+  const out: Record<number, EndpointResponse> = {
+    ...e.responses,
+    401: e.responses[401] ?? { description: who, schema: ErrorOut },
+  };
+  if (e.permission)
+    out[403] = e.responses[403] ?? {
+      description: `The caller's role lacks the permission ${e.permission}`,
+      schema: ErrorOut,
+    };
   return out;
 }
 
@@ -84,13 +114,19 @@ function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
  * text) in the one error shape; one with a body also 413 and 415. Added here, once: where an operation documents
  * its own 400 (e.g. a workflow's ValidationError), the documented schema becomes "that or the error shape".
  */
-function withInputResponses(e: Endpoint, responses: Record<number, EndpointResponse>): Record<number, EndpointResponse> {
+function withInputResponses(
+  e: Endpoint,
+  responses: Record<number, EndpointResponse>,
+): Record<number, EndpointResponse> {
   const out = { ...responses };
   if (e.params || e.query || e.body) {
     const own = out[400];
-    const generic = "REQUEST_INVALID: the path, query or body does not match the documented schema (details list each problem with its path; text with a NUL or an unpaired surrogate is refused too)";
-    if (!own) out[400] = { description: e.body ? `${generic}; INVALID_JSON: the body is not JSON` : generic, schema: ErrorOut };
-    else if (own.schema && own.schema !== ErrorOut) out[400] = { description: `${own.description}; or ${generic}`, schema: z.union([own.schema, ErrorOut]) };
+    const generic =
+      "REQUEST_INVALID: the path, query or body does not match the documented schema (details list each problem with its path; text with a NUL or an unpaired surrogate is refused too)";
+    if (!own)
+      out[400] = { description: e.body ? `${generic}; INVALID_JSON: the body is not JSON` : generic, schema: ErrorOut };
+    else if (own.schema && own.schema !== ErrorOut)
+      out[400] = { description: `${own.description}; or ${generic}`, schema: z.union([own.schema, ErrorOut]) };
   }
   if (e.body) {
     out[413] ??= { description: "PAYLOAD_TOO_LARGE: the body exceeds the documented size limit", schema: ErrorOut };
@@ -102,7 +138,8 @@ function withInputResponses(e: Endpoint, responses: Record<number, EndpointRespo
 /** The error shape as documented: `ErrorOut` (also inside "that or the error shape" unions) becomes the `Error` component with typed details. */
 function documented(schema: ZodType): ZodType {
   if (schema === ErrorOut) return DocumentedErrorOut;
-  if (schema instanceof z.ZodUnion) return z.union((schema.options as ZodType[]).map(documented) as [ZodType, ZodType, ...ZodType[]]);
+  if (schema instanceof z.ZodUnion)
+    return z.union((schema.options as ZodType[]).map(documented) as [ZodType, ZodType, ...ZodType[]]);
   return schema;
 }
 
@@ -129,12 +166,20 @@ function build(endpoints: readonly Endpoint[]) {
       summary: e.summary,
       description: e.description ? `${e.description}\n\n${authText(e)}` : `${e.summary}. ${authText(e)}`,
       tags: [e.tag],
-      security: e.auth === "none" ? [] : e.auth === "token" ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+      security:
+        e.auth === "none"
+          ? []
+          : e.auth === "token"
+            ? [{ bearerAuth: [] }]
+            : [{ bearerAuth: [] }, { sessionCookie: [] }],
       requestParams: { ...(e.params ? { path: e.params } : {}), ...(e.query ? { query: e.query } : {}) },
       responses: Object.fromEntries(
         Object.entries(withInputResponses(e, withAuthResponses(e))).map(([status, r]) => [
           status,
-          { description: r.description, ...(r.schema ? { content: { "application/json": { schema: documented(r.schema) } } } : {}) },
+          {
+            description: r.description,
+            ...(r.schema ? { content: { "application/json": { schema: documented(r.schema) } } } : {}),
+          },
         ]),
       ),
     };
@@ -148,15 +193,26 @@ function build(endpoints: readonly Endpoint[]) {
       info: { title: "Flowbench API", version: "0.1.0", description: description() },
       servers: [{ url: "/", description: "The Flowbench server that serves this document" }],
       tags: [
-        { name: "Workflow builder", description: "Node-type contract, validation, recipes, provisioning, publishing, MCP" },
+        {
+          name: "Workflow builder",
+          description: "Node-type contract, validation, recipes, provisioning, publishing, MCP",
+        },
         { name: "Runtime", description: "Online chat, test runs, traces and feedback" },
-        { name: "Evaluation center", description: "Sets and frozen versions, runs, suggestions, human verdicts, reports, gates, bad cases" },
+        {
+          name: "Evaluation center",
+          description: "Sets and frozen versions, runs, suggestions, human verdicts, reports, gates, bad cases",
+        },
         { name: "System", description: "Health and this document" },
       ],
       components: {
         securitySchemes: {
           bearerAuth: { type: "http", scheme: "bearer", description: "An API token (shown once when created)" },
-          sessionCookie: { type: "apiKey", in: "cookie", name: "next-auth.session-token", description: "A signed-in browser session" },
+          sessionCookie: {
+            type: "apiKey",
+            in: "cookie",
+            name: "next-auth.session-token",
+            description: "A signed-in browser session",
+          },
         },
       },
       paths: paths as Parameters<typeof createDocument>[0]["paths"],

@@ -20,7 +20,12 @@ function table(): Route[] {
         .split("/")
         .map((seg) => (/^\{[^}]+\}$/.test(seg) ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
         .join("/");
-      r = { template: e.path, regex: new RegExp(`^${source}/?$`), params: (e.path.match(/\{/g) ?? []).length, methods: new Set() };
+      r = {
+        template: e.path,
+        regex: new RegExp(`^${source}/?$`),
+        params: (e.path.match(/\{/g) ?? []).length,
+        methods: new Set(),
+      };
       byPath.set(e.path, r);
     }
     r.methods.add(e.method);

@@ -35,7 +35,12 @@ export function installStartupProbes(databaseKind: string): void {
         const database = { kind: databaseKind, status: "starting" };
         if (path === "/api/health") return answer(200, { status: "ok", database });
         if (path === "/api/health/ready")
-          return answer(503, { status: state.state, since: state.since, ...(state.detail ? { detail: state.detail } : {}), database });
+          return answer(503, {
+            status: state.state,
+            since: state.since,
+            ...(state.detail ? { detail: state.detail } : {}),
+            database,
+          });
       }
     }
     return emit.call(this, event, ...args);

@@ -16,7 +16,9 @@ export { createOpenAiProvider } from "./openai";
 /** Retries after the first attempt: 3 attempts in all. */
 export const LLM_MAX_RETRIES = 2;
 
-export function llmSettingsFromEnv(e: Pick<Env, "OPENAI_BASE_URL" | "OPENAI_API_KEY" | "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS"> = env()): LlmSettings {
+export function llmSettingsFromEnv(
+  e: Pick<Env, "OPENAI_BASE_URL" | "OPENAI_API_KEY" | "OPENAI_MODEL" | "OPENAI_TIMEOUT_MS"> = env(),
+): LlmSettings {
   return {
     baseUrl: e.OPENAI_BASE_URL,
     apiKey: e.OPENAI_API_KEY,

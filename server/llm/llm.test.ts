@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LlmError, createLlmProvider, createOfflineProvider, isLlmConfigured, llmSettingsFromEnv, offlineAnswer } from ".";
+import {
+  LlmError,
+  createLlmProvider,
+  createOfflineProvider,
+  isLlmConfigured,
+  llmSettingsFromEnv,
+  offlineAnswer,
+} from ".";
 import { parseEnv } from "../core/env";
 import { startFakeLlmServer, type FakeLlmServer } from "./testing";
 import type { LlmSettings } from "./types";
@@ -15,7 +22,13 @@ async function fake(opts: Parameters<typeof startFakeLlmServer>[0] = {}) {
   return s;
 }
 
-const settings = (baseUrl: string, extra: Partial<LlmSettings> = {}): LlmSettings => ({ baseUrl, model: "test-model", timeoutMs: 5000, maxRetries: 2, ...extra });
+const settings = (baseUrl: string, extra: Partial<LlmSettings> = {}): LlmSettings => ({
+  baseUrl,
+  model: "test-model",
+  timeoutMs: 5000,
+  maxRetries: 2,
+  ...extra,
+});
 
 describe("provider selection", () => {
   it("is offline only when neither OPENAI_BASE_URL nor OPENAI_API_KEY is set", () => {
@@ -31,7 +44,9 @@ describe("provider selection", () => {
 
   it("a configured provider that fails is an error, never a silent offline answer", async () => {
     const provider = createLlmProvider(settings("http://127.0.0.1:9/v1", { maxRetries: 0, timeoutMs: 1000 }));
-    await expect(provider.chat({ messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ code: "LLM_UNAVAILABLE" });
+    await expect(provider.chat({ messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+      code: "LLM_UNAVAILABLE",
+    });
   });
 });
 
@@ -60,19 +75,33 @@ describe("OpenAI-compatible provider (the real openai client over HTTP)", () => 
   it("retries a 429 honouring Retry-After, then succeeds", async () => {
     const s = await fake({ script: [{ kind: "error", status: 429, headers: { "retry-after": "0.3" } }] });
     const t = Date.now();
-    const res = await createLlmProvider(settings(s.url)).chat({ messages: [{ role: "user", content: "again" }], model: "m2" });
+    const res = await createLlmProvider(settings(s.url)).chat({
+      messages: [{ role: "user", content: "again" }],
+      model: "m2",
+    });
     expect(res.text).toBe("echo: again");
     expect(s.requests).toHaveLength(2);
     expect(Date.now() - t).toBeGreaterThanOrEqual(280);
   });
 
   it("retries 500s with backoff (bounded: 3 attempts), then fails with LLM_UNAVAILABLE", async () => {
-    const ok = await fake({ script: [{ kind: "error", status: 500 }, { kind: "error", status: 503 }] });
-    expect((await createLlmProvider(settings(ok.url)).chat({ messages: [{ role: "user", content: "x" }] })).text).toBe("echo: x");
+    const ok = await fake({
+      script: [
+        { kind: "error", status: 500 },
+        { kind: "error", status: 503 },
+      ],
+    });
+    expect((await createLlmProvider(settings(ok.url)).chat({ messages: [{ role: "user", content: "x" }] })).text).toBe(
+      "echo: x",
+    );
     expect(ok.requests).toHaveLength(3);
 
-    const down = await fake({ script: [0, 1, 2, 3].map(() => ({ kind: "error" as const, status: 500, headers: { "retry-after-ms": "10" } })) });
-    const e = await createLlmProvider(settings(down.url)).chat({ messages: [{ role: "user", content: "x" }] }).catch((err: unknown) => err);
+    const down = await fake({
+      script: [0, 1, 2, 3].map(() => ({ kind: "error" as const, status: 500, headers: { "retry-after-ms": "10" } })),
+    });
+    const e = await createLlmProvider(settings(down.url))
+      .chat({ messages: [{ role: "user", content: "x" }] })
+      .catch((err: unknown) => err);
     expect(e).toBeInstanceOf(LlmError);
     expect((e as LlmError).code).toBe("LLM_UNAVAILABLE");
     expect(down.requests).toHaveLength(3);
@@ -80,7 +109,9 @@ describe("OpenAI-compatible provider (the real openai client over HTTP)", () => 
 
   it("does not retry a refused key (401) and names it", async () => {
     const s = await fake({ script: [{ kind: "error", status: 401, message: "bad key" }] });
-    await expect(createLlmProvider(settings(s.url)).chat({ messages: [{ role: "user", content: "x" }] })).rejects.toMatchObject({ code: "LLM_AUTH_FAILED" });
+    await expect(
+      createLlmProvider(settings(s.url)).chat({ messages: [{ role: "user", content: "x" }] }),
+    ).rejects.toMatchObject({ code: "LLM_AUTH_FAILED" });
     expect(s.requests).toHaveLength(1);
   });
 
@@ -99,7 +130,12 @@ describe("OpenAI-compatible provider (the real openai client over HTTP)", () => 
     const reason = new Error("user went away");
     void vi.waitFor(() => expect(s.requests).toHaveLength(1), { timeout: 20_000 }).then(() => controller.abort(reason)); // once it is in flight
     const t = Date.now();
-    await expect(createLlmProvider(settings(s.url)).chat({ messages: [{ role: "user", content: "x" }], signal: controller.signal })).rejects.toBe(reason);
+    await expect(
+      createLlmProvider(settings(s.url)).chat({
+        messages: [{ role: "user", content: "x" }],
+        signal: controller.signal,
+      }),
+    ).rejects.toBe(reason);
     expect(Date.now() - t).toBeLessThan(5000); // the abort ended it (a hang never answers)
     await vi.waitFor(() => expect(s.aborted).toBe(1));
     expect(s.requests).toHaveLength(1);
@@ -130,6 +166,8 @@ describe("offline provider", () => {
     ).toContain("Context: 2 earlier messages");
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    await expect(createOfflineProvider().chat({ messages: [{ role: "user", content: "x" }], signal: controller.signal })).rejects.toThrow("stop");
+    await expect(
+      createOfflineProvider().chat({ messages: [{ role: "user", content: "x" }], signal: controller.signal }),
+    ).rejects.toThrow("stop");
   });
 });

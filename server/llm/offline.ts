@@ -91,7 +91,10 @@ export function offlineAnswer(messages: readonly ChatTurn[]): string {
   const user = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
   const earlier = messages.filter((m) => m.role !== "system").length - 1;
   const items = itemsInText(user);
-  const lines = ["[offline model: no language model is configured; set OPENAI_BASE_URL or OPENAI_API_KEY]", `Question: ${collapse(user, MAX_QUESTION)}`];
+  const lines = [
+    "[offline model: no language model is configured; set OPENAI_BASE_URL or OPENAI_API_KEY]",
+    `Question: ${collapse(user, MAX_QUESTION)}`,
+  ];
   if (items.length) lines.push(`Items (${items.length}): ${items.join("; ")}`);
   if (earlier > 0) lines.push(`Context: ${earlier} earlier message${earlier === 1 ? "" : "s"} in this conversation.`);
   return lines.join("\n");

@@ -22,17 +22,44 @@ import type { LlmProvider, LlmRequest, LlmResponse, LlmSettings } from "./types"
 function mapError(e: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason ?? e;
   if (e instanceof APIUserAbortError) return e;
-  if (e instanceof APIConnectionTimeoutError) return new LlmError("LLM_TIMEOUT", "The model did not answer in time (after retries)", undefined, { cause: e });
-  if (e instanceof APIConnectionError) return new LlmError("LLM_UNAVAILABLE", `The model provider could not be reached: ${e.message}`, undefined, { cause: e });
-  if (e instanceof RateLimitError) return new LlmError("LLM_RATE_LIMITED", `The model provider is rate limiting (429 after retries): ${e.message}`, 429, { cause: e });
+  if (e instanceof APIConnectionTimeoutError)
+    return new LlmError("LLM_TIMEOUT", "The model did not answer in time (after retries)", undefined, { cause: e });
+  if (e instanceof APIConnectionError)
+    return new LlmError("LLM_UNAVAILABLE", `The model provider could not be reached: ${e.message}`, undefined, {
+      cause: e,
+    });
+  if (e instanceof RateLimitError)
+    return new LlmError(
+      "LLM_RATE_LIMITED",
+      `The model provider is rate limiting (429 after retries): ${e.message}`,
+      429,
+      { cause: e },
+    );
   if (e instanceof AuthenticationError || e instanceof PermissionDeniedError) {
-    return new LlmError("LLM_AUTH_FAILED", `The model provider refused the credentials (${e.status}): ${e.message}`, e.status, { cause: e });
+    return new LlmError(
+      "LLM_AUTH_FAILED",
+      `The model provider refused the credentials (${e.status}): ${e.message}`,
+      e.status,
+      { cause: e },
+    );
   }
   if (e instanceof APIError) {
     const status = typeof e.status === "number" ? e.status : undefined;
-    if (status !== undefined && status >= 500) return new LlmError("LLM_UNAVAILABLE", `The model provider failed (${status} after retries): ${e.message}`, status, { cause: e });
-    if (status === 408) return new LlmError("LLM_TIMEOUT", `The model provider timed out (408 after retries)`, status, { cause: e });
-    return new LlmError("LLM_REQUEST_REJECTED", `The model provider rejected the request (${status ?? "no status"}): ${e.message}`, status, { cause: e });
+    if (status !== undefined && status >= 500)
+      return new LlmError(
+        "LLM_UNAVAILABLE",
+        `The model provider failed (${status} after retries): ${e.message}`,
+        status,
+        { cause: e },
+      );
+    if (status === 408)
+      return new LlmError("LLM_TIMEOUT", `The model provider timed out (408 after retries)`, status, { cause: e });
+    return new LlmError(
+      "LLM_REQUEST_REJECTED",
+      `The model provider rejected the request (${status ?? "no status"}): ${e.message}`,
+      status,
+      { cause: e },
+    );
   }
   return e;
 }
@@ -68,7 +95,10 @@ export function createOpenAiProvider(settings: LlmSettings): LlmProvider {
       if (!choice?.message) throw new LlmError("LLM_BAD_RESPONSE", "The model answered without a message");
       return {
         text: choice.message.content ?? "",
-        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+        usage: {
+          promptTokens: completion.usage?.prompt_tokens ?? 0,
+          completionTokens: completion.usage?.completion_tokens ?? 0,
+        },
         model: completion.model || model,
       };
     },

@@ -15,7 +15,16 @@ export type FakeReply =
   | { kind: "error"; status: number; headers?: Record<string, string>; message?: string; delayMs?: number }
   | { kind: "hang" };
 
-export type FakeRequest = { body: { model?: string; messages?: Array<{ role: string; content: string }>; temperature?: number; max_tokens?: number }; headers: http.IncomingHttpHeaders; at: number };
+export type FakeRequest = {
+  body: {
+    model?: string;
+    messages?: Array<{ role: string; content: string }>;
+    temperature?: number;
+    max_tokens?: number;
+  };
+  headers: http.IncomingHttpHeaders;
+  at: number;
+};
 
 export type FakeLlmServer = {
   /** Base URL to use as OPENAI_BASE_URL (ends with /v1). */
@@ -57,7 +66,9 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "not found" } }));
         return;
       }
       let body: FakeRequest["body"] = {};
@@ -105,7 +116,11 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
             created: Math.floor(Date.now() / 1000),
             model: body.model ?? "fake-model",
             choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-            usage: { prompt_tokens: prompt, completion_tokens: counted.completion, total_tokens: prompt + counted.completion },
+            usage: {
+              prompt_tokens: prompt,
+              completion_tokens: counted.completion,
+              total_tokens: prompt + counted.completion,
+            },
           }),
         );
       };

@@ -16,13 +16,17 @@ const NodeTypesOutput = {
 /** What the builder tools need; the in-app endpoint calls the services, the stdio server calls REST via the SDK. */
 export type BuilderToolsApi = {
   listNodeTypes(): Promise<unknown>;
-  validate(workflow: unknown): Promise<{ valid: boolean; errors: Array<{ code: string; message: string; path: string }>; warnings: unknown[] }>;
+  validate(
+    workflow: unknown,
+  ): Promise<{ valid: boolean; errors: Array<{ code: string; message: string; path: string }>; warnings: unknown[] }>;
 };
 
 function summary(result: Awaited<ReturnType<BuilderToolsApi["validate"]>>): string {
   if (result.valid) return `valid (${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"})`;
   const lines = result.errors.slice(0, 20).map((e) => `- ${e.code} at ${e.path}: ${e.message}`);
-  return [`invalid: ${result.errors.length} error(s)`, ...lines, result.errors.length > 20 ? "- …" : ""].filter(Boolean).join("\n");
+  return [`invalid: ${result.errors.length} error(s)`, ...lines, result.errors.length > 20 ? "- …" : ""]
+    .filter(Boolean)
+    .join("\n");
 }
 
 /** The spec's MCP tools `builder_list_node_types` and `builder_validate`, defined once for both transports. */
@@ -39,7 +43,10 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
     },
     async () => {
       const types = await api.listNodeTypes();
-      return { content: [{ type: "text", text: JSON.stringify(types) }], structuredContent: types as Record<string, unknown> };
+      return {
+        content: [{ type: "text", text: JSON.stringify(types) }],
+        structuredContent: types as Record<string, unknown>,
+      };
     },
   );
   server.registerTool(
@@ -54,7 +61,10 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
     },
     async ({ workflow }) => {
       const result = await api.validate(workflow);
-      return { content: [{ type: "text", text: `${summary(result)}\n\n${JSON.stringify(result)}` }], structuredContent: result };
+      return {
+        content: [{ type: "text", text: `${summary(result)}\n\n${JSON.stringify(result)}` }],
+        structuredContent: result,
+      };
     },
   );
   return server;

@@ -26,7 +26,9 @@ export function chatCacheKey(workflow: Workflow, input: Record<string, unknown>)
   if (typeof text !== "string") return null;
   const question = normalizeQuestion(text);
   if (!question) return null;
-  const rest = Object.fromEntries(Object.entries(input).filter(([k, v]) => k !== field && k !== "sessionId" && v !== undefined));
+  const rest = Object.fromEntries(
+    Object.entries(input).filter(([k, v]) => k !== field && k !== "sessionId" && v !== undefined),
+  );
   const material = Object.keys(rest).length ? `${question}\u0000${canonicalJson(rest)}` : question;
   return { question, hash: createHash("sha256").update(material).digest("hex") };
 }
@@ -58,14 +60,31 @@ const SWEEP_EVERY_MS = 60_000;
 
 export async function storeCached(
   db: Db,
-  entry: { workflowVersionId: string; key: CacheKey; answer: string; payload: Record<string, unknown> | null; traceId: string; ttlSeconds: number },
+  entry: {
+    workflowVersionId: string;
+    key: CacheKey;
+    answer: string;
+    payload: Record<string, unknown> | null;
+    traceId: string;
+    ttlSeconds: number;
+  },
 ): Promise<void> {
   const now = Date.now();
   const expiresAt = new Date(now + entry.ttlSeconds * 1000);
   const payload = entry.payload === null ? Prisma.DbNull : (entry.payload as Prisma.InputJsonValue);
   await db.chatCacheEntry.upsert({
-    where: { workflowVersionId_questionHash: { workflowVersionId: entry.workflowVersionId, questionHash: entry.key.hash } },
-    create: { workflowVersionId: entry.workflowVersionId, questionHash: entry.key.hash, question: entry.key.question, answer: entry.answer, payload, traceId: entry.traceId, expiresAt },
+    where: {
+      workflowVersionId_questionHash: { workflowVersionId: entry.workflowVersionId, questionHash: entry.key.hash },
+    },
+    create: {
+      workflowVersionId: entry.workflowVersionId,
+      questionHash: entry.key.hash,
+      question: entry.key.question,
+      answer: entry.answer,
+      payload,
+      traceId: entry.traceId,
+      expiresAt,
+    },
     update: { question: entry.key.question, answer: entry.answer, payload, traceId: entry.traceId, expiresAt, hits: 0 },
   });
   // Expired rows are removed now and then (at most once a minute per process), never on the hot path of a hit.

@@ -3,9 +3,11 @@
  * changes meaning once released. Sandbox errors keep the sandbox's own code (TIMEOUT, PYTHON_ERROR, ...).
  */
 export const RUNTIME_ERROR_CODES = {
-  INPUT_REQUIRED: "A required start input was not supplied (missing, null, or a blank string with no non-blank default).",
+  INPUT_REQUIRED:
+    "A required start input was not supplied (missing, null, or a blank string with no non-blank default).",
   INPUT_INVALID_TYPE: "A start input is not a value of its declared type.",
-  WORKFLOW_INVALID: "The workflow cannot be executed: no start node, a cycle, or a malformed graph (validate it first).",
+  WORKFLOW_INVALID:
+    "The workflow cannot be executed: no start node, a cycle, or a malformed graph (validate it first).",
   NODE_CONFIG_INVALID: "A node's config does not match its node type's contract.",
   END_NOT_REACHED: "The run finished without reaching an end node (every branch leading to one was skipped).",
   LIMIT_STEPS: "The run executed more nodes than the step limit allows.",
@@ -15,7 +17,8 @@ export const RUNTIME_ERROR_CODES = {
   LLM_TIMEOUT: "The language model provider did not answer in time (after the retries).",
   LLM_UNAVAILABLE: "The language model provider could not be reached or answered 5xx (after the retries).",
   LLM_AUTH_FAILED: "The language model provider refused the credentials (401/403).",
-  LLM_REQUEST_REJECTED: "The language model provider rejected the request (4xx other than 401/403/429), e.g. an unknown model.",
+  LLM_REQUEST_REJECTED:
+    "The language model provider rejected the request (4xx other than 401/403/429), e.g. an unknown model.",
   LLM_BAD_RESPONSE: "The language model provider answered without a message.",
   HTTP_URL_INVALID: "The rendered http url is not an absolute http(s) URL or a path starting with /.",
   HTTP_BASE_URL_UNSET: "The http url is relative but WEBHOOK_BASE_URL is not set.",

@@ -45,7 +45,10 @@ function wf(nodes: N[], edges: Array<[string, string] | [string, string, "true" 
   } as Workflow;
 }
 
-const start = (outputs: Array<Record<string, unknown>> = [{ name: "query", type: "string", required: true, default: "" }], variables?: Record<string, unknown>): N => ({
+const start = (
+  outputs: Array<Record<string, unknown>> = [{ name: "query", type: "string", required: true, default: "" }],
+  variables?: Record<string, unknown>,
+): N => ({
   id: "start",
   type: "start",
   config: variables ? { outputs, variables } : { outputs },
@@ -53,26 +56,43 @@ const start = (outputs: Array<Record<string, unknown>> = [{ name: "query", type:
 
 const fakeSandbox: SandboxRunner = {
   async run({ code, inputs }) {
-    if (code.includes("raise")) throw Object.assign(new Error("ValueError: boom"), { name: "SandboxError", code: "PYTHON_ERROR" });
-    return { result: { upper: String(inputs.text ?? "").toUpperCase(), keys: Object.keys(inputs) }, stdout: "printed\n", stderr: "", durationMs: 1 };
+    if (code.includes("raise"))
+      throw Object.assign(new Error("ValueError: boom"), { name: "SandboxError", code: "PYTHON_ERROR" });
+    return {
+      result: { upper: String(inputs.text ?? "").toUpperCase(), keys: Object.keys(inputs) },
+      stdout: "printed\n",
+      stderr: "",
+      durationMs: 1,
+    };
   },
 };
 
 function deps(over: Partial<RuntimeDeps> = {}, allowed?: string): RuntimeDeps {
   return {
     llm: createOfflineProvider(),
-    http: { webhookBaseUrl: hook.origin, policy: { rules: originRules(hook.origin, allowed), resolver: defaultResolver, ...HTTP_LIMITS } },
+    http: {
+      webhookBaseUrl: hook.origin,
+      policy: { rules: originRules(hook.origin, allowed), resolver: defaultResolver, ...HTTP_LIMITS },
+    },
     sandbox: async () => fakeSandbox,
     ...over,
   };
 }
 
-const run = (workflow: Workflow, input: Record<string, unknown>, extra: Partial<ExecuteOptions> = {}, d: RuntimeDeps = deps()) =>
-  runWorkflow(db, { workflow, input, mode: "pipeline_live", source: "test_run", agentId, ...extra }, d);
+const run = (
+  workflow: Workflow,
+  input: Record<string, unknown>,
+  extra: Partial<ExecuteOptions> = {},
+  d: RuntimeDeps = deps(),
+) => runWorkflow(db, { workflow, input, mode: "pipeline_live", source: "test_run", agentId, ...extra }, d);
 
 const minimal = () =>
   wf(
-    [start(), { id: "llm_1", type: "llm", config: { systemPrompt: "You are helpful.", userPrompt: "{{start.query}}" } }, { id: "end", type: "end", config: { output: "{{llm_1.result}}" } }],
+    [
+      start(),
+      { id: "llm_1", type: "llm", config: { systemPrompt: "You are helpful.", userPrompt: "{{start.query}}" } },
+      { id: "end", type: "end", config: { output: "{{llm_1.result}}" } },
+    ],
     [
       ["start", "llm_1"],
       ["llm_1", "end"],
@@ -81,7 +101,13 @@ const minimal = () =>
 
 describe("executeWorkflow", () => {
   it("runs start -> llm -> end with the offline provider when nothing is configured, and writes the trace", async () => {
-    const res = await executeWorkflow(db, { workflow: minimal(), input: { query: "What is for dinner?" }, mode: "pipeline", source: "api", agentId });
+    const res = await executeWorkflow(db, {
+      workflow: minimal(),
+      input: { query: "What is for dinner?" },
+      mode: "pipeline",
+      source: "api",
+      agentId,
+    });
     expect(res.status).toBe("succeeded");
     expect(res.llmProvider).toBe("offline");
     expect(res.answer).toContain("Question: What is for dinner?");
@@ -98,7 +124,15 @@ describe("executeWorkflow", () => {
     expect(llmStep?.usage?.completionTokens).toBeGreaterThan(0);
 
     const trace = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
-    expect(trace).toMatchObject({ status: "succeeded", mode: "pipeline", source: "api", agentId, answer: res.answer, llmProvider: "offline", cache: "bypass" });
+    expect(trace).toMatchObject({
+      status: "succeeded",
+      mode: "pipeline",
+      source: "api",
+      agentId,
+      answer: res.answer,
+      llmProvider: "offline",
+      cache: "bypass",
+    });
     expect(trace.finishedAt).toBeTruthy();
     expect((trace.steps as unknown[]).length).toBe(3);
     expect(trace.promptTokens).toBe(res.usage.promptTokens);
@@ -106,9 +140,27 @@ describe("executeWorkflow", () => {
 
   it("maps a message onto the start's declared outputs", () => {
     expect(inputFromMessage(minimal(), "hi")).toEqual({ query: "hi" });
-    const other = wf([start([{ name: "locale", type: "string" }, { name: "question", type: "string" }]), { id: "end", type: "end" }], [["start", "end"]]);
+    const other = wf(
+      [
+        start([
+          { name: "locale", type: "string" },
+          { name: "question", type: "string" },
+        ]),
+        { id: "end", type: "end" },
+      ],
+      [["start", "end"]],
+    );
     expect(inputFromMessage(other, "hi")).toEqual({ question: "hi" });
-    const first = wf([start([{ name: "n", type: "number" }, { name: "prompt", type: "string" }]), { id: "end", type: "end" }], [["start", "end"]]);
+    const first = wf(
+      [
+        start([
+          { name: "n", type: "number" },
+          { name: "prompt", type: "string" },
+        ]),
+        { id: "end", type: "end" },
+      ],
+      [["start", "end"]],
+    );
     expect(inputFromMessage(first, "hi")).toEqual({ prompt: "hi" });
   });
 
@@ -123,13 +175,21 @@ describe("executeWorkflow", () => {
           ],
           { brand: "Flowbench" },
         ),
-        { id: "end", type: "end", config: { output: "{{start.query}}|{{start.limit}}|{{start.locale}}|{{start.brand}}" } },
+        {
+          id: "end",
+          type: "end",
+          config: { output: "{{start.query}}|{{start.limit}}|{{start.locale}}|{{start.brand}}" },
+        },
       ],
       [["start", "end"]],
     );
     expect((await run(w, { query: "q" })).answer).toBe("q|3|en|Flowbench");
     const missing = await run(w, {});
-    expect(missing).toMatchObject({ status: "failed", answer: null, error: { code: "INPUT_REQUIRED", nodeId: "start" } });
+    expect(missing).toMatchObject({
+      status: "failed",
+      answer: null,
+      error: { code: "INPUT_REQUIRED", nodeId: "start" },
+    });
     expect(missing.error?.message).toMatch(/query/);
     expect((await run(w, { query: "   " })).error?.code).toBe("INPUT_REQUIRED");
     expect((await run(w, { query: "q", limit: "3" })).error?.code).toBe("INPUT_INVALID_TYPE");
@@ -180,19 +240,33 @@ describe("executeWorkflow", () => {
       ["yes", "end"],
       ["no", "end"],
     ]);
-    expect((await run(bad, { query: "x" })).error).toMatchObject({ code: "CONDITION_EVALUATION_FAILED", nodeId: "cond" });
+    expect((await run(bad, { query: "x" })).error).toMatchObject({
+      code: "CONDITION_EVALUATION_FAILED",
+      nodeId: "cond",
+    });
   });
 
   it("pipeline_live calls the owner's API; the end's payload keeps structured values of single {{refs}}", async () => {
     const w = wf(
       [
         start([{ name: "scene", type: "string", required: true }]),
-        { id: "http_1", type: "http", config: { url: "/api/dishes", params: { scene: "{{start.scene}}" }, headers: { "x-api-key": "secret-key" } } },
+        {
+          id: "http_1",
+          type: "http",
+          config: { url: "/api/dishes", params: { scene: "{{start.scene}}" }, headers: { "x-api-key": "secret-key" } },
+        },
         { id: "llm_1", type: "llm", config: { userPrompt: "Recommend one of {{http_1.result.dishes}}" } },
         {
           id: "end",
           type: "end",
-          config: { output: "{{llm_1.result}}", payload: { goods_list: "{{http_1.result.dishes}}", count: "{{http_1.result.dishes.0.name}} and more", status: "{{http_1.status}}" } },
+          config: {
+            output: "{{llm_1.result}}",
+            payload: {
+              goods_list: "{{http_1.result.dishes}}",
+              count: "{{http_1.result.dishes.0.name}} and more",
+              status: "{{http_1.status}}",
+            },
+          },
         },
       ],
       [
@@ -206,11 +280,22 @@ describe("executeWorkflow", () => {
     expect(res.status).toBe("succeeded");
     expect(hook.requests.length).toBe(before + 1);
     expect(hook.requests.at(-1)?.path).toBe("/api/dishes?scene=dinner");
-    expect(res.payload).toEqual({ goods_list: [expect.objectContaining({ name: "Mapo tofu" }), expect.objectContaining({ name: "Kung pao chicken" })], count: "Mapo tofu and more", status: 200 });
+    expect(res.payload).toEqual({
+      goods_list: [
+        expect.objectContaining({ name: "Mapo tofu" }),
+        expect.objectContaining({ name: "Kung pao chicken" }),
+      ],
+      count: "Mapo tofu and more",
+      status: 200,
+    });
     expect(res.answer).toContain("Items (2): Mapo tofu; Kung pao chicken");
     const httpStep = res.steps.find((s) => s.nodeId === "http_1");
     expect(httpStep?.output).toMatchObject({ status: 200, ok: true });
-    expect(httpStep?.input).toMatchObject({ method: "GET", url: `${hook.origin}/api/dishes?scene=dinner`, headers: { "x-api-key": "[redacted]" } });
+    expect(httpStep?.input).toMatchObject({
+      method: "GET",
+      url: `${hook.origin}/api/dishes?scene=dinner`,
+      headers: { "x-api-key": "[redacted]" },
+    });
     const trace = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
     expect(trace.payload).toEqual(res.payload);
   });
@@ -226,11 +311,20 @@ describe("executeWorkflow", () => {
             url: "/session?api_key={{start.who}}&page=2",
             method: "POST",
             params: { client_secret: "cs-1", scene: "dinner" },
-            headers: { Authorization: "Bearer {{start.who}}", "X-Api-Key": "xk-1", Cookie: "sid=c-1", "X-Trace-Id": "t-1" },
+            headers: {
+              Authorization: "Bearer {{start.who}}",
+              "X-Api-Key": "xk-1",
+              Cookie: "sid=c-1",
+              "X-Trace-Id": "t-1",
+            },
             body: { password: "pw-1", keyword: "spicy", promptTokens: 5, nested: { refreshToken: "rt-1" } },
           },
         },
-        { id: "end", type: "end", config: { output: "{{http_1.result.access_token}}|{{http_1.result.user.password}}" } },
+        {
+          id: "end",
+          type: "end",
+          config: { output: "{{http_1.result.access_token}}|{{http_1.result.user.password}}" },
+        },
       ],
       [
         ["start", "http_1"],
@@ -245,13 +339,31 @@ describe("executeWorkflow", () => {
     expect(seen.headers["x-api-key"]).toBe("xk-1");
     expect(seen.headers.cookie).toBe("sid=c-1");
     expect(seen.path).toBe("/session?api_key=sk-live-123&page=2&client_secret=cs-1&scene=dinner");
-    expect(JSON.parse(seen.body)).toEqual({ password: "pw-1", keyword: "spicy", promptTokens: 5, nested: { refreshToken: "rt-1" } });
+    expect(JSON.parse(seen.body)).toEqual({
+      password: "pw-1",
+      keyword: "spicy",
+      promptTokens: 5,
+      nested: { refreshToken: "rt-1" },
+    });
     // later nodes read the unredacted output
     expect(res.answer).toBe("tok-from-server|pw-from-server");
     // the stored http step (and the one in the answer) holds none of them; set-cookie is never kept at all
     const trace = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
-    const step = (trace.steps as Array<{ nodeId: string; input: Record<string, unknown>; output: Record<string, unknown> }>).find((s) => s.nodeId === "http_1")!;
-    for (const secret of ["sk-live-123", "xk-1", "sid=c-1", "cs-1", "pw-1", "rt-1", "tok-from-server", "hdr-from-server", "cookie-from-server", "pw-from-server"]) {
+    const step = (
+      trace.steps as Array<{ nodeId: string; input: Record<string, unknown>; output: Record<string, unknown> }>
+    ).find((s) => s.nodeId === "http_1")!;
+    for (const secret of [
+      "sk-live-123",
+      "xk-1",
+      "sid=c-1",
+      "cs-1",
+      "pw-1",
+      "rt-1",
+      "tok-from-server",
+      "hdr-from-server",
+      "cookie-from-server",
+      "pw-from-server",
+    ]) {
       expect(JSON.stringify(step)).not.toContain(secret);
       expect(JSON.stringify(res.steps.find((s) => s.nodeId === "http_1"))).not.toContain(secret);
     }
@@ -261,7 +373,10 @@ describe("executeWorkflow", () => {
       body: { password: "[redacted]", keyword: "spicy", promptTokens: 5, nested: { refreshToken: "[redacted]" } },
     });
     expect(step.input.url).toContain("page=2");
-    expect(step.output).toMatchObject({ result: { access_token: "[redacted]", user: { name: "ada", password: "[redacted]" }, count: 2 }, headers: { "x-session-token": "[redacted]" } });
+    expect(step.output).toMatchObject({
+      result: { access_token: "[redacted]", user: { name: "ada", password: "[redacted]" }, count: 2 },
+      headers: { "x-session-token": "[redacted]" },
+    });
     expect(step.output.headers).not.toHaveProperty("set-cookie");
 
     // TRACE_REDACT=off stores the values as they are (a private debugging install)
@@ -281,10 +396,29 @@ describe("executeWorkflow", () => {
           { name: "memory_key", type: "string", required: false, default: "s-1" },
         ]),
         { id: "http_1", type: "http", config: { url: "/session", method: "POST" } },
-        { id: "code_1", type: "code", config: { code: "result = 1", inputs: { text: "{{http_1.result.access_token}}" } } },
-        { id: "llm_1", type: "llm", config: { userPrompt: "Token {{http_1.result.access_token}} and {{start.password}} for {{start.query}}" } },
-        { id: "mem", type: "memory_save", config: { agent_id: agentId, key: "{{start.memory_key}}", data: { seen: "{{http_1.result.access_token}}" } } },
-        { id: "end", type: "end", config: { output: "{{llm_1.result}} / {{http_1.result.access_token}}", payload: { t: "{{http_1.result.access_token}}" } } },
+        {
+          id: "code_1",
+          type: "code",
+          config: { code: "result = 1", inputs: { text: "{{http_1.result.access_token}}" } },
+        },
+        {
+          id: "llm_1",
+          type: "llm",
+          config: { userPrompt: "Token {{http_1.result.access_token}} and {{start.password}} for {{start.query}}" },
+        },
+        {
+          id: "mem",
+          type: "memory_save",
+          config: { agent_id: agentId, key: "{{start.memory_key}}", data: { seen: "{{http_1.result.access_token}}" } },
+        },
+        {
+          id: "end",
+          type: "end",
+          config: {
+            output: "{{llm_1.result}} / {{http_1.result.access_token}}",
+            payload: { t: "{{http_1.result.access_token}}" },
+          },
+        },
       ],
       [
         ["start", "http_1"],
@@ -306,7 +440,11 @@ describe("executeWorkflow", () => {
       expect(stored).not.toContain(secret);
       expect(JSON.stringify(res.steps)).not.toContain(secret);
     }
-    const steps = trace.steps as Array<{ nodeId: string; input: Record<string, unknown>; output: Record<string, unknown> }>;
+    const steps = trace.steps as Array<{
+      nodeId: string;
+      input: Record<string, unknown>;
+      output: Record<string, unknown>;
+    }>;
     const step = (id: string) => steps.find((s) => s.nodeId === id)!;
     expect(step("start").input).toEqual({ query: "what is for dinner", password: "[redacted]" });
     expect(step("code_1").input).toMatchObject({ inputs: { text: "[redacted]" } });
@@ -318,13 +456,25 @@ describe("executeWorkflow", () => {
 
     // an http error message embedding the url with its api key
     const bad = (url: string) =>
-      wf([start([{ name: "query", type: "string", required: true }]), { id: "http_1", type: "http", config: { url } }, { id: "end", type: "end", config: { output: "x" } }], [
-        ["start", "http_1"],
-        ["http_1", "end"],
-      ]);
+      wf(
+        [
+          start([{ name: "query", type: "string", required: true }]),
+          { id: "http_1", type: "http", config: { url } },
+          { id: "end", type: "end", config: { output: "x" } },
+        ],
+        [
+          ["start", "http_1"],
+          ["http_1", "end"],
+        ],
+      );
     const invalid = await run(bad("{{start.query}}"), { query: "ftp://files.example.com/x?api_key=sk-abcdef123" });
     expect(invalid.error?.code).toBe("HTTP_URL_INVALID");
-    const relative = await run(bad("/x?api_key={{start.query}}"), { query: "sk-abcdef123" }, {}, deps({ http: { policy: deps().http.policy } }));
+    const relative = await run(
+      bad("/x?api_key={{start.query}}"),
+      { query: "sk-abcdef123" },
+      {},
+      deps({ http: { policy: deps().http.policy } }),
+    );
     expect(relative.error?.code).toBe("HTTP_BASE_URL_UNSET");
     for (const r of [invalid, relative]) {
       const t = await db.trace.findUniqueOrThrow({ where: { id: r.traceId } });
@@ -340,7 +490,14 @@ describe("executeWorkflow", () => {
         { id: "http_1", type: "http", config: { url: "/api/dishes", method: "POST", body: { q: "{{start.query}}" } } },
         { id: "http_2", type: "http", config: { url: `${hook.origin}/health` } },
         { id: "llm_1", type: "llm", config: { userPrompt: "{{start.query}} {{http_1.result}} {{http_2.status}}" } },
-        { id: "end", type: "end", config: { output: "{{llm_1.result}}", payload: { items: "{{http_1.result.items}}", dry: "{{http_1.result.dryRun}}" } } },
+        {
+          id: "end",
+          type: "end",
+          config: {
+            output: "{{llm_1.result}}",
+            payload: { items: "{{http_1.result.items}}", dry: "{{http_1.result.dryRun}}" },
+          },
+        },
       ],
       [
         ["start", "http_1"],
@@ -354,14 +511,31 @@ describe("executeWorkflow", () => {
     expect(hook.requests.length).toBe(before);
     expect(dry.status).toBe("succeeded");
     expect(dry.payload).toEqual({ items: [], dry: true });
-    expect(dry.steps.find((s) => s.nodeId === "http_1")).toMatchObject({ status: "succeeded", output: { status: 200, ok: true, result: { items: [], dryRun: true }, headers: {} } });
-    expect(dry.steps.find((s) => s.nodeId === "http_1")?.input).toMatchObject({ dryRun: true, method: "POST", body: { q: "q" } });
+    expect(dry.steps.find((s) => s.nodeId === "http_1")).toMatchObject({
+      status: "succeeded",
+      output: { status: 200, ok: true, result: { items: [], dryRun: true }, headers: {} },
+    });
+    expect(dry.steps.find((s) => s.nodeId === "http_1")?.input).toMatchObject({
+      dryRun: true,
+      method: "POST",
+      body: { q: "q" },
+    });
 
     // a dry run needs no configuration: without WEBHOOK_BASE_URL the relative url is only noted
-    const unconfigured = await run(w, { query: "q" }, { mode: "pipeline" }, deps({ http: { policy: deps().http.policy } }));
+    const unconfigured = await run(
+      w,
+      { query: "q" },
+      { mode: "pipeline" },
+      deps({ http: { policy: deps().http.policy } }),
+    );
     expect(unconfigured.status).toBe("succeeded");
-    expect(unconfigured.steps.find((s) => s.nodeId === "http_1")?.input).toMatchObject({ url: "/api/dishes", note: expect.stringContaining("WEBHOOK_BASE_URL") });
-    expect((await run(w, { query: "q" }, { mode: "pipeline_live" }, deps({ http: { policy: deps().http.policy } }))).error).toMatchObject({ code: "HTTP_BASE_URL_UNSET", nodeId: "http_1" });
+    expect(unconfigured.steps.find((s) => s.nodeId === "http_1")?.input).toMatchObject({
+      url: "/api/dishes",
+      note: expect.stringContaining("WEBHOOK_BASE_URL"),
+    });
+    expect(
+      (await run(w, { query: "q" }, { mode: "pipeline_live" }, deps({ http: { policy: deps().http.policy } }))).error,
+    ).toMatchObject({ code: "HTTP_BASE_URL_UNSET", nodeId: "http_1" });
     expect(hook.requests.length).toBe(before);
 
     const invoke = await run(w, { query: "q" }, { mode: "invoke" });
@@ -375,13 +549,20 @@ describe("executeWorkflow", () => {
     expect(hook.requests.length).toBe(before + 2);
     expect(JSON.parse(hook.requests.at(-2)?.body ?? "{}")).toEqual({ q: "q" });
 
-    const modes = await db.trace.findMany({ where: { id: { in: [dry.traceId, invoke.traceId, live.traceId] } }, select: { mode: true } });
+    const modes = await db.trace.findMany({
+      where: { id: { in: [dry.traceId, invoke.traceId, live.traceId] } },
+      select: { mode: true },
+    });
     expect(modes.map((m) => m.mode).sort()).toEqual(["invoke", "pipeline", "pipeline_live"]);
   });
 
   it("an SSRF attempt fails the http node with HTTP_FORBIDDEN_DESTINATION and the node id; the step shows the url", async () => {
     const w = wf(
-      [start(), { id: "http_1", type: "http", config: { url: "http://169.254.169.254/latest/meta-data/{{start.query}}" } }, { id: "end", type: "end", config: { output: "{{http_1.result}}" } }],
+      [
+        start(),
+        { id: "http_1", type: "http", config: { url: "http://169.254.169.254/latest/meta-data/{{start.query}}" } },
+        { id: "end", type: "end", config: { output: "{{http_1.result}}" } },
+      ],
       [
         ["start", "http_1"],
         ["http_1", "end"],
@@ -390,7 +571,11 @@ describe("executeWorkflow", () => {
     const res = await run(w, { query: "iam" }, {}, deps({}, "*"));
     expect(res).toMatchObject({ status: "failed", error: { code: "HTTP_FORBIDDEN_DESTINATION", nodeId: "http_1" } });
     const step = res.steps.find((s) => s.nodeId === "http_1");
-    expect(step).toMatchObject({ status: "failed", error: { code: "HTTP_FORBIDDEN_DESTINATION" }, input: { url: "http://169.254.169.254/latest/meta-data/iam" } });
+    expect(step).toMatchObject({
+      status: "failed",
+      error: { code: "HTTP_FORBIDDEN_DESTINATION" },
+      input: { url: "http://169.254.169.254/latest/meta-data/iam" },
+    });
   });
 
   it("memory round trip: save (data templates, extractFrom) merges; a later run loads selected fields", async () => {
@@ -401,7 +586,11 @@ describe("executeWorkflow", () => {
           { name: "sessionId", type: "string", default: "" },
         ]),
         { id: "llm_1", type: "llm", config: { userPrompt: "{{start.query}}" } },
-        { id: "save_1", type: "memory_save", config: { agent_id: "support-bot", data: { last_question: "{{start.query}}", turn: "{{start.sessionId}}" } } },
+        {
+          id: "save_1",
+          type: "memory_save",
+          config: { agent_id: "support-bot", data: { last_question: "{{start.query}}", turn: "{{start.sessionId}}" } },
+        },
         { id: "save_2", type: "memory_save", config: { agent_id: "support-bot", extractFrom: "llm_1.result" } },
         { id: "end", type: "end", config: { output: "saved" } },
       ],
@@ -415,14 +604,28 @@ describe("executeWorkflow", () => {
     // online (chat): the agent's production memory
     const saved = await run(saver, { query: "I like tofu" }, { sessionId: "s-42", source: "chat" });
     expect(saved.status).toBe("succeeded");
-    expect(saved.steps.find((s) => s.nodeId === "save_2")?.output).toMatchObject({ saved: true, result: { last_question: "I like tofu", turn: "s-42" } });
+    expect(saved.steps.find((s) => s.nodeId === "save_2")?.output).toMatchObject({
+      saved: true,
+      result: { last_question: "I like tofu", turn: "s-42" },
+    });
 
     const loader = wf(
       [
         start([{ name: "sessionId", type: "string", required: true }]),
-        { id: "load_1", type: "memory_load", config: { agent_id: "support-bot", fields: ["last_question", "result", "missing"] } },
+        {
+          id: "load_1",
+          type: "memory_load",
+          config: { agent_id: "support-bot", fields: ["last_question", "result", "missing"] },
+        },
         { id: "load_2", type: "memory_load", config: { agent_id: "support-bot", key: "someone-else" } },
-        { id: "end", type: "end", config: { output: "{{load_1.result.last_question}}", payload: { memory: "{{load_1.result}}", found: "{{load_1.found}}", other: "{{load_2.found}}" } } },
+        {
+          id: "end",
+          type: "end",
+          config: {
+            output: "{{load_1.result.last_question}}",
+            payload: { memory: "{{load_1.result}}", found: "{{load_1.found}}", other: "{{load_2.found}}" },
+          },
+        },
       ],
       [
         ["start", "load_1"],
@@ -432,18 +635,32 @@ describe("executeWorkflow", () => {
     );
     const loaded = await run(loader, { sessionId: "s-42" }, { source: "chat" });
     expect(loaded.answer).toBe("I like tofu");
-    expect(loaded.payload).toMatchObject({ found: true, other: false, memory: { last_question: "I like tofu", result: expect.stringContaining("I like tofu") } });
+    expect(loaded.payload).toMatchObject({
+      found: true,
+      other: false,
+      memory: { last_question: "I like tofu", result: expect.stringContaining("I like tofu") },
+    });
     expect(Object.keys(loaded.payload?.memory as object).sort()).toEqual(["last_question", "result"]);
     const row = await db.agentMemory.findFirstOrThrow({ where: { agentId, key: "support-bot/s-42" } });
     expect(row.memoryType).toBe("conversation");
 
     // A real agent id shares that agent's memory; without any agent a label is an error.
-    const byId = wf([start([{ name: "sessionId", type: "string" }]), { id: "load", type: "memory_load", config: { agent_id: agentId, key: "support-bot/s-42" } }, { id: "end", type: "end", config: { output: "{{load.found}}" } }], [
-      ["start", "load"],
-      ["load", "end"],
-    ]);
+    const byId = wf(
+      [
+        start([{ name: "sessionId", type: "string" }]),
+        { id: "load", type: "memory_load", config: { agent_id: agentId, key: "support-bot/s-42" } },
+        { id: "end", type: "end", config: { output: "{{load.found}}" } },
+      ],
+      [
+        ["start", "load"],
+        ["load", "end"],
+      ],
+    );
     expect((await run(byId, {}, { agentId: undefined, source: "api" })).answer).toBe("true");
-    expect((await run(loader, { sessionId: "s-42" }, { agentId: undefined, source: "chat" })).error).toMatchObject({ code: "MEMORY_AGENT_UNKNOWN", nodeId: "load_1" });
+    expect((await run(loader, { sessionId: "s-42" }, { agentId: undefined, source: "chat" })).error).toMatchObject({
+      code: "MEMORY_AGENT_UNKNOWN",
+      nodeId: "load_1",
+    });
   });
 
   it("memory is scoped by source: evaluations and test runs start empty and never touch the production memory", async () => {
@@ -455,7 +672,15 @@ describe("executeWorkflow", () => {
             { name: "sessionId", type: "string", default: "" },
           ]),
           { id: "load", type: "memory_load", config: { agent_id: "prefs", key: "u-1" } },
-          ...(save ? [{ id: "save", type: "memory_save", config: { agent_id: "prefs", key: "u-1", data: { likes: "{{start.query}}" } } }] : []),
+          ...(save
+            ? [
+                {
+                  id: "save",
+                  type: "memory_save",
+                  config: { agent_id: "prefs", key: "u-1", data: { likes: "{{start.query}}" } },
+                },
+              ]
+            : []),
           { id: "end", type: "end", config: { output: "{{load.result.likes}}|{{load.found}}" } },
         ],
         save
@@ -469,7 +694,8 @@ describe("executeWorkflow", () => {
               ["load", "end"],
             ],
       );
-    const production = () => db.agentMemory.findMany({ where: { agentId, key: "prefs/u-1" }, orderBy: { scope: "asc" } });
+    const production = () =>
+      db.agentMemory.findMany({ where: { agentId, key: "prefs/u-1" }, orderBy: { scope: "asc" } });
     // online users' memory
     await run(nodes(true), { query: "tofu" }, { source: "chat" });
     expect((await production()).map((r) => [r.scope, r.data])).toEqual([["", { likes: "tofu" }]]);
@@ -494,7 +720,18 @@ describe("executeWorkflow", () => {
   it("code node: inputs rendered (structured), result and stdout exposed; sandbox errors keep their code", async () => {
     const w = (code: string) =>
       wf(
-        [start(), { id: "code_1", type: "code", config: { code, inputs: { text: "{{start.query}}" } } }, { id: "end", type: "end", config: { output: "{{code_1.result.upper}}", payload: { out: "{{code_1.result}}", stdout: "{{code_1.stdout}}" } } }],
+        [
+          start(),
+          { id: "code_1", type: "code", config: { code, inputs: { text: "{{start.query}}" } } },
+          {
+            id: "end",
+            type: "end",
+            config: {
+              output: "{{code_1.result.upper}}",
+              payload: { out: "{{code_1.result}}", stdout: "{{code_1.stdout}}" },
+            },
+          },
+        ],
         [
           ["start", "code_1"],
           ["code_1", "end"],
@@ -505,15 +742,26 @@ describe("executeWorkflow", () => {
     expect(ok.payload).toEqual({ out: { upper: "TOFU", keys: ["text"] }, stdout: "printed\n" });
     const failed = await run(w("raise ValueError('boom')"), { query: "tofu" });
     expect(failed.error).toMatchObject({ code: "PYTHON_ERROR", nodeId: "code_1" });
-    const unavailable = await run(w("result = 1"), { query: "x" }, {}, deps({ sandbox: async () => Promise.reject(new Error("no pyodide")) }));
+    const unavailable = await run(
+      w("result = 1"),
+      { query: "x" },
+      {},
+      deps({ sandbox: async () => Promise.reject(new Error("no pyodide")) }),
+    );
     expect(unavailable.error?.code).toBe("SANDBOX_UNAVAILABLE");
   });
 
   it("text PostgreSQL cannot store that a node produces (NUL, lone surrogates) is stored and returned as U+FFFD, never a failed trace write", async () => {
     const nulSandbox: SandboxRunner = {
       async run({ code }) {
-        if (code.includes("raise")) throw Object.assign(new Error("bad \u0000 byte"), { name: "SandboxError", code: "PYTHON_ERROR" });
-        return { result: { text: "a\u0000b", lone: "x\ud800", ["k\u0000"]: 1 }, stdout: "out\u0000", stderr: "", durationMs: 1 };
+        if (code.includes("raise"))
+          throw Object.assign(new Error("bad \u0000 byte"), { name: "SandboxError", code: "PYTHON_ERROR" });
+        return {
+          result: { text: "a\u0000b", lone: "x\ud800", ["k\u0000"]: 1 },
+          stdout: "out\u0000",
+          stderr: "",
+          durationMs: 1,
+        };
       },
     };
     const w = (code: string) =>
@@ -521,8 +769,16 @@ describe("executeWorkflow", () => {
         [
           start(),
           { id: "code_1", type: "code", config: { code } },
-          { id: "mem", type: "memory_save", config: { key: "{{code_1.result.text}}", data: { v: "{{code_1.result.text}}" } } },
-          { id: "end", type: "end", config: { output: "{{code_1.result.text}}", payload: { out: "{{code_1.result}}" } } },
+          {
+            id: "mem",
+            type: "memory_save",
+            config: { key: "{{code_1.result.text}}", data: { v: "{{code_1.result.text}}" } },
+          },
+          {
+            id: "end",
+            type: "end",
+            config: { output: "{{code_1.result.text}}", payload: { out: "{{code_1.result}}" } },
+          },
         ],
         [
           ["start", "code_1"],
@@ -530,7 +786,12 @@ describe("executeWorkflow", () => {
           ["mem", "end"],
         ],
       );
-    const ok = await run(w("result = 'a' + chr(0) + 'b'"), { query: "q" }, { source: "chat" }, deps({ sandbox: async () => nulSandbox }));
+    const ok = await run(
+      w("result = 'a' + chr(0) + 'b'"),
+      { query: "q" },
+      { source: "chat" },
+      deps({ sandbox: async () => nulSandbox }),
+    );
     expect(ok.status).toBe("succeeded");
     expect(ok.answer).toBe("a\ufffdb");
     expect(ok.payload).toEqual({ out: { text: "a\ufffdb", lone: "x\ufffd", "k\ufffd": 1 } });
@@ -538,7 +799,9 @@ describe("executeWorkflow", () => {
     expect(trace.status).toBe("succeeded");
     expect(trace.answer).toBe("a\ufffdb");
     expect(JSON.stringify(trace.steps)).toContain("out\ufffd");
-    expect(await db.agentMemory.findFirst({ where: { agentId, key: "a\ufffdb" }, select: { data: true } })).toEqual({ data: { v: "a\ufffdb" } });
+    expect(await db.agentMemory.findFirst({ where: { agentId, key: "a\ufffdb" }, select: { data: true } })).toEqual({
+      data: { v: "a\ufffdb" },
+    });
     // an error message carrying NUL is stored too
     const failed = await run(w("raise"), { query: "q" }, {}, deps({ sandbox: async () => nulSandbox }));
     expect(failed.error).toMatchObject({ code: "PYTHON_ERROR", message: expect.stringContaining("bad \ufffd byte") });
@@ -566,7 +829,13 @@ describe("executeWorkflow", () => {
     expect(res.answer).toBe("user: breakfast please\nassistant: Try the congee.");
     expect(res.payload).toEqual({ turns: null }); // only the declared name `history` is a run fact
     const arrayWf = wf(
-      [start([{ name: "query", type: "string", required: true, default: "" }, { name: "history", type: "array" }]), { id: "end", type: "end", config: { output: "x", payload: { h: "{{start.history}}" } } }],
+      [
+        start([
+          { name: "query", type: "string", required: true, default: "" },
+          { name: "history", type: "array" },
+        ]),
+        { id: "end", type: "end", config: { output: "x", payload: { h: "{{start.history}}" } } },
+      ],
       [["start", "end"]],
     );
     expect((await run(arrayWf, { query: "q" }, { history })).payload).toEqual({ h: history });
@@ -600,10 +869,22 @@ describe("executeWorkflow", () => {
   });
 
   it("a configured provider that fails fails the node (never an offline answer)", async () => {
-    const down = await startFakeLlmServer({ script: [0, 1, 2].map(() => ({ kind: "error" as const, status: 503, headers: { "retry-after-ms": "5" } })) });
+    const down = await startFakeLlmServer({
+      script: [0, 1, 2].map(() => ({ kind: "error" as const, status: 503, headers: { "retry-after-ms": "5" } })),
+    });
     try {
-      const res = await run(minimal(), { query: "x" }, {}, deps({ llm: createLlmProvider({ baseUrl: down.url, model: "m", timeoutMs: 2000, maxRetries: 2 }) }));
-      expect(res).toMatchObject({ status: "failed", answer: null, llmProvider: "openai-compatible", error: { code: "LLM_UNAVAILABLE", nodeId: "llm_1" } });
+      const res = await run(
+        minimal(),
+        { query: "x" },
+        {},
+        deps({ llm: createLlmProvider({ baseUrl: down.url, model: "m", timeoutMs: 2000, maxRetries: 2 }) }),
+      );
+      expect(res).toMatchObject({
+        status: "failed",
+        answer: null,
+        llmProvider: "openai-compatible",
+        error: { code: "LLM_UNAVAILABLE", nodeId: "llm_1" },
+      });
       expect(down.requests).toHaveLength(3);
     } finally {
       await down.close();
@@ -615,7 +896,12 @@ describe("executeWorkflow", () => {
     try {
       const controller = new AbortController();
       const arrived = abortWhen(controller, () => slow.requests.length > 0); // once the request is at the model, not at a fixed time
-      const res = await run(minimal(), { query: "x" }, { signal: controller.signal }, deps({ llm: createLlmProvider({ baseUrl: slow.url, model: "m", timeoutMs: 30_000, maxRetries: 2 }) }));
+      const res = await run(
+        minimal(),
+        { query: "x" },
+        { signal: controller.signal },
+        deps({ llm: createLlmProvider({ baseUrl: slow.url, model: "m", timeoutMs: 30_000, maxRetries: 2 }) }),
+      );
       expect(Date.now() - (await arrived)).toBeLessThan(3000); // aborted, not the model's 5 s answer waited for
       expect(res).toMatchObject({ status: "cancelled", error: { code: "CANCELLED", nodeId: "llm_1" } });
       await vi.waitFor(() => expect(slow.aborted).toBe(1));
@@ -629,24 +915,40 @@ describe("executeWorkflow", () => {
   });
 
   it("cancellation reaches an in-flight HTTP request", async () => {
-    const w = wf([start(), { id: "http_1", type: "http", config: { url: "/slow?ms=5000", timeout: 30_000 } }, { id: "end", type: "end", config: { output: "{{http_1.status}}" } }], [
-      ["start", "http_1"],
-      ["http_1", "end"],
-    ]);
+    const w = wf(
+      [
+        start(),
+        { id: "http_1", type: "http", config: { url: "/slow?ms=5000", timeout: 30_000 } },
+        { id: "end", type: "end", config: { output: "{{http_1.status}}" } },
+      ],
+      [
+        ["start", "http_1"],
+        ["http_1", "end"],
+      ],
+    );
     const controller = new AbortController();
     const before = hook.requests.length;
     const arrived = abortWhen(controller, () => hook.requests.length > before);
     const res = await run(w, { query: "x" }, { signal: controller.signal });
     expect(Date.now() - (await arrived)).toBeLessThan(3000); // aborted, not the 5 s answer waited for
     expect(res).toMatchObject({ status: "cancelled", error: { code: "CANCELLED", nodeId: "http_1" } });
-    expect(res.steps.find((s) => s.nodeId === "http_1")).toMatchObject({ status: "failed", error: { code: "CANCELLED" }, input: { url: `${hook.origin}/slow?ms=5000` } });
+    expect(res.steps.find((s) => s.nodeId === "http_1")).toMatchObject({
+      status: "failed",
+      error: { code: "CANCELLED" },
+      input: { url: `${hook.origin}/slow?ms=5000` },
+    });
   });
 
   it("limits: total time (RUN_TIMEOUT aborts the in-flight call) and steps (LIMIT_STEPS)", async () => {
     const slow = await startFakeLlmServer({ delayMs: 5000 });
     try {
       // 1.5 s: long enough for the run to reach the model on a busy machine, far shorter than its 5 s answer
-      const res = await run(minimal(), { query: "x" }, { limits: { timeoutMs: 1500 } }, deps({ llm: createLlmProvider({ baseUrl: slow.url, model: "m", timeoutMs: 30_000, maxRetries: 2 }) }));
+      const res = await run(
+        minimal(),
+        { query: "x" },
+        { limits: { timeoutMs: 1500 } },
+        deps({ llm: createLlmProvider({ baseUrl: slow.url, model: "m", timeoutMs: 30_000, maxRetries: 2 }) }),
+      );
       expect(res).toMatchObject({ status: "failed", error: { code: "RUN_TIMEOUT", nodeId: "llm_1" } });
       await vi.waitFor(() => expect(slow.aborted).toBe(1));
     } finally {
@@ -660,25 +962,46 @@ describe("executeWorkflow", () => {
     const controller = new AbortController();
     controller.abort();
     expect((await run(minimal(), { query: "x" }, { signal: controller.signal })).status).toBe("cancelled");
-    const cyclic = wf([start(), { id: "a", type: "llm", config: { userPrompt: "x" } }, { id: "b", type: "llm", config: { userPrompt: "y" } }, { id: "end", type: "end" }], [
-      ["start", "a"],
-      ["a", "b"],
-      ["b", "a"],
-      ["b", "end"],
-    ]);
+    const cyclic = wf(
+      [
+        start(),
+        { id: "a", type: "llm", config: { userPrompt: "x" } },
+        { id: "b", type: "llm", config: { userPrompt: "y" } },
+        { id: "end", type: "end" },
+      ],
+      [
+        ["start", "a"],
+        ["a", "b"],
+        ["b", "a"],
+        ["b", "end"],
+      ],
+    );
     expect((await run(cyclic, { query: "x" })).error?.code).toBe("WORKFLOW_INVALID");
-    const badConfig = wf([start(), { id: "llm_1", type: "llm", config: { userPrompt: "x", temperature: 9 } }, { id: "end", type: "end" }], [
-      ["start", "llm_1"],
-      ["llm_1", "end"],
-    ]);
-    expect((await run(badConfig, { query: "x" })).error).toMatchObject({ code: "NODE_CONFIG_INVALID", nodeId: "llm_1" });
+    const badConfig = wf(
+      [start(), { id: "llm_1", type: "llm", config: { userPrompt: "x", temperature: 9 } }, { id: "end", type: "end" }],
+      [
+        ["start", "llm_1"],
+        ["llm_1", "end"],
+      ],
+    );
+    expect((await run(badConfig, { query: "x" })).error).toMatchObject({
+      code: "NODE_CONFIG_INVALID",
+      nodeId: "llm_1",
+    });
   });
 
   it("large step values are stored truncated", async () => {
-    const w = wf([start(), { id: "http_1", type: "http", config: { url: "/big?bytes=200000" } }, { id: "end", type: "end", config: { output: "{{http_1.status}}" } }], [
-      ["start", "http_1"],
-      ["http_1", "end"],
-    ]);
+    const w = wf(
+      [
+        start(),
+        { id: "http_1", type: "http", config: { url: "/big?bytes=200000" } },
+        { id: "end", type: "end", config: { output: "{{http_1.status}}" } },
+      ],
+      [
+        ["start", "http_1"],
+        ["http_1", "end"],
+      ],
+    );
     const res = await run(w, { query: "x" });
     expect(res.answer).toBe("200");
     const out = res.steps.find((s) => s.nodeId === "http_1")?.output as { truncated: boolean; characters: number };

@@ -28,7 +28,14 @@ import { runHttp } from "./nodes/http";
 import { runLlm } from "./nodes/llm";
 import { runMemoryLoad, runMemorySave } from "./nodes/memory";
 import { planFor, type PlanNode } from "./plan";
-import { ONLINE_SOURCES, RUN_LIMITS, type ExecuteOptions, type ExecuteResult, type RunStatus, type TraceStep } from "./types";
+import {
+  ONLINE_SOURCES,
+  RUN_LIMITS,
+  type ExecuteOptions,
+  type ExecuteResult,
+  type RunStatus,
+  type TraceStep,
+} from "./types";
 
 type Handler = (ctx: NodeContext<never>) => Promise<NodeOutcome>;
 
@@ -41,7 +48,11 @@ export function defaultDeps(): RuntimeDeps {
     const e = env();
     httpDeps = {
       webhookBaseUrl: e.WEBHOOK_BASE_URL,
-      policy: { rules: originRules(e.WEBHOOK_BASE_URL, e.HTTP_ALLOWED_ORIGINS), resolver: defaultResolver, ...HTTP_LIMITS },
+      policy: {
+        rules: originRules(e.WEBHOOK_BASE_URL, e.HTTP_ALLOWED_ORIGINS),
+        resolver: defaultResolver,
+        ...HTTP_LIMITS,
+      },
     };
     redactPolicy = redactPolicyFrom(e);
   }
@@ -72,7 +83,8 @@ function forTrace(value: unknown, type: string, redactor: RunRedactor): unknown 
   if (value === undefined) return null;
   value = redactor.step(type, value);
   const max = RUN_LIMITS.maxTraceValueChars;
-  if (typeof value === "string") return value.length > max ? `${value.slice(0, max)}… [truncated, ${value.length} characters]` : value;
+  if (typeof value === "string")
+    return value.length > max ? `${value.slice(0, max)}… [truncated, ${value.length} characters]` : value;
   if (value === null || typeof value !== "object") return value;
   let json: string;
   try {
@@ -120,7 +132,8 @@ class RunFailure extends Error {
 
 /** A node error as a stable code: the run's abort reason wins (CANCELLED, RUN_TIMEOUT), then RuntimeError codes. */
 function classify(e: unknown, signal: AbortSignal): { code: string; message: string } {
-  if (signal.aborted && signal.reason instanceof RuntimeError) return { code: signal.reason.code, message: signal.reason.message };
+  if (signal.aborted && signal.reason instanceof RuntimeError)
+    return { code: signal.reason.code, message: signal.reason.message };
   if (e instanceof RuntimeError || e instanceof RunFailure) return { code: e.code, message: e.message };
   return { code: "INTERNAL", message: errorMessage(e) };
 }
@@ -143,7 +156,14 @@ type RunState = {
   llmCalls: number;
 };
 
-async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: AbortSignal, state: RunState, redactor: RunRedactor): Promise<void> {
+async function walk(
+  db: Db,
+  opts: ExecuteOptions,
+  deps: RuntimeDeps,
+  signal: AbortSignal,
+  state: RunState,
+  redactor: RunRedactor,
+): Promise<void> {
   const plan = planFor(opts.workflow);
   const maxSteps = opts.limits?.maxSteps ?? RUN_LIMITS.maxSteps;
   const scope = Object.create(null) as Scope;
@@ -159,30 +179,52 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
       throw new RunFailure(code, message, node.id);
     }
     if (node.type !== "start" && !node.incoming.some((e) => active[e] === 1)) {
-      state.steps.push({ nodeId: node.id, type: node.type, status: "skipped", input: null, output: null, startedAt: new Date().toISOString(), durationMs: 0 });
+      state.steps.push({
+        nodeId: node.id,
+        type: node.type,
+        status: "skipped",
+        input: null,
+        output: null,
+        startedAt: new Date().toISOString(),
+        durationMs: 0,
+      });
       continue;
     }
-    if (++executed > maxSteps) throw new RunFailure("LIMIT_STEPS", `The run exceeded the limit of ${maxSteps} steps`, node.id);
+    if (++executed > maxSteps)
+      throw new RunFailure("LIMIT_STEPS", `The run exceeded the limit of ${maxSteps} steps`, node.id);
 
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     let noted: unknown = null;
     try {
-      if (node.config === null) throw new RuntimeError("NODE_CONFIG_INVALID", `The config of ${node.id} is invalid: ${node.configError ?? "see the validator"}`);
+      if (node.config === null)
+        throw new RuntimeError(
+          "NODE_CONFIG_INVALID",
+          `The config of ${node.id} is invalid: ${node.configError ?? "see the validator"}`,
+        );
       let outcome: NodeOutcome;
       if (node.type === "start") {
         noted = opts.input;
-        outcome = { status: "succeeded", input: opts.input, output: resolveStartOutputs(node.config as StartConfig, opts.input, { sessionId: opts.sessionId, history }) };
+        outcome = {
+          status: "succeeded",
+          input: opts.input,
+          output: resolveStartOutputs(node.config as StartConfig, opts.input, { sessionId: opts.sessionId, history }),
+        };
       } else if (node.type === "end") {
         const config = node.config as EndConfig;
         const answer = renderTemplate(config.output ?? "", scope);
-        const payload = config.payload === undefined ? null : (renderTemplatesDeep(config.payload, scope) as Record<string, unknown>);
+        const payload =
+          config.payload === undefined ? null : (renderTemplatesDeep(config.payload, scope) as Record<string, unknown>);
         if (!endReached) {
           endReached = true;
           state.answer = answer;
           state.payload = payload;
         }
-        outcome = { status: "succeeded", input: null, output: payload ? { output: answer, payload } : { output: answer } };
+        outcome = {
+          status: "succeeded",
+          input: null,
+          output: payload ? { output: answer, payload } : { output: answer },
+        };
       } else {
         const ctx: NodeContext<Record<string, unknown>> = {
           db,
@@ -225,7 +267,16 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
       }
     } catch (e) {
       const error = classify(e, signal);
-      const step: TraceStep = { nodeId: node.id, type: node.type, status: "failed", input: forTrace(noted, node.type, redactor), output: null, error, startedAt, durationMs: round3(performance.now() - t0) };
+      const step: TraceStep = {
+        nodeId: node.id,
+        type: node.type,
+        status: "failed",
+        input: forTrace(noted, node.type, redactor),
+        output: null,
+        error,
+        startedAt,
+        durationMs: round3(performance.now() - t0),
+      };
       if (node.type === "llm") step.provider = deps.llm.name;
       state.steps.push(step);
       throw new RunFailure(error.code, `${node.id}: ${error.message}`, node.id);
@@ -240,7 +291,10 @@ async function walk(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, signal: Abo
  * this execution's own (`<source>:<traceId>`, deleted when the run ends), so evaluations and test runs never read or
  * change what online users get.
  */
-export function memoryScopeFor(opts: Pick<ExecuteOptions, "source" | "memoryScope">, traceId: string): { scope: string; ownScope: boolean } {
+export function memoryScopeFor(
+  opts: Pick<ExecuteOptions, "source" | "memoryScope">,
+  traceId: string,
+): { scope: string; ownScope: boolean } {
   if (ONLINE_SOURCES.includes(opts.source)) return { scope: "", ownScope: false };
   if (opts.memoryScope) return { scope: opts.memoryScope, ownScope: false };
   return { scope: `${opts.source}:${traceId}`, ownScope: true };
@@ -253,7 +307,10 @@ export async function clearMemoryScope(db: Db, scope: string): Promise<number> {
 }
 
 /** The redaction of one run's stored data (redact.ts): the policy, and the start's message field kept readable. */
-export function runRedactor(workflow: ExecuteOptions["workflow"], policy: RedactPolicy = DEFAULT_REDACT_POLICY): RunRedactor {
+export function runRedactor(
+  workflow: ExecuteOptions["workflow"],
+  policy: RedactPolicy = DEFAULT_REDACT_POLICY,
+): RunRedactor {
   let field: string | undefined;
   try {
     field = messageField(workflow);
@@ -264,7 +321,12 @@ export function runRedactor(workflow: ExecuteOptions["workflow"], policy: Redact
 }
 
 /** executeWorkflow with explicit dependencies (tests, benchmarks) and face-specific trace fields. */
-export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDeps, extras: RunExtras = {}): Promise<ExecuteResult> {
+export async function runWorkflow(
+  db: Db,
+  opts: ExecuteOptions,
+  deps: RuntimeDeps,
+  extras: RunExtras = {},
+): Promise<ExecuteResult> {
   const t0 = performance.now();
   const redactor = runRedactor(opts.workflow, deps.redact);
   const trace = await db.trace.create({
@@ -287,7 +349,10 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
   opts = { ...opts, memoryScope: memory.scope };
   const controller = new AbortController();
   const timeoutMs = opts.limits?.timeoutMs ?? RUN_LIMITS.timeoutMs;
-  const timer = setTimeout(() => controller.abort(new RuntimeError("RUN_TIMEOUT", `The run exceeded its time limit of ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new RuntimeError("RUN_TIMEOUT", `The run exceeded its time limit of ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   const onCancel = () => controller.abort(new RuntimeError("CANCELLED", "The run was cancelled by its caller"));
   if (opts.signal?.aborted) onCancel();
   else opts.signal?.addEventListener("abort", onCancel, { once: true });
@@ -318,7 +383,13 @@ export async function runWorkflow(db: Db, opts: ExecuteOptions, deps: RuntimeDep
   // Credentials: the steps were redacted by name as they were recorded; now every secret the run saw is replaced
   // wherever else it was copied (a prompt or code input templating it, an error message with the url). The answer
   // and payload are what the caller gets and stay as they are.
-  state.steps = toStorable(redactor.value(state.steps.map((s) => (s.error ? { ...s, error: { ...s.error, message: redactor.message(s.error.message) } } : s))));
+  state.steps = toStorable(
+    redactor.value(
+      state.steps.map((s) =>
+        s.error ? { ...s, error: { ...s.error, message: redactor.message(s.error.message) } } : s,
+      ),
+    ),
+  );
   if (error) error = toStorable({ ...error, message: redactor.message(error.message) });
 
   const durationMs = round3(performance.now() - t0);

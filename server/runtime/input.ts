@@ -56,7 +56,11 @@ function runFact(name: string, type: string, facts: RunFacts): unknown {
   return undefined;
 }
 
-export function resolveStartOutputs(config: StartConfig, input: Record<string, unknown>, facts: RunFacts = {}): Record<string, unknown> {
+export function resolveStartOutputs(
+  config: StartConfig,
+  input: Record<string, unknown>,
+  facts: RunFacts = {},
+): Record<string, unknown> {
   const out: Array<[string, unknown]> = Object.entries(config.variables ?? {});
   const missing: string[] = [];
   for (const decl of config.outputs ?? []) {
@@ -69,12 +73,18 @@ export function resolveStartOutputs(config: StartConfig, input: Record<string, u
       continue;
     }
     if (value !== null && !valueMatchesType(decl.type, value)) {
-      throw new RuntimeError("INPUT_INVALID_TYPE", `The input "${decl.name}" must be ${decl.type === "integer" || decl.type === "array" || decl.type === "object" ? "an" : "a"} ${decl.type}, got ${Array.isArray(value) ? "an array" : typeof value}`);
+      throw new RuntimeError(
+        "INPUT_INVALID_TYPE",
+        `The input "${decl.name}" must be ${decl.type === "integer" || decl.type === "array" || decl.type === "object" ? "an" : "a"} ${decl.type}, got ${Array.isArray(value) ? "an array" : typeof value}`,
+      );
     }
     out.push([decl.name, value]);
   }
   if (missing.length) {
-    throw new RuntimeError("INPUT_REQUIRED", `Missing required input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+    throw new RuntimeError(
+      "INPUT_REQUIRED",
+      `Missing required input${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`,
+    );
   }
   // fromEntries defines own properties, so a name such as "__proto__" stays a plain key.
   return Object.fromEntries(out);

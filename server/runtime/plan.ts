@@ -3,7 +3,15 @@
  * topological order, edges per node and the branch of each edge leaving a condition node. Plans are cached per
  * workflow object (WeakMap), so repeated runs of the same loaded workflow skip this work.
  */
-import { buildDigraph, getContract, isNodeType, topologicalOrder, type NodeType, type Workflow, type WorkflowNode } from "../workflow";
+import {
+  buildDigraph,
+  getContract,
+  isNodeType,
+  topologicalOrder,
+  type NodeType,
+  type Workflow,
+  type WorkflowNode,
+} from "../workflow";
 import { RuntimeError } from "./errors";
 
 export type Branch = "true" | "false";
@@ -39,7 +47,8 @@ function compile(workflow: Workflow): Plan {
   }
   const ids = new Map<string, number>();
   const nodes: PlanNode[] = workflow.nodes.map((raw, index) => {
-    if (!isNodeType(raw.type)) throw new RuntimeError("WORKFLOW_INVALID", `Node ${String(raw.id)} has an unknown type ${String(raw.type)}`);
+    if (!isNodeType(raw.type))
+      throw new RuntimeError("WORKFLOW_INVALID", `Node ${String(raw.id)} has an unknown type ${String(raw.type)}`);
     if (ids.has(raw.id)) throw new RuntimeError("WORKFLOW_INVALID", `Two nodes have the id ${raw.id}`);
     ids.set(raw.id, index);
     const parsed = getContract(raw.type).configSchema.safeParse(raw.config ?? {});
@@ -48,14 +57,16 @@ function compile(workflow: Workflow): Plan {
     else node.configError = parsed.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`).join("; ");
     return node;
   });
-  if (!nodes.some((n) => n.type === "start")) throw new RuntimeError("WORKFLOW_INVALID", "The workflow has no start node");
+  if (!nodes.some((n) => n.type === "start"))
+    throw new RuntimeError("WORKFLOW_INVALID", "The workflow has no start node");
 
   const edges: PlanEdge[] = [];
   const seen = new Set<string>();
   for (const e of workflow.edges) {
     const source = ids.get(e.source);
     const target = ids.get(e.target);
-    if (source === undefined || target === undefined) throw new RuntimeError("WORKFLOW_INVALID", `An edge ${e.source} -> ${e.target} names a node that does not exist`);
+    if (source === undefined || target === undefined)
+      throw new RuntimeError("WORKFLOW_INVALID", `An edge ${e.source} -> ${e.target} names a node that does not exist`);
     const from = nodes[source] as PlanNode;
     let branch: Branch | null = null;
     if (from.type === "condition") {

@@ -22,10 +22,52 @@
  * TRACE_REDACT_NAMES adds comma-separated names or words (e.g. "x-tenant-signature,otp").
  */
 export const REDACTED = "[redacted]";
-export const SECRET_WORDS = ["apikey", "token", "secret", "password", "passwd", "pwd", "passphrase", "credential", "credentials", "auth", "authorization", "cookie", "signature"] as const;
-export const SECRET_NAMES = ["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token", "key"] as const;
+export const SECRET_WORDS = [
+  "apikey",
+  "token",
+  "secret",
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "credential",
+  "credentials",
+  "auth",
+  "authorization",
+  "cookie",
+  "signature",
+] as const;
+export const SECRET_NAMES = [
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "api-key",
+  "x-auth-token",
+  "x-access-token",
+  "key",
+] as const;
 /** `key` is a credential's word after one of these ("api_key", "accessKey", "private-key"), not on its own in a longer name ("memory_key"). */
-export const KEY_QUALIFIERS = ["api", "access", "private", "secret", "client", "signing", "encryption", "master", "auth", "license", "subscription", "service", "app", "consumer", "session", "account", "x"] as const;
+export const KEY_QUALIFIERS = [
+  "api",
+  "access",
+  "private",
+  "secret",
+  "client",
+  "signing",
+  "encryption",
+  "master",
+  "auth",
+  "license",
+  "subscription",
+  "service",
+  "app",
+  "consumer",
+  "session",
+  "account",
+  "x",
+] as const;
 
 export type RedactPolicy = { enabled: boolean; extra: readonly string[] };
 export const DEFAULT_REDACT_POLICY: RedactPolicy = { enabled: true, extra: [] };
@@ -110,7 +152,13 @@ export function redactUrl(url: string, policy: RedactPolicy, found?: Set<string>
  * A deep copy of `value` with credential-named fields replaced (and urls under `url`/`finalUrl` cleaned); the
  * replaced strings are added to `found`. `keep` names top-level fields left as they are (structural fields).
  */
-export function redactDeep(value: unknown, policy: RedactPolicy = DEFAULT_REDACT_POLICY, depth = 0, found?: Set<string>, keep: readonly string[] = []): unknown {
+export function redactDeep(
+  value: unknown,
+  policy: RedactPolicy = DEFAULT_REDACT_POLICY,
+  depth = 0,
+  found?: Set<string>,
+  keep: readonly string[] = [],
+): unknown {
   if (!policy.enabled || value === null || typeof value !== "object" || depth > 64) return value;
   // copy on write: a value without credentials comes back as the same object (most steps)
   if (Array.isArray(value)) {
@@ -158,7 +206,8 @@ export function redactText(text: string, policy: RedactPolicy, secrets: Readonly
     const [, url = match, tail = ""] = /^(.*?)([.,;:!]*)$/.exec(match) ?? [];
     return redactUrl(url, policy) + tail;
   });
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   return out;
 }
 
@@ -169,7 +218,9 @@ export function redactValues(value: unknown, policy: RedactPolicy, secrets: Read
   if (typeof value === "string") return redactText(value, policy, secrets);
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((v) => redactValues(v, policy, secrets, depth + 1));
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redactValues(v, policy, secrets, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redactValues(v, policy, secrets, depth + 1)]),
+  );
 }
 
 /**

@@ -39,8 +39,18 @@ const deps: RuntimeDeps = {
 function minimal() {
   return {
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
-      { id: "llm_1", type: "llm", config: { systemPrompt: "Be brief.", userPrompt: "{{start.query}}" }, position: { x: 1, y: 0 } },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] },
+        position: { x: 0, y: 0 },
+      },
+      {
+        id: "llm_1",
+        type: "llm",
+        config: { systemPrompt: "Be brief.", userPrompt: "{{start.query}}" },
+        position: { x: 1, y: 0 },
+      },
       { id: "end", type: "end", config: { output: "{{llm_1.result}}" }, position: { x: 2, y: 0 } },
     ],
     edges: [
@@ -87,7 +97,15 @@ describe("publish and chat", () => {
     expect(res.answer).toContain("Question: What is for dinner?");
     expect(res.cache).toBe("bypass");
     const trace = await getTrace(db, res.traceId);
-    expect(trace).toMatchObject({ source: "chat", mode: "pipeline_live", status: "succeeded", agentId: id, workflowVersionId: published.workflowVersionId, cache: "bypass", createdById: userId });
+    expect(trace).toMatchObject({
+      source: "chat",
+      mode: "pipeline_live",
+      status: "succeeded",
+      agentId: id,
+      workflowVersionId: published.workflowVersionId,
+      cache: "bypass",
+      createdById: userId,
+    });
     expect(trace.steps).toHaveLength(3);
   });
 
@@ -113,18 +131,30 @@ describe("publish and chat", () => {
     expect(second.traceId).not.toBe(first.traceId);
     expect(calls.length).toBe(before); // no model call
     const hit = await getTrace(db, second.traceId);
-    expect(hit).toMatchObject({ cache: "hit", cacheSourceTraceId: first.traceId, status: "succeeded", source: "chat", answer: first.answer });
+    expect(hit).toMatchObject({
+      cache: "hit",
+      cacheSourceTraceId: first.traceId,
+      status: "succeeded",
+      source: "chat",
+      answer: first.answer,
+    });
     expect((await getTrace(db, first.traceId)).cache).toBe("miss");
     const entry = await db.chatCacheEntry.findFirstOrThrow({ where: { traceId: first.traceId } });
     expect(entry).toMatchObject({ question: "what is for dinner?", hits: 1 });
 
     // another question, or other inputs, miss
-    expect((await chat(db, id, { message: "what is for lunch?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe("miss");
+    expect((await chat(db, id, { message: "what is for lunch?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe(
+      "miss",
+    );
     // expired entries are not used
     await db.chatCacheEntry.update({ where: { id: entry.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe("miss");
+    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 600 })).cache).toBe(
+      "miss",
+    );
     // TTL 0 disables it
-    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 0 })).cache).toBe("bypass");
+    expect((await chat(db, id, { message: "What is for dinner?" }, actor, { deps, cacheTtlSeconds: 0 })).cache).toBe(
+      "bypass",
+    );
   });
 
   it("sessions: earlier turns (by the same caller) become history and bypass the cache", async () => {
@@ -133,12 +163,18 @@ describe("publish and chat", () => {
     const a = await chat(db, id, { message: "I like tofu", sessionId: "s1" }, actor, { deps, cacheTtlSeconds: 600 });
     expect(a.cache).toBe("miss"); // no history yet
     const before = calls.length;
-    const b = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, actor, { deps, cacheTtlSeconds: 600 });
+    const b = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, actor, {
+      deps,
+      cacheTtlSeconds: 600,
+    });
     expect(b.cache).toBe("bypass");
     expect(b.answer).toContain("Context: 2 earlier messages");
     expect(calls[before]).toEqual(["system", "user", "assistant", "user"]);
     // the same session id from another user does not see those turns
-    const c = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, otherActor, { deps, cacheTtlSeconds: 0 });
+    const c = await chat(db, id, { message: "what do I like?", sessionId: "s1" }, otherActor, {
+      deps,
+      cacheTtlSeconds: 0,
+    });
     expect(c.answer).not.toContain("earlier messages");
     expect((await getTrace(db, b.traceId)).sessionId).toBe("s1");
   });
@@ -150,11 +186,17 @@ describe("publish and chat", () => {
     const viewerToken: Principal = { kind: "token", tokenId: "tok-viewer", userId: null, role: "viewer" };
     await chat(db, id, { message: "my secret is 42", sessionId: "shared" }, adminToken, { deps, cacheTtlSeconds: 0 });
     const before = calls.length;
-    const v = await chat(db, id, { message: "what is the secret?", sessionId: "shared" }, viewerToken, { deps, cacheTtlSeconds: 0 });
+    const v = await chat(db, id, { message: "what is the secret?", sessionId: "shared" }, viewerToken, {
+      deps,
+      cacheTtlSeconds: 0,
+    });
     expect(v.answer).not.toContain("earlier messages");
     expect(calls[before]).toEqual(["system", "user"]);
     // the same token does keep its own conversation
-    const again = await chat(db, id, { message: "and again?", sessionId: "shared" }, adminToken, { deps, cacheTtlSeconds: 0 });
+    const again = await chat(db, id, { message: "and again?", sessionId: "shared" }, adminToken, {
+      deps,
+      cacheTtlSeconds: 0,
+    });
     expect(again.answer).toContain("Context: 2 earlier messages");
     expect((await getTrace(db, again.traceId)).createdById).toBe("token:tok-admin");
   });
@@ -167,7 +209,14 @@ describe("publish and chat", () => {
     expect(e.body().traceId).toEqual(expect.any(String));
     expect((await getTrace(db, e.body().traceId as string)).status).toBe("failed");
 
-    const failing: RuntimeDeps = { ...deps, llm: { name: "broken", offline: false, chat: async () => Promise.reject(Object.assign(new Error("down"), { name: "x" })) } };
+    const failing: RuntimeDeps = {
+      ...deps,
+      llm: {
+        name: "broken",
+        offline: false,
+        chat: async () => Promise.reject(Object.assign(new Error("down"), { name: "x" })),
+      },
+    };
     const f = await apiError(chat(db, id, { message: "x" }, actor, { deps: failing, cacheTtlSeconds: 0 }));
     expect(f).toMatchObject({ status: 502, code: "RUN_FAILED" });
     expect(f.details[0]).toMatchObject({ code: "INTERNAL", nodeId: "llm_1" });
@@ -179,10 +228,17 @@ describe("publish and chat", () => {
     const controller = new AbortController();
     const slow: RuntimeDeps = {
       ...deps,
-      llm: { name: "slow", offline: false, chat: (req) => new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(req.signal?.reason as Error))) },
+      llm: {
+        name: "slow",
+        offline: false,
+        chat: (req) =>
+          new Promise((_, reject) => req.signal?.addEventListener("abort", () => reject(req.signal?.reason as Error))),
+      },
     };
     setTimeout(() => controller.abort(), 50);
-    const e = await apiError(chat(db, id, { message: "x" }, actor, { deps: slow, signal: controller.signal, cacheTtlSeconds: 0 }));
+    const e = await apiError(
+      chat(db, id, { message: "x" }, actor, { deps: slow, signal: controller.signal, cacheTtlSeconds: 0 }),
+    );
     expect(e.details[0]).toMatchObject({ code: "CANCELLED" });
     expect((await getTrace(db, e.body().traceId as string)).status).toBe("cancelled");
   });
@@ -251,7 +307,11 @@ describe("test runs", () => {
     (invalid.nodes[1] as { config: Record<string, unknown> }).config = {};
     const e = await apiError(testRun(db, id, { workflow: invalid, input: {} }, actor, { deps }));
     expect(e).toMatchObject({ status: 400, code: "WORKFLOW_INVALID" });
-    expect(e.body().errors).toEqual(expect.arrayContaining([expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" })]));
+    expect(e.body().errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }),
+      ]),
+    );
 
     const failed = await testRun(db, id, { input: {} }, actor, { deps });
     expect(failed).toMatchObject({ status: "failed", error: { code: "INPUT_REQUIRED" } });
@@ -264,7 +324,9 @@ describe("interrupted traces", () => {
     const base = { agentId: id, source: "test_run", mode: "pipeline" as const, input: {}, status: "running" as const };
     const old = await db.trace.create({ data: { ...base, startedAt: new Date(Date.now() - 10 * 60_000) } });
     const young = await db.trace.create({ data: { ...base, startedAt: new Date() } });
-    const done = await db.trace.create({ data: { ...base, status: "succeeded", startedAt: new Date(Date.now() - 10 * 60_000) } });
+    const done = await db.trace.create({
+      data: { ...base, status: "succeeded", startedAt: new Date(Date.now() - 10 * 60_000) },
+    });
 
     // a database server: only traces older than the longest run (here 2 minutes + 1 minute) count
     expect(await markInterruptedTraces(db, staleRunningCutoff(120_000))).toBe(1);
@@ -275,6 +337,8 @@ describe("interrupted traces", () => {
     // the embedded database at start-up: every running trace is orphaned
     expect(await markInterruptedTraces(db, new Date(Date.now() + 1000))).toBe(1);
     expect((await getTrace(db, young.id)).status).toBe("interrupted");
-    expect((await listTraces(db, { agentId: id, status: "interrupted" })).items.map((t) => t.id).sort()).toEqual([old.id, young.id].sort());
+    expect((await listTraces(db, { agentId: id, status: "interrupted" })).items.map((t) => t.id).sort()).toEqual(
+      [old.id, young.id].sort(),
+    );
   });
 });

@@ -42,12 +42,23 @@ const actorId = (actor: Principal | null): string | null => actorRef(actor);
 export function runFailed(result: ExecuteResult): ApiError {
   const error = result.error ?? { code: "INTERNAL", message: "The run failed" };
   const extra = { traceId: result.traceId };
-  if (error.code === "INPUT_REQUIRED" || error.code === "INPUT_INVALID_TYPE") return new ApiError(400, error.code, error.message, [error], extra);
+  if (error.code === "INPUT_REQUIRED" || error.code === "INPUT_INVALID_TYPE")
+    return new ApiError(400, error.code, error.message, [error], extra);
   if (error.code === "RUN_TIMEOUT") return new ApiError(504, "RUN_TIMEOUT", error.message, [error], extra);
-  return new ApiError(502, "RUN_FAILED", `The run failed at ${error.nodeId ?? "the workflow"}: ${error.message}`, [error], extra);
+  return new ApiError(
+    502,
+    "RUN_FAILED",
+    `The run failed at ${error.nodeId ?? "the workflow"}: ${error.message}`,
+    [error],
+    extra,
+  );
 }
 
-function runInput(workflow: Workflow, message: string | undefined, input: Record<string, unknown> | undefined): Record<string, unknown> {
+function runInput(
+  workflow: Workflow,
+  message: string | undefined,
+  input: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   return { ...(message !== undefined ? inputFromMessage(workflow, message) : {}), ...(input ?? {}) };
 }
 
@@ -55,9 +66,23 @@ function runInput(workflow: Workflow, message: string | undefined, input: Record
  * The session's earlier turns by the same caller, oldest first, from its successful chat traces; with `before`, the
  * turns that came before that trace (the history it was answered with: the intent shadow replays it).
  */
-export async function sessionHistory(db: Db, agentId: string, sessionId: string, actor: string | null, workflow: Workflow, before?: { id: string; startedAt: Date }): Promise<ChatTurn[]> {
+export async function sessionHistory(
+  db: Db,
+  agentId: string,
+  sessionId: string,
+  actor: string | null,
+  workflow: Workflow,
+  before?: { id: string; startedAt: Date },
+): Promise<ChatTurn[]> {
   const rows = await db.trace.findMany({
-    where: { agentId, sessionId, source: "chat", status: "succeeded", createdById: actor, ...(before ? { startedAt: { lt: before.startedAt }, id: { not: before.id } } : {}) },
+    where: {
+      agentId,
+      sessionId,
+      source: "chat",
+      status: "succeeded",
+      createdById: actor,
+      ...(before ? { startedAt: { lt: before.startedAt }, id: { not: before.id } } : {}),
+    },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
     take: SESSION_HISTORY_TURNS,
     select: { input: true, answer: true },
@@ -78,14 +103,23 @@ export async function sessionHistory(db: Db, agentId: string, sessionId: string,
  * are the history. Repeated questions are answered from the cache (see cache.ts) unless the session has history,
  * the workflow keeps memory, or the TTL is 0; a hit still writes a trace (`cache: "hit"`, pointing at the original).
  */
-export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInput>, actor: Principal | null, opts: FaceOptions = {}): Promise<z.output<typeof ChatOut>> {
+export async function chat(
+  db: Db,
+  agentId: string,
+  body: z.input<typeof ChatInput>,
+  actor: Principal | null,
+  opts: FaceOptions = {},
+): Promise<z.output<typeof ChatOut>> {
   const data = ChatInput.parse(body);
   const version = await loadPublished(db, agentId);
   const input = runInput(version.workflow, data.message, data.input);
   const sessionId = data.sessionId ?? null;
   const history = sessionId ? await sessionHistory(db, agentId, sessionId, actorId(actor), version.workflow) : [];
   const ttl = opts.cacheTtlSeconds ?? env().CHAT_CACHE_TTL_SECONDS;
-  const key = ttl > 0 && history.length === 0 && cacheableWorkflow(version.workflow) ? chatCacheKey(version.workflow, input) : null;
+  const key =
+    ttl > 0 && history.length === 0 && cacheableWorkflow(version.workflow)
+      ? chatCacheKey(version.workflow, input)
+      : null;
 
   if (key) {
     const t0 = performance.now();
@@ -102,7 +136,9 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
           mode: "pipeline_live",
           status: "succeeded",
           sessionId,
-          input: runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact).input(input) as Prisma.InputJsonValue,
+          input: runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact).input(
+            input,
+          ) as Prisma.InputJsonValue,
           answer: hit.answer,
           payload: (payload ?? undefined) as Prisma.InputJsonValue | undefined,
           steps: [cacheStep(hit.traceId, key.question, startedAt, durationMs)] as unknown as Prisma.InputJsonValue,
@@ -139,8 +175,22 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
   );
   notifyOnlineAnswer({ agentId, traceId: result.traceId, workflowVersionId: version.id });
   if (result.status !== "succeeded" || result.answer === null) throw runFailed(result);
-  if (key) await storeCached(db, { workflowVersionId: version.id, key, answer: result.answer, payload: result.payload, traceId: result.traceId, ttlSeconds: ttl });
-  return { answer: result.answer, payload: result.payload, traceId: result.traceId, cache: key ? "miss" : "bypass", sessionId };
+  if (key)
+    await storeCached(db, {
+      workflowVersionId: version.id,
+      key,
+      answer: result.answer,
+      payload: result.payload,
+      traceId: result.traceId,
+      ttlSeconds: ttl,
+    });
+  return {
+    answer: result.answer,
+    payload: result.payload,
+    traceId: result.traceId,
+    cache: key ? "miss" : "bypass",
+    sessionId,
+  };
 }
 
 /**
@@ -148,14 +198,23 @@ export async function chat(db: Db, agentId: string, body: z.input<typeof ChatInp
  * agent's latest version, with `source: "test_run"`. Returns the recorded trace with its steps, whatever the run's
  * outcome (a failed run is a result to show, not an HTTP error).
  */
-export async function testRun(db: Db, agentId: string, body: z.input<typeof TestRunInput>, actor: Principal | null, opts: FaceOptions = {}) {
+export async function testRun(
+  db: Db,
+  agentId: string,
+  body: z.input<typeof TestRunInput>,
+  actor: Principal | null,
+  opts: FaceOptions = {},
+) {
   const data = TestRunInput.parse(body);
   const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, latestVersion: true } });
   if (!agent) throw errors.notFound(`Agent ${agentId}`);
   let workflow: Workflow;
   let workflowVersionId: string | undefined;
   if (data.workflow !== undefined) {
-    const validation = await validateWorkflowWithCode({ workflow: data.workflow }, { webhookBaseUrl: env().WEBHOOK_BASE_URL, ...opts.validate });
+    const validation = await validateWorkflowWithCode(
+      { workflow: data.workflow },
+      { webhookBaseUrl: env().WEBHOOK_BASE_URL, ...opts.validate },
+    );
     if (!validation.valid) throw workflowInvalid(validation);
     workflow = toWorkflow(data.workflow);
   } else {

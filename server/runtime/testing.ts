@@ -47,10 +47,19 @@ export async function startWebhookServer(): Promise<WebhookServer> {
           return json(200, { scene, dishes: SAMPLE_DISHES.filter((d) => !scene || d.scene === scene) });
         }
         case "/echo":
-          return json(200, { method: req.method, headers: req.headers, body, query: Object.fromEntries(url.searchParams) });
+          return json(200, {
+            method: req.method,
+            headers: req.headers,
+            body,
+            query: Object.fromEntries(url.searchParams),
+          });
         case "/session":
           // An API that hands out credentials: a cookie and a token in the body (for trace redaction tests).
-          return json(200, { access_token: "tok-from-server", user: { name: "ada", password: "pw-from-server" }, count: 2 }, { "set-cookie": "sid=cookie-from-server; HttpOnly", "x-session-token": "hdr-from-server" });
+          return json(
+            200,
+            { access_token: "tok-from-server", user: { name: "ada", password: "pw-from-server" }, count: 2 },
+            { "set-cookie": "sid=cookie-from-server; HttpOnly", "x-session-token": "hdr-from-server" },
+          );
         case "/redirect": {
           res.writeHead(Number(q("status") ?? 302), { location: q("to") ?? "/health" });
           return res.end();

@@ -37,7 +37,15 @@ type TraceOutT = z.output<typeof TraceOut>;
 
 /** The synthetic step a cache hit records: it points at the trace whose answer was reused. */
 export function cacheStep(sourceTraceId: string, question: string, startedAt: Date, durationMs: number): TraceStep {
-  return { nodeId: "cache", type: "cache", status: "succeeded", input: { question }, output: { sourceTraceId }, startedAt: startedAt.toISOString(), durationMs };
+  return {
+    nodeId: "cache",
+    type: "cache",
+    status: "succeeded",
+    input: { question },
+    output: { sourceTraceId },
+    startedAt: startedAt.toISOString(),
+    durationMs,
+  };
 }
 
 /** The trace a cache hit's answer came from (the hit's only step names it), or null when `cache` is not "hit". */
@@ -69,9 +77,13 @@ function toTraceOut(row: SummaryRow, steps?: unknown): TraceOutT {
   };
 }
 
-export async function listTraces(db: Db, query: z.input<typeof TracesQuery>): Promise<{ items: TraceOutT[]; nextCursor: string | null }> {
+export async function listTraces(
+  db: Db,
+  query: z.input<typeof TracesQuery>,
+): Promise<{ items: TraceOutT[]; nextCursor: string | null }> {
   const q = TracesQuery.parse(query);
-  const score = q.minScore !== undefined || q.maxScore !== undefined ? { score: { gte: q.minScore, lte: q.maxScore } } : undefined;
+  const score =
+    q.minScore !== undefined || q.maxScore !== undefined ? { score: { gte: q.minScore, lte: q.maxScore } } : undefined;
   const rows = await db.trace.findMany({
     where: {
       agentId: q.agentId,
@@ -88,7 +100,14 @@ export async function listTraces(db: Db, query: z.input<typeof TracesQuery>): Pr
   const page = rows.slice(0, q.limit);
   // Steps are heavy; only cache hits need theirs (one tiny step naming the original trace).
   const hits = page.filter((r) => r.cache === "hit").map((r) => r.id);
-  const hitSteps = hits.length ? new Map((await db.trace.findMany({ where: { id: { in: hits } }, select: { id: true, steps: true } })).map((r) => [r.id, r.steps])) : new Map<string, unknown>();
+  const hitSteps = hits.length
+    ? new Map(
+        (await db.trace.findMany({ where: { id: { in: hits } }, select: { id: true, steps: true } })).map((r) => [
+          r.id,
+          r.steps,
+        ]),
+      )
+    : new Map<string, unknown>();
   return {
     items: page.map((row) => toTraceOut(row, hitSteps.get(row.id))),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
@@ -110,19 +129,33 @@ export async function getTrace(db: Db, id: string): Promise<z.output<typeof Trac
 }
 
 /** Records a user's 1..5 score on an online (chat/api) trace. Each call adds a row. */
-export async function addFeedback(db: Db, traceId: string, input: z.input<typeof FeedbackInput>, actor: Principal | null): Promise<z.output<typeof FeedbackOut>> {
+export async function addFeedback(
+  db: Db,
+  traceId: string,
+  input: z.input<typeof FeedbackInput>,
+  actor: Principal | null,
+): Promise<z.output<typeof FeedbackOut>> {
   const data = FeedbackInput.parse(input);
   const trace = await db.trace.findUnique({ where: { id: traceId }, select: { source: true } });
   if (!trace) throw errors.notFound(`Trace ${traceId}`);
   if (!ONLINE_SOURCES.includes(trace.source as ExecutionSource)) {
-    throw new ApiError(409, "TRACE_NOT_ONLINE", `Feedback is recorded on online traces (source ${ONLINE_SOURCES.join(" or ")}); this one is ${trace.source}`);
+    throw new ApiError(
+      409,
+      "TRACE_NOT_ONLINE",
+      `Feedback is recorded on online traces (source ${ONLINE_SOURCES.join(" or ")}); this one is ${trace.source}`,
+    );
   }
-  const row = await db.traceFeedback.create({ data: { traceId, score: data.score, comment: data.comment ?? "", createdById: actor?.userId ?? null } });
+  const row = await db.traceFeedback.create({
+    data: { traceId, score: data.score, comment: data.comment ?? "", createdById: actor?.userId ?? null },
+  });
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
 /** The error stored on a trace whose process ended before the run did. */
-export const INTERRUPTED_ERROR = { code: "INTERRUPTED", message: "The server stopped before this run finished (restart or crash); its result is unknown." };
+export const INTERRUPTED_ERROR = {
+  code: "INTERRUPTED",
+  message: "The server stopped before this run finished (restart or crash); its result is unknown.",
+};
 
 /**
  * Traces left `running` by a process that died mid-run become `interrupted`, so lists and reports never show

@@ -13,7 +13,13 @@ export const EXECUTION_MODES = ["pipeline_live", "pipeline", "invoke"] as const 
 
 /** `shadow`: a candidate's intent computed beside online traffic (server/eval/shadow.ts); never online. */
 export type ExecutionSource = "chat" | "eval" | "test_run" | "api" | "shadow";
-export const EXECUTION_SOURCES = ["chat", "eval", "test_run", "api", "shadow"] as const satisfies readonly ExecutionSource[];
+export const EXECUTION_SOURCES = [
+  "chat",
+  "eval",
+  "test_run",
+  "api",
+  "shadow",
+] as const satisfies readonly ExecutionSource[];
 /** Online sources: what users get. Their traces take feedback, and only they use the agent's production memory. */
 export const ONLINE_SOURCES: readonly ExecutionSource[] = ["chat", "api"];
 

@@ -29,30 +29,35 @@ afterAll(async () => {
 });
 
 describe("validateWorkflowWithCode", () => {
-  const sandboxCodes = (Object.keys(FINDING_FIXTURES) as FindingCode[]).filter((c) => FINDING_FIXTURES[c].sandbox !== undefined);
+  const sandboxCodes = (Object.keys(FINDING_FIXTURES) as FindingCode[]).filter(
+    (c) => FINDING_FIXTURES[c].sandbox !== undefined,
+  );
 
   it("covers the sandbox finding codes", () => {
     expect(sandboxCodes.sort()).toEqual(["CODE_SYNTAX_ERROR", "CODE_SYNTAX_UNCHECKED"]);
   });
 
-  it.each(sandboxCodes.map((c) => [c] as [FindingCode]))("%s: produced by its trigger body, not by its clean body", async (code) => {
-    const fixture = FINDING_FIXTURES[code];
-    const checker = fixture.sandbox === "available" ? check : unavailable;
-    const result = await validateWorkflowWithCode(fixture.trigger, { ...fixture.opts, checkSyntax: checker });
-    const severity = FINDING_CODES[code].severity;
-    const hits = (severity === "error" ? result.errors : result.warnings).filter((f) => f.code === code);
-    expect(hits.length, JSON.stringify(result)).toBeGreaterThan(0);
-    if (severity === "error") expect(result.valid).toBe(false);
-    else expect(result.valid).toBe(true);
-    for (const hit of hits) {
-      expect(hit.severity).toBe(severity);
-      expect(hit.message).toMatch(/\.$/);
-    }
-    expect(hits.map((h) => h.path)).toContain(fixture.path);
-    expect(hits.map((h) => h.nodeId)).toContain(fixture.nodeId);
-    const clean = await validateWorkflowWithCode(fixture.clean, { ...fixture.opts, checkSyntax: checker });
-    expect([...clean.errors, ...clean.warnings].filter((f) => f.code === code)).toEqual([]);
-  });
+  it.each(sandboxCodes.map((c) => [c] as [FindingCode]))(
+    "%s: produced by its trigger body, not by its clean body",
+    async (code) => {
+      const fixture = FINDING_FIXTURES[code];
+      const checker = fixture.sandbox === "available" ? check : unavailable;
+      const result = await validateWorkflowWithCode(fixture.trigger, { ...fixture.opts, checkSyntax: checker });
+      const severity = FINDING_CODES[code].severity;
+      const hits = (severity === "error" ? result.errors : result.warnings).filter((f) => f.code === code);
+      expect(hits.length, JSON.stringify(result)).toBeGreaterThan(0);
+      if (severity === "error") expect(result.valid).toBe(false);
+      else expect(result.valid).toBe(true);
+      for (const hit of hits) {
+        expect(hit.severity).toBe(severity);
+        expect(hit.message).toMatch(/\.$/);
+      }
+      expect(hits.map((h) => h.path)).toContain(fixture.path);
+      expect(hits.map((h) => h.nodeId)).toContain(fixture.nodeId);
+      const clean = await validateWorkflowWithCode(fixture.clean, { ...fixture.opts, checkSyntax: checker });
+      expect([...clean.errors, ...clean.warnings].filter((f) => f.code === code)).toEqual([]);
+    },
+  );
 
   it("names the line and column; keeps the pure validator's findings; skips the sandbox when there is no code node", async () => {
     const result = await validateWorkflowWithCode(FINDING_FIXTURES.CODE_SYNTAX_ERROR.trigger, { checkSyntax: check });
@@ -63,7 +68,10 @@ describe("validateWorkflowWithCode", () => {
       return check(c);
     };
     const minimal = FINDING_FIXTURES.CODE_SYNTAX_UNCHECKED.clean;
-    expect(await validateWorkflowWithCode(minimal, { checkSyntax: counting })).toMatchObject({ valid: true, errors: [] });
+    expect(await validateWorkflowWithCode(minimal, { checkSyntax: counting })).toMatchObject({
+      valid: true,
+      errors: [],
+    });
     expect(called).toBe(0);
     const broken = await validateWorkflowWithCode({ workflow: { nodes: "x", edges: [] } }, { checkSyntax: counting });
     expect(broken.errors[0]?.code).toBe("BODY_INVALID_TYPE");
@@ -75,18 +83,26 @@ describe("validateWorkflowWithCode", () => {
       calls++;
       return check(c);
     };
-    const body = structuredClone(FINDING_FIXTURES.CODE_SYNTAX_ERROR.trigger) as { workflow: { nodes: Array<Record<string, unknown>>; edges: unknown[] } };
+    const body = structuredClone(FINDING_FIXTURES.CODE_SYNTAX_ERROR.trigger) as {
+      workflow: { nodes: Array<Record<string, unknown>>; edges: unknown[] };
+    };
     const copy = { ...structuredClone(body.workflow.nodes[1]), id: "code_2", position: { x: 200, y: 200 } };
     body.workflow.nodes.push(copy);
     body.workflow.edges.push({ source: "start", target: "code_2" }, { source: "code_2", target: "end" });
     const result = await validateWorkflowWithCode(body, { checkSyntax: counting });
     expect(calls).toBe(1);
-    expect(result.errors.filter((f) => f.code === "CODE_SYNTAX_ERROR").map((f) => f.nodeId)).toEqual(["code_1", "code_2"]);
+    expect(result.errors.filter((f) => f.code === "CODE_SYNTAX_ERROR").map((f) => f.nodeId)).toEqual([
+      "code_1",
+      "code_2",
+    ]);
   });
 
   it("a slow sandbox gives the warning instead of hanging", async () => {
     const slow: SyntaxChecker = () => new Promise(() => undefined);
-    const result = await validateWorkflowWithCode(FINDING_FIXTURES.CODE_SYNTAX_UNCHECKED.trigger, { checkSyntax: slow, checkTimeoutMs: 100 });
+    const result = await validateWorkflowWithCode(FINDING_FIXTURES.CODE_SYNTAX_UNCHECKED.trigger, {
+      checkSyntax: slow,
+      checkTimeoutMs: 100,
+    });
     expect(result.valid).toBe(true);
     expect(result.warnings.map((w) => w.code)).toContain("CODE_SYNTAX_UNCHECKED");
   });
@@ -101,19 +117,47 @@ describe("code node in the real sandbox", () => {
   const workflow = (code: string, inputs?: Record<string, string>, timeout?: number): Workflow =>
     ({
       nodes: [
-        { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }], variables: { limit: 2 } }, position: { x: 0, y: 0 } },
-        { id: "code_1", type: "code", config: { code, ...(inputs ? { inputs } : {}), ...(timeout ? { timeout } : {}) }, position: { x: 1, y: 0 } },
-        { id: "end", type: "end", config: { output: "{{code_1.result.text}}", payload: { result: "{{code_1.result}}", stdout: "{{code_1.stdout}}" } }, position: { x: 2, y: 0 } },
+        {
+          id: "start",
+          type: "start",
+          config: { outputs: [{ name: "query", type: "string", required: true }], variables: { limit: 2 } },
+          position: { x: 0, y: 0 },
+        },
+        {
+          id: "code_1",
+          type: "code",
+          config: { code, ...(inputs ? { inputs } : {}), ...(timeout ? { timeout } : {}) },
+          position: { x: 1, y: 0 },
+        },
+        {
+          id: "end",
+          type: "end",
+          config: {
+            output: "{{code_1.result.text}}",
+            payload: { result: "{{code_1.result}}", stdout: "{{code_1.stdout}}" },
+          },
+          position: { x: 2, y: 0 },
+        },
       ],
       edges: [
         { source: "start", target: "code_1" },
         { source: "code_1", target: "end" },
       ],
     }) as Workflow;
-  const run = (w: Workflow, signal?: AbortSignal) => runWorkflow(db, { workflow: w, input: { query: "Mapo Tofu" }, mode: "pipeline", source: "test_run", signal }, deps());
+  const run = (w: Workflow, signal?: AbortSignal) =>
+    runWorkflow(
+      db,
+      { workflow: w, input: { query: "Mapo Tofu" }, mode: "pipeline", source: "test_run", signal },
+      deps(),
+    );
 
   it("runs Python with rendered inputs (structured values kept) and exposes result and stdout", async () => {
-    const res = await run(workflow("print('len', len(inputs['q']))\nresult = {'text': inputs['q'].upper(), 'limit': inputs['n'] * 2}", { q: "{{start.query}}", n: "{{start.limit}}" }));
+    const res = await run(
+      workflow("print('len', len(inputs['q']))\nresult = {'text': inputs['q'].upper(), 'limit': inputs['n'] * 2}", {
+        q: "{{start.query}}",
+        n: "{{start.limit}}",
+      }),
+    );
     expect(res.status).toBe("succeeded");
     expect(res.answer).toBe("MAPO TOFU");
     expect(res.payload).toEqual({ result: { text: "MAPO TOFU", limit: 4 }, stdout: "len 9\n" });
@@ -125,9 +169,15 @@ describe("code node in the real sandbox", () => {
   });
 
   it("sandbox errors fail the node with the sandbox's code", async () => {
-    expect((await run(workflow("raise ValueError('no dish')"))).error).toMatchObject({ code: "PYTHON_ERROR", nodeId: "code_1" });
+    expect((await run(workflow("raise ValueError('no dish')"))).error).toMatchObject({
+      code: "PYTHON_ERROR",
+      nodeId: "code_1",
+    });
     expect((await run(workflow("x = 1"))).error).toMatchObject({ code: "RESULT_MISSING", nodeId: "code_1" });
-    expect((await run(workflow("while True:\n    pass", undefined, 300))).error).toMatchObject({ code: "TIMEOUT", nodeId: "code_1" });
+    expect((await run(workflow("while True:\n    pass", undefined, 300))).error).toMatchObject({
+      code: "TIMEOUT",
+      nodeId: "code_1",
+    });
   });
 
   it("cancellation reaches the sandbox", async () => {

@@ -34,7 +34,8 @@ function codeNodes(body: unknown): Array<{ index: number; id: string | undefined
     if (typeof n !== "object" || n === null) return;
     const node = n as { id?: unknown; type?: unknown; config?: unknown };
     const code = (node.config as { code?: unknown } | undefined)?.code;
-    if (node.type === "code" && typeof code === "string" && code.trim() !== "") out.push({ index, id: typeof node.id === "string" ? node.id : undefined, code });
+    if (node.type === "code" && typeof code === "string" && code.trim() !== "")
+      out.push({ index, id: typeof node.id === "string" ? node.id : undefined, code });
   });
   return out;
 }
@@ -55,7 +56,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Validates a request body `{ workflow }` like validateWorkflowRequest, plus the Python syntax of code nodes. */
-export async function validateWorkflowWithCode(body: unknown, opts: CodeValidateOptions = {}): Promise<ValidationResult> {
+export async function validateWorkflowWithCode(
+  body: unknown,
+  opts: CodeValidateOptions = {},
+): Promise<ValidationResult> {
   const { checkSyntax, checkTimeoutMs = DEFAULT_CHECK_TIMEOUT_MS, ...validateOpts } = opts;
   const result = validateWorkflowRequest(body, validateOpts);
   const nodes = codeNodes(body);
@@ -63,8 +67,12 @@ export async function validateWorkflowWithCode(body: unknown, opts: CodeValidate
 
   const errors: Finding[] = [...result.errors];
   const warnings: Finding[] = [...result.warnings];
-  const where = (n: (typeof nodes)[number]) => ({ path: `/workflow/nodes/${n.index}/config/code`, ...(n.id !== undefined ? { nodeId: n.id } : {}) });
-  const name = (n: (typeof nodes)[number]) => (n.id !== undefined ? `Code node ${JSON.stringify(n.id)}` : `The code node at index ${n.index}`);
+  const where = (n: (typeof nodes)[number]) => ({
+    path: `/workflow/nodes/${n.index}/config/code`,
+    ...(n.id !== undefined ? { nodeId: n.id } : {}),
+  });
+  const name = (n: (typeof nodes)[number]) =>
+    n.id !== undefined ? `Code node ${JSON.stringify(n.id)}` : `The code node at index ${n.index}`;
   let checker: SyntaxChecker | undefined = checkSyntax;
   let unavailable: string | undefined;
   if (!checker) {

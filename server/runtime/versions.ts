@@ -32,8 +32,15 @@ export async function workflowOf(db: Db, versionId: string): Promise<Workflow> {
   return remember(versionId, row.workflow);
 }
 
-export async function loadVersion(db: Db, agentId: string, version: number): Promise<{ id: string; version: number; workflow: Workflow }> {
-  const row = await db.workflowVersion.findUnique({ where: { agentId_version: { agentId, version } }, select: { id: true } });
+export async function loadVersion(
+  db: Db,
+  agentId: string,
+  version: number,
+): Promise<{ id: string; version: number; workflow: Workflow }> {
+  const row = await db.workflowVersion.findUnique({
+    where: { agentId_version: { agentId, version } },
+    select: { id: true },
+  });
   if (!row) throw errors.notFound(`Version ${version} of agent ${agentId}`);
   return { id: row.id, version, workflow: await workflowOf(db, row.id) };
 }
@@ -42,7 +49,10 @@ export async function loadVersion(db: Db, agentId: string, version: number): Pro
  * The agent's published version in one round trip (agent and version joined), its workflow from the cache when
  * possible: online chat's hot path. Throws 404 for an unknown agent, 409 AGENT_NOT_PUBLISHED when none is published.
  */
-export async function loadPublished(db: Db, agentId: string): Promise<{ id: string; version: number; workflow: Workflow }> {
+export async function loadPublished(
+  db: Db,
+  agentId: string,
+): Promise<{ id: string; version: number; workflow: Workflow }> {
   const rows = await db.$queryRaw<Array<{ publishedVersion: number | null; versionId: string | null }>>`
     SELECT a."publishedVersion", v."id" AS "versionId"
     FROM "Agent" a LEFT JOIN "WorkflowVersion" v ON v."agentId" = a."id" AND v."version" = a."publishedVersion"
@@ -50,7 +60,11 @@ export async function loadPublished(db: Db, agentId: string): Promise<{ id: stri
   const row = rows[0];
   if (!row) throw errors.notFound(`Agent ${agentId}`);
   if (row.publishedVersion === null || row.versionId === null) {
-    throw new ApiError(409, "AGENT_NOT_PUBLISHED", `Agent ${agentId} has no published version; publish one with POST /api/builder/agents/${agentId}/publish`);
+    throw new ApiError(
+      409,
+      "AGENT_NOT_PUBLISHED",
+      `Agent ${agentId} has no published version; publish one with POST /api/builder/agents/${agentId}/publish`,
+    );
   }
   return { id: row.versionId, version: row.publishedVersion, workflow: await workflowOf(db, row.versionId) };
 }

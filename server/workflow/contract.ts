@@ -8,16 +8,7 @@
 import { z } from "zod";
 import { WORKFLOW_LIMITS } from "./limits";
 
-export const NODE_TYPES = [
-  "start",
-  "end",
-  "llm",
-  "http",
-  "condition",
-  "code",
-  "memory_load",
-  "memory_save",
-] as const;
+export const NODE_TYPES = ["start", "end", "llm", "http", "condition", "code", "memory_load", "memory_save"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 const NODE_TYPE_SET: ReadonlySet<string> = new Set(NODE_TYPES);
@@ -150,9 +141,18 @@ const promptMeta = (title: string, alias: string): FieldMeta => ({
 });
 
 export const LlmConfigSchema = z.object({
-  userPrompt: optional(text(), promptMeta("User prompt", "Preferred key; user_prompt and prompt_template are accepted aliases.")),
-  user_prompt: optional(text(), promptMeta("User prompt (alias)", "Alias of userPrompt, used when userPrompt is empty.")),
-  prompt_template: optional(text(), promptMeta("Prompt template (alias)", "Alias of userPrompt, used when userPrompt and user_prompt are empty.")),
+  userPrompt: optional(
+    text(),
+    promptMeta("User prompt", "Preferred key; user_prompt and prompt_template are accepted aliases."),
+  ),
+  user_prompt: optional(
+    text(),
+    promptMeta("User prompt (alias)", "Alias of userPrompt, used when userPrompt is empty."),
+  ),
+  prompt_template: optional(
+    text(),
+    promptMeta("Prompt template (alias)", "Alias of userPrompt, used when userPrompt and user_prompt are empty."),
+  ),
   systemPrompt: optional(text(), {
     title: "System prompt",
     description: "Instructions sent as the system message (template).",
@@ -163,17 +163,27 @@ export const LlmConfigSchema = z.object({
     description: "Model name; when omitted the server's configured default model is used.",
     "x-widget": "text",
   }),
-  temperature: z.number().min(0).max(2).default(0.7).meta({
-    title: "Temperature",
-    description: "Sampling temperature from 0 (deterministic) to 2.",
-    "x-widget": "number",
-  } satisfies FieldMeta),
-  maxTokens: z.int().min(1).max(32_768).default(2048).meta({
-    title: "Max tokens",
-    description: "Upper bound on generated tokens.",
-    "x-widget": "number",
-    "x-unit": "tokens",
-  } satisfies FieldMeta),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .default(0.7)
+    .meta({
+      title: "Temperature",
+      description: "Sampling temperature from 0 (deterministic) to 2.",
+      "x-widget": "number",
+    } satisfies FieldMeta),
+  maxTokens: z
+    .int()
+    .min(1)
+    .max(32_768)
+    .default(2048)
+    .meta({
+      title: "Max tokens",
+      description: "Upper bound on generated tokens.",
+      "x-widget": "number",
+      "x-unit": "tokens",
+    } satisfies FieldMeta),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -184,15 +194,17 @@ export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as
 export const HttpConfigSchema = z.object({
   url: optional(text(), {
     title: "URL",
-    description:
-      "Absolute http(s) URL, or a path starting with / that is joined to WEBHOOK_BASE_URL (template).",
+    description: "Absolute http(s) URL, or a path starting with / that is joined to WEBHOOK_BASE_URL (template).",
     "x-widget": "template",
   }),
-  method: z.enum(HTTP_METHODS).default("GET").meta({
-    title: "Method",
-    description: "HTTP method.",
-    "x-widget": "select",
-  } satisfies FieldMeta),
+  method: z
+    .enum(HTTP_METHODS)
+    .default("GET")
+    .meta({
+      title: "Method",
+      description: "HTTP method.",
+      "x-widget": "select",
+    } satisfies FieldMeta),
   headers: optional(z.record(z.string().regex(HEADER_NAME_PATTERN), text()), {
     title: "Headers",
     description: "Request headers; values are templates.",
@@ -212,12 +224,17 @@ export const HttpConfigSchema = z.object({
     "x-widget": "json",
     "x-templates": true,
   }),
-  timeout: z.int().min(100).max(60_000).default(10_000).meta({
-    title: "Timeout",
-    description: "Time limit for the whole request, in milliseconds.",
-    "x-widget": "number",
-    "x-unit": "ms",
-  } satisfies FieldMeta),
+  timeout: z
+    .int()
+    .min(100)
+    .max(60_000)
+    .default(10_000)
+    .meta({
+      title: "Timeout",
+      description: "Time limit for the whole request, in milliseconds.",
+      "x-widget": "number",
+      "x-unit": "ms",
+    } satisfies FieldMeta),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -248,8 +265,7 @@ export const ConditionConfigSchema = z.object({
 export const CodeConfigSchema = z.object({
   code: optional(text(), {
     title: "Python code",
-    description:
-      "Sandboxed Python. Reads the dict `inputs` and assigns its output to a variable named `result`.",
+    description: "Sandboxed Python. Reads the dict `inputs` and assigns its output to a variable named `result`.",
     "x-widget": "python",
   }),
   inputs: optional(z.record(z.string().regex(IDENTIFIER_PATTERN), text()), {
@@ -259,12 +275,17 @@ export const CodeConfigSchema = z.object({
     "x-widget": "kv",
     "x-templates": true,
   }),
-  timeout: z.int().min(100).max(30_000).default(5000).meta({
-    title: "Timeout",
-    description: "Time limit for the script, in milliseconds.",
-    "x-widget": "number",
-    "x-unit": "ms",
-  } satisfies FieldMeta),
+  timeout: z
+    .int()
+    .min(100)
+    .max(30_000)
+    .default(5000)
+    .meta({
+      title: "Timeout",
+      description: "Time limit for the script, in milliseconds.",
+      "x-widget": "number",
+      "x-unit": "ms",
+    } satisfies FieldMeta),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -281,18 +302,25 @@ const agentIdField = () =>
     "x-widget": "text",
   });
 const memoryKeyField = () =>
-  z.string().max(MAX).default(DEFAULT_MEMORY_KEY).meta({
-    title: "Key",
-    description:
-      "Which conversation or user the memory belongs to (template). Defaults to {{start.sessionId}}; declare a sessionId start output to use it. An empty rendered key means the agent-wide key \"default\".",
-    "x-widget": "template",
-  } satisfies FieldMeta);
+  z
+    .string()
+    .max(MAX)
+    .default(DEFAULT_MEMORY_KEY)
+    .meta({
+      title: "Key",
+      description:
+        'Which conversation or user the memory belongs to (template). Defaults to {{start.sessionId}}; declare a sessionId start output to use it. An empty rendered key means the agent-wide key "default".',
+      "x-widget": "template",
+    } satisfies FieldMeta);
 const memoryTypeField = () =>
-  z.enum(MEMORY_TYPES).default("conversation").meta({
-    title: "Memory type",
-    description: "conversation: turns of one conversation; user: facts about one user; kv: free key/value data.",
-    "x-widget": "select",
-  } satisfies FieldMeta);
+  z
+    .enum(MEMORY_TYPES)
+    .default("conversation")
+    .meta({
+      title: "Memory type",
+      description: "conversation: turns of one conversation; user: facts about one user; kv: free key/value data.",
+      "x-widget": "select",
+    } satisfies FieldMeta);
 
 export const MemoryLoadConfigSchema = z.object({
   agent_id: agentIdField(),

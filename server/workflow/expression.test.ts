@@ -16,7 +16,9 @@ describe("parseExpression", () => {
   });
 
   it("handles index access, has(), ternaries, lists and maps", () => {
-    const parsed = parseExpression('has(start.tags) ? start["query"] in ["a", other] : {"k": node_9.x}.k == start[key]');
+    const parsed = parseExpression(
+      'has(start.tags) ? start["query"] in ["a", other] : {"k": node_9.x}.k == start[key]',
+    );
     expect(parsed.identifiers).toEqual(
       expect.arrayContaining([
         { root: "start", field: "tags" },
@@ -49,7 +51,10 @@ describe("parseExpression", () => {
 });
 
 describe("evaluateExpression", () => {
-  const scope = { start: { query: "refund please", n: 3 }, http_1: { status: 200, ok: true, result: { items: [1, 2, 3] } } };
+  const scope = {
+    start: { query: "refund please", n: 3 },
+    http_1: { status: 200, ok: true, result: { items: [1, 2, 3] } },
+  };
 
   it("evaluates against node outputs (JSON numbers compare with int literals)", () => {
     expect(evaluateExpression('start.query != "" && http_1.status == 200', scope)).toEqual({ ok: true, value: true });

@@ -27,8 +27,21 @@ export interface ParsedExpression {
 
 // Identifiers CEL itself defines: type names and the `cel` namespace used by cel.bind.
 const BUILTIN_IDENTIFIERS = new Set([
-  "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type", "dyn",
-  "cel", "optional", "timestamp", "duration",
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "list",
+  "map",
+  "null_type",
+  "type",
+  "dyn",
+  "cel",
+  "optional",
+  "timestamp",
+  "duration",
 ]);
 // Macros whose first argument names a variable bound inside the other arguments.
 const COMPREHENSION_MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
@@ -169,7 +182,9 @@ export type EvaluationResult = { ok: true; value: unknown } | { ok: false; error
 /** Converts CEL results back to JSON-friendly JS values (CEL ints are bigint). */
 function toPlain(value: unknown): unknown {
   if (typeof value === "bigint") {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(value) : value.toString();
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   }
   if (Array.isArray(value)) return value.map(toPlain);
   if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), toPlain(v)]));

@@ -60,7 +60,12 @@ function branching(edit?: (b: Body) => void): Body {
   const body: Body = {
     workflow: {
       nodes: [
-        { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
+        {
+          id: "start",
+          type: "start",
+          config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] },
+          position: { x: 0, y: 0 },
+        },
         { id: "check", type: "condition", config: { expression: 'start.query != ""' }, position: { x: 200, y: 0 } },
         { id: "llm_1", type: "llm", config: { userPrompt: "{{start.query}}" }, position: { x: 400, y: 0 } },
         { id: "end", type: "end", config: { output: "{{llm_1.result}}" }, position: { x: 600, y: 0 } },
@@ -82,8 +87,18 @@ function withCode(code: string): Body {
   return {
     workflow: {
       nodes: [
-        { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] }, position: { x: 0, y: 0 } },
-        { id: "code_1", type: "code", config: { code, inputs: { text: "{{start.query}}" } }, position: { x: 200, y: 0 } },
+        {
+          id: "start",
+          type: "start",
+          config: { outputs: [{ name: "query", type: "string", required: true, default: "" }] },
+          position: { x: 0, y: 0 },
+        },
+        {
+          id: "code_1",
+          type: "code",
+          config: { code, inputs: { text: "{{start.query}}" } },
+          position: { x: 200, y: 0 },
+        },
         { id: "end", type: "end", config: { output: "{{code_1.result}}" }, position: { x: 400, y: 0 } },
       ],
       edges: [
@@ -97,7 +112,10 @@ function withCode(code: string): Body {
 /** Same graph as `branching`, with the branches named by trueTarget/falseTarget instead of edge labels. */
 function targets(edit?: (b: Body) => void): Body {
   return branching((b) => {
-    b.workflow.nodes[1] = { ...b.workflow.nodes[1], config: { expression: 'start.query != ""', trueTarget: "llm_1", falseTarget: "end" } };
+    b.workflow.nodes[1] = {
+      ...b.workflow.nodes[1],
+      config: { expression: 'start.query != ""', trueTarget: "llm_1", falseTarget: "end" },
+    };
     for (const e of b.workflow.edges) delete e.condition;
     edit?.(b);
   });
@@ -117,7 +135,8 @@ function llm(id: string, prompt = "{{start.query}}", x = 400): Json {
   return { id, type: "llm", config: { userPrompt: prompt }, position: { x, y: 200 } };
 }
 
-const manyKeys = (count: number): Json => Object.fromEntries(Array.from({ length: count }, (_, i) => [`extra_${i}`, i]));
+const manyKeys = (count: number): Json =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`extra_${i}`, i]));
 
 export const FINDING_FIXTURES: Record<FindingCode, FindingFixture> = {
   BODY_INVALID_TYPE: {
@@ -405,10 +424,12 @@ export const FINDING_FIXTURES: Record<FindingCode, FindingFixture> = {
   },
   LIMIT_EDGES: {
     trigger: minimal((b) => {
-      while (b.workflow.edges.length <= WORKFLOW_LIMITS.maxEdges) b.workflow.edges.push({ source: "start", target: "llm_1" });
+      while (b.workflow.edges.length <= WORKFLOW_LIMITS.maxEdges)
+        b.workflow.edges.push({ source: "start", target: "llm_1" });
     }),
     clean: minimal((b) => {
-      while (b.workflow.edges.length < WORKFLOW_LIMITS.maxEdges) b.workflow.edges.push({ source: "start", target: "llm_1" });
+      while (b.workflow.edges.length < WORKFLOW_LIMITS.maxEdges)
+        b.workflow.edges.push({ source: "start", target: "llm_1" });
     }),
     path: "/workflow/edges",
   },

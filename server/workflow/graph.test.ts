@@ -49,10 +49,14 @@ describe("graph", () => {
         const t = Math.floor(random() * n);
         if (s !== t) edges.push([s, t]);
       }
-      const g = buildDigraph(n, edges.map((e) => e[0]), edges.map((e) => e[1]));
+      const g = buildDigraph(
+        n,
+        edges.map((e) => e[0]),
+        edges.map((e) => e[1]),
+      );
       const a: number[] = [];
       const v: number[] = [];
-      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) (a.push(x), v.push(y));
+      for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) a.push(x), v.push(y);
       const got = ancestorQueries(g, a, v);
       const reach = Array.from({ length: n }, (_, x) => bruteReach(edges, x));
       a.forEach((x, i) => expect(got[i], `round ${round}: ${x} -> ${v[i]}`).toBe(reach[x]!.has(v[i]!) ? 1 : 0));
@@ -62,7 +66,11 @@ describe("graph", () => {
   it("ancestorQueries handles more candidates than one bitset chunk", () => {
     const n = 5000;
     const src = Array.from({ length: n - 1 }, (_, i) => i);
-    const g = buildDigraph(n, src, src.map((i) => i + 1));
+    const g = buildDigraph(
+      n,
+      src,
+      src.map((i) => i + 1),
+    );
     // Each node asks about the node two steps back: no direct edge, so every query needs bitsets.
     const a = Array.from({ length: n - 2 }, (_, i) => i);
     const v = a.map((i) => i + 2);

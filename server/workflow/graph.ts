@@ -57,7 +57,11 @@ export function inDegree(g: Digraph, v: number): number {
 }
 
 /** Marks every vertex reachable from `roots` (roots included), following edges forwards or backwards. */
-export function reachable(g: Digraph, roots: Iterable<number>, direction: "forward" | "backward" = "forward"): Uint8Array {
+export function reachable(
+  g: Digraph,
+  roots: Iterable<number>,
+  direction: "forward" | "backward" = "forward",
+): Uint8Array {
   const seen = new Uint8Array(g.n);
   const queue = new Int32Array(g.n);
   let head = 0;

@@ -1,6 +1,13 @@
 /** Public API of the workflow contract and validator. Pure: safe to import in the browser. */
 export { WORKFLOW_LIMITS, type WorkflowLimits } from "./limits";
-export { FINDING_CODES, FINDING_CODE_LIST, severityOf, type FindingCode, type FindingCodeInfo, type Severity } from "./codes";
+export {
+  FINDING_CODES,
+  FINDING_CODE_LIST,
+  severityOf,
+  type FindingCode,
+  type FindingCodeInfo,
+  type Severity,
+} from "./codes";
 export {
   NODE_TYPES,
   NODE_CONTRACTS,
@@ -92,8 +99,23 @@ export {
   type ExpressionIdentifier,
   type EvaluationResult,
 } from "./expression";
-export { buildDigraph, reachable, stronglyConnectedComponents, topologicalOrder, ancestorQueries, type Digraph, type Components } from "./graph";
+export {
+  buildDigraph,
+  reachable,
+  stronglyConnectedComponents,
+  topologicalOrder,
+  ancestorQueries,
+  type Digraph,
+  type Components,
+} from "./graph";
 export { validateWorkflow, validateWorkflowRequest, type ValidateOptions } from "./validate";
 export { workflowInvalid } from "./invalid";
 export { RECIPES, RECIPE_NAMES, RecipeParams, getRecipe, requireRecipe, type Recipe, type RecipeName } from "./recipes";
-export { nodeTypesSummary, configJsonSchema, CONTRACT_VERSION, type NodeTypesSummary, type NodeTypeSummary, type OptionalKeySummary } from "./summary";
+export {
+  nodeTypesSummary,
+  configJsonSchema,
+  CONTRACT_VERSION,
+  type NodeTypesSummary,
+  type NodeTypeSummary,
+  type OptionalKeySummary,
+} from "./summary";

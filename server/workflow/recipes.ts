@@ -17,7 +17,7 @@ const minimal: Recipe = {
   name: "minimal",
   title: "Minimal: start -> llm -> end",
   description:
-    "The smallest valid workflow: the start declares one required string input `query` (default \"\"), an llm answers it, the end returns the llm result.",
+    'The smallest valid workflow: the start declares one required string input `query` (default ""), an llm answers it, the end returns the llm result.',
   workflow: {
     nodes: [
       {

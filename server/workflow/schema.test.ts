@@ -13,17 +13,29 @@ addFormats(ajv);
 const check = ajv.compile(WORKFLOW_JSON_SCHEMA);
 
 /** The spec's minimal workflow (start -> llm -> end, a required string input with an empty default): the recipe. */
-const specMinimal = structuredClone(RECIPES.minimal.workflow) as { nodes: Array<{ config: Record<string, unknown> }>; edges: unknown[] };
+const specMinimal = structuredClone(RECIPES.minimal.workflow) as {
+  nodes: Array<{ config: Record<string, unknown> }>;
+  edges: unknown[];
+};
 
 describe("the published workflow JSON Schema", () => {
   it("accepts the spec's minimal workflow, every recipe and generated realistic workflows", () => {
     expect(check(specMinimal), ajv.errorsText(check.errors)).toBe(true);
-    for (const recipe of Object.values(RECIPES)) expect(check(recipe.workflow), `${recipe.name}: ${ajv.errorsText(check.errors)}`).toBe(true);
+    for (const recipe of Object.values(RECIPES))
+      expect(check(recipe.workflow), `${recipe.name}: ${ajv.errorsText(check.errors)}`).toBe(true);
     for (let v = 0; v < 4; v++) expect(check(realisticWorkflow(60, v)), ajv.errorsText(check.errors)).toBe(true);
   });
 
   it("is oneOf by node type, each variant naming that type's config keys (the contract's)", () => {
-    const nodes = (WORKFLOW_JSON_SCHEMA.properties as { nodes: { items: { oneOf: Array<{ properties: { type: { const: string }; config: { properties: Record<string, unknown> } } }> } } }).nodes;
+    const nodes = (
+      WORKFLOW_JSON_SCHEMA.properties as {
+        nodes: {
+          items: {
+            oneOf: Array<{ properties: { type: { const: string }; config: { properties: Record<string, unknown> } } }>;
+          };
+        };
+      }
+    ).nodes;
     const variants = nodes.items.oneOf;
     expect(variants.map((v) => v.properties.type.const)).toEqual([...NODE_TYPES]);
     for (const v of variants) {

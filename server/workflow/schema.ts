@@ -40,7 +40,11 @@ export const EdgeConditionSchema = z.union([z.enum(["true", "false"]), z.boolean
 
 export const EdgeSchema = z
   .object({
-    id: z.string().max(WORKFLOW_LIMITS.maxStringLength).optional().meta({ description: "Optional edge id (for the canvas)." }),
+    id: z
+      .string()
+      .max(WORKFLOW_LIMITS.maxStringLength)
+      .optional()
+      .meta({ description: "Optional edge id (for the canvas)." }),
     source: z.string().meta({ description: "Id of the node the edge leaves." }),
     target: z.string().meta({ description: "Id of the node the edge enters." }),
     condition: EdgeConditionSchema.nullish(),
@@ -66,8 +70,13 @@ type JsonSchema = Record<string, unknown>;
  * with required keys (it may be omitted for start and end).
  */
 function workflowJsonSchema(): JsonSchema {
-  const { $schema: _draft, ...workflow } = z.toJSONSchema(WorkflowSchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  const properties = workflow.properties as { nodes: JsonSchema & { items: JsonSchema & { properties: JsonSchema; required: string[] } } };
+  const { $schema: _draft, ...workflow } = z.toJSONSchema(WorkflowSchema, {
+    io: "input",
+    unrepresentable: "any",
+  }) as JsonSchema;
+  const properties = workflow.properties as {
+    nodes: JsonSchema & { items: JsonSchema & { properties: JsonSchema; required: string[] } };
+  };
   const node = properties.nodes.items;
   const variants = NODE_TYPES.map((type) => {
     const contract = getContract(type);
@@ -83,7 +92,16 @@ function workflowJsonSchema(): JsonSchema {
       required: contract.requiredAnyOf.length ? [...node.required, "config"] : node.required,
     };
   });
-  return { ...workflow, properties: { ...properties, nodes: { ...properties.nodes, items: { title: "Node", description: "One node; its `type` selects the config schema.", oneOf: variants } } } };
+  return {
+    ...workflow,
+    properties: {
+      ...properties,
+      nodes: {
+        ...properties.nodes,
+        items: { title: "Node", description: "One node; its `type` selects the config schema.", oneOf: variants },
+      },
+    },
+  };
 }
 
 export const WORKFLOW_JSON_SCHEMA: JsonSchema = workflowJsonSchema();
@@ -93,7 +111,14 @@ export const workflowField = (description: string) => z.unknown().meta({ ...WORK
 
 /** The body of POST /api/builder/validate (and the MCP tool's input): parsed as anything, documented as `{ workflow }`. */
 export const validateBodyField = () =>
-  z.unknown().meta({ type: "object", required: ["workflow"], properties: { workflow: WORKFLOW_JSON_SCHEMA }, description: '{ "workflow": { "nodes": [...], "edges": [...] } }' });
+  z
+    .unknown()
+    .meta({
+      type: "object",
+      required: ["workflow"],
+      properties: { workflow: WORKFLOW_JSON_SCHEMA },
+      description: '{ "workflow": { "nodes": [...], "edges": [...] } }',
+    });
 
 export const ValidateRequestSchema = z
   .object({ workflow: WorkflowSchema })

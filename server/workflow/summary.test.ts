@@ -1,7 +1,16 @@
 import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import { FINDING_CODES } from "./codes";
-import { NODE_CONTRACTS, NODE_TYPES, TEMPLATE_FIELDS, configFieldMeta, configKeys, getContract, missingRequiredGroups, WIDGETS } from "./contract";
+import {
+  NODE_CONTRACTS,
+  NODE_TYPES,
+  TEMPLATE_FIELDS,
+  configFieldMeta,
+  configKeys,
+  getContract,
+  missingRequiredGroups,
+  WIDGETS,
+} from "./contract";
 import { WORKFLOW_LIMITS } from "./limits";
 import { RECIPES, getRecipe } from "./recipes";
 import { nodeTypesSummary } from "./summary";
@@ -39,21 +48,40 @@ describe("nodeTypesSummary", () => {
     const ajv = new Ajv2020({ strict: false });
     const llm = summary.nodeTypes.find((t) => t.type === "llm")!;
     const validate = ajv.compile(llm.jsonSchema);
-    for (const key of ["userPrompt", "user_prompt", "prompt_template"]) expect(validate({ [key]: "{{start.query}}" })).toBe(true);
+    for (const key of ["userPrompt", "user_prompt", "prompt_template"])
+      expect(validate({ [key]: "{{start.query}}" })).toBe(true);
     expect(validate({ userPrompt: "x", temperature: 3 })).toBe(false);
   });
 
   it("describes optional keys with types, ranges, defaults and units", () => {
     const http = summary.nodeTypes.find((t) => t.type === "http")!;
     expect(http.requiredAnyOf).toEqual([["url"]]);
-    expect(http.optional.find((o) => o.key === "timeout")).toMatchObject({ type: "integer", minimum: 100, maximum: 60000, default: 10000, unit: "ms" });
-    expect(http.optional.find((o) => o.key === "method")).toMatchObject({ enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"], default: "GET" });
-    expect(http.optional.find((o) => o.key === "headers")).toMatchObject({ type: "object", widget: "kv", templates: true });
+    expect(http.optional.find((o) => o.key === "timeout")).toMatchObject({
+      type: "integer",
+      minimum: 100,
+      maximum: 60000,
+      default: 10000,
+      unit: "ms",
+    });
+    expect(http.optional.find((o) => o.key === "method")).toMatchObject({
+      enum: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"],
+      default: "GET",
+    });
+    expect(http.optional.find((o) => o.key === "headers")).toMatchObject({
+      type: "object",
+      widget: "kv",
+      templates: true,
+    });
     const llm = summary.nodeTypes.find((t) => t.type === "llm")!;
     expect(llm.optional.map((o) => o.key)).toEqual(["systemPrompt", "model", "temperature", "maxTokens"]);
     expect(llm.optional.find((o) => o.key === "temperature")).toMatchObject({ type: "number", minimum: 0, maximum: 2 });
     const code = summary.nodeTypes.find((t) => t.type === "code")!;
-    expect(code.optional.find((o) => o.key === "timeout")).toMatchObject({ minimum: 100, maximum: 30000, default: 5000, unit: "ms" });
+    expect(code.optional.find((o) => o.key === "timeout")).toMatchObject({
+      minimum: 100,
+      maximum: 30000,
+      default: 5000,
+      unit: "ms",
+    });
   });
 
   it("lists outputs and ports", () => {
@@ -83,7 +111,10 @@ describe("contract", () => {
   it("parsing fills in documented defaults", () => {
     expect(NODE_CONTRACTS.http.configSchema.parse({ url: "/x" })).toMatchObject({ method: "GET", timeout: 10_000 });
     expect(NODE_CONTRACTS.code.configSchema.parse({ code: "result = 1" })).toMatchObject({ timeout: 5000 });
-    expect(NODE_CONTRACTS.memory_load.configSchema.parse({ agent_id: "a" })).toMatchObject({ key: "{{start.sessionId}}", memory_type: "conversation" });
+    expect(NODE_CONTRACTS.memory_load.configSchema.parse({ agent_id: "a" })).toMatchObject({
+      key: "{{start.sessionId}}",
+      memory_type: "conversation",
+    });
   });
 
   it("every field has a title, a description and a known widget", () => {
@@ -108,7 +139,9 @@ describe("contract", () => {
   });
 
   it("start outputs are its declared outputs plus variables, tolerating junk", () => {
-    expect(NODE_CONTRACTS.start.outputs({ outputs: [{ name: "query" }, { name: 3 }, null], variables: { locale: "en" } })).toEqual(["query", "locale"]);
+    expect(
+      NODE_CONTRACTS.start.outputs({ outputs: [{ name: "query" }, { name: 3 }, null], variables: { locale: "en" } }),
+    ).toEqual(["query", "locale"]);
     expect(NODE_CONTRACTS.start.outputs("junk")).toEqual([]);
   });
 });

@@ -4,7 +4,15 @@
  */
 import { z } from "zod";
 import { FINDING_CODES, type FindingCodeInfo } from "./codes";
-import { NODE_TYPES, fieldHasTemplates, getContract, type FieldMeta, type NodePorts, type NodeType, type Widget } from "./contract";
+import {
+  NODE_TYPES,
+  fieldHasTemplates,
+  getContract,
+  type FieldMeta,
+  type NodePorts,
+  type NodeType,
+  type Widget,
+} from "./contract";
 import { configJsonSchema } from "./config-schema";
 import { WORKFLOW_LIMITS } from "./limits";
 import { RECIPE_NAMES } from "./recipes";
@@ -111,7 +119,11 @@ function build(): NodeTypesSummary {
       language: "CEL",
       description:
         "Condition expressions are CEL (https://cel.dev). Upstream node outputs are maps named by node id. JSON numbers are doubles: comparisons with integers work, arithmetic needs 1.0-style literals.",
-      examples: ['start.query != "" && http_1.status == 200', 'size(llm_1.result) > 0', 'start.query.contains("refund")'],
+      examples: [
+        'start.query != "" && http_1.status == 200',
+        "size(llm_1.result) > 0",
+        'start.query.contains("refund")',
+      ],
     },
     nodeTypes: NODE_TYPES.map((type) => {
       const contract = getContract(type);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { TEMPLATE_PATTERN_SOURCE, extractTemplateRefs, renderTemplate, renderTemplateValue, renderTemplatesDeep } from "./templates";
+import {
+  TEMPLATE_PATTERN_SOURCE,
+  extractTemplateRefs,
+  renderTemplate,
+  renderTemplateValue,
+  renderTemplatesDeep,
+} from "./templates";
 
 describe("extractTemplateRefs", () => {
   it("finds references with fields, deeper paths and offsets", () => {
@@ -8,7 +14,14 @@ describe("extractTemplateRefs", () => {
     expect(errors).toEqual([]);
     expect(refs).toEqual([
       { raw: "{{start.query}}", nodeId: "start", field: "query", path: [], start: 3, end: 18 },
-      { raw: "{{ http_1.result.items.0.name }}", nodeId: "http_1", field: "result", path: ["items", "0", "name"], start: 23, end: 55 },
+      {
+        raw: "{{ http_1.result.items.0.name }}",
+        nodeId: "http_1",
+        field: "result",
+        path: ["items", "0", "name"],
+        start: 23,
+        end: 55,
+      },
     ]);
     expect(text.slice(refs[1]!.start, refs[1]!.end)).toBe(refs[1]!.raw);
   });
@@ -79,7 +92,9 @@ describe("renderTemplate", () => {
   });
 
   it("renders missing values and null as empty strings", () => {
-    expect(renderTemplate("[{{start.missing}}][{{nope.x}}][{{start.empty}}][{{http_1.result.items.9.name}}]", scope)).toBe("[][][][]");
+    expect(
+      renderTemplate("[{{start.missing}}][{{nope.x}}][{{start.empty}}][{{http_1.result.items.9.name}}]", scope),
+    ).toBe("[][][][]");
   });
 
   it("does not walk the prototype", () => {
@@ -103,12 +118,20 @@ describe("renderTemplate", () => {
   });
 
   it("renderTemplatesDeep renders inside objects and arrays", () => {
-    expect(renderTemplatesDeep({ q: "{{start.query}}", list: ["{{start.n}}", 1, true], nested: { s: "x {{llm_1.result}}" } }, scope)).toEqual({
+    expect(
+      renderTemplatesDeep(
+        { q: "{{start.query}}", list: ["{{start.n}}", 1, true], nested: { s: "x {{llm_1.result}}" } },
+        scope,
+      ),
+    ).toEqual({
       q: "hello",
       list: [3, 1, true],
       nested: { s: "x answer" },
     });
-    const proto = renderTemplatesDeep(JSON.parse('{"__proto__": {"polluted": "{{start.query}}"}}'), scope) as Record<string, unknown>;
+    const proto = renderTemplatesDeep(JSON.parse('{"__proto__": {"polluted": "{{start.query}}"}}'), scope) as Record<
+      string,
+      unknown
+    >;
     expect(Object.hasOwn(proto, "__proto__")).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

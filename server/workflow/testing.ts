@@ -74,7 +74,12 @@ export function realisticWorkflow(n: number, variant = 0): WorkflowInput {
     const s = `mem_save_${b}`;
     const x = 1 + b * 5;
     nodes.push(
-      { id: m, type: "memory_load", config: { agent_id: "bench-agent", key: "{{start.sessionId}}", memory_type: "conversation" }, position: at(x) },
+      {
+        id: m,
+        type: "memory_load",
+        config: { agent_id: "bench-agent", key: "{{start.sessionId}}", memory_type: "conversation" },
+        position: at(x),
+      },
       {
         id: l,
         type: "llm",
@@ -112,11 +117,20 @@ export function realisticWorkflow(n: number, variant = 0): WorkflowInput {
         config: { code: "result = {'n': len(inputs['body'])}", inputs: { body: `{{${h}.result}}` }, timeout: 2000 },
         position: at(x + 4, 0),
       },
-      { id: f, type: "llm", config: { userPrompt: `The API failed with {{${h}.status}}. Answer anyway: {{start.query}}` }, position: at(x + 4, 1) },
+      {
+        id: f,
+        type: "llm",
+        config: { userPrompt: `The API failed with {{${h}.status}}. Answer anyway: {{start.query}}` },
+        position: at(x + 4, 1),
+      },
       {
         id: s,
         type: "memory_save",
-        config: { agent_id: "bench-agent", data: { question: "{{start.query}}", answer: `{{${l}.result}}` }, extractFrom: `${l}.result` },
+        config: {
+          agent_id: "bench-agent",
+          data: { question: "{{start.query}}", answer: `{{${l}.result}}` },
+          extractFrom: `${l}.result`,
+        },
         position: at(x + 5),
       },
     );
@@ -136,7 +150,12 @@ export function realisticWorkflow(n: number, variant = 0): WorkflowInput {
   // Pad to exactly n nodes with a short llm chain before the end.
   for (let i = 0; nodes.length < n - 1; i++) {
     const id = `summary_${i}`;
-    nodes.push({ id, type: "llm", config: { userPrompt: `Summarise: ${prevResult}` }, position: at(2 + blocks * 5 + i, 2) });
+    nodes.push({
+      id,
+      type: "llm",
+      config: { userPrompt: `Summarise: ${prevResult}` },
+      position: at(2 + blocks * 5 + i, 2),
+    });
     edges.push({ source: prev, target: id });
     prev = id;
     prevResult = `{{${id}.result}}`;

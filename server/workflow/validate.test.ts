@@ -22,7 +22,12 @@ describe("the spec's minimal workflow", () => {
     const result = validateWorkflowRequest({ workflow: w });
     expect(result.valid).toBe(false);
     expect(result.errors).toEqual([
-      expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config", nodeId: "llm_1", severity: "error" }),
+      expect.objectContaining({
+        code: "NODE_CONFIG_MISSING_REQUIRED",
+        path: "/workflow/nodes/1/config",
+        nodeId: "llm_1",
+        severity: "error",
+      }),
     ]);
     expect(result.errors[0]!.message).toContain("userPrompt");
   });
@@ -62,14 +67,21 @@ describe("the spec's minimal workflow", () => {
 
 describe("recipes", () => {
   it("minimal has no findings", () => {
-    expect(validateWorkflowRequest({ workflow: RECIPES.minimal.workflow })).toEqual({ valid: true, errors: [], warnings: [] });
+    expect(validateWorkflowRequest({ workflow: RECIPES.minimal.workflow })).toEqual({
+      valid: true,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it("http_call_thin is valid and warns HTTP_BASE_URL_UNSET only without a base URL", () => {
     const without = validateWorkflowRequest({ workflow: RECIPES.http_call_thin.workflow });
     expect(without.valid).toBe(true);
     expect(pairs(without.warnings)).toEqual(["HTTP_BASE_URL_UNSET /workflow/nodes/1/config/url"]);
-    const withBase = validateWorkflowRequest({ workflow: RECIPES.http_call_thin.workflow }, { webhookBaseUrl: "http://localhost:8000" });
+    const withBase = validateWorkflowRequest(
+      { workflow: RECIPES.http_call_thin.workflow },
+      { webhookBaseUrl: "http://localhost:8000" },
+    );
     expect(withBase).toEqual({ valid: true, errors: [], warnings: [] });
   });
 
@@ -152,11 +164,35 @@ describe("body shape", () => {
     ["an array", []],
     ["workflow null", { workflow: null }],
     ["workflow array", { workflow: [] }],
-    ["nodes of junk", { workflow: { nodes: [1, "a", null, [], { id: {}, type: 3, config: [], position: "here" }], edges: [[], 0, { source: {}, target: [] }] } }],
-    ["deeply nested config", { workflow: { nodes: [{ id: "h", type: "http", config: { url: "/x", body: deep(50_000) }, position: { x: 0, y: 0 } }], edges: [] } }],
+    [
+      "nodes of junk",
+      {
+        workflow: {
+          nodes: [1, "a", null, [], { id: {}, type: 3, config: [], position: "here" }],
+          edges: [[], 0, { source: {}, target: [] }],
+        },
+      },
+    ],
+    [
+      "deeply nested config",
+      {
+        workflow: {
+          nodes: [{ id: "h", type: "http", config: { url: "/x", body: deep(50_000) }, position: { x: 0, y: 0 } }],
+          edges: [],
+        },
+      },
+    ],
     ["deep junk as workflow", { workflow: deep(50_000) }],
-    ["cyclic JS object", { workflow: { nodes: [{ id: "s", type: "start", config: cyclic, position: { x: 0, y: 0 } }], edges: [] } }],
-    ["prototype keys", JSON.parse('{"workflow":{"nodes":[{"id":"__proto__","type":"constructor","config":{"__proto__":{"x":1},"toString":1},"position":{"x":0,"y":0}}],"edges":[{"source":"__proto__","target":"toString"}]}}')],
+    [
+      "cyclic JS object",
+      { workflow: { nodes: [{ id: "s", type: "start", config: cyclic, position: { x: 0, y: 0 } }], edges: [] } },
+    ],
+    [
+      "prototype keys",
+      JSON.parse(
+        '{"workflow":{"nodes":[{"id":"__proto__","type":"constructor","config":{"__proto__":{"x":1},"toString":1},"position":{"x":0,"y":0}}],"edges":[{"source":"__proto__","target":"toString"}]}}',
+      ),
+    ],
   ])("never throws on %s", (_name, body) => {
     const result = validateWorkflowRequest(body);
     expect(result.valid).toBe(false);
@@ -168,7 +204,9 @@ describe("body shape", () => {
   it("escapes JSON pointer segments", () => {
     const w = minimal();
     cfg(w, 1)["a/b~c"] = 1;
-    expect(pairs(validateWorkflowRequest({ workflow: w }).warnings)).toEqual(["NODE_CONFIG_UNKNOWN_KEY /workflow/nodes/1/config/a~1b~0c"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).warnings)).toEqual([
+      "NODE_CONFIG_UNKNOWN_KEY /workflow/nodes/1/config/a~1b~0c",
+    ]);
   });
 
   it("returns at most maxFindings findings plus one FINDINGS_TRUNCATED", () => {
@@ -194,7 +232,12 @@ describe("nodes and config", () => {
 
   it("checks http options: method, headers, params, timeout", () => {
     const w = structuredClone(RECIPES.http_call_thin.workflow) as unknown as { nodes: Json[] };
-    Object.assign(cfg(w, 1), { method: "FETCH", headers: { "Bad Header": "x", Ok: 1 }, params: { q: { a: 1 } }, timeout: 50 });
+    Object.assign(cfg(w, 1), {
+      method: "FETCH",
+      headers: { "Bad Header": "x", Ok: 1 },
+      params: { q: { a: 1 } },
+      timeout: 50,
+    });
     const result = validateWorkflowRequest({ workflow: w }, { webhookBaseUrl: "http://x" });
     expect(pairs(result.errors)).toEqual(
       expect.arrayContaining([
@@ -278,20 +321,34 @@ describe("nodes and config", () => {
 
   it("memory_save extractFrom is checked as a reference", () => {
     const w = minimal();
-    w.nodes.push({ id: "save", type: "memory_save", config: { agent_id: "a", extractFrom: "llm_1.reply" }, position: { x: 0, y: 0 } });
+    w.nodes.push({
+      id: "save",
+      type: "memory_save",
+      config: { agent_id: "a", extractFrom: "llm_1.reply" },
+      position: { x: 0, y: 0 },
+    });
     w.edges.push({ source: "llm_1", target: "save" }, { source: "save", target: "end" });
-    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual(["TEMPLATE_UNKNOWN_FIELD /workflow/nodes/3/config/extractFrom"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual([
+      "TEMPLATE_UNKNOWN_FIELD /workflow/nodes/3/config/extractFrom",
+    ]);
     cfg(w, 3).extractFrom = "llm_1.result.text";
     expect(validateWorkflowRequest({ workflow: w }).valid).toBe(true);
     cfg(w, 3).extractFrom = "{{llm_1.result}}";
-    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual(["NODE_CONFIG_INVALID /workflow/nodes/3/config/extractFrom"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual([
+      "NODE_CONFIG_INVALID /workflow/nodes/3/config/extractFrom",
+    ]);
   });
 });
 
 describe("condition nodes", () => {
   const branching = (config: Json, labels: Array<unknown>) => ({
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string" }] }, position: { x: 0, y: 0 } },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "query", type: "string" }] },
+        position: { x: 0, y: 0 },
+      },
       { id: "check", type: "condition", config, position: { x: 1, y: 0 } },
       { id: "yes", type: "llm", config: { userPrompt: "{{start.query}}" }, position: { x: 2, y: 0 } },
       { id: "end", type: "end", config: {}, position: { x: 3, y: 0 } },
@@ -307,22 +364,38 @@ describe("condition nodes", () => {
   it.each([
     ["labels as strings", { expression: 'start.query == "x"' }, ["true", "false"]],
     ["labels as booleans", { expression: 'start.query == "x"' }, [true, false]],
-    ["trueTarget/falseTarget", { expression: 'start.query == "x"', trueTarget: "yes", falseTarget: "end" }, [undefined, undefined]],
+    [
+      "trueTarget/falseTarget",
+      { expression: 'start.query == "x"', trueTarget: "yes", falseTarget: "end" },
+      [undefined, undefined],
+    ],
     ["mixed", { expression: 'start.query == "x"', trueTarget: "yes" }, [undefined, "false"]],
-    ["macros with bound variables", { expression: '[1, 2].exists(x, x > 1) && cel.bind(q, start.query, q != "")' }, [true, false]],
+    [
+      "macros with bound variables",
+      { expression: '[1, 2].exists(x, x > 1) && cel.bind(q, start.query, q != "")' },
+      [true, false],
+    ],
   ])("accepts %s", (_name, config, labels) => {
-    expect(validateWorkflowRequest({ workflow: branching(config, labels) })).toEqual({ valid: true, errors: [], warnings: [] });
+    expect(validateWorkflowRequest({ workflow: branching(config, labels) })).toEqual({
+      valid: true,
+      errors: [],
+      warnings: [],
+    });
   });
 
   it("reports a label that contradicts trueTarget/falseTarget", () => {
     const w = branching({ expression: "true", trueTarget: "yes", falseTarget: "end" }, ["false", undefined]);
-    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual(["EDGE_CONDITION_INVALID /workflow/edges/1/condition"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual([
+      "EDGE_CONDITION_INVALID /workflow/edges/1/condition",
+    ]);
   });
 
   it("reports a condition label on an edge from a non-condition node", () => {
     const w = branching({ expression: "true" }, ["true", "false"]);
     (w.edges[3] as Json).condition = "true";
-    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual(["EDGE_CONDITION_INVALID /workflow/edges/3/condition"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual([
+      "EDGE_CONDITION_INVALID /workflow/edges/3/condition",
+    ]);
   });
 });
 
@@ -331,7 +404,12 @@ describe("graph", () => {
     const w = minimal();
     w.nodes.push({ id: "a", type: "llm", config: { userPrompt: "{{b.result}}" }, position: { x: 0, y: 0 } });
     w.nodes.push({ id: "b", type: "llm", config: { userPrompt: "{{a.result}}" }, position: { x: 0, y: 0 } });
-    w.edges.push({ source: "llm_1", target: "a" }, { source: "a", target: "b" }, { source: "b", target: "a" }, { source: "b", target: "end" });
+    w.edges.push(
+      { source: "llm_1", target: "a" },
+      { source: "a", target: "b" },
+      { source: "b", target: "a" },
+      { source: "b", target: "end" },
+    );
     const result = validateWorkflowRequest({ workflow: w });
     expect(pairs(result.errors)).toEqual(["GRAPH_CYCLE /workflow/edges/3"]);
     expect(result.errors[0]!.message).toContain('"a", "b"');
@@ -346,7 +424,9 @@ describe("graph", () => {
   it("finds a template that skips the chain order in a 10,000-node chain", () => {
     const w = linearChain(10_000) as unknown as { nodes: Json[] };
     cfg(w, 10).userPrompt = "{{llm_500.result}}";
-    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual(["TEMPLATE_NOT_UPSTREAM /workflow/nodes/10/config/userPrompt"]);
+    expect(pairs(validateWorkflowRequest({ workflow: w }).errors)).toEqual([
+      "TEMPLATE_NOT_UPSTREAM /workflow/nodes/10/config/userPrompt",
+    ]);
   });
 
   it("validates a 10,000-node cycle without stack overflow", () => {
@@ -363,7 +443,11 @@ describe("graph", () => {
     for (const n of [50, 500, 5000]) {
       const w = realisticWorkflow(n);
       expect(w.nodes).toHaveLength(n);
-      expect(validateWorkflowRequest({ workflow: w }, { webhookBaseUrl: "http://localhost:8000" })).toEqual({ valid: true, errors: [], warnings: [] });
+      expect(validateWorkflowRequest({ workflow: w }, { webhookBaseUrl: "http://localhost:8000" })).toEqual({
+        valid: true,
+        errors: [],
+        warnings: [],
+      });
     }
   });
 

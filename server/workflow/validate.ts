@@ -142,7 +142,10 @@ class Findings {
     const errors = this.errors.slice(0, max);
     const warnings = this.warnings.slice(0, Math.max(0, max - errors.length));
     const omitted =
-      this.omittedErrors + this.omittedWarnings + (this.errors.length - errors.length) + (this.warnings.length - warnings.length);
+      this.omittedErrors +
+      this.omittedWarnings +
+      (this.errors.length - errors.length) +
+      (this.warnings.length - warnings.length);
     if (omitted > 0) {
       warnings.push({
         code: "FINDINGS_TRUNCATED",
@@ -256,9 +259,12 @@ function describeIssue(issue: z.core.$ZodIssue, config: Json): string {
     case "invalid_union": {
       const expected = new Set<string>();
       for (const branch of issue.errors) {
-        for (const sub of branch) if (sub.code === "invalid_type" && sub.path.length === 0) expected.add(A_TYPE[sub.expected] ?? sub.expected);
+        for (const sub of branch)
+          if (sub.code === "invalid_type" && sub.path.length === 0) expected.add(A_TYPE[sub.expected] ?? sub.expected);
       }
-      return expected.size > 0 ? `must be ${[...expected].join(" or ")}, got ${got()}` : "does not match any allowed form";
+      return expected.size > 0
+        ? `must be ${[...expected].join(" or ")}, got ${got()}`
+        : "does not match any allowed form";
     }
     case "invalid_element":
       return "contains an invalid element";
@@ -268,7 +274,10 @@ function describeIssue(issue: z.core.$ZodIssue, config: Json): string {
 }
 
 function issueFieldName(path: readonly PropertyKey[]): string {
-  return path.map((k) => (typeof k === "number" ? `[${k}]` : String(k))).join(".").replace(/\.\[/g, "[");
+  return path
+    .map((k) => (typeof k === "number" ? `[${k}]` : String(k)))
+    .join(".")
+    .replace(/\.\[/g, "[");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,7 +313,11 @@ class Validator {
   private workflow(workflow: unknown): void {
     const p = this.prefix;
     if (!isRecord(workflow)) {
-      this.f.add("BODY_INVALID_TYPE", p, `The workflow must be an object {nodes, edges}, got ${describeValue(workflow)}.`);
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        p,
+        `The workflow must be an object {nodes, edges}, got ${describeValue(workflow)}.`,
+      );
       return;
     }
     const nodes = this.arrayField(workflow, "nodes");
@@ -313,21 +326,37 @@ class Validator {
     let overLimit = false;
     if (nodes && nodes.length > WORKFLOW_LIMITS.maxNodes) {
       overLimit = true;
-      this.f.add("LIMIT_NODES", ptr(p, "nodes"), `The workflow has ${nodes.length} nodes; at most ${WORKFLOW_LIMITS.maxNodes} are allowed.`);
+      this.f.add(
+        "LIMIT_NODES",
+        ptr(p, "nodes"),
+        `The workflow has ${nodes.length} nodes; at most ${WORKFLOW_LIMITS.maxNodes} are allowed.`,
+      );
     }
     if (edges && edges.length > WORKFLOW_LIMITS.maxEdges) {
       overLimit = true;
-      this.f.add("LIMIT_EDGES", ptr(p, "edges"), `The workflow has ${edges.length} edges; at most ${WORKFLOW_LIMITS.maxEdges} are allowed.`);
+      this.f.add(
+        "LIMIT_EDGES",
+        ptr(p, "edges"),
+        `The workflow has ${edges.length} edges; at most ${WORKFLOW_LIMITS.maxEdges} are allowed.`,
+      );
     }
     if (overLimit) return; // too large to be worth checking in detail
 
     if (nodes) {
       for (let i = 0; i < nodes.length; i++) this.node(nodes[i], i);
       if (!this.nodes.some((n) => n.type === "start")) {
-        this.f.add("WORKFLOW_NO_START", ptr(p, "nodes"), 'The workflow has no node of type "start"; add one as the entry point.');
+        this.f.add(
+          "WORKFLOW_NO_START",
+          ptr(p, "nodes"),
+          'The workflow has no node of type "start"; add one as the entry point.',
+        );
       }
       if (!this.nodes.some((n) => n.type === "end")) {
-        this.f.add("WORKFLOW_NO_END", ptr(p, "nodes"), 'The workflow has no node of type "end"; add one as the exit point.');
+        this.f.add(
+          "WORKFLOW_NO_END",
+          ptr(p, "nodes"),
+          'The workflow has no node of type "end"; add one as the exit point.',
+        );
       }
     }
     const graphEdges = edges ? this.edges(edges, nodes !== undefined) : [];
@@ -356,7 +385,11 @@ class Validator {
     const info: NodeInfo = { index, path, id: undefined, owner: false, type: undefined, config: {} };
     this.nodes.push(info);
     if (!isRecord(raw)) {
-      this.f.add("BODY_INVALID_TYPE", path, `Node at index ${index} must be an object {id, type, config, position}, got ${describeValue(raw)}.`);
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        path,
+        `Node at index ${index} must be an object {id, type, config, position}, got ${describeValue(raw)}.`,
+      );
       return;
     }
     this.nodeId(raw, info);
@@ -366,7 +399,12 @@ class Validator {
     const config = own(raw, "config");
     const configPath = ptr(path, "config");
     if (config !== undefined && config !== null && !isRecord(config)) {
-      this.f.add("NODE_CONFIG_INVALID", configPath, `${nodeLabel(info)}: "config" must be an object, got ${describeValue(config)}.`, where(info));
+      this.f.add(
+        "NODE_CONFIG_INVALID",
+        configPath,
+        `${nodeLabel(info)}: "config" must be an object, got ${describeValue(config)}.`,
+        where(info),
+      );
     } else if (isRecord(config)) {
       info.config = config;
     }
@@ -382,7 +420,11 @@ class Validator {
     }
     const id = raw.id;
     if (typeof id !== "string") {
-      this.f.add("BODY_INVALID_TYPE", path, `Node at index ${info.index}: "id" must be a string, got ${describeValue(id)}.`);
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        path,
+        `Node at index ${info.index}: "id" must be a string, got ${describeValue(id)}.`,
+      );
       return;
     }
     if (id.trim() === "") {
@@ -391,7 +433,12 @@ class Validator {
     }
     info.id = id;
     if (id.length > WORKFLOW_LIMITS.maxIdLength) {
-      this.f.add("NODE_ID_INVALID", path, `Node id ${q(id)} is ${id.length} characters long; at most ${WORKFLOW_LIMITS.maxIdLength} are allowed.`, { nodeId: id });
+      this.f.add(
+        "NODE_ID_INVALID",
+        path,
+        `Node id ${q(id)} is ${id.length} characters long; at most ${WORKFLOW_LIMITS.maxIdLength} are allowed.`,
+        { nodeId: id },
+      );
     } else if (!isTemplateNodeId(id)) {
       this.f.add(
         "NODE_ID_NOT_REFERENCEABLE",
@@ -402,7 +449,12 @@ class Validator {
     }
     const first = this.idIndex.get(id);
     if (first !== undefined) {
-      this.f.add("NODE_ID_DUPLICATE", path, `Node id ${q(id)} at index ${info.index} is already used by the node at index ${first}; ids must be unique.`, { nodeId: id });
+      this.f.add(
+        "NODE_ID_DUPLICATE",
+        path,
+        `Node id ${q(id)} at index ${info.index} is already used by the node at index ${first}; ids must be unique.`,
+        { nodeId: id },
+      );
     } else {
       this.idIndex.set(id, info.index);
       info.owner = true;
@@ -413,14 +465,29 @@ class Validator {
     const path = info.path + "/type";
     const label = () => (info.id !== undefined ? `Node ${q(info.id)}` : `Node at index ${info.index}`);
     if (!Object.hasOwn(raw, "type") || raw.type === undefined) {
-      this.f.add("BODY_REQUIRED_FIELD", path, `${label()} has no "type"; use one of ${NODE_TYPES.join(", ")}.`, where(info));
+      this.f.add(
+        "BODY_REQUIRED_FIELD",
+        path,
+        `${label()} has no "type"; use one of ${NODE_TYPES.join(", ")}.`,
+        where(info),
+      );
       return;
     }
     const type = raw.type;
     if (typeof type !== "string") {
-      this.f.add("BODY_INVALID_TYPE", path, `${label()}: "type" must be a string, got ${describeValue(type)}.`, where(info));
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        path,
+        `${label()}: "type" must be a string, got ${describeValue(type)}.`,
+        where(info),
+      );
     } else if (!isNodeType(type)) {
-      this.f.add("NODE_TYPE_UNKNOWN", path, `${label()} has unknown type ${q(type)}; use one of ${NODE_TYPES.join(", ")}.`, where(info));
+      this.f.add(
+        "NODE_TYPE_UNKNOWN",
+        path,
+        `${label()} has unknown type ${q(type)}; use one of ${NODE_TYPES.join(", ")}.`,
+        where(info),
+      );
     } else {
       info.type = type;
     }
@@ -430,17 +497,32 @@ class Validator {
     const path = info.path + "/position";
     const pos = own(raw, "position");
     if (pos === undefined) {
-      this.f.add("NODE_POSITION_INVALID", path, `${nodeLabel(info)} has no "position"; give canvas coordinates {x, y}.`, where(info));
+      this.f.add(
+        "NODE_POSITION_INVALID",
+        path,
+        `${nodeLabel(info)} has no "position"; give canvas coordinates {x, y}.`,
+        where(info),
+      );
       return;
     }
     if (!isRecord(pos)) {
-      this.f.add("NODE_POSITION_INVALID", path, `${nodeLabel(info)}: "position" must be an object {x, y}, got ${describeValue(pos)}.`, where(info));
+      this.f.add(
+        "NODE_POSITION_INVALID",
+        path,
+        `${nodeLabel(info)}: "position" must be an object {x, y}, got ${describeValue(pos)}.`,
+        where(info),
+      );
       return;
     }
     for (const axis of ["x", "y"] as const) {
       const v = own(pos, axis);
       if (typeof v !== "number" || !Number.isFinite(v)) {
-        this.f.add("NODE_POSITION_INVALID", ptr(path, axis), `${nodeLabel(info)}: "position.${axis}" must be a finite number, got ${describeValue(v)}.`, where(info));
+        this.f.add(
+          "NODE_POSITION_INVALID",
+          ptr(path, axis),
+          `${nodeLabel(info)}: "position.${axis}" must be a finite number, got ${describeValue(v)}.`,
+          where(info),
+        );
       }
     }
   }
@@ -471,7 +553,8 @@ class Validator {
         seen.add(v);
         const p = ptr(item.parent, item.key);
         if (Array.isArray(v)) {
-          for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: p, key: i, templates: item.templates });
+          for (let i = v.length - 1; i >= 0; i--)
+            stack.push({ value: v[i], parent: p, key: i, templates: item.templates });
         } else {
           const keys = Object.keys(v);
           for (let i = keys.length - 1; i >= 0; i--) {
@@ -485,7 +568,12 @@ class Validator {
 
   private walkString(info: NodeInfo, v: string, parent: string, key: string | number, templates: boolean): void {
     if (v.length > MAX_STR) {
-      this.f.add("LIMIT_STRING_LENGTH", ptr(parent, key), `${nodeLabel(info)}: a string is ${v.length} characters long; at most ${MAX_STR} are allowed.`, where(info));
+      this.f.add(
+        "LIMIT_STRING_LENGTH",
+        ptr(parent, key),
+        `${nodeLabel(info)}: a string is ${v.length} characters long; at most ${MAX_STR} are allowed.`,
+        where(info),
+      );
     } else if (templates && v.indexOf("{{") >= 0) {
       this.templateString(info, v, parent, key);
     }
@@ -498,7 +586,12 @@ class Validator {
 
     for (const group of missingRequiredGroups(type, config)) {
       const keys = group.length === 1 ? `"${group[0]}"` : `one of ${group.map((k) => `"${k}"`).join(", ")}`;
-      this.f.add("NODE_CONFIG_MISSING_REQUIRED", configPath, `${nodeLabel(info)} is missing required config: ${keys} must be present and non-empty.`, where(info));
+      this.f.add(
+        "NODE_CONFIG_MISSING_REQUIRED",
+        configPath,
+        `${nodeLabel(info)} is missing required config: ${keys} must be present and non-empty.`,
+        where(info),
+      );
     }
 
     const parsed = contract.configSchema.safeParse(config);
@@ -506,9 +599,15 @@ class Validator {
       for (const issue of parsed.error.issues) {
         // Over-long strings are reported once, as LIMIT_STRING_LENGTH.
         if (issue.code === "too_big" && issue.origin === "string" && issue.maximum === MAX_STR) continue;
-        const code: FindingCode = type === "start" && issue.path[0] === "outputs" ? "START_OUTPUT_INVALID" : "NODE_CONFIG_INVALID";
+        const code: FindingCode =
+          type === "start" && issue.path[0] === "outputs" ? "START_OUTPUT_INVALID" : "NODE_CONFIG_INVALID";
         const issuePath = issue.path.filter((k): k is string | number => typeof k !== "symbol");
-        this.f.add(code, ptr(configPath, ...issuePath), `${nodeLabel(info)}: config "${issueFieldName(issuePath)}" ${describeIssue(issue, config)}.`, where(info));
+        this.f.add(
+          code,
+          ptr(configPath, ...issuePath),
+          `${nodeLabel(info)}: config "${issueFieldName(issuePath)}" ${describeIssue(issue, config)}.`,
+          where(info),
+        );
       }
     }
 
@@ -516,7 +615,12 @@ class Validator {
     for (const key of Object.keys(config)) {
       if (!known.has(key)) {
         const hint = known.size > 0 ? ` Known keys: ${[...known].join(", ")}.` : " This node type has no config keys.";
-        this.f.add("NODE_CONFIG_UNKNOWN_KEY", ptr(configPath, key), `${nodeLabel(info)}: config key ${q(key)} is not part of the ${type} contract and is ignored.${hint}`, where(info));
+        this.f.add(
+          "NODE_CONFIG_UNKNOWN_KEY",
+          ptr(configPath, key),
+          `${nodeLabel(info)}: config key ${q(key)} is not part of the ${type} contract and is ignored.${hint}`,
+          where(info),
+        );
       }
     }
 
@@ -539,11 +643,20 @@ class Validator {
         if (typeof name !== "string" || !IDENTIFIER_PATTERN.test(name)) return; // reported by the schema
         const first = names.get(name);
         if (first !== undefined) {
-          this.f.add("START_OUTPUT_DUPLICATE", ptr(configPath, "outputs", j, "name"), `${nodeLabel(info)}: output ${q(name)} is declared twice (indexes ${first} and ${j}).`, where(info));
+          this.f.add(
+            "START_OUTPUT_DUPLICATE",
+            ptr(configPath, "outputs", j, "name"),
+            `${nodeLabel(info)}: output ${q(name)} is declared twice (indexes ${first} and ${j}).`,
+            where(info),
+          );
         } else {
           names.set(name, j);
         }
-        if (typeof type === "string" && (START_OUTPUT_TYPES as readonly string[]).includes(type) && Object.hasOwn(item, "default")) {
+        if (
+          typeof type === "string" &&
+          (START_OUTPUT_TYPES as readonly string[]).includes(type) &&
+          Object.hasOwn(item, "default")
+        ) {
           const value = item.default;
           if (!valueMatchesType(type as StartOutputType, value)) {
             this.f.add(
@@ -560,7 +673,12 @@ class Validator {
     if (isRecord(variables)) {
       for (const key of Object.keys(variables)) {
         if (names.has(key)) {
-          this.f.add("START_OUTPUT_DUPLICATE", ptr(configPath, "variables", key), `${nodeLabel(info)}: variable ${q(key)} has the same name as a declared output.`, where(info));
+          this.f.add(
+            "START_OUTPUT_DUPLICATE",
+            ptr(configPath, "variables", key),
+            `${nodeLabel(info)}: variable ${q(key)} has the same name as a declared output.`,
+            where(info),
+          );
         }
       }
     }
@@ -573,7 +691,12 @@ class Validator {
     const u = url.trim();
     if (u.startsWith("/") && !u.startsWith("//")) {
       if (!this.baseUrlSet) {
-        this.f.add("HTTP_BASE_URL_UNSET", path, `${nodeLabel(info)}: url ${q(u)} is relative but WEBHOOK_BASE_URL is not set, so the request has no host to go to.`, where(info));
+        this.f.add(
+          "HTTP_BASE_URL_UNSET",
+          path,
+          `${nodeLabel(info)}: url ${q(u)} is relative but WEBHOOK_BASE_URL is not set, so the request has no host to go to.`,
+          where(info),
+        );
       }
       return;
     }
@@ -589,11 +712,22 @@ class Validator {
           ok = false;
         }
       }
-      if (!ok) this.f.add("HTTP_URL_INVALID", path, `${nodeLabel(info)}: url ${q(u)} is not a valid absolute URL.`, where(info));
+      if (!ok)
+        this.f.add(
+          "HTTP_URL_INVALID",
+          path,
+          `${nodeLabel(info)}: url ${q(u)} is not a valid absolute URL.`,
+          where(info),
+        );
       return;
     }
     if (u.startsWith("{{")) return; // the whole base comes from a template: only known at run time
-    this.f.add("HTTP_URL_INVALID", path, `${nodeLabel(info)}: url ${q(u)} must be an absolute http(s) URL or a path starting with "/".`, where(info));
+    this.f.add(
+      "HTTP_URL_INVALID",
+      path,
+      `${nodeLabel(info)}: url ${q(u)} must be an absolute http(s) URL or a path starting with "/".`,
+      where(info),
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -601,10 +735,20 @@ class Validator {
 
   private templateString(info: NodeInfo, text: string, parent: string, key: string | number): void {
     const scan = extractTemplateRefs(text);
-    for (const err of scan.errors) this.f.add("TEMPLATE_MALFORMED", ptr(parent, key), `${nodeLabel(info)}: ${err.message}`, where(info));
+    for (const err of scan.errors)
+      this.f.add("TEMPLATE_MALFORMED", ptr(parent, key), `${nodeLabel(info)}: ${err.message}`, where(info));
     // Resolved after all nodes are read: a template may name a node that comes later in the array.
     for (const ref of scan.refs) {
-      this.pending.push({ kind: "template", from: info.index, name: ref.nodeId, field: ref.field, shown: ref.raw, parent, key, to: -1 });
+      this.pending.push({
+        kind: "template",
+        from: info.index,
+        name: ref.nodeId,
+        field: ref.field,
+        shown: ref.raw,
+        parent,
+        key,
+        to: -1,
+      });
     }
   }
 
@@ -614,11 +758,25 @@ class Validator {
     const parsed = parseExpression(expression);
     if (!parsed.ok) {
       const at = parsed.errorOffset !== undefined ? ` at character ${parsed.errorOffset}` : "";
-      this.f.add("CONDITION_EXPRESSION_INVALID", ptr(configPath, "expression"), `${nodeLabel(info)}: the expression is not valid CEL${at}: ${parsed.error ?? "parse error"}.`, where(info));
+      this.f.add(
+        "CONDITION_EXPRESSION_INVALID",
+        ptr(configPath, "expression"),
+        `${nodeLabel(info)}: the expression is not valid CEL${at}: ${parsed.error ?? "parse error"}.`,
+        where(info),
+      );
       return;
     }
     for (const ident of parsed.identifiers) {
-      this.pending.push({ kind: "condition", from: info.index, name: ident.root, field: ident.field, shown: ident.root, parent: configPath, key: "expression", to: -1 });
+      this.pending.push({
+        kind: "condition",
+        from: info.index,
+        name: ident.root,
+        field: ident.field,
+        shown: ident.root,
+        parent: configPath,
+        key: "expression",
+        to: -1,
+      });
     }
   }
 
@@ -626,7 +784,16 @@ class Validator {
     const value = own(info.config, "extractFrom");
     if (typeof value !== "string" || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(value)) return; // format: schema
     const [nodeId = "", field] = value.split(".");
-    this.pending.push({ kind: "extract", from: info.index, name: nodeId, field, shown: value, parent: configPath, key: "extractFrom", to: -1 });
+    this.pending.push({
+      kind: "extract",
+      from: info.index,
+      name: nodeId,
+      field,
+      shown: value,
+      parent: configPath,
+      key: "extractFrom",
+      to: -1,
+    });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -646,14 +813,31 @@ class Validator {
     const path = ptr(this.prefix, "edges", k);
     const at = { edgeIndex: k };
     if (!isRecord(raw)) {
-      this.f.add("BODY_INVALID_TYPE", path, `Edge at index ${k} must be an object {source, target}, got ${describeValue(raw)}.`, at);
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        path,
+        `Edge at index ${k} must be an object {source, target}, got ${describeValue(raw)}.`,
+        at,
+      );
       return undefined;
     }
     for (const key of EDGE_TEXT_KEYS) {
       const v = own(raw, key);
       if (v === undefined || v === null) continue;
-      if (typeof v !== "string") this.f.add("BODY_INVALID_TYPE", ptr(path, key), `Edge at index ${k}: "${key}" must be a string, got ${describeValue(v)}.`, at);
-      else if (v.length > MAX_STR) this.f.add("LIMIT_STRING_LENGTH", ptr(path, key), `Edge at index ${k}: "${key}" is ${v.length} characters long; at most ${MAX_STR} are allowed.`, at);
+      if (typeof v !== "string")
+        this.f.add(
+          "BODY_INVALID_TYPE",
+          ptr(path, key),
+          `Edge at index ${k}: "${key}" must be a string, got ${describeValue(v)}.`,
+          at,
+        );
+      else if (v.length > MAX_STR)
+        this.f.add(
+          "LIMIT_STRING_LENGTH",
+          ptr(path, key),
+          `Edge at index ${k}: "${key}" is ${v.length} characters long; at most ${MAX_STR} are allowed.`,
+          at,
+        );
     }
     const source = this.endpoint(raw, "source", k, path, nodesKnown);
     const target = this.endpoint(raw, "target", k, path, nodesKnown);
@@ -665,36 +849,70 @@ class Validator {
     else if (cond === false || cond === "false") branch = false;
     else if (cond !== undefined && cond !== null) {
       condOk = false;
-      this.f.add("EDGE_CONDITION_INVALID", ptr(path, "condition"), `Edge at index ${k}: "condition" must be "true", "false" or a boolean, got ${typeof cond === "string" ? q(cond) : describeValue(cond)}.`, at);
+      this.f.add(
+        "EDGE_CONDITION_INVALID",
+        ptr(path, "condition"),
+        `Edge at index ${k}: "condition" must be "true", "false" or a boolean, got ${typeof cond === "string" ? q(cond) : describeValue(cond)}.`,
+        at,
+      );
     }
     if (source === undefined || target === undefined) return undefined;
 
     const s = this.nodes[source] as NodeInfo;
     const t = this.nodes[target] as NodeInfo;
     if (branch !== undefined && s.type !== undefined && s.type !== "condition") {
-      this.f.add("EDGE_CONDITION_INVALID", ptr(path, "condition"), `Edge at index ${k} carries a condition, but its source ${nodeRef(s)} is not a condition node.`, { ...where(s), ...at });
+      this.f.add(
+        "EDGE_CONDITION_INVALID",
+        ptr(path, "condition"),
+        `Edge at index ${k} carries a condition, but its source ${nodeRef(s)} is not a condition node.`,
+        { ...where(s), ...at },
+      );
     }
     if (source === target) {
-      this.f.add("EDGE_SELF_LOOP", path, `Edge at index ${k} connects ${nodeRef(s)} to itself.`, { ...where(s), ...at });
+      this.f.add("EDGE_SELF_LOOP", path, `Edge at index ${k} connects ${nodeRef(s)} to itself.`, {
+        ...where(s),
+        ...at,
+      });
       return undefined;
     }
     if (t.type === "start") {
-      this.f.add("START_HAS_INCOMING", path, `Edge at index ${k} points into the start node ${q(t.id ?? "")}; start nodes cannot have incoming edges.`, { ...where(t), ...at });
+      this.f.add(
+        "START_HAS_INCOMING",
+        path,
+        `Edge at index ${k} points into the start node ${q(t.id ?? "")}; start nodes cannot have incoming edges.`,
+        { ...where(t), ...at },
+      );
     }
     if (s.type === "end") {
-      this.f.add("END_HAS_OUTGOING", path, `Edge at index ${k} leaves the end node ${q(s.id ?? "")}; it is never followed.`, { ...where(s), ...at });
+      this.f.add(
+        "END_HAS_OUTGOING",
+        path,
+        `Edge at index ${k} leaves the end node ${q(s.id ?? "")}; it is never followed.`,
+        { ...where(s), ...at },
+      );
     }
     // Numeric key: (source, target, branch) packed; n <= maxNodes keeps it far below 2^53.
     const key = (source * (this.nodes.length + 1) + target) * 3 + (branch === undefined ? 0 : branch ? 1 : 2);
     if (seen.has(key)) {
-      this.f.add("EDGE_DUPLICATE", path, `Edge at index ${k} repeats an earlier edge from ${q(s.id ?? "")} to ${q(t.id ?? "")}; it is ignored.`, { ...where(s), ...at });
+      this.f.add(
+        "EDGE_DUPLICATE",
+        path,
+        `Edge at index ${k} repeats an earlier edge from ${q(s.id ?? "")} to ${q(t.id ?? "")}; it is ignored.`,
+        { ...where(s), ...at },
+      );
       return undefined;
     }
     seen.add(key);
     return { index: k, source, target, branch, labelInvalid: !condOk, path };
   }
 
-  private endpoint(raw: Json, key: "source" | "target", k: number, path: string, nodesKnown: boolean): number | undefined {
+  private endpoint(
+    raw: Json,
+    key: "source" | "target",
+    k: number,
+    path: string,
+    nodesKnown: boolean,
+  ): number | undefined {
     const p = ptr(path, key);
     const at = { edgeIndex: k };
     if (!Object.hasOwn(raw, key) || raw[key] === undefined) {
@@ -703,13 +921,23 @@ class Validator {
     }
     const id = raw[key];
     if (typeof id !== "string") {
-      this.f.add("BODY_INVALID_TYPE", p, `Edge at index ${k}: "${key}" must be a node id string, got ${describeValue(id)}.`, at);
+      this.f.add(
+        "BODY_INVALID_TYPE",
+        p,
+        `Edge at index ${k}: "${key}" must be a node id string, got ${describeValue(id)}.`,
+        at,
+      );
       return undefined;
     }
     if (!nodesKnown) return undefined; // nodes are not an array: nothing to resolve against
     const index = this.idIndex.get(id);
     if (index === undefined) {
-      this.f.add(key === "source" ? "EDGE_SOURCE_UNKNOWN" : "EDGE_TARGET_UNKNOWN", p, `Edge at index ${k}: ${key} ${q(id)} is not the id of any node.`, at);
+      this.f.add(
+        key === "source" ? "EDGE_SOURCE_UNKNOWN" : "EDGE_TARGET_UNKNOWN",
+        p,
+        `Edge at index ${k}: ${key} ${q(id)} is not the id of any node.`,
+        at,
+      );
     }
     return index;
   }
@@ -745,7 +973,12 @@ class Validator {
         const size = comps.size[c]!;
         const names = (members.get(c) ?? []).slice(0, 5).join(", ") + (size > 5 ? ` and ${size - 5} more` : "");
         const first = this.nodes[e.source] as NodeInfo;
-        this.f.add("GRAPH_CYCLE", e.path, `Nodes ${names} form a cycle (edge at index ${e.index} is part of it); workflows must be acyclic.`, { ...where(first), edgeIndex: e.index });
+        this.f.add(
+          "GRAPH_CYCLE",
+          e.path,
+          `Nodes ${names} form a cycle (edge at index ${e.index} is part of it); workflows must be acyclic.`,
+          { ...where(first), edgeIndex: e.index },
+        );
       }
     }
 
@@ -758,7 +991,12 @@ class Validator {
     if (fromStart) {
       for (const info of graphNodes) {
         if (!fromStart[info.index]) {
-          this.f.add("NODE_UNREACHABLE", info.path, `${nodeLabel(info)} cannot be reached from any start node; connect it or remove it.`, where(info));
+          this.f.add(
+            "NODE_UNREACHABLE",
+            info.path,
+            `${nodeLabel(info)} cannot be reached from any start node; connect it or remove it.`,
+            where(info),
+          );
         }
       }
     }
@@ -767,13 +1005,23 @@ class Validator {
       for (const s of starts) {
         if (!toEnd[s]) {
           const info = this.nodes[s] as NodeInfo;
-          this.f.add("END_UNREACHABLE", info.path, `No end node can be reached from the start node ${q(info.id ?? "")}.`, where(info));
+          this.f.add(
+            "END_UNREACHABLE",
+            info.path,
+            `No end node can be reached from the start node ${q(info.id ?? "")}.`,
+            where(info),
+          );
         }
       }
     }
     for (const info of graphNodes) {
       if (info.type !== "end" && outDegree(g, info.index) === 0) {
-        this.f.add("NODE_DEAD_END", info.path, `${nodeLabel(info)} has no outgoing edge, so a run stops there without reaching an end node.`, where(info));
+        this.f.add(
+          "NODE_DEAD_END",
+          info.path,
+          `${nodeLabel(info)} has no outgoing edge, so a run stops there without reaching an end node.`,
+          where(info),
+        );
       }
     }
 
@@ -797,8 +1045,15 @@ class Validator {
         const v = own(info.config, key);
         if (typeof v !== "string" || v === "") return undefined;
         if (!out.some((e) => this.nodes[e.target]?.id === v)) {
-          const why = this.idIndex.has(v) ? "is not the target of any of its outgoing edges" : "is not the id of any node";
-          this.f.add("CONDITION_TARGET_INVALID", ptr(configPath, key), `${nodeLabel(info)}: ${key} ${q(v)} ${why}; add an edge to it or fix the id.`, where(info));
+          const why = this.idIndex.has(v)
+            ? "is not the target of any of its outgoing edges"
+            : "is not the id of any node";
+          this.f.add(
+            "CONDITION_TARGET_INVALID",
+            ptr(configPath, key),
+            `${nodeLabel(info)}: ${key} ${q(v)} ${why}; add an edge to it or fix the id.`,
+            where(info),
+          );
           return undefined;
         }
         return v;
@@ -813,19 +1068,34 @@ class Validator {
         if (e.branch === false) hasFalse = true;
         const named = targetId !== undefined && (targetId === trueTarget || targetId === falseTarget);
         if (e.branch === undefined && !named && !e.labelInvalid) {
-          this.f.add("EDGE_CONDITION_MISSING", e.path, `Edge at index ${e.index} leaves the condition ${nodeRef(info)} without a "condition" label, and trueTarget/falseTarget do not name its target; set "condition": "true" or "false".`, { ...where(info), edgeIndex: e.index });
+          this.f.add(
+            "EDGE_CONDITION_MISSING",
+            e.path,
+            `Edge at index ${e.index} leaves the condition ${nodeRef(info)} without a "condition" label, and trueTarget/falseTarget do not name its target; set "condition": "true" or "false".`,
+            { ...where(info), edgeIndex: e.index },
+          );
         } else if (
           e.branch !== undefined &&
           targetId !== undefined &&
           targetId === (e.branch ? falseTarget : trueTarget) &&
           targetId !== (e.branch ? trueTarget : falseTarget)
         ) {
-          this.f.add("EDGE_CONDITION_INVALID", ptr(e.path, "condition"), `Edge at index ${e.index} is labelled ${String(e.branch)}, but ${nodeRef(info)} names its target as ${e.branch ? "falseTarget" : "trueTarget"}.`, { ...where(info), edgeIndex: e.index });
+          this.f.add(
+            "EDGE_CONDITION_INVALID",
+            ptr(e.path, "condition"),
+            `Edge at index ${e.index} is labelled ${String(e.branch)}, but ${nodeRef(info)} names its target as ${e.branch ? "falseTarget" : "trueTarget"}.`,
+            { ...where(info), edgeIndex: e.index },
+          );
         }
       }
       if (!hasTrue || !hasFalse) {
         const missing = [!hasTrue ? "true" : "", !hasFalse ? "false" : ""].filter(Boolean).join(" and ");
-        this.f.add("CONDITION_BRANCH_MISSING", configPath, `${nodeLabel(info)} has no ${missing} branch; set trueTarget/falseTarget or label its outgoing edges with "condition".`, where(info));
+        this.f.add(
+          "CONDITION_BRANCH_MISSING",
+          configPath,
+          `${nodeLabel(info)} has no ${missing} branch; set trueTarget/falseTarget or label its outgoing edges with "condition".`,
+          where(info),
+        );
       }
     }
   }
@@ -843,10 +1113,20 @@ class Validator {
       const to = this.idIndex.get(ref.name);
       if (to === undefined) {
         if (ref.kind === "condition") {
-          this.f.add("CONDITION_UNKNOWN_VARIABLE", ptr(ref.parent, ref.key), `${nodeLabel(from)}: the expression uses ${q(ref.name)}, which is not the id of any node.`, where(from));
+          this.f.add(
+            "CONDITION_UNKNOWN_VARIABLE",
+            ptr(ref.parent, ref.key),
+            `${nodeLabel(from)}: the expression uses ${q(ref.name)}, which is not the id of any node.`,
+            where(from),
+          );
         } else {
           const what = ref.kind === "template" ? `template ${ref.shown}` : `extractFrom ${q(ref.shown)}`;
-          this.f.add("TEMPLATE_UNKNOWN_NODE", ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what} refers to node ${q(ref.name)}, which does not exist.`, where(from));
+          this.f.add(
+            "TEMPLATE_UNKNOWN_NODE",
+            ptr(ref.parent, ref.key),
+            `${nodeLabel(from)}: ${what} refers to node ${q(ref.name)}, which does not exist.`,
+            where(from),
+          );
         }
         continue;
       }
@@ -861,7 +1141,11 @@ class Validator {
       comps,
     );
     const what = (ref: PendingRef) =>
-      ref.kind === "template" ? `template ${ref.shown}` : ref.kind === "extract" ? `extractFrom ${q(ref.shown)}` : "the expression";
+      ref.kind === "template"
+        ? `template ${ref.shown}`
+        : ref.kind === "extract"
+          ? `extractFrom ${q(ref.shown)}`
+          : "the expression";
     resolved.forEach((ref, i) => {
       const from = this.nodes[ref.from] as NodeInfo;
       const to = this.nodes[ref.to] as NodeInfo;
@@ -870,14 +1154,25 @@ class Validator {
       const judged = from.owner && (fromStart === undefined || fromStart[ref.from] === 1);
       if (judged && (ref.from === ref.to || !upstream[i])) {
         const code: FindingCode = ref.kind === "condition" ? "CONDITION_NOT_UPSTREAM" : "TEMPLATE_NOT_UPSTREAM";
-        const why = ref.from === ref.to ? "the node itself" : "not upstream of it (no path of edges leads from it to this node)";
-        this.f.add(code, ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what(ref)} uses node ${q(to.id ?? "")}, which is ${why}.`, where(from));
+        const why =
+          ref.from === ref.to ? "the node itself" : "not upstream of it (no path of edges leads from it to this node)";
+        this.f.add(
+          code,
+          ptr(ref.parent, ref.key),
+          `${nodeLabel(from)}: ${what(ref)} uses node ${q(to.id ?? "")}, which is ${why}.`,
+          where(from),
+        );
       }
       const outputs = outputsOf(to);
       if (ref.field !== undefined && outputs && !outputs.has(ref.field)) {
         const code: FindingCode = ref.kind === "condition" ? "CONDITION_UNKNOWN_FIELD" : "TEMPLATE_UNKNOWN_FIELD";
         const list = outputs.size > 0 ? [...outputs].join(", ") : "none";
-        this.f.add(code, ptr(ref.parent, ref.key), `${nodeLabel(from)}: ${what(ref)} uses field ${q(ref.field)} of node ${q(to.id ?? "")}, which outputs only: ${list}.`, where(from));
+        this.f.add(
+          code,
+          ptr(ref.parent, ref.key),
+          `${nodeLabel(from)}: ${what(ref)} uses field ${q(ref.field)} of node ${q(to.id ?? "")}, which outputs only: ${list}.`,
+          where(from),
+        );
       }
     });
   }
@@ -905,20 +1200,35 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions = {}):
  * Validates a whole request body `{ "workflow": {...} }`; every finding's path is a JSON pointer
  * into that body (e.g. "/workflow/nodes/1/config").
  */
-export function validateWorkflowRequest(body: unknown, opts: Omit<ValidateOptions, "pathPrefix"> = {}): ValidationResult {
+export function validateWorkflowRequest(
+  body: unknown,
+  opts: Omit<ValidateOptions, "pathPrefix"> = {},
+): ValidationResult {
   const f = new Findings();
   try {
     if (!isRecord(body)) {
-      f.add("BODY_INVALID_TYPE", "", `The request body must be a JSON object {"workflow": {...}}, got ${describeValue(body)}.`);
+      f.add(
+        "BODY_INVALID_TYPE",
+        "",
+        `The request body must be a JSON object {"workflow": {...}}, got ${describeValue(body)}.`,
+      );
       return f.result("");
     }
     if (!Object.hasOwn(body, "workflow") || body.workflow === undefined) {
-      f.add("BODY_REQUIRED_FIELD", "/workflow", 'The request body has no "workflow"; send {"workflow": {"nodes": [...], "edges": [...]}}.');
+      f.add(
+        "BODY_REQUIRED_FIELD",
+        "/workflow",
+        'The request body has no "workflow"; send {"workflow": {"nodes": [...], "edges": [...]}}.',
+      );
       return f.result("");
     }
     return validateWorkflow(body.workflow, { ...opts, pathPrefix: "/workflow" });
   } catch (err) {
-    f.add("VALIDATOR_INTERNAL_ERROR", "", `The request could not be checked: ${err instanceof Error ? err.message : String(err)}.`);
+    f.add(
+      "VALIDATOR_INTERNAL_ERROR",
+      "",
+      `The request could not be checked: ${err instanceof Error ? err.message : String(err)}.`,
+    );
     return f.result("");
   }
 }

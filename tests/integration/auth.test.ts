@@ -11,24 +11,34 @@ const protectedEndpoints = ENDPOINTS.filter((e) => e.auth !== "none");
 
 for (const server of servers()) {
   describe(`auth on ${server.name}`, () => {
-    it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))("%s: 401 without or with a bad token", async (_name, e) => {
-      const body = e.body ? { workflow: {} } : undefined;
-      const none = await api(server, e.method, concrete(e.path), { token: null, body });
-      expect(none.status).toBe(401);
-      expect(none.body.error).toMatchObject({ code: "UNAUTHORIZED" });
-      expect(none.headers.get("www-authenticate")).toBe('Bearer realm="flowbench"'); // RFC 6750: clients can tell a token is needed
-      const bad = await api(server, e.method, concrete(e.path), { token: "fb_not-a-real-token", body });
-      expect(bad.status).toBe(401);
-      const malformed = await api(server, e.method, concrete(e.path), { token: null, body, headers: { authorization: "Basic abc" } });
-      expect(malformed.status).toBe(401);
-    });
+    it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))(
+      "%s: 401 without or with a bad token",
+      async (_name, e) => {
+        const body = e.body ? { workflow: {} } : undefined;
+        const none = await api(server, e.method, concrete(e.path), { token: null, body });
+        expect(none.status).toBe(401);
+        expect(none.body.error).toMatchObject({ code: "UNAUTHORIZED" });
+        expect(none.headers.get("www-authenticate")).toBe('Bearer realm="flowbench"'); // RFC 6750: clients can tell a token is needed
+        const bad = await api(server, e.method, concrete(e.path), { token: "fb_not-a-real-token", body });
+        expect(bad.status).toBe(401);
+        const malformed = await api(server, e.method, concrete(e.path), {
+          token: null,
+          body,
+          headers: { authorization: "Basic abc" },
+        });
+        expect(malformed.status).toBe(401);
+      },
+    );
 
     it("403 for a role that may not write, with the JSON error body", async () => {
       const viewer = await tokenWithRole(server, "viewer");
       const annotator = await tokenWithRole(server, "annotator");
       for (const token of [viewer, annotator]) {
         for (const e of protectedEndpoints.filter((x) => x.permission === "builder.write")) {
-          const res = await api(server, e.method, concrete(e.path), { token, body: e.body ? { name: "x", workflow: {} } : undefined });
+          const res = await api(server, e.method, concrete(e.path), {
+            token,
+            body: e.body ? { name: "x", workflow: {} } : undefined,
+          });
           expect(res.status, `${e.method} ${e.path}`).toBe(403);
           expect(res.body.error.code).toBe("FORBIDDEN");
         }
@@ -61,12 +71,28 @@ for (const server of servers()) {
     });
 
     it("tRPC: 401 without credentials, 403 for admin procedures with a builder token", async () => {
-      expect(trpcErrorOf(await trpc(server, null).me.query().catch((e) => e)).httpStatus).toBe(401);
+      expect(
+        trpcErrorOf(
+          await trpc(server, null)
+            .me.query()
+            .catch((e) => e),
+        ).httpStatus,
+      ).toBe(401);
       const builder = await tokenWithRole(server, "builder");
-      const err = trpcErrorOf(await trpc(server, builder).admin.users.list.query().catch((e) => e));
+      const err = trpcErrorOf(
+        await trpc(server, builder)
+          .admin.users.list.query()
+          .catch((e) => e),
+      );
       expect(err.httpStatus).toBe(403);
       expect(err.appCode).toBe("FORBIDDEN");
-      expect(trpcErrorOf(await trpc(server, "fb_bad").builder.nodeTypes.query().catch((e) => e)).httpStatus).toBe(401);
+      expect(
+        trpcErrorOf(
+          await trpc(server, "fb_bad")
+            .builder.nodeTypes.query()
+            .catch((e) => e),
+        ).httpStatus,
+      ).toBe(401);
     });
 
     it("a wrong password does not sign in", async () => {

@@ -36,14 +36,21 @@ for (const server of servers()) {
       expect(res.status).toBe(400);
       expect(res.body.valid).toBe(false);
       expect(res.body.errors).toContainEqual(
-        expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config", nodeId: "llm_1", severity: "error" }),
+        expect.objectContaining({
+          code: "NODE_CONFIG_MISSING_REQUIRED",
+          path: "/workflow/nodes/1/config",
+          nodeId: "llm_1",
+          severity: "error",
+        }),
       );
       expect(res.body.error.code).toBe("WORKFLOW_INVALID");
     });
 
     it("reports every wrong type with its path, not just the first", async () => {
       const res = await api(server, "POST", "/api/builder/validate", {
-        body: { workflow: { nodes: [{ id: 1, type: "start", config: [], position: { x: "a", y: 0 } }, "x"], edges: {} } },
+        body: {
+          workflow: { nodes: [{ id: 1, type: "start", config: [], position: { x: "a", y: 0 } }, "x"], edges: {} },
+        },
       });
       expect(res.status).toBe(400);
       const paths = res.body.errors.map((f: { path: string }) => f.path);
@@ -58,7 +65,10 @@ for (const server of servers()) {
       const empty = await api(server, "POST", "/api/builder/validate", { rawBody: "" });
       expect(empty.status).toBe(400);
       expect(empty.body.error.code).toBe("REQUEST_INVALID");
-      const media = await api(server, "POST", "/api/builder/validate", { rawBody: "workflow", headers: { "content-type": "text/plain" } });
+      const media = await api(server, "POST", "/api/builder/validate", {
+        rawBody: "workflow",
+        headers: { "content-type": "text/plain" },
+      });
       expect(media.status).toBe(415);
       expect(media.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
       const nullWorkflow = await api(server, "POST", "/api/builder/validate", { body: { workflow: null } });
@@ -73,7 +83,10 @@ for (const server of servers()) {
     it("version numbers beyond the database's 32-bit integer are a 400, never a 5xx", async () => {
       const list = await api(server, "GET", "/api/builder/agents");
       const agentId = list.body.agents?.[0]?.id ?? list.body.items?.[0]?.id ?? "x";
-      for (const path of [`/api/builder/agents/${agentId}/versions/2147483648`, `/api/eval/sets/x/versions/9007199254740991`]) {
+      for (const path of [
+        `/api/builder/agents/${agentId}/versions/2147483648`,
+        `/api/eval/sets/x/versions/9007199254740991`,
+      ]) {
         const res = await api(server, "GET", path);
         expect(res.status, path).toBe(400);
         expect(res.body.error.code).toBe("REQUEST_INVALID");
@@ -96,10 +109,16 @@ for (const server of servers()) {
         expect(res.body.error.code).toBe("REQUEST_INVALID");
         expect(res.body.error.details[0].code).toBe("unstorable_text");
       }
-      const nul = await api(server, "POST", "/api/builder/agents", { rawBody: '{"name":"x\\u0000y","workflow":{"nodes":[],"edges":[]}}' });
+      const nul = await api(server, "POST", "/api/builder/agents", {
+        rawBody: '{"name":"x\\u0000y","workflow":{"nodes":[],"edges":[]}}',
+      });
       expect(nul.body.error.details[0].path).toBe("/name");
       // tRPC: the same rule, the same code
-      const err = trpcErrorOf(await trpc(server).builder.agents.create.mutate({ name: "a\u0000b", workflow: minimalWorkflow() } as never).catch((e) => e));
+      const err = trpcErrorOf(
+        await trpc(server)
+          .builder.agents.create.mutate({ name: "a\u0000b", workflow: minimalWorkflow() } as never)
+          .catch((e) => e),
+      );
       expect(err.httpStatus).toBe(400);
       expect(err.appCode).toBe("REQUEST_INVALID");
       // impossible days are a 400 too (year 0000 cannot be stored)
@@ -119,15 +138,17 @@ for (const server of servers()) {
       // methods Next.js cannot represent: 405 in the same shape, not its 500 text/plain
       for (const method of ["TRACE", "PROPFIND"]) {
         // fetch refuses to send TRACE: node:http does
-        const res = await new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
-          const req = http.request(`${server.url}/api/builder/agents`, { method }, (r) => {
-            let body = "";
-            r.on("data", (c: Buffer) => (body += c.toString()));
-            r.on("end", () => resolve({ status: r.statusCode ?? 0, allow: r.headers.allow, body }));
-          });
-          req.on("error", reject);
-          req.end();
-        });
+        const res = await new Promise<{ status: number; allow: string | undefined; body: string }>(
+          (resolve, reject) => {
+            const req = http.request(`${server.url}/api/builder/agents`, { method }, (r) => {
+              let body = "";
+              r.on("data", (c: Buffer) => (body += c.toString()));
+              r.on("end", () => resolve({ status: r.statusCode ?? 0, allow: r.headers.allow, body }));
+            });
+            req.on("error", reject);
+            req.end();
+          },
+        );
         expect(res.status, method).toBe(405);
         expect(res.allow).toBe("GET, POST, HEAD, OPTIONS"); // the route's methods (every path: methods.test.ts)
         expect(JSON.parse(res.body).error.code).toBe("METHOD_NOT_ALLOWED");
@@ -139,11 +160,17 @@ for (const server of servers()) {
     });
 
     it("deleting an agent that owns a frozen evaluation set is a 409 naming the set; after the set is deleted the agent can go", async () => {
-      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Owns a frozen set", workflow: minimalWorkflow() } });
+      const created = await api(server, "POST", "/api/builder/agents", {
+        body: { name: "Owns a frozen set", workflow: minimalWorkflow() },
+      });
       const agentId = created.body.agent.id as string;
-      const set = await api(server, "POST", "/api/eval/sets", { body: { agentId, name: "Frozen evidence", kind: "golden", gateThreshold: 1 } });
+      const set = await api(server, "POST", "/api/eval/sets", {
+        body: { agentId, name: "Frozen evidence", kind: "golden", gateThreshold: 1 },
+      });
       expect(set.status).toBe(201);
-      const imported = await api(server, "POST", `/api/eval/sets/${set.body.id}/versions/1/import`, { body: { format: "json", content: JSON.stringify([{ question: "q1", expectedPoints: ["p"] }]) } });
+      const imported = await api(server, "POST", `/api/eval/sets/${set.body.id}/versions/1/import`, {
+        body: { format: "json", content: JSON.stringify([{ question: "q1", expectedPoints: ["p"] }]) },
+      });
       expect(imported.status, imported.text).toBe(200);
       expect((await api(server, "POST", `/api/eval/sets/${set.body.id}/versions/1/freeze`)).status).toBe(200);
       const refused = await api(server, "DELETE", `/api/builder/agents/${agentId}`);
@@ -164,14 +191,18 @@ for (const server of servers()) {
     });
 
     it("provisions an agent, adds versions, lists and reads them", async () => {
-      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Minimal agent", workflow: minimalWorkflow(), note: "first" } });
+      const created = await api(server, "POST", "/api/builder/agents", {
+        body: { name: "Minimal agent", workflow: minimalWorkflow(), note: "first" },
+      });
       expect(created.status).toBe(201);
       expect(created.body.version.version).toBe(1);
       const id = created.body.agent.id as string;
 
       const wf2 = minimalWorkflow();
       (wf2.nodes[1]!.config as Record<string, unknown>).temperature = 0.3;
-      const v2 = await api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: wf2, note: "cooler" } });
+      const v2 = await api(server, "POST", `/api/builder/agents/${id}/versions`, {
+        body: { workflow: wf2, note: "cooler" },
+      });
       expect(v2.status).toBe(201);
       expect(v2.body.version.version).toBe(2);
 
@@ -193,13 +224,17 @@ for (const server of servers()) {
     });
 
     it("refuses to provision an invalid workflow with the same findings and stores nothing", async () => {
-      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Keep me", workflow: minimalWorkflow() } });
+      const created = await api(server, "POST", "/api/builder/agents", {
+        body: { name: "Keep me", workflow: minimalWorkflow() },
+      });
       const id = created.body.agent.id as string;
       const wf = minimalWorkflow();
       delete (wf.nodes[1]!.config as Record<string, unknown>).userPrompt;
       const refused = await api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: wf } });
       expect(refused.status).toBe(400);
-      expect(refused.body.errors).toContainEqual(expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }));
+      expect(refused.body.errors).toContainEqual(
+        expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }),
+      );
       const versions = await api(server, "GET", `/api/builder/agents/${id}/versions`);
       expect(versions.body.items).toHaveLength(1);
 
@@ -213,10 +248,14 @@ for (const server of servers()) {
     });
 
     it("numbers concurrent provisions without gaps or duplicates", async () => {
-      const created = await api(server, "POST", "/api/builder/agents", { body: { name: "Concurrent", workflow: minimalWorkflow() } });
+      const created = await api(server, "POST", "/api/builder/agents", {
+        body: { name: "Concurrent", workflow: minimalWorkflow() },
+      });
       const id = created.body.agent.id as string;
       const results = await Promise.all(
-        Array.from({ length: 8 }, () => api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: minimalWorkflow() } })),
+        Array.from({ length: 8 }, () =>
+          api(server, "POST", `/api/builder/agents/${id}/versions`, { body: { workflow: minimalWorkflow() } }),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
       expect(results.map((r) => r.body.version.version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
@@ -224,7 +263,9 @@ for (const server of servers()) {
 
     it("serves recipes; http_call_thin can be fetched, pointed at a real url, validated and provisioned", async () => {
       const list = await api(server, "GET", "/api/builder/recipes");
-      expect(list.body.items.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(["minimal", "http_call_thin"]));
+      expect(list.body.items.map((r: { name: string }) => r.name)).toEqual(
+        expect.arrayContaining(["minimal", "http_call_thin"]),
+      );
       const recipe = await api(server, "GET", "/api/builder/recipes/http_call_thin");
       expect(recipe.status).toBe(200);
       const wf = recipe.body.workflow;
@@ -233,17 +274,25 @@ for (const server of servers()) {
       http.config.url = "https://api.example.com/api/dishes?scene={{start.query}}";
       const valid = await api(server, "POST", "/api/builder/validate", { body: { workflow: wf } });
       expect(valid.status).toBe(200);
-      const provisioned = await api(server, "POST", "/api/builder/agents", { body: { name: "From recipe", workflow: wf } });
+      const provisioned = await api(server, "POST", "/api/builder/agents", {
+        body: { name: "From recipe", workflow: wf },
+      });
       expect(provisioned.status).toBe(201);
       expect((await api(server, "GET", "/api/builder/recipes/nope")).status).toBe(404);
     });
 
     it("lets a builder rename and delete an agent", async () => {
       const builder = await tokenWithRole(server, "builder");
-      const created = await api(server, "POST", "/api/builder/agents", { token: builder, body: { name: "Temp", workflow: minimalWorkflow() } });
+      const created = await api(server, "POST", "/api/builder/agents", {
+        token: builder,
+        body: { name: "Temp", workflow: minimalWorkflow() },
+      });
       expect(created.status).toBe(201);
       const id = created.body.agent.id;
-      const renamed = await api(server, "PATCH", `/api/builder/agents/${id}`, { token: builder, body: { name: "Renamed" } });
+      const renamed = await api(server, "PATCH", `/api/builder/agents/${id}`, {
+        token: builder,
+        body: { name: "Renamed" },
+      });
       expect(renamed.body.name).toBe("Renamed");
       expect((await api(server, "DELETE", `/api/builder/agents/${id}`, { token: builder })).status).toBe(204);
       expect((await api(server, "GET", `/api/builder/agents/${id}`)).status).toBe(404);

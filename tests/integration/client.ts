@@ -34,7 +34,8 @@ export async function api<T = any>(
   const problem = await checkConformance(server.url, method, path, res.status, res.headers.get("content-type"), parsed);
   if (problem) {
     conformanceProblems.push(problem);
-    if (process.env.FLOWBENCH_CONFORMANCE === "report") fs.appendFileSync(process.env.FLOWBENCH_CONFORMANCE_FILE ?? ".tmp/conformance.txt", `${problem}\n`);
+    if (process.env.FLOWBENCH_CONFORMANCE === "report")
+      fs.appendFileSync(process.env.FLOWBENCH_CONFORMANCE_FILE ?? ".tmp/conformance.txt", `${problem}\n`);
     else throw new Error(`conformance: ${problem}`);
   }
   return { status: res.status, body: parsed as T, headers: res.headers, text };
@@ -45,7 +46,9 @@ export const conformanceProblems: string[] = [];
 
 export function trpc(server: ServerInfo, token: string | null = server.adminToken) {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${server.url}/api/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) })],
+    links: [
+      httpLink({ url: `${server.url}/api/trpc`, headers: () => (token ? { authorization: `Bearer ${token}` } : {}) }),
+    ],
   });
 }
 
@@ -58,7 +61,10 @@ export function trpcErrorOf(e: unknown): { httpStatus?: number; appCode?: string
 }
 
 /** Creates a token with the given role through the admin face and returns the plain token. */
-export async function tokenWithRole(server: ServerInfo, role: "admin" | "builder" | "annotator" | "viewer"): Promise<string> {
+export async function tokenWithRole(
+  server: ServerInfo,
+  role: "admin" | "builder" | "annotator" | "viewer",
+): Promise<string> {
   const created = await trpc(server).admin.tokens.create.mutate({ name: `it ${role} ${Date.now()}`, role });
   return created.token;
 }
@@ -91,7 +97,10 @@ export function minimalWorkflow() {
 export async function signIn(base: string, email: string, password: string): Promise<string> {
   const csrfRes = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const cookies = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookies = csrfRes.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const res = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",

@@ -9,8 +9,17 @@ import type { ValidateFunction } from "ajv";
  * OpenAPI 3.1 uses it, with Ajv). Paths the document does not describe (tRPC, next-auth, the 404 catch-all) are
  * not checked. `checkConformance` returns the problem or null; `api()` fails the test on a problem.
  */
-type Doc = { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
-type Route = { template: string; regex: RegExp; methods: Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }> };
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+  >;
+};
+type Route = {
+  template: string;
+  regex: RegExp;
+  methods: Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> }>;
+};
 
 const cache = new Map<string, Promise<{ routes: Route[]; ajv: Ajv2020 }>>();
 const validators = new Map<string, ValidateFunction>();
@@ -40,7 +49,14 @@ function load(base: string) {
   return p;
 }
 
-export async function checkConformance(base: string, method: string, url: string, status: number, contentType: string | null, body: unknown): Promise<string | null> {
+export async function checkConformance(
+  base: string,
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): Promise<string | null> {
   const { routes, ajv } = await load(base);
   const pathname = new URL(url, base).pathname;
   const route = routes.find((r) => r.regex.test(pathname));
@@ -52,14 +68,21 @@ export async function checkConformance(base: string, method: string, url: string
     return `${method} ${route.template} is not documented but answered ${status}`;
   }
   const documented = op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
-  if (!documented) return `${method} ${route.template} answered ${status}, which it does not document (documented: ${Object.keys(op.responses).join(", ")})`;
+  if (!documented)
+    return `${method} ${route.template} answered ${status}, which it does not document (documented: ${Object.keys(op.responses).join(", ")})`;
   const schema = documented.content?.["application/json"]?.schema;
   if (!schema || !contentType?.includes("json") || body === undefined) return null;
   const key = `${base} ${route.template} ${m} ${status}`;
   let validate = validators.get(key);
   if (!validate) {
-    const which = op.responses[String(status)] ? String(status) : op.responses[`${String(status)[0]}XX`] ? `${String(status)[0]}XX` : "default";
-    validate = ajv.compile({ $ref: `openapi#/paths/${escapePointer(route.template)}/${m}/responses/${which}/content/application~1json/schema` });
+    const which = op.responses[String(status)]
+      ? String(status)
+      : op.responses[`${String(status)[0]}XX`]
+        ? `${String(status)[0]}XX`
+        : "default";
+    validate = ajv.compile({
+      $ref: `openapi#/paths/${escapePointer(route.template)}/${m}/responses/${which}/content/application~1json/schema`,
+    });
     validators.set(key, validate);
   }
   if (validate(body)) return null;

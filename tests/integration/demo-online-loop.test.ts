@@ -24,15 +24,25 @@ function demo(server: ServerInfo, args: string[]): Promise<{ code: number; out: 
     execFile(
       process.execPath,
       [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/demo-online-loop.ts"), ...args],
-      { cwd: ROOT, env: { ...process.env, FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken }, timeout: 280_000 },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+      {
+        cwd: ROOT,
+        env: { ...process.env, FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken },
+        timeout: 280_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
 }
 
 async function sampleAgentCopy(server: ServerInfo, label: string): Promise<{ id: string; name: string }> {
   const name = `Demo ${label} ${Date.now()}`;
-  const created = await ok(api(server, "POST", "/api/builder/agents", { body: { name, description: agentJson.description, workflow: agentJson.workflow } }), 201);
+  const created = await ok(
+    api(server, "POST", "/api/builder/agents", {
+      body: { name, description: agentJson.description, workflow: agentJson.workflow },
+    }),
+    201,
+  );
   await ok(api(server, "POST", `/api/builder/agents/${created.agent.id}/publish`, { body: { version: 1 } }));
   return { id: created.agent.id, name };
 }
@@ -46,7 +56,9 @@ async function snapshot(server: ServerInfo, agentId: string, poolId: string) {
   const shadow = (await ok(api(server, "GET", `/api/eval/shadow/${agentId}`))).config;
   return {
     chats: await count(`/api/traces?agentId=${agentId}&source=chat&limit=200`),
-    feedback: (await ok(api(server, "GET", `/api/traces?agentId=${agentId}&source=chat&minScore=1&limit=200`))).items.map((t: any) => t.feedbackSummary.count),
+    feedback: (
+      await ok(api(server, "GET", `/api/traces?agentId=${agentId}&source=chat&minScore=1&limit=200`))
+    ).items.map((t: any) => t.feedbackSummary.count),
     shadowRuns: await count(`/api/traces?agentId=${agentId}&source=shadow&limit=200`),
     versions: detail.versions.map((v: any) => [v.version, v.status, v.sampleCount]),
     runs: runs.map((r: any) => r.id),
@@ -57,13 +69,23 @@ async function snapshot(server: ServerInfo, agentId: string, poolId: string) {
 }
 
 async function expectCompleteDemo(server: ServerInfo, agent: { id: string; name: string }) {
-  const pool = (await ok(api(server, "GET", `/api/eval/sets?agentId=${agent.id}&kind=regression_pool`))).items.find((s: { name: string }) => s.name === `${agent.name} online regression pool (demo)`);
+  const pool = (await ok(api(server, "GET", `/api/eval/sets?agentId=${agent.id}&kind=regression_pool`))).items.find(
+    (s: { name: string }) => s.name === `${agent.name} online regression pool (demo)`,
+  );
   expect(pool).toBeTruthy();
   const detail = await ok(api(server, "GET", `/api/eval/sets/${pool.id}`));
   expect(detail.versions.map((v: any) => [v.version, v.status])).toEqual([[1, "frozen"]]);
   // ten samples, each from one of the demo's low-scored traces, with its expectations
-  const low = (await ok(api(server, "GET", `/api/traces?agentId=${agent.id}&source=chat&maxScore=2&limit=200`))).items.map((t: { id: string }) => t.id);
-  const samples = (await ok(api(server, "GET", `/api/eval/sets/${pool.id}/versions/1/samples?limit=200`))).items as Array<{ sourceTraceId: string; expectedPoints: string[]; script: unknown[] | null; referenceAnswer: string | null }>;
+  const low = (
+    await ok(api(server, "GET", `/api/traces?agentId=${agent.id}&source=chat&maxScore=2&limit=200`))
+  ).items.map((t: { id: string }) => t.id);
+  const samples = (await ok(api(server, "GET", `/api/eval/sets/${pool.id}/versions/1/samples?limit=200`)))
+    .items as Array<{
+    sourceTraceId: string;
+    expectedPoints: string[];
+    script: unknown[] | null;
+    referenceAnswer: string | null;
+  }>;
   expect(samples).toHaveLength(10);
   expect(low).toHaveLength(10);
   expect(samples.map((s) => s.sourceTraceId).sort()).toEqual([...low].sort());
@@ -73,18 +95,30 @@ async function expectCompleteDemo(server: ServerInfo, agent: { id: string; name:
   const runs = (await ok(api(server, "GET", `/api/eval/runs?setId=${pool.id}`))).items;
   expect(runs).toHaveLength(1);
   expect(runs[0]).toMatchObject({ tier: "pipeline_live", mode: "in_platform", progress: { total: 10, judged: 10 } });
-  const items = (await ok(api(server, "GET", `/api/eval/runs/${runs[0].id}/items?limit=200`))).items as Array<{ verdict: { verdict: string } | null; badCase: { id: string } | null; suggestion: unknown }>;
+  const items = (await ok(api(server, "GET", `/api/eval/runs/${runs[0].id}/items?limit=200`))).items as Array<{
+    verdict: { verdict: string } | null;
+    badCase: { id: string } | null;
+    suggestion: unknown;
+  }>;
   expect(items.every((i) => i.verdict && i.suggestion)).toBe(true);
   const fails = items.filter((i) => i.verdict!.verdict === "fail");
   expect(fails.length).toBeGreaterThan(0);
   expect(fails.every((i) => i.badCase)).toBe(true);
   // the shadow: the demo's candidate scene detector, replayed, disagreeing on the "morning" question
   const config = (await ok(api(server, "GET", `/api/eval/shadow/${agent.id}`))).config;
-  expect(config).toMatchObject({ candidateVersion: null, candidateNote: expect.stringContaining("demo-online-loop"), liveRef: "{{detect_scene.result.scene}}" });
+  expect(config).toMatchObject({
+    candidateVersion: null,
+    candidateNote: expect.stringContaining("demo-online-loop"),
+    liveRef: "{{detect_scene.result.scene}}",
+  });
   const report = await ok(api(server, "GET", `/api/eval/shadow/${agent.id}/report`));
   expect(report.compared).toBeGreaterThanOrEqual(13);
-  expect(report.matrix).toEqual(expect.arrayContaining([expect.objectContaining({ live: "breakfast", candidate: "brunch" })]));
-  expect(report.disagreements.map((d: { message: string }) => d.message)).toContain("Something light in the morning before the gym");
+  expect(report.matrix).toEqual(
+    expect.arrayContaining([expect.objectContaining({ live: "breakfast", candidate: "brunch" })]),
+  );
+  expect(report.disagreements.map((d: { message: string }) => d.message)).toContain(
+    "Something light in the morning before the gym",
+  );
   return pool.id as string;
 }
 
@@ -95,7 +129,9 @@ for (const server of servers()) {
       const first = await demo(server, ["--agent", agent.id]);
       expect(first.code, first.out).toBe(0);
       expect(first.out).toMatch(/1\. online answers with feedback: 13 made, 0 found \(10 scored 1-2\)/);
-      expect(first.out).toMatch(/v1: 10 samples from those traces, frozen \(pool made, 10 sample\(s\) added, frozen now\)/);
+      expect(first.out).toMatch(
+        /v1: 10 samples from those traces, frozen \(pool made, 10 sample\(s\) added, frozen now\)/,
+      );
       expect(first.out).toContain(`/eval?tab=online-loop&agent=${agent.id}`);
       const poolId = await expectCompleteDemo(server, agent);
       const before = await snapshot(server, agent.id, poolId);
@@ -117,16 +153,34 @@ for (const server of servers()) {
       expect(early.code, early.out).toBe(0);
       expect(early.out).not.toContain("2. regression pool");
       // an earlier run that died while filling the pool: the pool exists with four of the ten samples, not frozen
-      const low = (await ok(api(server, "GET", `/api/traces?agentId=${agent.id}&source=chat&maxScore=2&limit=200`))).items as Array<{ id: string }>;
-      const pool = await ok(api(server, "POST", "/api/eval/sets", { body: { agentId: agent.id, name: `${agent.name} online regression pool (demo)`, kind: "regression_pool", gateThreshold: 0 } }), 201);
-      for (const t of low.slice(0, 4)) await ok(api(server, "POST", `/api/eval/sets/${pool.id}/pool`, { body: { traceId: t.id, expectedPoints: ["kept as written", "by the earlier run"] } }), 201);
+      const low = (await ok(api(server, "GET", `/api/traces?agentId=${agent.id}&source=chat&maxScore=2&limit=200`)))
+        .items as Array<{ id: string }>;
+      const pool = await ok(
+        api(server, "POST", "/api/eval/sets", {
+          body: {
+            agentId: agent.id,
+            name: `${agent.name} online regression pool (demo)`,
+            kind: "regression_pool",
+            gateThreshold: 0,
+          },
+        }),
+        201,
+      );
+      for (const t of low.slice(0, 4))
+        await ok(
+          api(server, "POST", `/api/eval/sets/${pool.id}/pool`, {
+            body: { traceId: t.id, expectedPoints: ["kept as written", "by the earlier run"] },
+          }),
+          201,
+        );
 
       const middle = await demo(server, ["--agent", agent.id, "--stop-after", "run"]);
       expect(middle.code, middle.out).toBe(0);
       expect(middle.out).toMatch(/0 made, 13 found/);
       expect(middle.out).toMatch(/v1: 10 samples from those traces, frozen \(6 sample\(s\) added, frozen now\)/);
       expect(middle.out).not.toContain("4. verdicts");
-      const samples = (await ok(api(server, "GET", `/api/eval/sets/${pool.id}/versions/1/samples?limit=200`))).items as Array<{ expectedPoints: string[] }>;
+      const samples = (await ok(api(server, "GET", `/api/eval/sets/${pool.id}/versions/1/samples?limit=200`)))
+        .items as Array<{ expectedPoints: string[] }>;
       expect(samples.filter((s) => s.expectedPoints[0] === "kept as written")).toHaveLength(4); // what was there is not touched
 
       const last = await demo(server, ["--agent", agent.id]);

@@ -8,11 +8,20 @@ import type { ServerInfo } from "./global-setup";
 /** The evaluation center over real HTTP, on the embedded database and on PostgreSQL. */
 
 type Cli = { code: number; stdout: string; stderr: string };
-function cli(name: "check_eval_golden_gate" | "check_eval_wave_c_size", args: string[], env: Record<string, string>): Promise<Cli> {
+function cli(
+  name: "check_eval_golden_gate" | "check_eval_wave_c_size",
+  args: string[],
+  env: Record<string, string>,
+): Promise<Cli> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "bin", `${name}.mjs`), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "bin", `${name}.mjs`), ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -40,9 +49,22 @@ async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
   return r.body;
 }
 
-async function frozenSet(server: ServerInfo, agentId: string, opts: { n: number; scripted?: number; threshold: number; kind?: string; name?: string }) {
-  const set = await ok(api(server, "POST", "/api/eval/sets", { body: { agentId, name: opts.name ?? "Golden", kind: opts.kind ?? "golden", gateThreshold: opts.threshold } }), 201);
-  await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format: "json", content: JSON.stringify(questions(opts.n, opts.scripted)) } }));
+async function frozenSet(
+  server: ServerInfo,
+  agentId: string,
+  opts: { n: number; scripted?: number; threshold: number; kind?: string; name?: string },
+) {
+  const set = await ok(
+    api(server, "POST", "/api/eval/sets", {
+      body: { agentId, name: opts.name ?? "Golden", kind: opts.kind ?? "golden", gateThreshold: opts.threshold },
+    }),
+    201,
+  );
+  await ok(
+    api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+      body: { format: "json", content: JSON.stringify(questions(opts.n, opts.scripted)) },
+    }),
+  );
   const v = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
   return { set, versionId: v.id as string };
 }
@@ -63,23 +85,58 @@ for (const server of servers()) {
     const env = { FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken };
 
     it("sets, versions and samples: freeze makes a version immutable; a new version is an editable copy", async () => {
-      const created = await ok(api(server, "POST", "/api/builder/agents", { body: { name: `eval agent ${server.name}`, workflow: minimalWorkflow() } }), 201);
+      const created = await ok(
+        api(server, "POST", "/api/builder/agents", {
+          body: { name: `eval agent ${server.name}`, workflow: minimalWorkflow() },
+        }),
+        201,
+      );
       agentId = created.agent.id;
-      const set = await ok(api(server, "POST", "/api/eval/sets", { body: { agentId, name: "CRUD", kind: "golden", gateThreshold: 1 } }), 201);
+      const set = await ok(
+        api(server, "POST", "/api/eval/sets", { body: { agentId, name: "CRUD", kind: "golden", gateThreshold: 1 } }),
+        201,
+      );
       expect(set.versions).toEqual([expect.objectContaining({ version: 1, status: "draft", sampleCount: 0 })]);
-      const sample = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, { body: { question: "推荐什么早餐?", expectedPoints: ["推荐了早餐菜品", "给出价格"] } }), 201);
+      const sample = await ok(
+        api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, {
+          body: { question: "推荐什么早餐?", expectedPoints: ["推荐了早餐菜品", "给出价格"] },
+        }),
+        201,
+      );
       expect(sample).toMatchObject({ key: "q001", position: 1 });
-      const bad = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format: "csv", content: "key,question,expected_points\nq2,,x\n" } });
+      const bad = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+        body: { format: "csv", content: "key,question,expected_points\nq2,,x\n" },
+      });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatchObject({ code: "IMPORT_INVALID", details: [{ row: 2, field: "question", message: "question is required" }] });
+      expect(bad.body.error).toMatchObject({
+        code: "IMPORT_INVALID",
+        details: [{ row: 2, field: "question", message: "question is required" }],
+      });
       // a \u0000 escape becomes NUL only when the file is decoded: a row error naming the field, not a 500 (every
       // format; and for pasted answers below), and nothing is imported
       for (const [format, content, row, field] of [
-        ["json", '[{"question":"fine","expected_points":["a"]},{"question":"a\\u0000b","expected_points":["a"]}]', 2, "question"],
-        ["jsonl", '{"question":"fine","expected_points":["a"]}\n{"question":"x","expected_points":["\\ud800"]}', 2, "expected_points[0]"],
-        ["csv", 'question,expected_points,script\nfine,a,\nq,a,"[{""role"":""user"",""content"":""x\\u0000""}]"', 3, "script[0].content"],
+        [
+          "json",
+          '[{"question":"fine","expected_points":["a"]},{"question":"a\\u0000b","expected_points":["a"]}]',
+          2,
+          "question",
+        ],
+        [
+          "jsonl",
+          '{"question":"fine","expected_points":["a"]}\n{"question":"x","expected_points":["\\ud800"]}',
+          2,
+          "expected_points[0]",
+        ],
+        [
+          "csv",
+          'question,expected_points,script\nfine,a,\nq,a,"[{""role"":""user"",""content"":""x\\u0000""}]"',
+          3,
+          "script[0].content",
+        ],
       ] as const) {
-        const nul = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format, content } });
+        const nul = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+          body: { format, content },
+        });
         expect(nul.status, `${format}: ${nul.text}`).toBe(400);
         expect(nul.body.error).toMatchObject({ code: "IMPORT_INVALID", details: [{ row, field }] });
       }
@@ -87,34 +144,65 @@ for (const server of servers()) {
       // integers that reach a 32-bit column: 400, not a database error
       const from = await api(server, "POST", `/api/eval/sets/${set.id}/versions`, { body: { from: 1e10 } });
       expect(from.status).toBe(400);
-      expect(from.body.error).toMatchObject({ code: "REQUEST_INVALID", details: [expect.objectContaining({ path: "/from" })] });
-      expect((await ok(api(server, "PATCH", `/api/eval/samples/${sample.id}`, { body: { classification: "breakfast" } }))).classification).toBe("breakfast");
+      expect(from.body.error).toMatchObject({
+        code: "REQUEST_INVALID",
+        details: [expect.objectContaining({ path: "/from" })],
+      });
+      expect(
+        (await ok(api(server, "PATCH", `/api/eval/samples/${sample.id}`, { body: { classification: "breakfast" } })))
+          .classification,
+      ).toBe("breakfast");
       const frozen = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
       expect(frozen).toMatchObject({ status: "frozen", sampleCount: 1 });
       const edit = await api(server, "PATCH", `/api/eval/samples/${sample.id}`, { body: { question: "changed" } });
       expect(edit.status).toBe(409);
       expect(edit.body.error.code).toBe("SET_VERSION_FROZEN");
-      expect((await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, { body: { question: "more" } })).status).toBe(409);
+      expect(
+        (await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/samples`, { body: { question: "more" } }))
+          .status,
+      ).toBe(409);
       expect((await api(server, "DELETE", `/api/eval/samples/${sample.id}`)).status).toBe(409);
       const v2 = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions`, { body: {} }), 201);
       expect(v2).toMatchObject({ version: 2, status: "draft", sampleCount: 1 });
       const samples = await ok(api(server, "GET", `/api/eval/sets/${set.id}/versions/2/samples`));
-      expect((await ok(api(server, "PATCH", `/api/eval/samples/${samples.items[0].id}`, { body: { question: "changed in v2" } }))).question).toBe("changed in v2");
+      expect(
+        (
+          await ok(
+            api(server, "PATCH", `/api/eval/samples/${samples.items[0].id}`, { body: { question: "changed in v2" } }),
+          )
+        ).question,
+      ).toBe("changed in v2");
       const csv = await api(server, "GET", `/api/eval/sets/${set.id}/versions/2/export?format=csv`);
       expect(csv.status).toBe(200);
       expect(csv.headers.get("content-type")).toContain("text/csv");
       expect(csv.text).toContain("changed in v2");
-      const draftRun = await api(server, "POST", "/api/eval/runs", { body: { setVersionId: v2.id, mode: "pasted", tier: "pipeline" } });
+      const draftRun = await api(server, "POST", "/api/eval/runs", {
+        body: { setVersionId: v2.id, mode: "pasted", tier: "pipeline" },
+      });
       expect(draftRun.status).toBe(400);
       expect(draftRun.body.error.code).toBe("SET_VERSION_NOT_FROZEN");
-      expect((await ok(api(server, "GET", `/api/eval/sets?agentId=${agentId}`))).items.map((s: { id: string }) => s.id)).toContain(set.id);
+      expect(
+        (await ok(api(server, "GET", `/api/eval/sets?agentId=${agentId}`))).items.map((s: { id: string }) => s.id),
+      ).toContain(set.id);
     });
 
     it("the five spec endpoints, pasted answers, adopt, verdicts, gate CLI, compare, usage, bad cases", async () => {
       const { versionId, set } = await frozenSet(server, agentId, { n: 30, scripted: 2, threshold: 26 });
       // POST /api/eval/runs
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted", tier: "pipeline_live", environment: "it" } }), 201);
-      expect(run).toMatchObject({ status: "created", mode: "pasted", tier: "pipeline_live", setKind: "golden", gateThreshold: 26, progress: { total: 30 } });
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: versionId, mode: "pasted", tier: "pipeline_live", environment: "it" },
+        }),
+        201,
+      );
+      expect(run).toMatchObject({
+        status: "created",
+        mode: "pasted",
+        tier: "pipeline_live",
+        setKind: "golden",
+        gateThreshold: 26,
+        progress: { total: 30 },
+      });
       expect(run.shortId).toMatch(/^R-[0-9A-Z]{5}$/);
       // POST /api/eval/runs/{id}/start (idempotent)
       expect((await ok(api(server, "POST", `/api/eval/runs/${run.shortId}/start`))).status).toBe("answering");
@@ -127,12 +215,24 @@ for (const server of servers()) {
       ]) {
         const refused = await api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body });
         expect(refused.status, refused.text).toBe(400);
-        expect(refused.body.error).toMatchObject({ code: "IMPORT_INVALID", details: [{ row: expect.any(Number), field: expect.stringMatching(/^(latency_ms|latencyMs|answer)$/) }] });
+        expect(refused.body.error).toMatchObject({
+          code: "IMPORT_INVALID",
+          details: [{ row: expect.any(Number), field: expect.stringMatching(/^(latency_ms|latencyMs|answer)$/) }],
+        });
       }
       const good = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
       const upload = await ok(
         api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
-          body: { answers: [...questions(30).map((q, i) => ({ key: q.key, answer: i < 27 ? good : "Sorry, I cannot help with that.", latencyMs: 100 + i })), { key: "q99", answer: "x" }] },
+          body: {
+            answers: [
+              ...questions(30).map((q, i) => ({
+                key: q.key,
+                answer: i < 27 ? good : "Sorry, I cannot help with that.",
+                latencyMs: 100 + i,
+              })),
+              { key: "q99", answer: "x" },
+            ],
+          },
         }),
       );
       expect(upload.matched).toBe(30);
@@ -157,17 +257,29 @@ for (const server of servers()) {
       gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"], env);
       expect(gate.code, gate.stderr).toBe(0);
       const json = JSON.parse(gate.stdout);
-      expect(json).toMatchObject({ passed: true, shortId: run.shortId, result: { counts: { pass: 27, fail: 3, unjudged: 0, threshold: 26 } } });
+      expect(json).toMatchObject({
+        passed: true,
+        shortId: run.shortId,
+        result: { counts: { pass: 27, fail: 3, unjudged: 0, threshold: 26 } },
+      });
 
       // humans overturn two passes -> 25/30 -> exit 1
       const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?verdict=pass&limit=2`))).items;
-      const missingBasis = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, { body: { verdict: "fail", attribution: "generation" } });
+      const missingBasis = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, {
+        body: { verdict: "fail", attribution: "generation" },
+      });
       expect(missingBasis.status).toBe(400);
       expect(missingBasis.body.error.code).toBe("VERDICT_BASIS_REQUIRED");
-      const missingAttr = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, { body: { verdict: "fail", basis: "wrong price" } });
+      const missingAttr = await api(server, "PUT", `/api/eval/runs/${run.id}/items/${items[0].id}/verdict`, {
+        body: { verdict: "fail", basis: "wrong price" },
+      });
       expect(missingAttr.body.error.code).toBe("VERDICT_ATTRIBUTION_REQUIRED");
       for (const item of items) {
-        const v = await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { body: { verdict: "fail", basis: "the price is wrong", attribution: "data" } }));
+        const v = await ok(
+          api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, {
+            body: { verdict: "fail", basis: "the price is wrong", attribution: "data" },
+          }),
+        );
         expect(v.verdict).toMatchObject({ verdict: "fail", source: "human", attribution: "data" });
       }
       const history = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items/${items[0].id}`));
@@ -195,8 +307,22 @@ for (const server of servers()) {
 
       // re-run the same batch, compare
       const again = await ok(api(server, "POST", `/api/eval/runs/${run.id}/rerun`, { body: {} }), 201);
-      expect(again).toMatchObject({ rerunOfId: run.id, setVersionId: versionId, tier: "pipeline_live", mode: "pasted" });
-      await ok(api(server, "POST", `/api/eval/runs/${again.id}/answers`, { body: { format: "csv", content: `key,answer\n${questions(30).map((q) => `${q.key},${good}`).join("\n")}\n` } }));
+      expect(again).toMatchObject({
+        rerunOfId: run.id,
+        setVersionId: versionId,
+        tier: "pipeline_live",
+        mode: "pasted",
+      });
+      await ok(
+        api(server, "POST", `/api/eval/runs/${again.id}/answers`, {
+          body: {
+            format: "csv",
+            content: `key,answer\n${questions(30)
+              .map((q) => `${q.key},${good}`)
+              .join("\n")}\n`,
+          },
+        }),
+      );
       await ok(api(server, "POST", `/api/eval/runs/${again.id}/adopt`, { body: {} }));
       const cmp = await ok(api(server, "GET", `/api/eval/runs/compare?run_a=${run.shortId}&run_b=${again.shortId}`));
       expect(cmp.summary).toMatchObject({ both_pass: 25, fixed: 5, regressed: 0, both_fail: 0 });
@@ -212,29 +338,59 @@ for (const server of servers()) {
 
       // bad cases
       const failed = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?verdict=fail`))).items;
-      const bc = await ok(api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: { notes: "from IT" } }), 201);
+      const bc = await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: { notes: "from IT" } }),
+        201,
+      );
       expect(bc.badCase).toMatchObject({ status: "open", runShortId: run.shortId });
-      expect((await api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: {} })).status).toBe(200);
+      expect(
+        (await api(server, "POST", `/api/eval/runs/${run.id}/items/${failed[0].id}/bad-case`, { body: {} })).status,
+      ).toBe(200);
       const passed = (await ok(api(server, "GET", `/api/eval/runs/${again.id}/items?limit=1`))).items[0];
       const notFail = await api(server, "POST", `/api/eval/runs/${again.id}/items/${passed.id}/bad-case`, { body: {} });
       expect(notFail.body.error.code).toBe("BAD_CASE_REQUIRES_FAIL");
       expect((await ok(api(server, "POST", `/api/eval/runs/${run.id}/bad-cases`))).created).toBe(4);
-      expect((await ok(api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "fixed" } }))).status).toBe("fixed");
+      expect(
+        (await ok(api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "fixed" } }))).status,
+      ).toBe("fixed");
       expect((await ok(api(server, "GET", `/api/eval/bad-cases?runId=${run.shortId}`))).items).toHaveLength(5);
       // closing the loop: the comparison with the re-run says which Bad Cases are fixed; a fixed one can be verified
       const loop = await ok(api(server, "GET", `/api/eval/runs/compare?run_a=${run.shortId}&run_b=${again.shortId}`));
       expect(loop.badCases).toEqual({ fixed: 5, stillFailing: 0, notJudged: 0, notInB: 0 });
-      expect(loop.questions.find((q: { key: string }) => q.key === failed[0].key).badCase).toMatchObject({ id: bc.badCase.id, status: "fixed", result: "fixed" });
-      const verified = await ok(api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "verified" } }));
+      expect(loop.questions.find((q: { key: string }) => q.key === failed[0].key).badCase).toMatchObject({
+        id: bc.badCase.id,
+        status: "fixed",
+        result: "fixed",
+      });
+      const verified = await ok(
+        api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "verified" } }),
+      );
       expect(verified).toMatchObject({ status: "verified", verifiedRunId: again.id });
       const bcHistory = (await ok(api(server, "GET", `/api/eval/bad-cases/${bc.badCase.id}`))).history;
-      expect(bcHistory.map((h: { kind: string; toStatus: string }) => `${h.kind}:${h.toStatus}`)).toEqual(["created:open", "status:fixed", "status:verified"]);
-      expect(bcHistory[2]).toMatchObject({ fromStatus: "fixed", runShortId: again.shortId, byLabel: expect.any(String) });
+      expect(bcHistory.map((h: { kind: string; toStatus: string }) => `${h.kind}:${h.toStatus}`)).toEqual([
+        "created:open",
+        "status:fixed",
+        "status:verified",
+      ]);
+      expect(bcHistory[2]).toMatchObject({
+        fromStatus: "fixed",
+        runShortId: again.shortId,
+        byLabel: expect.any(String),
+      });
       // without a later pass there is nothing to verify: a Bad Case of the re-run itself (a fail judged by a person)
       const againItems = (await ok(api(server, "GET", `/api/eval/runs/${again.id}/items?limit=1`))).items;
-      await ok(api(server, "PUT", `/api/eval/runs/${again.id}/items/${againItems[0].id}/verdict`, { body: { verdict: "fail", basis: "checked again", attribution: "generation" } }));
-      const late = await ok(api(server, "POST", `/api/eval/runs/${again.id}/items/${againItems[0].id}/bad-case`, { body: {} }), 201);
-      const refusedVerify = await api(server, "PATCH", `/api/eval/bad-cases/${late.badCase.id}`, { body: { status: "verified" } });
+      await ok(
+        api(server, "PUT", `/api/eval/runs/${again.id}/items/${againItems[0].id}/verdict`, {
+          body: { verdict: "fail", basis: "checked again", attribution: "generation" },
+        }),
+      );
+      const late = await ok(
+        api(server, "POST", `/api/eval/runs/${again.id}/items/${againItems[0].id}/bad-case`, { body: {} }),
+        201,
+      );
+      const refusedVerify = await api(server, "PATCH", `/api/eval/bad-cases/${late.badCase.id}`, {
+        body: { status: "verified" },
+      });
       expect(refusedVerify.status).toBe(409);
       expect(refusedVerify.body.error.code).toBe("BAD_CASE_NOT_VERIFIED");
 
@@ -248,25 +404,58 @@ for (const server of servers()) {
     });
 
     it("gate CLI: a regression-pool run never passes; exit 2 on usage, bad token, unknown run, no server", async () => {
-      const { versionId } = await frozenSet(server, agentId, { n: 2, threshold: 1, kind: "regression_pool", name: "pool" });
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
-      await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }, { key: "q02", answer: "b" }] } }));
+      const { versionId } = await frozenSet(server, agentId, {
+        n: 2,
+        threshold: 1,
+        kind: "regression_pool",
+        name: "pool",
+      });
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: {
+            answers: [
+              { key: "q01", answer: "a" },
+              { key: "q02", answer: "b" },
+            ],
+          },
+        }),
+      );
       const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items;
-      for (const i of items) await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${i.id}/verdict`, { body: { verdict: "pass" } }));
+      for (const i of items)
+        await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${i.id}/verdict`, { body: { verdict: "pass" } }));
       const pool = await cli("check_eval_golden_gate", ["--run-id", run.shortId], env);
       expect(pool.code).toBe(1);
       expect(pool.stdout).toContain("GATE_TRACK_B");
       expect((await cli("check_eval_golden_gate", [], env)).code).toBe(2);
-      const badToken = await cli("check_eval_golden_gate", ["--run-id", run.shortId], { ...env, FLOWBENCH_TOKEN: "fb_wrong" });
+      const badToken = await cli("check_eval_golden_gate", ["--run-id", run.shortId], {
+        ...env,
+        FLOWBENCH_TOKEN: "fb_wrong",
+      });
       expect(badToken.code).toBe(2);
       expect(badToken.stderr).toContain("401");
       expect((await cli("check_eval_golden_gate", ["--run-id", "R-ZZZZZ"], env)).code).toBe(2);
-      expect((await cli("check_eval_golden_gate", ["--run-id", run.shortId], { ...env, FLOWBENCH_URL: "http://127.0.0.1:9" })).code).toBe(2);
+      expect(
+        (
+          await cli("check_eval_golden_gate", ["--run-id", run.shortId], {
+            ...env,
+            FLOWBENCH_URL: "http://127.0.0.1:9",
+          })
+        ).code,
+      ).toBe(2);
     });
 
     it("in-platform answering over HTTP: start, progress, awaiting review; cancel", async () => {
       const { versionId } = await frozenSet(server, agentId, { n: 4, scripted: 1, threshold: 3, name: "live" });
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "in_platform", tier: "invoke", concurrency: 2 } }), 201);
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: versionId, mode: "in_platform", tier: "invoke", concurrency: 2 },
+        }),
+        201,
+      );
       await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`));
       const done = await waitForStatus(server, run.id, "awaiting_review");
       expect(done.progress).toMatchObject({ total: 4, answered: 4, suggested: 4 });
@@ -275,13 +464,20 @@ for (const server of servers()) {
       expect(items[0].turns).toHaveLength(3);
       expect(Math.abs(Date.parse(items[0].answeredAt) - Date.now())).toBeLessThan(120_000);
       expect(items[0].llmCalls).toBe(2);
-      const pasted = await api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "x" }] } });
+      const pasted = await api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+        body: { answers: [{ key: "q01", answer: "x" }] },
+      });
       expect(pasted.body.error.code).toBe("RUN_MODE_MISMATCH");
       const report = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
       expect(report.tokens.answering.modelCalls).toBe(5);
 
       const big = await frozenSet(server, agentId, { n: 400, threshold: 1, name: "to cancel" });
-      const toCancel = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: big.versionId, mode: "in_platform", tier: "invoke", concurrency: 1 } }), 201);
+      const toCancel = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: big.versionId, mode: "in_platform", tier: "invoke", concurrency: 1 },
+        }),
+        201,
+      );
       await ok(api(server, "POST", `/api/eval/runs/${toCancel.id}/start`));
       const cancelled = await ok(api(server, "POST", `/api/eval/runs/${toCancel.id}/cancel`));
       expect(cancelled.status).toBe("cancelled");
@@ -290,7 +486,10 @@ for (const server of servers()) {
       expect(again.body.error.code).toBe("RUN_STATE_CONFLICT");
       // an execution in flight when the run was cancelled is aborted and settles on its own (the cancel does not wait for it)
       let settled = await ok(api(server, "GET", `/api/eval/runs/${toCancel.id}`));
-      for (const until = Date.now() + 30_000; settled.progress.pending + settled.progress.answering > 0 && Date.now() < until; ) {
+      for (
+        const until = Date.now() + 30_000;
+        settled.progress.pending + settled.progress.answering > 0 && Date.now() < until;
+      ) {
         await new Promise((r) => setTimeout(r, 100));
         settled = await ok(api(server, "GET", `/api/eval/runs/${toCancel.id}`));
       }
@@ -303,15 +502,51 @@ for (const server of servers()) {
       const viewer = await tokenWithRole(server, "viewer");
       const annotator = await tokenWithRole(server, "annotator");
       const { versionId } = await frozenSet(server, agentId, { n: 2, threshold: 1, name: "roles" });
-      const forbidden = await api(server, "POST", "/api/eval/runs", { token: viewer, body: { setVersionId: versionId, mode: "pasted" } });
+      const forbidden = await api(server, "POST", "/api/eval/runs", {
+        token: viewer,
+        body: { setVersionId: versionId, mode: "pasted" },
+      });
       expect(forbidden.status).toBe(403);
       expect(forbidden.body.error.code).toBe("FORBIDDEN");
-      expect((await api(server, "POST", "/api/eval/runs", { token: annotator, body: { setVersionId: versionId, mode: "pasted" } })).status).toBe(403);
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
-      await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }, { key: "q02", answer: "b" }] } }));
+      expect(
+        (
+          await api(server, "POST", "/api/eval/runs", {
+            token: annotator,
+            body: { setVersionId: versionId, mode: "pasted" },
+          })
+        ).status,
+      ).toBe(403);
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: {
+            answers: [
+              { key: "q01", answer: "a" },
+              { key: "q02", answer: "b" },
+            ],
+          },
+        }),
+      );
       const item = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`, { token: viewer }))).items[0];
-      expect((await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { token: viewer, body: { verdict: "pass" } })).status).toBe(403);
-      expect((await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { token: annotator, body: { verdict: "pass" } })).status).toBe(200);
+      expect(
+        (
+          await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, {
+            token: viewer,
+            body: { verdict: "pass" },
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await api(server, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, {
+            token: annotator,
+            body: { verdict: "pass" },
+          })
+        ).status,
+      ).toBe(200);
       expect((await api(server, "GET", `/api/eval/runs/${run.id}/report`, { token: viewer })).status).toBe(200);
       expect((await api(server, "GET", "/api/eval/usage", { token: null })).status).toBe(401);
 
@@ -323,24 +558,40 @@ for (const server of servers()) {
       const meta = await ok(api(server, "GET", "/api/eval/meta"));
       expect(Object.keys(meta.attributions)).toContain("retrieval");
       // the online loop's and the comparison's words are the server's too (the pages show these)
-      expect(meta.leadSignals).toContainEqual({ id: "no_query", label: "No query", meaning: expect.stringContaining("http") });
+      expect(meta.leadSignals).toContainEqual({
+        id: "no_query",
+        label: "No query",
+        meaning: expect.stringContaining("http"),
+      });
       expect(meta.leadStatuses.map((s: { id: string }) => s.id)).toEqual(["new", "in_pool", "dismissed"]);
       expect(meta.compareOutcomes).toContainEqual(expect.objectContaining({ id: "only_b", label: "Only in B" }));
       const doc = await ok(api(server, "GET", "/api/openapi.json", { token: null }));
-      for (const p of ["/api/eval/runs", "/api/eval/runs/{id}/start", "/api/eval/runs/{id}/report", "/api/eval/usage", "/api/eval/runs/compare"]) expect(doc.paths[p], p).toBeTruthy();
+      for (const p of [
+        "/api/eval/runs",
+        "/api/eval/runs/{id}/start",
+        "/api/eval/runs/{id}/report",
+        "/api/eval/usage",
+        "/api/eval/runs/compare",
+      ])
+        expect(doc.paths[p], p).toBeTruthy();
       expect(doc.info.description).toContain("SET_VERSION_NOT_FROZEN");
     });
 
     it("an upload between 10 and 12 MiB (above Next's default proxy buffer, within the documented limit) arrives whole", async () => {
       const { versionId } = await frozenSet(server, agentId, { n: 2, threshold: 1, name: "big upload" });
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
       const answers = Array.from({ length: 230 }, (_, i) => ({ key: `none-${i}`, answer: "x".repeat(49_000) }));
       answers.push({ key: "q01", answer: "the last row of an 11 MB body" });
       const body = JSON.stringify({ answers });
       expect(body.length).toBeGreaterThan(10.5 * 1024 * 1024);
       const up = await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { rawBody: body }));
       expect(up.matched).toBe(1);
-      const item = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items.find((i: { key: string }) => i.key === "q01");
+      const item = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items.find(
+        (i: { key: string }) => i.key === "q01",
+      );
       expect(item.answer).toBe("the last row of an 11 MB body");
     });
 
@@ -348,9 +599,14 @@ for (const server of servers()) {
       const viewer = await tokenWithRole(server, "viewer");
       const { set: created, versionId } = await frozenSet(server, agentId, { n: 3, threshold: 1, name: "integrity" });
       const setId = created.id as string;
-      const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }), 201);
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
       expect(run.gateThreshold).toBe(1);
-      await ok(api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }] } }));
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer: "a" }] } }),
+      );
       expect((await api(server, "POST", `/api/eval/runs/${run.id}/close`, { token: viewer })).status).toBe(403);
       expect((await api(server, "POST", `/api/eval/runs/${run.id}/close`, { token: null })).status).toBe(401);
       const closed = await ok(api(server, "POST", `/api/eval/runs/${run.id}/close`));
@@ -367,7 +623,10 @@ for (const server of servers()) {
       expect((await ok(put({ verdict: "pass", expectedVersion: 0 }))).verdictVersion).toBe(1);
       const stale = await put({ verdict: "fail", basis: "wrong", attribution: "generation", expectedVersion: 0 });
       expect(stale.status).toBe(409);
-      expect(stale.body.error).toMatchObject({ code: "VERDICT_CONFLICT", details: [{ expectedVersion: 0, verdictVersion: 1 }] });
+      expect(stale.body.error).toMatchObject({
+        code: "VERDICT_CONFLICT",
+        details: [{ expectedVersion: 0, verdictVersion: 1 }],
+      });
       await ok(put({ verdict: "fail", basis: "wrong", attribution: "generation", expectedVersion: 1 }));
       const detail = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items/${first.id}`));
       expect(detail.history.map((h: { version: number }) => h.version)).toEqual([1, 2]);

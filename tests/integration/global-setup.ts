@@ -3,7 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
-import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import {
+  DIST_DIR,
+  ROOT,
+  createPostgresDatabase,
+  postgresReachable,
+  startServer,
+  type StartedServer,
+} from "../../scripts/lib/app-server";
 import { startWebhookServer } from "../../server/runtime/testing";
 
 export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
@@ -24,7 +31,10 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
     console.log("[integration] no production build: running next build");
-    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, stdio: "inherit" });
+    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: ROOT,
+      stdio: "inherit",
+    });
     if (r.status !== 0) throw new Error("next build failed");
   }
   const cleanups: Array<() => Promise<void>> = [];
@@ -42,7 +52,9 @@ export default async function setup(project: TestProject) {
     cleanups.push(database.drop);
     starts.push(startServer("postgresql", database.url, runtimeEnv));
   } else {
-    console.warn("\n[integration] NOTICE: no PostgreSQL server reachable: the PostgreSQL leg is SKIPPED (PGlite only)\n");
+    console.warn(
+      "\n[integration] NOTICE: no PostgreSQL server reachable: the PostgreSQL leg is SKIPPED (PGlite only)\n",
+    );
   }
   try {
     for (const s of await Promise.all(starts)) servers.push(s);
@@ -54,7 +66,13 @@ export default async function setup(project: TestProject) {
   project.provide("webhookUrl", webhook.url);
   project.provide(
     "servers",
-    servers.map(({ name, url, adminToken, adminEmail, adminPassword }) => ({ name, url, adminToken, adminEmail, adminPassword })),
+    servers.map(({ name, url, adminToken, adminEmail, adminPassword }) => ({
+      name,
+      url,
+      adminToken,
+      adminEmail,
+      adminPassword,
+    })),
   );
   return async () => {
     for (const s of servers) await s.stop();

@@ -15,12 +15,18 @@ function expectedAllow(served: string[]): string {
   return [...own, ...(own.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
 }
 
-function raw(url: string, method: string, token: string): Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }> {
+function raw(
+  url: string,
+  method: string,
+  token: string,
+): Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers: { authorization: `Bearer ${token}` } }, (r) => {
       let body = "";
       r.on("data", (c: Buffer) => (body += c.toString()));
-      r.on("end", () => resolve({ status: r.statusCode ?? 0, allow: r.headers.allow, type: r.headers["content-type"], body }));
+      r.on("end", () =>
+        resolve({ status: r.statusCode ?? 0, allow: r.headers.allow, type: r.headers["content-type"], body }),
+      );
     });
     req.on("error", reject);
     req.end();
@@ -30,7 +36,9 @@ function raw(url: string, method: string, token: string): Promise<{ status: numb
 for (const server of servers()) {
   describe(`wrong methods on ${server.name}`, () => {
     it("every path answers each method it does not serve with 405 METHOD_NOT_ALLOWED and exactly its own Allow", async () => {
-      const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       const problems: string[] = [];
       let checked = 0;
       for (const [template, operations] of Object.entries(doc.paths)) {
@@ -46,8 +54,15 @@ for (const server of servers()) {
           } catch {
             code = `not JSON: ${res.body.slice(0, 80)}`;
           }
-          if (res.status !== 405 || code !== "METHOD_NOT_ALLOWED" || !res.type?.includes("application/json") || res.allow !== allow) {
-            problems.push(`${method} ${template}: ${res.status} ${String(code)} allow=${res.allow ?? "(none)"} (expected 405 METHOD_NOT_ALLOWED allow=${allow})`);
+          if (
+            res.status !== 405 ||
+            code !== "METHOD_NOT_ALLOWED" ||
+            !res.type?.includes("application/json") ||
+            res.allow !== allow
+          ) {
+            problems.push(
+              `${method} ${template}: ${res.status} ${String(code)} allow=${res.allow ?? "(none)"} (expected 405 METHOD_NOT_ALLOWED allow=${allow})`,
+            );
           }
         }
       }

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import {
+  createPostgresDatabase,
+  postgresReachable,
+  startServer,
+  type StartedServer,
+} from "../../scripts/lib/app-server";
 import { LOCKS } from "../../server/db/locks";
 import { api, minimalWorkflow, signIn } from "./client";
 
@@ -26,7 +31,10 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     const db = await createPostgresDatabase();
     drops.push(db.drop);
     // the same headless init on both (as one deployment's configuration would be), no NEXTAUTH_SECRET
-    const shared = { FLOWBENCH_INIT_API_TOKEN: `it_${crypto.randomUUID().replaceAll("-", "")}`, FLOWBENCH_SEED_SAMPLE_AGENT: "on" };
+    const shared = {
+      FLOWBENCH_INIT_API_TOKEN: `it_${crypto.randomUUID().replaceAll("-", "")}`,
+      FLOWBENCH_SEED_SAMPLE_AGENT: "on",
+    };
     const [a, b] = await Promise.all([startServer("mi-a", db.url, shared), startServer("mi-b", db.url, shared)]);
     started.push(a!, b!);
     const logs = [a!, b!].map((s) => fs.readFileSync(s.logFile, "utf8"));
@@ -46,7 +54,9 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { result: { data: { role: string } } }).result.data.role).toBe("admin");
     // one database: an agent made through A is listed by B
-    const made = await api(a!, "POST", "/api/builder/agents", { body: { name: `mi-${Date.now()}`, workflow: minimalWorkflow() } });
+    const made = await api(a!, "POST", "/api/builder/agents", {
+      body: { name: `mi-${Date.now()}`, workflow: minimalWorkflow() },
+    });
     expect(made.status).toBe(201);
     const seen = await api(b!, "GET", `/api/builder/agents/${made.body.agent.id}`);
     expect(seen.status).toBe(200);
@@ -86,7 +96,11 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
       expect(notYet.body).toMatchObject({ status: "starting", database: { kind: "postgresql", status: "starting" } });
       // liveness can answer before start-up reaches the lock, so the waiting line is looked for until it appears
       const waiting = "another instance is migrating the database; waiting for it to finish";
-      for (const until = Date.now() + 30_000; !fs.readFileSync(s.logFile, "utf8").includes(waiting) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+      for (
+        const until = Date.now() + 30_000;
+        !fs.readFileSync(s.logFile, "utf8").includes(waiting) && Date.now() < until;
+      )
+        await new Promise((r) => setTimeout(r, 100));
       expect(fs.readFileSync(s.logFile, "utf8")).toContain(waiting);
       expect((await probe("/api/health/ready")).status).toBe(503); // still waiting for the lock this test holds
       await other.query("SELECT pg_advisory_unlock($1)", [LOCKS.migrate]);
@@ -97,7 +111,10 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
         ready = await probe("/api/health/ready");
       }
       // once ready, the documented routes answer (and api() checks them against the document)
-      expect((await api(s, "GET", "/api/health/ready", { token: null })).body).toMatchObject({ status: "ready", database: { kind: "postgresql", status: "ok" } });
+      expect((await api(s, "GET", "/api/health/ready", { token: null })).body).toMatchObject({
+        status: "ready",
+        database: { kind: "postgresql", status: "ok" },
+      });
       expect((await api(s, "GET", "/api/health", { token: null })).body.database.status).toBe("ok");
     } finally {
       await other.end();

@@ -29,9 +29,24 @@ function dishesWorkflow() {
         },
         position: { x: 0, y: 0 },
       },
-      { id: "http_1", type: "http", config: { url: "/api/dishes", params: { scene: "{{start.scene}}" } }, position: { x: 200, y: 0 } },
-      { id: "llm_1", type: "llm", config: { userPrompt: "{{start.query}} Choose from {{http_1.result.dishes}}" }, position: { x: 400, y: 0 } },
-      { id: "end", type: "end", config: { output: "{{llm_1.result}}", payload: { goods_list: "{{http_1.result.dishes}}" } }, position: { x: 600, y: 0 } },
+      {
+        id: "http_1",
+        type: "http",
+        config: { url: "/api/dishes", params: { scene: "{{start.scene}}" } },
+        position: { x: 200, y: 0 },
+      },
+      {
+        id: "llm_1",
+        type: "llm",
+        config: { userPrompt: "{{start.query}} Choose from {{http_1.result.dishes}}" },
+        position: { x: 400, y: 0 },
+      },
+      {
+        id: "end",
+        type: "end",
+        config: { output: "{{llm_1.result}}", payload: { goods_list: "{{http_1.result.dishes}}" } },
+        position: { x: 600, y: 0 },
+      },
     ],
     edges: [
       { source: "start", target: "http_1" },
@@ -49,7 +64,9 @@ for (const server of servers()) {
       expect(before.status).toBe(409);
       expect(before.body.error.code).toBe("AGENT_NOT_PUBLISHED");
 
-      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 9 } })).status).toBe(404);
+      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 9 } })).status).toBe(
+        404,
+      );
       const published = await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
       expect(published.status).toBe(200);
       expect(published.body.agent.publishedVersion).toBe(1);
@@ -60,16 +77,28 @@ for (const server of servers()) {
       expect(first.body.answer).toContain("[offline model");
       expect(first.body.answer).toContain("Question: What is for dinner?");
 
-      const again = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "  what is for DINNER? " } });
+      const again = await api(server, "POST", `/api/agents/${id}/chat`, {
+        body: { message: "  what is for DINNER? " },
+      });
       expect(again.body).toMatchObject({ cache: "hit", answer: first.body.answer });
       expect(again.body.traceId).not.toBe(first.body.traceId);
 
       const hit = await api(server, "GET", `/api/traces/${again.body.traceId}`);
       expect(hit.status).toBe(200);
-      expect(hit.body).toMatchObject({ cache: "hit", cacheSourceTraceId: first.body.traceId, source: "chat", mode: "pipeline_live", status: "succeeded" });
+      expect(hit.body).toMatchObject({
+        cache: "hit",
+        cacheSourceTraceId: first.body.traceId,
+        source: "chat",
+        mode: "pipeline_live",
+        status: "succeeded",
+      });
       const original = await api(server, "GET", `/api/traces/${first.body.traceId}`);
       expect(original.body).toMatchObject({ cache: "miss", llmProvider: "offline", agentId: id });
-      expect(original.body.steps.map((s: { nodeId: string; status: string }) => `${s.nodeId}:${s.status}`)).toEqual(["start:succeeded", "llm_1:succeeded", "end:succeeded"]);
+      expect(original.body.steps.map((s: { nodeId: string; status: string }) => `${s.nodeId}:${s.status}`)).toEqual([
+        "start:succeeded",
+        "llm_1:succeeded",
+        "end:succeeded",
+      ]);
       expect(original.body.steps[1].usage.promptTokens).toBeGreaterThan(0);
 
       const list = await api(server, "GET", `/api/traces?agentId=${id}&source=chat&limit=10`);
@@ -82,14 +111,25 @@ for (const server of servers()) {
       const id = await createAgent(server, minimalWorkflow());
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
       const viewer = await tokenWithRole(server, "viewer");
-      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { token: viewer, body: { message: `low score ${Date.now()}` } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, {
+        token: viewer,
+        body: { message: `low score ${Date.now()}` },
+      });
       expect(chat.status).toBe(200);
 
-      const fb = await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { token: viewer, body: { score: 2, comment: "wrong dish" } });
+      const fb = await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, {
+        token: viewer,
+        body: { score: 2, comment: "wrong dish" },
+      });
       expect(fb.status).toBe(201);
       expect(fb.body).toMatchObject({ traceId: chat.body.traceId, score: 2, comment: "wrong dish" });
-      expect((await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { score: 9 } })).status).toBe(400);
-      expect((await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { comment: "no score" } })).body.error.code).toBe("REQUEST_INVALID");
+      expect(
+        (await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { score: 9 } })).status,
+      ).toBe(400);
+      expect(
+        (await api(server, "POST", `/api/traces/${chat.body.traceId}/feedback`, { body: { comment: "no score" } })).body
+          .error.code,
+      ).toBe("REQUEST_INVALID");
       expect((await api(server, "POST", `/api/traces/nope/feedback`, { body: { score: 3 } })).status).toBe(404);
 
       const low = await api(server, "GET", `/api/traces?agentId=${id}&maxScore=2`);
@@ -101,7 +141,9 @@ for (const server of servers()) {
       expect(detail.body.feedback).toEqual([expect.objectContaining({ score: 2, comment: "wrong dish" })]);
 
       const run = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { input: { query: "x" } } });
-      expect((await api(server, "POST", `/api/traces/${run.body.id}/feedback`, { body: { score: 1 } })).body.error.code).toBe("TRACE_NOT_ONLINE");
+      expect(
+        (await api(server, "POST", `/api/traces/${run.body.id}/feedback`, { body: { score: 1 } })).body.error.code,
+      ).toBe("TRACE_NOT_ONLINE");
     });
 
     it("sessions: the second turn gets the first as history and bypasses the cache", async () => {
@@ -109,7 +151,9 @@ for (const server of servers()) {
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
       const sessionId = `s-${Date.now()}`;
       const a = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "I like tofu", sessionId } });
-      const b = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: "What do I like?", sessionId } });
+      const b = await api(server, "POST", `/api/agents/${id}/chat`, {
+        body: { message: "What do I like?", sessionId },
+      });
       expect(a.body.sessionId).toBe(sessionId);
       expect(b.body.cache).toBe("bypass");
       expect(b.body.answer).toContain("Context: 2 earlier messages");
@@ -121,18 +165,35 @@ for (const server of servers()) {
       const id = await createAgent(server, dishesWorkflow());
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
       const n0 = await webhookCount();
-      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: `Recommend a dish ${Date.now()}` } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, {
+        body: { message: `Recommend a dish ${Date.now()}` },
+      });
       expect(chat.status, chat.text).toBe(200);
       expect(await webhookCount()).toBe(n0 + 1);
-      expect(chat.body.payload.goods_list.map((d: { name: string }) => d.name)).toEqual(["Mapo tofu", "Kung pao chicken"]);
+      expect(chat.body.payload.goods_list.map((d: { name: string }) => d.name)).toEqual([
+        "Mapo tofu",
+        "Kung pao chicken",
+      ]);
       expect(chat.body.answer).toContain("Items (2): Mapo tofu; Kung pao chicken");
 
       const n1 = await webhookCount();
-      const dry = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { message: "Recommend", mode: "pipeline" } });
+      const dry = await api(server, "POST", `/api/agents/${id}/test-run`, {
+        body: { message: "Recommend", mode: "pipeline" },
+      });
       expect(dry.status).toBe(200);
-      expect(dry.body).toMatchObject({ source: "test_run", mode: "pipeline", status: "succeeded", payload: { goods_list: "" } });
-      expect(dry.body.steps.find((s: { nodeId: string }) => s.nodeId === "http_1").output.result).toEqual({ items: [], dryRun: true });
-      const invoke = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { message: "Recommend", mode: "invoke" } });
+      expect(dry.body).toMatchObject({
+        source: "test_run",
+        mode: "pipeline",
+        status: "succeeded",
+        payload: { goods_list: "" },
+      });
+      expect(dry.body.steps.find((s: { nodeId: string }) => s.nodeId === "http_1").output.result).toEqual({
+        items: [],
+        dryRun: true,
+      });
+      const invoke = await api(server, "POST", `/api/agents/${id}/test-run`, {
+        body: { message: "Recommend", mode: "invoke" },
+      });
       expect(invoke.body.steps.find((s: { nodeId: string }) => s.nodeId === "http_1").status).toBe("skipped");
       expect(await webhookCount()).toBe(n1);
     });
@@ -148,7 +209,12 @@ for (const server of servers()) {
       const ssrf = {
         nodes: [
           { id: "start", type: "start", config: {}, position: { x: 0, y: 0 } },
-          { id: "http_1", type: "http", config: { url: "http://169.254.169.254/latest/meta-data/" }, position: { x: 1, y: 0 } },
+          {
+            id: "http_1",
+            type: "http",
+            config: { url: "http://169.254.169.254/latest/meta-data/" },
+            position: { x: 1, y: 0 },
+          },
           { id: "end", type: "end", config: { output: "{{http_1.result}}" }, position: { x: 2, y: 0 } },
         ],
         edges: [
@@ -156,14 +222,29 @@ for (const server of servers()) {
           { source: "http_1", target: "end" },
         ],
       };
-      const refused = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { workflow: ssrf, mode: "pipeline_live" } });
+      const refused = await api(server, "POST", `/api/agents/${id}/test-run`, {
+        body: { workflow: ssrf, mode: "pipeline_live" },
+      });
       expect(refused.status).toBe(200);
-      expect(refused.body).toMatchObject({ status: "failed", error: { code: "HTTP_FORBIDDEN_DESTINATION", nodeId: "http_1" } });
+      expect(refused.body).toMatchObject({
+        status: "failed",
+        error: { code: "HTTP_FORBIDDEN_DESTINATION", nodeId: "http_1" },
+      });
 
       const code = {
         nodes: [
-          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }] }, position: { x: 0, y: 0 } },
-          { id: "code_1", type: "code", config: { code: "result = {'upper': inputs['q'].upper()}", inputs: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
+          {
+            id: "start",
+            type: "start",
+            config: { outputs: [{ name: "query", type: "string", required: true }] },
+            position: { x: 0, y: 0 },
+          },
+          {
+            id: "code_1",
+            type: "code",
+            config: { code: "result = {'upper': inputs['q'].upper()}", inputs: { q: "{{start.query}}" } },
+            position: { x: 1, y: 0 },
+          },
           { id: "end", type: "end", config: { output: "{{code_1.result.upper}}" }, position: { x: 2, y: 0 } },
         ],
         edges: [
@@ -171,22 +252,44 @@ for (const server of servers()) {
           { source: "code_1", target: "end" },
         ],
       };
-      const ran = await api(server, "POST", `/api/agents/${id}/test-run`, { body: { workflow: code, message: "tofu" } });
+      const ran = await api(server, "POST", `/api/agents/${id}/test-run`, {
+        body: { workflow: code, message: "tofu" },
+      });
       expect(ran.status, ran.text).toBe(200);
       expect(ran.body).toMatchObject({ status: "succeeded", answer: "TOFU" });
 
       code.nodes[1]!.config.code = "result = (";
       const syntax = await api(server, "POST", "/api/builder/validate", { body: { workflow: code } });
       expect(syntax.status).toBe(400);
-      expect(syntax.body.errors).toEqual([expect.objectContaining({ code: "CODE_SYNTAX_ERROR", path: "/workflow/nodes/1/config/code", nodeId: "code_1" })]);
+      expect(syntax.body.errors).toEqual([
+        expect.objectContaining({ code: "CODE_SYNTAX_ERROR", path: "/workflow/nodes/1/config/code", nodeId: "code_1" }),
+      ]);
     });
 
     it("text a node produces that PostgreSQL cannot store (a code node returning chr(0)): 200 and a stored trace, through test-run and chat", async () => {
       const workflow = {
         nodes: [
-          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }] }, position: { x: 0, y: 0 } },
-          { id: "code_1", type: "code", config: { code: "result = {'text': 'a' + chr(0) + 'b', 'lone': inputs['q'] + chr(0xD800)}", inputs: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
-          { id: "end", type: "end", config: { output: "{{code_1.result.text}}", payload: { r: "{{code_1.result}}" } }, position: { x: 2, y: 0 } },
+          {
+            id: "start",
+            type: "start",
+            config: { outputs: [{ name: "query", type: "string", required: true }] },
+            position: { x: 0, y: 0 },
+          },
+          {
+            id: "code_1",
+            type: "code",
+            config: {
+              code: "result = {'text': 'a' + chr(0) + 'b', 'lone': inputs['q'] + chr(0xD800)}",
+              inputs: { q: "{{start.query}}" },
+            },
+            position: { x: 1, y: 0 },
+          },
+          {
+            id: "end",
+            type: "end",
+            config: { output: "{{code_1.result.text}}", payload: { r: "{{code_1.result}}" } },
+            position: { x: 2, y: 0 },
+          },
         ],
         edges: [
           { source: "start", target: "code_1" },
@@ -212,9 +315,29 @@ for (const server of servers()) {
     it("credentials in a chat's input and in values templated onward never reach the stored trace; the caller's answer is untouched", async () => {
       const workflow = {
         nodes: [
-          { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }, { name: "password", type: "string" }] }, position: { x: 0, y: 0 } },
-          { id: "http_1", type: "http", config: { url: "/echo?api_key={{start.password}}", method: "POST", body: { q: "{{start.query}}" } }, position: { x: 1, y: 0 } },
-          { id: "end", type: "end", config: { output: "{{start.query}} {{http_1.result.query.api_key}}" }, position: { x: 2, y: 0 } },
+          {
+            id: "start",
+            type: "start",
+            config: {
+              outputs: [
+                { name: "query", type: "string", required: true },
+                { name: "password", type: "string" },
+              ],
+            },
+            position: { x: 0, y: 0 },
+          },
+          {
+            id: "http_1",
+            type: "http",
+            config: { url: "/echo?api_key={{start.password}}", method: "POST", body: { q: "{{start.query}}" } },
+            position: { x: 1, y: 0 },
+          },
+          {
+            id: "end",
+            type: "end",
+            config: { output: "{{start.query}} {{http_1.result.query.api_key}}" },
+            position: { x: 2, y: 0 },
+          },
         ],
         edges: [
           { source: "start", target: "http_1" },
@@ -223,14 +346,20 @@ for (const server of servers()) {
       };
       const id = await createAgent(server, workflow);
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
-      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { input: { query: "hello", password: "pw-hunter2-xyz" } } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, {
+        body: { input: { query: "hello", password: "pw-hunter2-xyz" } },
+      });
       expect(chat.status, chat.text).toBe(200);
       expect(chat.body.answer).toBe("hello pw-hunter2-xyz");
-      const trace = await api(server, "GET", `/api/traces/${chat.body.traceId}`, { token: await tokenWithRole(server, "viewer") });
+      const trace = await api(server, "GET", `/api/traces/${chat.body.traceId}`, {
+        token: await tokenWithRole(server, "viewer"),
+      });
       expect(trace.status).toBe(200);
       expect(trace.body.input).toEqual({ query: "hello", password: "[redacted]" });
       expect(JSON.stringify(trace.body.steps)).not.toContain("pw-hunter2-xyz");
-      expect(trace.body.steps.find((s: { nodeId: string }) => s.nodeId === "end").output.output).toBe("hello [redacted]");
+      expect(trace.body.steps.find((s: { nodeId: string }) => s.nodeId === "end").output.output).toBe(
+        "hello [redacted]",
+      );
     });
 
     it("bad input: 4xx with the one error shape", async () => {
@@ -244,22 +373,38 @@ for (const server of servers()) {
       expect(required.body).toMatchObject({ error: { code: "INPUT_REQUIRED" }, traceId: expect.any(String) });
       const wrongType = await api(server, "POST", `/api/agents/${id}/chat`, { body: { input: { query: 42 } } });
       expect(wrongType.body.error.code).toBe("INPUT_INVALID_TYPE");
-      expect((await api(server, "POST", `/api/agents/${id}/chat`, { rawBody: "{nope" })).body.error.code).toBe("INVALID_JSON");
+      expect((await api(server, "POST", `/api/agents/${id}/chat`, { rawBody: "{nope" })).body.error.code).toBe(
+        "INVALID_JSON",
+      );
       expect((await api(server, "POST", `/api/agents/missing/chat`, { body: { message: "x" } })).status).toBe(404);
       expect((await api(server, "POST", `/api/agents/${id}/test-run`, { body: { mode: "turbo" } })).status).toBe(400);
       expect((await api(server, "GET", `/api/traces/missing`)).status).toBe(404);
-      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: "one" } })).status).toBe(400);
+      expect(
+        (await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: "one" } })).status,
+      ).toBe(400);
     });
 
     it("permissions: viewers chat and score; test runs and publishing need builder.write; chat accepts no anonymous caller", async () => {
       const id = await createAgent(server, minimalWorkflow());
       const viewer = await tokenWithRole(server, "viewer");
-      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: viewer, body: { version: 1 } })).status).toBe(403);
-      expect((await api(server, "POST", `/api/agents/${id}/test-run`, { token: viewer, body: { input: {} } })).status).toBe(403);
+      expect(
+        (await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: viewer, body: { version: 1 } }))
+          .status,
+      ).toBe(403);
+      expect(
+        (await api(server, "POST", `/api/agents/${id}/test-run`, { token: viewer, body: { input: {} } })).status,
+      ).toBe(403);
       const builder = await tokenWithRole(server, "builder");
-      expect((await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: builder, body: { version: 1 } })).status).toBe(200);
-      expect((await api(server, "POST", `/api/agents/${id}/chat`, { token: viewer, body: { message: "hi" } })).status).toBe(200);
-      expect((await api(server, "POST", `/api/agents/${id}/chat`, { token: null, body: { message: "hi" } })).status).toBe(401);
+      expect(
+        (await api(server, "POST", `/api/builder/agents/${id}/publish`, { token: builder, body: { version: 1 } }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await api(server, "POST", `/api/agents/${id}/chat`, { token: viewer, body: { message: "hi" } })).status,
+      ).toBe(200);
+      expect(
+        (await api(server, "POST", `/api/agents/${id}/chat`, { token: null, body: { message: "hi" } })).status,
+      ).toBe(401);
     });
 
     it("tRPC twin: builder.agents.publish, chat, testRun, traces.list/get, feedback", async () => {
@@ -279,7 +424,11 @@ for (const server of servers()) {
       const got = await client.runtime.traces.get.query({ id: chat.traceId });
       expect(got.feedback.map((f) => f.score)).toEqual([4]);
       const viewer = await tokenWithRole(server, "viewer");
-      const denied = trpcErrorOf(await trpc(server, viewer).runtime.testRun.mutate({ id, body: { input: {} } }).catch((e) => e));
+      const denied = trpcErrorOf(
+        await trpc(server, viewer)
+          .runtime.testRun.mutate({ id, body: { input: {} } })
+          .catch((e) => e),
+      );
       expect(denied.httpStatus).toBe(403);
     });
   });

@@ -27,11 +27,17 @@ function tmp(prefix: string) {
 
 function cli(name: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "bin", `${name}.mjs`), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
-      timeout: 60_000,
-    }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [path.join(ROOT, "bin", `${name}.mjs`), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -42,8 +48,14 @@ async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
 }
 
 beforeAll(async () => {
-  sample = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${tmp("meal-scenes-it-")}/db`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
-  platform = await startServer("sample-gate", `pglite:${tmp("flowbench-sample-gate-")}`, { WEBHOOK_BASE_URL: sample.url, FLOWBENCH_SEED_SAMPLE_AGENT: "on" });
+  sample = await startApp(
+    { ...loadConfig({ DATABASE_URL: `pglite:${tmp("meal-scenes-it-")}/db`, LOG_LEVEL: "error" }), port: 0 },
+    { logger: createLogger("error") },
+  );
+  platform = await startServer("sample-gate", `pglite:${tmp("flowbench-sample-gate-")}`, {
+    WEBHOOK_BASE_URL: sample.url,
+    FLOWBENCH_SEED_SAMPLE_AGENT: "on",
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -60,9 +72,15 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
     let set: any; // eslint-disable-line @typescript-eslint/no-explicit-any
     let frozen: { id: string } | undefined;
     for (const until = Date.now() + 120_000; !frozen && Date.now() < until; ) {
-      agent = (await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))).items[0];
+      agent = (
+        await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))
+      ).items[0];
       set = agent ? (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}`))).items[0] : undefined;
-      frozen = set ? (await ok(api(platform, "GET", `/api/eval/sets/${set.id}`))).versions.find((v: { status: string }) => v.status === "frozen") : undefined;
+      frozen = set
+        ? (await ok(api(platform, "GET", `/api/eval/sets/${set.id}`))).versions.find(
+            (v: { status: string }) => v.status === "frozen",
+          )
+        : undefined;
       if (!frozen) await new Promise((r) => setTimeout(r, 250));
     }
     expect(agent, "the sample agent was seeded").toBeTruthy();
@@ -72,12 +90,19 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
     expect(size.code, size.stdout + size.stderr).toBe(0);
 
     // online chat reaches the sample service through WEBHOOK_BASE_URL
-    const chat = await ok(api(platform, "POST", `/api/agents/${agent!.id}/chat`, { body: { message: "What's good for breakfast?" } }));
+    const chat = await ok(
+      api(platform, "POST", `/api/agents/${agent!.id}/chat`, { body: { message: "What's good for breakfast?" } }),
+    );
     const breakfast = SEED_SCENES.find((s) => s.id === "breakfast")!.dishes.map((d) => d.id);
     expect(chat.payload.goods_list.map((g: { id: string }) => g.id).sort()).toEqual([...breakfast].sort());
 
     // a run of the frozen version at pipeline_live
-    const run = await ok(api(platform, "POST", "/api/eval/runs", { body: { setVersionId: frozen!.id, mode: "in_platform", tier: "pipeline_live", environment: "walk-through" } }), 201);
+    const run = await ok(
+      api(platform, "POST", "/api/eval/runs", {
+        body: { setVersionId: frozen!.id, mode: "in_platform", tier: "pipeline_live", environment: "walk-through" },
+      }),
+      201,
+    );
     await ok(api(platform, "POST", `/api/eval/runs/${run.shortId}/start`));
     let status = "";
     for (let i = 0; i < 480 && status !== "awaiting_review"; i++) {
@@ -85,7 +110,11 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
       if (status !== "awaiting_review") await new Promise((r) => setTimeout(r, 250));
     }
     expect(status).toBe("awaiting_review");
-    const items = (await ok(api(platform, "GET", `/api/eval/runs/${run.id}/items?limit=100`))).items as Array<{ id: string; payload: { goods_list?: unknown[] } | null; error: string | null }>;
+    const items = (await ok(api(platform, "GET", `/api/eval/runs/${run.id}/items?limit=100`))).items as Array<{
+      id: string;
+      payload: { goods_list?: unknown[] } | null;
+      error: string | null;
+    }>;
     expect(items).toHaveLength(30);
     expect(items.every((i) => !i.error && (i.payload?.goods_list?.length ?? 0) > 0)).toBe(true);
 
@@ -96,14 +125,21 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
 
     // people decide: 26 passes, 4 fails with basis and attribution
     for (const [i, item] of items.entries()) {
-      const body = i < 4 ? { verdict: "fail", basis: "recommends a dish that does not fit the request", attribution: "generation" } : { verdict: "pass" };
+      const body =
+        i < 4
+          ? { verdict: "fail", basis: "recommends a dish that does not fit the request", attribution: "generation" }
+          : { verdict: "pass" };
       await ok(api(platform, "PUT", `/api/eval/runs/${run.id}/items/${item.id}/verdict`, { body }));
     }
     const pass = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"]);
     expect(pass.code, pass.stdout + pass.stderr).toBe(0);
     expect(JSON.parse(pass.stdout)).toMatchObject({ passed: true });
 
-    await ok(api(platform, "PUT", `/api/eval/runs/${run.id}/items/${items[4]!.id}/verdict`, { body: { verdict: "fail", basis: "no price given", attribution: "generation" } }));
+    await ok(
+      api(platform, "PUT", `/api/eval/runs/${run.id}/items/${items[4]!.id}/verdict`, {
+        body: { verdict: "fail", basis: "no price given", attribution: "generation" },
+      }),
+    );
     const fail = await cli("check_eval_golden_gate", ["--run-id", run.shortId]);
     expect(fail.code).toBe(1);
 
@@ -115,18 +151,31 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
   it("npm run demo:online-loop on the seeded sample agent, with the meal-scenes service: the demo data once (ten pool samples from low-scored traces, a judged run, Bad Cases, the shadow)", async () => {
     const demo = () =>
       new Promise<{ code: number; out: string }>((resolve) => {
-        execFile(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/demo-online-loop.ts")], {
-          cwd: ROOT,
-          env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
-          timeout: 300_000,
-        }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }));
+        execFile(
+          process.execPath,
+          [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/demo-online-loop.ts")],
+          {
+            cwd: ROOT,
+            env: { ...process.env, FLOWBENCH_URL: platform.url, FLOWBENCH_TOKEN: platform.adminToken },
+            timeout: 300_000,
+          },
+          (error, stdout, stderr) =>
+            resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+        );
       });
     const first = await demo();
     expect(first.code, first.out).toBe(0);
     expect(first.out).toMatch(/v1: 10 samples from those traces, frozen/);
     const agent = (await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation"))).items[0];
-    const pool = (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}&kind=regression_pool`))).items.find((s: { name: string }) => s.name.includes("(demo)"));
-    const samples = (await ok(api(platform, "GET", `/api/eval/sets/${pool.id}/versions/1/samples`))).items as Array<{ sourceTraceId: string | null; expectedPoints: string[]; script: unknown[] | null; referenceAnswer: string | null }>;
+    const pool = (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}&kind=regression_pool`))).items.find(
+      (s: { name: string }) => s.name.includes("(demo)"),
+    );
+    const samples = (await ok(api(platform, "GET", `/api/eval/sets/${pool.id}/versions/1/samples`))).items as Array<{
+      sourceTraceId: string | null;
+      expectedPoints: string[];
+      script: unknown[] | null;
+      referenceAnswer: string | null;
+    }>;
     expect(samples).toHaveLength(10);
     expect(samples.every((s) => s.sourceTraceId && s.expectedPoints.length === 2 && s.referenceAnswer)).toBe(true);
     expect(samples.filter((s) => s.script).length).toBe(2); // the two multi-turn conversations
@@ -141,7 +190,11 @@ describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => 
     // the intent shadow: replayed, with disagreements on the "morning" questions
     const shadow = await ok(api(platform, "GET", `/api/eval/shadow/${agent.id}/report`));
     expect(shadow.compared).toBeGreaterThan(0);
-    expect(shadow.matrix.some((m: { live: string; candidate: string }) => m.live === "breakfast" && m.candidate === "brunch")).toBe(true);
+    expect(
+      shadow.matrix.some(
+        (m: { live: string; candidate: string }) => m.live === "breakfast" && m.candidate === "brunch",
+      ),
+    ).toBe(true);
 
     const second = await demo();
     expect(second.code, second.out).toBe(0);

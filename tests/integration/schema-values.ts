@@ -33,7 +33,10 @@ function flatten(schema: JsonSchema, components: Components): JsonSchema {
     s = rest;
     for (const part of allOf as unknown[]) s = merge(s, flatten(resolve(part, components), components));
   }
-  if (Array.isArray(s.anyOf) && (s.anyOf as unknown[]).every((b) => isObject(b) && b.type === undefined && Array.isArray(b.required))) {
+  if (
+    Array.isArray(s.anyOf) &&
+    (s.anyOf as unknown[]).every((b) => isObject(b) && b.type === undefined && Array.isArray(b.required))
+  ) {
     const { anyOf, ...rest } = s;
     s = merge(rest, (anyOf as JsonSchema[])[0]!);
   }
@@ -42,8 +45,15 @@ function flatten(schema: JsonSchema, components: Components): JsonSchema {
 
 function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
   const properties = { ...(a.properties as JsonSchema), ...(b.properties as JsonSchema) };
-  for (const [k, v] of Object.entries((b.properties as JsonSchema) ?? {})) if (isObject(a.properties) && isObject(a.properties[k])) properties[k] = { ...(a.properties[k] as JsonSchema), ...(v as JsonSchema) };
-  return { ...a, ...b, properties, required: [...new Set([...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])])] };
+  for (const [k, v] of Object.entries((b.properties as JsonSchema) ?? {}))
+    if (isObject(a.properties) && isObject(a.properties[k]))
+      properties[k] = { ...(a.properties[k] as JsonSchema), ...(v as JsonSchema) };
+  return {
+    ...a,
+    ...b,
+    properties,
+    required: [...new Set([...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])])],
+  };
 }
 
 function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
@@ -54,7 +64,9 @@ function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
   if (typeof s.pattern === "string") {
     const source = s.pattern as string;
     if (source === "\\S") return WORD;
-    return fc.stringMatching(new RegExp(source)).filter((v) => v.length >= Math.max(min, 1) && v.length <= max && v.trim() === v);
+    return fc
+      .stringMatching(new RegExp(source))
+      .filter((v) => v.length >= Math.max(min, 1) && v.length <= max && v.trim() === v);
   }
   if (min > 10) return fc.constant("x".repeat(min));
   return WORD.map((w) => w.slice(0, Math.max(1, Math.min(max, w.length))));
@@ -69,7 +81,11 @@ export function arbitraryFor(schema: unknown, components: Components, depth = 0)
   if (Array.isArray(branches)) {
     const usable = branches.filter((b) => resolve(b, components).type !== "null");
     const { oneOf: _o, anyOf: _a, ...rest } = s;
-    return fc.oneof(...(usable.length ? usable : branches).map((b) => arbitraryFor({ ...rest, ...resolve(b, components) }, components, depth + 1)));
+    return fc.oneof(
+      ...(usable.length ? usable : branches).map((b) =>
+        arbitraryFor({ ...rest, ...resolve(b, components) }, components, depth + 1),
+      ),
+    );
   }
   const type = Array.isArray(s.type) ? (s.type as string[]).find((t) => t !== "null") : (s.type as string | undefined);
   switch (type) {
@@ -100,9 +116,14 @@ export function arbitraryFor(schema: unknown, components: Components, depth = 0)
       const required = new Set((s.required as string[]) ?? []);
       const keys = Object.keys(properties);
       if (type === undefined && !keys.length) return fc.oneof(WORD, fc.integer({ min: 0, max: 100 }), fc.boolean());
-      const record = fc.record(Object.fromEntries(keys.map((k) => [k, arbitraryFor(properties[k], components, depth + 1)])), { requiredKeys: keys.filter((k) => required.has(k)) });
+      const record = fc.record(
+        Object.fromEntries(keys.map((k) => [k, arbitraryFor(properties[k], components, depth + 1)])),
+        { requiredKeys: keys.filter((k) => required.has(k)) },
+      );
       if (!keys.length && isObject(s.additionalProperties)) {
-        const names = isObject(s.propertyNames) ? stringArbitrary({ ...(s.propertyNames as JsonSchema), type: "string" }) : WORD;
+        const names = isObject(s.propertyNames)
+          ? stringArbitrary({ ...(s.propertyNames as JsonSchema), type: "string" })
+          : WORD;
         return fc.dictionary(names, arbitraryFor(s.additionalProperties, components, depth + 1), { maxKeys: 2 });
       }
       return record;

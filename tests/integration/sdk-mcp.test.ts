@@ -28,8 +28,14 @@ describe("SDK failure modes (a misbehaving server, no Flowbench needed)", () => 
     try {
       const reset = await new FlowbenchClient({ baseUrl: base, token: "x" }).listNodeTypes().catch((e: unknown) => e);
       expect(reset).toBeInstanceOf(FlowbenchError);
-      expect(reset).toMatchObject({ status: 200, code: "CONNECTION_FAILED", message: expect.stringContaining(`${base}/api/builder/node-types`) });
-      const stalled = await new FlowbenchClient({ baseUrl: base, token: "x", timeoutMs: 300 }).getRecipe("minimal").catch((e: unknown) => e);
+      expect(reset).toMatchObject({
+        status: 200,
+        code: "CONNECTION_FAILED",
+        message: expect.stringContaining(`${base}/api/builder/node-types`),
+      });
+      const stalled = await new FlowbenchClient({ baseUrl: base, token: "x", timeoutMs: 300 })
+        .getRecipe("minimal")
+        .catch((e: unknown) => e);
       expect(stalled).toBeInstanceOf(FlowbenchError);
       expect(stalled).toMatchObject({ status: 200, code: "TIMEOUT" });
     } finally {
@@ -60,7 +66,11 @@ try:
 except FlowbenchError as e:
     print(json.dumps([e.status, e.code, "/api/builder/node-types" in e.message]))
 `;
-    const r = spawnSync("python3", ["-c", script], { env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") }, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync("python3", ["-c", script], {
+      env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual([0, "TIMEOUT", true]);
   });
@@ -78,15 +88,23 @@ for (const server of servers()) {
       const err = await client.createAgent({ name: "x", workflow: invalidWorkflow() }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(FlowbenchError);
       expect(err).toMatchObject({ status: 400, code: "WORKFLOW_INVALID" });
-      const unauth = await new FlowbenchClient({ baseUrl: server.url, token: "fb_wrong" }).listNodeTypes().catch((e: unknown) => e);
+      const unauth = await new FlowbenchClient({ baseUrl: server.url, token: "fb_wrong" })
+        .listNodeTypes()
+        .catch((e: unknown) => e);
       expect(unauth).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
       // a 400 that is not a validation result keeps the server's code and message
       const nul = await client.validateWorkflow({ nodes: [{ id: "a\u0000" }], edges: [] }).catch((e: unknown) => e);
       expect(nul).toMatchObject({ status: 400, code: "REQUEST_INVALID", message: expect.stringContaining("NUL") });
       // a server that cannot be reached is the SDK's own error, naming the URL
-      const down = await new FlowbenchClient({ baseUrl: "http://127.0.0.1:9", token: "x" }).listNodeTypes().catch((e: unknown) => e);
+      const down = await new FlowbenchClient({ baseUrl: "http://127.0.0.1:9", token: "x" })
+        .listNodeTypes()
+        .catch((e: unknown) => e);
       expect(down).toBeInstanceOf(FlowbenchError);
-      expect(down).toMatchObject({ status: 0, code: "CONNECTION_FAILED", message: expect.stringContaining("http://127.0.0.1:9/api/builder/node-types") });
+      expect(down).toMatchObject({
+        status: 0,
+        code: "CONNECTION_FAILED",
+        message: expect.stringContaining("http://127.0.0.1:9/api/builder/node-types"),
+      });
     });
 
     it("Python SDK: client.list_node_types() and client.validate_workflow(workflow_dict)", () => {
@@ -114,10 +132,21 @@ except FlowbenchError as e:
     down = [e.status, e.code, "http://127.0.0.1:9/api/builder/node-types" in e.message]
 print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["valid"], "bad": bad["errors"][0]["code"], "badPath": bad["errors"][0]["path"], "unauth": unauth, "nan": nan, "down": down}))
 `;
-      const r = spawnSync("python3", ["-c", script, server.url, server.adminToken, JSON.stringify(minimalWorkflow()), JSON.stringify(invalidWorkflow())], {
-        env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
-        encoding: "utf8",
-      });
+      const r = spawnSync(
+        "python3",
+        [
+          "-c",
+          script,
+          server.url,
+          server.adminToken,
+          JSON.stringify(minimalWorkflow()),
+          JSON.stringify(invalidWorkflow()),
+        ],
+        {
+          env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
+          encoding: "utf8",
+        },
+      );
       expect(r.stderr).toBe("");
       const out = JSON.parse(r.stdout);
       expect(out).toEqual({
@@ -132,7 +161,10 @@ print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["va
     });
 
     it("MCP over HTTP refuses a request without the Streamable HTTP Accept header with a documented 406", async () => {
-      const res = await api(server, "POST", "/api/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { accept: "application/json" } });
+      const res = await api(server, "POST", "/api/mcp", {
+        body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        headers: { accept: "application/json" },
+      });
       expect(res.status).toBe(406);
       expect(res.body).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringContaining("Accept") } });
     });
@@ -140,17 +172,26 @@ print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["va
     it("MCP over HTTP (/api/mcp) with a bearer token: builder_list_node_types and builder_validate", async () => {
       const client = new Client({ name: "it", version: "1.0.0" });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.adminToken}` } } }),
+        new StreamableHTTPClientTransport(new URL(`${server.url}/api/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${server.adminToken}` } },
+        }),
       );
       const tools = await client.listTools();
       expect(tools.tools.map((t) => t.name).sort()).toEqual(["builder_list_node_types", "builder_validate"]);
       const types = await client.callTool({ name: "builder_list_node_types", arguments: {} });
       expect((types.structuredContent as { nodeTypes: unknown[] }).nodeTypes).toHaveLength(8);
       const bad = await client.callTool({ name: "builder_validate", arguments: { workflow: invalidWorkflow() } });
-      expect(bad.structuredContent).toMatchObject({ valid: false, errors: [expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" })] });
+      expect(bad.structuredContent).toMatchObject({
+        valid: false,
+        errors: [expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" })],
+      });
       await client.close();
 
-      const res = await fetch(`${server.url}/api/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(res.status).toBe(401);
     });
 
@@ -160,7 +201,11 @@ print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["va
         new StdioClientTransport({
           command: path.join(ROOT, "node_modules", ".bin", "tsx"),
           args: [path.join(ROOT, "scripts", "mcp-stdio.ts")],
-          env: { ...(process.env as Record<string, string>), FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken },
+          env: {
+            ...(process.env as Record<string, string>),
+            FLOWBENCH_URL: server.url,
+            FLOWBENCH_TOKEN: server.adminToken,
+          },
           cwd: ROOT,
         }),
       );

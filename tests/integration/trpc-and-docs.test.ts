@@ -36,15 +36,22 @@ for (const server of servers()) {
       delete (wf.nodes[1]!.config as Record<string, unknown>).userPrompt;
       const bad = await client.builder.validate.mutate({ workflow: wf });
       expect(bad.valid).toBe(false);
-      expect(bad.errors).toContainEqual(expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }));
+      expect(bad.errors).toContainEqual(
+        expect.objectContaining({ code: "NODE_CONFIG_MISSING_REQUIRED", path: "/workflow/nodes/1/config" }),
+      );
 
       const created = await client.builder.agents.create.mutate({ name: "via tRPC", workflow: minimalWorkflow() });
       expect(created.version.version).toBe(1);
-      const v2 = await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: minimalWorkflow(), note: "v2" } });
+      const v2 = await client.builder.versions.create.mutate({
+        id: created.agent.id,
+        body: { workflow: minimalWorkflow(), note: "v2" },
+      });
       expect(v2.version.version).toBe(2);
       const versions = await client.builder.versions.list.query({ id: created.agent.id });
       expect(versions.map((v) => v.version)).toEqual([2, 1]);
-      const refused = trpcErrorOf(await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: wf } }).catch((e) => e));
+      const refused = trpcErrorOf(
+        await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: wf } }).catch((e) => e),
+      );
       expect(refused.httpStatus).toBe(400);
       expect(refused.appCode).toBe("WORKFLOW_INVALID");
       const types = await client.builder.nodeTypes.query();
@@ -57,7 +64,8 @@ for (const server of servers()) {
       expect(res.body.openapi).toBe("3.1.0");
       for (const route of routeFiles()) {
         if (route.path.startsWith("/docs")) continue;
-        for (const m of route.methods) expect(res.body.paths[route.path]?.[m.toLowerCase()], `${m} ${route.path}`).toBeTruthy();
+        for (const m of route.methods)
+          expect(res.body.paths[route.path]?.[m.toLowerCase()], `${m} ${route.path}`).toBeTruthy();
       }
       expect(Object.keys(res.body.paths).length).toBe(new Set(ENDPOINTS.map((e) => e.path)).size);
       expect(res.body.paths["/api/builder/validate"].post.responses["400"]).toBeTruthy();

@@ -10,7 +10,10 @@ export default async function BuilderPage() {
   const { principal } = await requireUser("builder.read");
   return (
     <>
-      <PageHeader title="Agents" description="Build agents as workflows on the canvas; every version is validated and immutable." />
+      <PageHeader
+        title="Agents"
+        description="Build agents as workflows on the canvas; every version is validated and immutable."
+      />
       <div className="mx-auto max-w-6xl p-8">
         <AgentList canWrite={can(principal.role, "builder.write")} />
       </div>

@@ -9,7 +9,11 @@ export const metadata: Metadata = { title: "Evaluation" };
 /** /eval: the evaluation center. Every view lives in the query string (components/eval/url-state.ts). */
 export default async function EvalPage() {
   const { principal } = await requireUser("eval.read");
-  const caps = { annotate: can(principal.role, "eval.annotate"), manage: can(principal.role, "eval.manage"), publish: can(principal.role, "builder.write") };
+  const caps = {
+    annotate: can(principal.role, "eval.annotate"),
+    manage: can(principal.role, "eval.manage"),
+    publish: can(principal.role, "builder.write"),
+  };
   return (
     <Suspense>
       <EvalCenter caps={caps} role={principal.role} />

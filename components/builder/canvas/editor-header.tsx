@@ -19,7 +19,15 @@ function Divider() {
 }
 
 /** The validation status as a badge that is also the button showing the issues; the bench reads its data attributes. */
-function ValidationBadge({ view, roundTripMs, onClick }: { view: ValidationView; roundTripMs: number | null; onClick: () => void }) {
+function ValidationBadge({
+  view,
+  roundTripMs,
+  onClick,
+}: {
+  view: ValidationView;
+  roundTripMs: number | null;
+  onClick: () => void;
+}) {
   return (
     <button
       type="button"
@@ -61,15 +69,31 @@ export function EditorHeader({
   canLayout: boolean;
   onAutoLayout: () => void;
   onFitView: () => void;
-  file: { inputRef: RefObject<HTMLInputElement | null>; choose: () => void; onFile: (file: File) => void; onExport: () => void };
+  file: {
+    inputRef: RefObject<HTMLInputElement | null>;
+    choose: () => void;
+    onFile: (file: File) => void;
+    onExport: () => void;
+  };
   /** null for an agent that was never saved (no versions yet) */
-  versions: { agentId: string; open: boolean; current: number | null; toggle: () => void; close: () => void; onOpen: (version: number) => void } | null;
+  versions: {
+    agentId: string;
+    open: boolean;
+    current: number | null;
+    toggle: () => void;
+    close: () => void;
+    onOpen: (version: number) => void;
+  } | null;
   save: { onSave: () => void; blockedBy: string | null; saving: boolean; label: string; hint: string };
 }) {
   const saveDisabled = !!save.blockedBy || save.saving;
   return (
     <header className="relative z-20 flex h-14 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-3">
-      <Link href="/builder" className="grid h-8 w-8 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-900" aria-label="Back to agents">
+      <Link
+        href="/builder"
+        className="grid h-8 w-8 place-items-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+        aria-label="Back to agents"
+      >
         <Icon d={ICONS.back} />
       </Link>
       <div className="flex min-w-0 items-center gap-2">
@@ -106,7 +130,12 @@ export function EditorHeader({
         <IconButton label="Import workflow JSON" onClick={file.choose} disabled={readOnly}>
           <Icon d={ICONS.upload} />
         </IconButton>
-        <JsonFileInput inputRef={file.inputRef} label="Workflow JSON file" testId="canvas-import-input" onFile={file.onFile} />
+        <JsonFileInput
+          inputRef={file.inputRef}
+          label="Workflow JSON file"
+          testId="canvas-import-input"
+          onFile={file.onFile}
+        />
         <IconButton label="Export workflow JSON" onClick={file.onExport}>
           <Icon d={ICONS.download} />
         </IconButton>
@@ -124,7 +153,9 @@ export function EditorHeader({
             aria-describedby="save-reason"
             data-testid="save-button"
             className={`inline-flex h-9 items-center gap-1.5 rounded-lg px-3.5 text-sm font-semibold shadow-sm transition ${
-              saveDisabled ? "cursor-not-allowed bg-slate-200 text-slate-500" : "bg-brand-600 text-white hover:bg-brand-700"
+              saveDisabled
+                ? "cursor-not-allowed bg-slate-200 text-slate-500"
+                : "bg-brand-600 text-white hover:bg-brand-700"
             }`}
           >
             <Icon d={ICONS.check} className="h-4 w-4" />
@@ -132,7 +163,15 @@ export function EditorHeader({
           </button>
         </Tip>
       </div>
-      {versions && <VersionsPanel open={versions.open} agentId={versions.agentId} current={versions.current} onClose={versions.close} onOpen={versions.onOpen} />}
+      {versions && (
+        <VersionsPanel
+          open={versions.open}
+          agentId={versions.agentId}
+          current={versions.current}
+          onClose={versions.close}
+          onOpen={versions.onOpen}
+        />
+      )}
     </header>
   );
 }

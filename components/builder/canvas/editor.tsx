@@ -86,7 +86,14 @@ function EditorInner(props: EditorProps) {
   const toast = useCanvasToast(props.notices);
   const graph = useGraph(props.initialWorkflow, readOnly);
   const selection = useSelection(graph);
-  const edits = useGraphEdits({ graph, readOnly, wrapper, toast, onAdded: inspect, onRenamed: selection.renameSelected });
+  const edits = useGraphEdits({
+    graph,
+    readOnly,
+    wrapper,
+    toast,
+    onAdded: inspect,
+    onRenamed: selection.renameSelected,
+  });
   const validation = useLiveValidation(graph, stores);
   const baseline = useBaseline(props.saved);
   const opened = { name: props.initialName, workflow: props.initialWorkflow, restoredDraftAt: props.restoredDraftAt };
@@ -97,7 +104,15 @@ function EditorInner(props: EditorProps) {
   const versions = useVersions({ canvas, graph, name, baseline, draft, toast });
   const file = useImportExport({ graph, name, toast });
   const pick = useFindingFocus({ graph, onInspect: inspect });
-  useCanvasShortcuts({ save: save.save, undo: graph.undo, redo: graph.redo, copy: edits.copy, paste: edits.paste, previewOpen: versions.preview !== null, toast });
+  useCanvasShortcuts({
+    save: save.save,
+    undo: graph.undo,
+    redo: graph.redo,
+    copy: edits.copy,
+    paste: edits.paste,
+    previewOpen: versions.preview !== null,
+    toast,
+  });
 
   return (
     <StoresContext.Provider value={stores}>
@@ -109,30 +124,81 @@ function EditorInner(props: EditorProps) {
           saveState={saveStateText(agentId ? baseline.savedVersion : null, draft.dirty)}
           validation={validation}
           onToggleIssues={toggleIssues}
-          history={{ undo: graph.undo, redo: graph.redo, canUndo: graph.canUndo && !readOnly, canRedo: graph.canRedo && !readOnly }}
+          history={{
+            undo: graph.undo,
+            redo: graph.redo,
+            canUndo: graph.canUndo && !readOnly,
+            canRedo: graph.canRedo && !readOnly,
+          }}
           canLayout={!readOnly && graph.nodes.length > 0}
           onAutoLayout={() => void edits.autoLayout()}
           onFitView={() => void rf.fitView({ ...fitViewOptions, duration: 300 })}
-          file={{ inputRef: file.fileInput, choose: file.chooseFile, onFile: (f) => void file.importFile(f), onExport: file.exportJson }}
-          versions={agentId ? { agentId, open: versions.open, current: baseline.savedVersion, toggle: versions.toggle, close: versions.close, onOpen: versions.openPreview } : null}
+          file={{
+            inputRef: file.fileInput,
+            choose: file.chooseFile,
+            onFile: (f) => void file.importFile(f),
+            onExport: file.exportJson,
+          }}
+          versions={
+            agentId
+              ? {
+                  agentId,
+                  open: versions.open,
+                  current: baseline.savedVersion,
+                  toggle: versions.toggle,
+                  close: versions.close,
+                  onOpen: versions.openPreview,
+                }
+              : null
+          }
           save={{
             onSave: () => void save.save(),
             blockedBy: save.blockedBy,
             saving: save.saving,
             label: save.label,
-            hint: agentId ? "Provision a new immutable version (Ctrl+S)" : "Create the agent with this workflow as version 1 (Ctrl+S)",
+            hint: agentId
+              ? "Provision a new immutable version (Ctrl+S)"
+              : "Create the agent with this workflow as version 1 (Ctrl+S)",
           }}
         />
         <div className="flex min-h-0 flex-1">
           <Palette onAdd={edits.addAtCentre} disabled={readOnly} />
           <div className="relative flex min-w-0 flex-1 flex-col">
-            {draftBanner && <DraftBanner savedAt={props.restoredDraftAt} behind={props.draftBehind} onDiscard={props.onDiscardDraft} onDismiss={hideDraftBanner} />}
-            <FlowCanvas graph={graph} readOnly={readOnly} wrapper={wrapper} onDragOver={edits.onDragOver} onDrop={edits.onDrop} onSelectionChange={selection.onSelectionChange}>
+            {draftBanner && (
+              <DraftBanner
+                savedAt={props.restoredDraftAt}
+                behind={props.draftBehind}
+                onDiscard={props.onDiscardDraft}
+                onDismiss={hideDraftBanner}
+              />
+            )}
+            <FlowCanvas
+              graph={graph}
+              readOnly={readOnly}
+              wrapper={wrapper}
+              onDragOver={edits.onDragOver}
+              onDrop={edits.onDrop}
+              onSelectionChange={selection.onSelectionChange}
+            >
               {versions.preview !== null && agentId && (
-                <VersionPreview agentId={agentId} version={versions.preview} canRestore={canWrite} restoring={versions.restoring} onRestore={(wf, v) => void versions.restore(wf, v)} onClose={versions.closePreview} />
+                <VersionPreview
+                  agentId={agentId}
+                  version={versions.preview}
+                  canRestore={canWrite}
+                  restoring={versions.restoring}
+                  onRestore={(wf, v) => void versions.restore(wf, v)}
+                  onClose={versions.closePreview}
+                />
               )}
             </FlowCanvas>
-            <IssuesPanel findings={validation.findings} open={issuesOpen} onToggle={toggleIssues} onPick={pick} pending={validation.validating} error={validation.error} />
+            <IssuesPanel
+              findings={validation.findings}
+              open={issuesOpen}
+              onToggle={toggleIssues}
+              onPick={pick}
+              pending={validation.validating}
+              error={validation.error}
+            />
           </div>
           <SidePanel
             tab={sideTab}

@@ -4,7 +4,15 @@
  * The drawing area: React Flow in controlled mode with the canvas' node and edge components, background, zoom
  * controls and minimap, a hint while it is empty, and the place where the canvas' toasts and overlays show.
  */
-import { Background, Controls, MiniMap, ReactFlow, type EdgeTypes, type NodeTypes, type OnSelectionChangeParams } from "@xyflow/react";
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  type EdgeTypes,
+  type NodeTypes,
+  type OnSelectionChangeParams,
+} from "@xyflow/react";
 import type { DragEvent, ReactNode, RefObject } from "react";
 import { ToastViewport } from "@/components/ui/toast";
 import type { WfEdge, WfNode } from "../model/workflow";
@@ -72,14 +80,29 @@ export function FlowCanvas({
       >
         <Background gap={20} size={1.2} color="#cbd5e1" />
         <Controls showInteractive={false} position="bottom-left" />
-        <MiniMap pannable zoomable position="bottom-right" ariaLabel="Minimap" nodeColor={minimapColor} nodeStrokeWidth={0} nodeBorderRadius={6} maskColor="rgba(241,245,249,0.7)" style={{ width: 168, height: 112 }} />
+        <MiniMap
+          pannable
+          zoomable
+          position="bottom-right"
+          ariaLabel="Minimap"
+          nodeColor={minimapColor}
+          nodeStrokeWidth={0}
+          nodeBorderRadius={6}
+          maskColor="rgba(241,245,249,0.7)"
+          style={{ width: 168, height: 112 }}
+        />
       </ReactFlow>
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 grid place-items-center">
           <div className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-8 py-6 text-center shadow-sm backdrop-blur">
-            <div className="mx-auto grid h-10 w-10 place-items-center rounded-xl bg-emerald-500 text-white">{kindStyle("start").icon}</div>
+            <div className="mx-auto grid h-10 w-10 place-items-center rounded-xl bg-emerald-500 text-white">
+              {kindStyle("start").icon}
+            </div>
             <p className="mt-3 text-sm font-semibold text-slate-800">Start with a Start node</p>
-            <p className="mt-1 max-w-xs text-xs text-slate-500">Drag nodes from the palette on the left and connect their handles. Every edit is checked by the server as you go.</p>
+            <p className="mt-1 max-w-xs text-xs text-slate-500">
+              Drag nodes from the palette on the left and connect their handles. Every edit is checked by the server as
+              you go.
+            </p>
           </div>
         </div>
       )}

@@ -7,12 +7,30 @@ import type { WfEdge } from "../model/workflow";
 import { useEdgeFinding } from "./stores";
 
 function FlowEdgeImpl(props: EdgeProps<WfEdge>) {
-  const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected, sourceHandleId, data, markerEnd } = props;
+  const {
+    id,
+    sourceX,
+    sourceY,
+    targetX,
+    targetY,
+    sourcePosition,
+    targetPosition,
+    selected,
+    sourceHandleId,
+    data,
+    markerEnd,
+  } = props;
   const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   const finding = useEdgeFinding(id);
   // Condition edges: a branch from the label or trueTarget/falseTarget (the handle), or unknown (no handle).
-  const fromCondition = sourceHandleId === "true" || sourceHandleId === "false" || sourceHandleId === null || sourceHandleId === undefined;
-  const branch = sourceHandleId === "true" || sourceHandleId === "false" ? sourceHandleId : fromCondition && data?.condition === undefined ? "?" : null;
+  const fromCondition =
+    sourceHandleId === "true" || sourceHandleId === "false" || sourceHandleId === null || sourceHandleId === undefined;
+  const branch =
+    sourceHandleId === "true" || sourceHandleId === "false"
+      ? sourceHandleId
+      : fromCondition && data?.condition === undefined
+        ? "?"
+        : null;
   const stroke = finding === "error" ? "#ef4444" : finding === "warning" ? "#f59e0b" : selected ? "#3b6ef5" : "#94a3b8";
   return (
     <>
@@ -34,7 +52,11 @@ function FlowEdgeImpl(props: EdgeProps<WfEdge>) {
               <Badge
                 size="caps"
                 tone={branch === "true" ? "success" : branch === "false" ? "rose" : "warning"}
-                title={branch === "?" ? "Which branch is this? Draw it from the If true or If false handle." : `${branch} branch`}
+                title={
+                  branch === "?"
+                    ? "Which branch is this? Draw it from the If true or If false handle."
+                    : `${branch} branch`
+                }
               >
                 {branch === "?" ? "branch?" : branch}
               </Badge>

@@ -33,13 +33,20 @@ function FindingBadge({ id }: { id: string }) {
 function RunChip({ id }: { id: string }) {
   const step = useRunStep(id);
   if (!step) return null;
-  const tone: Record<typeof step.status, BadgeTone> = { succeeded: "success", failed: "danger", skipped: "neutral", running: "brand" };
+  const tone: Record<typeof step.status, BadgeTone> = {
+    succeeded: "success",
+    failed: "danger",
+    skipped: "neutral",
+    running: "brand",
+  };
   const text = { succeeded: "Succeeded", failed: "Failed", skipped: "Skipped", running: "Running…" }[step.status];
   return (
     <div className="border-t border-slate-100 px-3 py-1.5" data-testid={`run-step-${id}`}>
       <Badge tone={tone[step.status]} size="sm" dot title={step.error}>
         {text}
-        {step.durationMs !== undefined && <span className="tabular-nums text-slate-500">· {Math.round(step.durationMs)} ms</span>}
+        {step.durationMs !== undefined && (
+          <span className="tabular-nums text-slate-500">· {Math.round(step.durationMs)} ms</span>
+        )}
       </Badge>
     </div>
   );
@@ -54,9 +61,24 @@ const handleBase = "!h-3 !w-3 !rounded-full !border-2 !border-white !shadow";
 export const DETAIL_ZOOM = 0.45;
 const LIGHT_ZOOM_ALWAYS = 0.25;
 const LARGE_WORKFLOW = 60;
-const farAway = (s: ReactFlowState) => s.transform[2] < LIGHT_ZOOM_ALWAYS || (s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size > LARGE_WORKFLOW);
+const farAway = (s: ReactFlowState) =>
+  s.transform[2] < LIGHT_ZOOM_ALWAYS || (s.transform[2] < DETAIL_ZOOM && s.nodeLookup.size > LARGE_WORKFLOW);
 
-function FarNode({ id, kind, selected, condition, hasInput, hasOutput }: { id: string; kind: string; selected: boolean; condition: boolean; hasInput: boolean; hasOutput: boolean }) {
+function FarNode({
+  id,
+  kind,
+  selected,
+  condition,
+  hasInput,
+  hasOutput,
+}: {
+  id: string;
+  kind: string;
+  selected: boolean;
+  condition: boolean;
+  hasInput: boolean;
+  hasOutput: boolean;
+}) {
   const style = kindStyle(kind);
   const f = useNodeFindings(id);
   const level = f && f.errors > 0 ? "error" : f && f.warnings > 0 ? "warning" : null;
@@ -66,16 +88,38 @@ function FarNode({ id, kind, selected, condition, hasInput, hasOutput }: { id: s
       data-lod="far"
     >
       {hasInput && <Handle type="target" position={Position.Left} id="in" className={`${handleBase} !bg-slate-400`} />}
-      <span className={`grid h-14 w-14 shrink-0 place-items-center rounded-xl ${style.tile} [&_svg]:h-8 [&_svg]:w-8`}>{style.icon}</span>
+      <span className={`grid h-14 w-14 shrink-0 place-items-center rounded-xl ${style.tile} [&_svg]:h-8 [&_svg]:w-8`}>
+        {style.icon}
+      </span>
       <span className="min-w-0 flex-1 truncate text-[28px] font-semibold text-slate-800">{id}</span>
-      {level && <span aria-label={level === "error" ? "Has errors" : "Has warnings"} role="img" className={`h-7 w-7 shrink-0 rounded-full ${level === "error" ? "bg-red-500" : "bg-amber-400"}`} />}
+      {level && (
+        <span
+          aria-label={level === "error" ? "Has errors" : "Has warnings"}
+          role="img"
+          className={`h-7 w-7 shrink-0 rounded-full ${level === "error" ? "bg-red-500" : "bg-amber-400"}`}
+        />
+      )}
       {condition ? (
         <>
-          <Handle type="source" position={Position.Right} id="true" className={`${handleBase} !bg-emerald-500`} style={{ top: "30%" }} />
-          <Handle type="source" position={Position.Right} id="false" className={`${handleBase} !bg-rose-500`} style={{ top: "70%" }} />
+          <Handle
+            type="source"
+            position={Position.Right}
+            id="true"
+            className={`${handleBase} !bg-emerald-500`}
+            style={{ top: "30%" }}
+          />
+          <Handle
+            type="source"
+            position={Position.Right}
+            id="false"
+            className={`${handleBase} !bg-rose-500`}
+            style={{ top: "70%" }}
+          />
         </>
       ) : (
-        hasOutput && <Handle type="source" position={Position.Right} id="out" className={`${handleBase} !bg-slate-400`} />
+        hasOutput && (
+          <Handle type="source" position={Position.Right} id="out" className={`${handleBase} !bg-slate-400`} />
+        )
       )}
     </div>
   );
@@ -87,7 +131,17 @@ function FlowNodeImpl({ id, data, selected }: NodeProps<WfNode>) {
   const known = isNodeType(kind);
   const ports = known ? NODE_CONTRACTS[kind].ports : { inputs: ["in"], outputs: ["out"] };
   const isCondition = kind === "condition";
-  if (far) return <FarNode id={id} kind={kind} selected={!!selected} condition={isCondition} hasInput={ports.inputs.length > 0} hasOutput={ports.outputs.length > 0} />;
+  if (far)
+    return (
+      <FarNode
+        id={id}
+        kind={kind}
+        selected={!!selected}
+        condition={isCondition}
+        hasInput={ports.inputs.length > 0}
+        hasOutput={ports.outputs.length > 0}
+      />
+    );
   const style = kindStyle(kind);
   const summary = summarizeConfig(kind, data.config);
   return (
@@ -96,7 +150,9 @@ function FlowNodeImpl({ id, data, selected }: NodeProps<WfNode>) {
         selected ? "border-brand-500 ring-2 ring-brand-500/30" : "border-slate-200"
       }`}
     >
-      {ports.inputs.length > 0 && <Handle type="target" position={Position.Left} id="in" className={`${handleBase} !bg-slate-400`} />}
+      {ports.inputs.length > 0 && (
+        <Handle type="target" position={Position.Left} id="in" className={`${handleBase} !bg-slate-400`} />
+      )}
       <div className="flex items-center gap-2.5 px-3 pt-3">
         <span className={`grid h-8 w-8 shrink-0 place-items-center rounded-lg ${style.tile}`}>{style.icon}</span>
         <div className="min-w-0 flex-1">
@@ -112,16 +168,30 @@ function FlowNodeImpl({ id, data, selected }: NodeProps<WfNode>) {
         <div className="space-y-1 border-t border-slate-100 px-3 py-2 text-[11px] font-medium">
           <div className="flex items-center justify-end gap-1.5 text-emerald-700">
             If true
-            <Handle type="source" position={Position.Right} id="true" className={`${handleBase} !bg-emerald-500`} style={{ top: "auto", position: "relative", transform: "none", right: -18 }} />
+            <Handle
+              type="source"
+              position={Position.Right}
+              id="true"
+              className={`${handleBase} !bg-emerald-500`}
+              style={{ top: "auto", position: "relative", transform: "none", right: -18 }}
+            />
           </div>
           <div className="flex items-center justify-end gap-1.5 text-rose-700">
             If false
-            <Handle type="source" position={Position.Right} id="false" className={`${handleBase} !bg-rose-500`} style={{ top: "auto", position: "relative", transform: "none", right: -18 }} />
+            <Handle
+              type="source"
+              position={Position.Right}
+              id="false"
+              className={`${handleBase} !bg-rose-500`}
+              style={{ top: "auto", position: "relative", transform: "none", right: -18 }}
+            />
           </div>
         </div>
       )}
       <RunChip id={id} />
-      {!isCondition && ports.outputs.length > 0 && <Handle type="source" position={Position.Right} id="out" className={`${handleBase} !bg-slate-400`} />}
+      {!isCondition && ports.outputs.length > 0 && (
+        <Handle type="source" position={Position.Right} id="out" className={`${handleBase} !bg-slate-400`} />
+      )}
     </div>
   );
 }

@@ -13,10 +13,27 @@ import { kindStyle, kindTitle } from "../node-kinds";
 
 const ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
 
-function NodeIdField({ id, taken, onRename, readOnly }: { id: string; taken: (id: string) => boolean; onRename: (to: string) => void; readOnly: boolean }) {
+function NodeIdField({
+  id,
+  taken,
+  onRename,
+  readOnly,
+}: {
+  id: string;
+  taken: (id: string) => boolean;
+  onRename: (to: string) => void;
+  readOnly: boolean;
+}) {
   const [text, setText] = useState(id);
   useEffect(() => setText(id), [id]);
-  const problem = text === id ? null : !ID_RE.test(text) ? "Use letters, digits, _ and - (templates can only name such ids)." : taken(text) ? "Another node already has this id." : null;
+  const problem =
+    text === id
+      ? null
+      : !ID_RE.test(text)
+        ? "Use letters, digits, _ and - (templates can only name such ids)."
+        : taken(text)
+          ? "Another node already has this id."
+          : null;
   const commit = () => {
     if (text !== id && !problem) onRename(text);
     else setText(id);
@@ -45,7 +62,9 @@ function NodeIdField({ id, taken, onRename, readOnly }: { id: string; taken: (id
           {problem}
         </p>
       )}
-      {!problem && text === id && !isTemplateNodeId(id) && <p className="mt-1 text-xs text-amber-700">Templates cannot refer to this id.</p>}
+      {!problem && text === id && !isTemplateNodeId(id) && (
+        <p className="mt-1 text-xs text-amber-700">Templates cannot refer to this id.</p>
+      )}
     </div>
   );
 }
@@ -104,7 +123,19 @@ export interface InspectorProps {
   onDuplicate: (id: string) => void;
 }
 
-function InspectorImpl({ nodeId, data, findings, options, targets, readOnly, onConfigChange, onRename, isTaken, onDelete, onDuplicate }: InspectorProps) {
+function InspectorImpl({
+  nodeId,
+  data,
+  findings,
+  options,
+  targets,
+  readOnly,
+  onConfigChange,
+  onRename,
+  isTaken,
+  onDelete,
+  onDuplicate,
+}: InspectorProps) {
   const style = kindStyle(data.kind);
   const known = isNodeType(data.kind);
   const findingsFor = (field: string): LocatedFinding[] => findings.byField.get(fieldKey(nodeId, field)) ?? [];
@@ -116,7 +147,11 @@ function InspectorImpl({ nodeId, data, findings, options, targets, readOnly, onC
           <span className={`grid h-9 w-9 shrink-0 place-items-center rounded-xl ${style.tile}`}>{style.icon}</span>
           <div className="min-w-0 flex-1">
             <h2 className="text-[15px] font-semibold leading-tight text-slate-900">{kindTitle(data.kind)}</h2>
-            <p className="mt-0.5 text-xs leading-snug text-slate-500">{known ? NODE_CONTRACTS[data.kind as keyof typeof NODE_CONTRACTS].description : "This type is not part of the contract; change or delete the node."}</p>
+            <p className="mt-0.5 text-xs leading-snug text-slate-500">
+              {known
+                ? NODE_CONTRACTS[data.kind as keyof typeof NODE_CONTRACTS].description
+                : "This type is not part of the contract; change or delete the node."}
+            </p>
           </div>
         </div>
         <div className="mt-3">
@@ -125,7 +160,10 @@ function InspectorImpl({ nodeId, data, findings, options, targets, readOnly, onC
         {nodeLevel.length > 0 && (
           <ul className="mt-3 space-y-1" aria-label="Node issues">
             {nodeLevel.map((f) => (
-              <li key={f.key} className={`rounded-md px-2 py-1.5 text-xs ${f.severity === "error" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}>
+              <li
+                key={f.key}
+                className={`rounded-md px-2 py-1.5 text-xs ${f.severity === "error" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}
+              >
                 <span className="mr-1.5 font-mono text-[10.5px] font-semibold">{f.code}</span>
                 {f.message}
               </li>
@@ -147,17 +185,27 @@ function InspectorImpl({ nodeId, data, findings, options, targets, readOnly, onC
               readOnly={readOnly}
             />
           ) : (
-            <pre className="overflow-x-auto rounded-lg bg-slate-50 p-3 text-xs">{JSON.stringify(data.config, null, 2)}</pre>
+            <pre className="overflow-x-auto rounded-lg bg-slate-50 p-3 text-xs">
+              {JSON.stringify(data.config, null, 2)}
+            </pre>
           )}
         </div>
         <OutputsList id={nodeId} kind={data.kind} config={data.config} />
       </div>
       {!readOnly && (
         <div className="flex items-center gap-2 border-t border-slate-100 px-5 py-3">
-          <button type="button" onClick={() => onDuplicate(nodeId)} className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-medium text-slate-600 hover:bg-slate-100">
+          <button
+            type="button"
+            onClick={() => onDuplicate(nodeId)}
+            className="inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-medium text-slate-600 hover:bg-slate-100"
+          >
             <Icon d={ICONS.copy} className="h-3.5 w-3.5" /> Duplicate
           </button>
-          <button type="button" onClick={() => onDelete(nodeId)} className="ml-auto inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-medium text-red-600 hover:bg-red-50">
+          <button
+            type="button"
+            onClick={() => onDelete(nodeId)}
+            className="ml-auto inline-flex items-center gap-1.5 rounded-lg px-2.5 py-1.5 text-xs font-medium text-red-600 hover:bg-red-50"
+          >
             <Icon d={ICONS.trash} className="h-3.5 w-3.5" /> Delete node
           </button>
         </div>
@@ -168,14 +216,30 @@ function InspectorImpl({ nodeId, data, findings, options, targets, readOnly, onC
 
 export const Inspector = memo(InspectorImpl);
 
-export function EmptyInspector({ nodes, edges, selectedCount, onDeleteSelected, readOnly }: { nodes: number; edges: number; selectedCount: number; onDeleteSelected: () => void; readOnly: boolean }) {
+export function EmptyInspector({
+  nodes,
+  edges,
+  selectedCount,
+  onDeleteSelected,
+  readOnly,
+}: {
+  nodes: number;
+  edges: number;
+  selectedCount: number;
+  onDeleteSelected: () => void;
+  readOnly: boolean;
+}) {
   if (selectedCount > 1) {
     return (
       <div className="p-5">
         <h2 className="text-[15px] font-semibold text-slate-900">{selectedCount} nodes selected</h2>
         <p className="mt-1 text-sm text-slate-500">Move them together, copy them (Ctrl+C) or delete them.</p>
         {!readOnly && (
-          <button type="button" onClick={onDeleteSelected} className="mt-4 inline-flex items-center gap-1.5 rounded-lg border border-red-200 px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50">
+          <button
+            type="button"
+            onClick={onDeleteSelected}
+            className="mt-4 inline-flex items-center gap-1.5 rounded-lg border border-red-200 px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+          >
             <Icon d={ICONS.trash} className="h-3.5 w-3.5" /> Delete {selectedCount} nodes
           </button>
         )}
@@ -195,7 +259,8 @@ export function EmptyInspector({ nodes, edges, selectedCount, onDeleteSelected, 
     <div className="p-5">
       <h2 className="text-[15px] font-semibold text-slate-900">Workflow</h2>
       <p className="mt-1 text-sm text-slate-500">
-        {nodes} node{nodes === 1 ? "" : "s"}, {edges} connection{edges === 1 ? "" : "s"}. Select a node to edit its settings.
+        {nodes} node{nodes === 1 ? "" : "s"}, {edges} connection{edges === 1 ? "" : "s"}. Select a node to edit its
+        settings.
       </p>
       <h3 className="mt-6 text-[11px] font-semibold uppercase tracking-wider text-slate-500">Keyboard</h3>
       <dl className="mt-2 space-y-1.5 text-xs">

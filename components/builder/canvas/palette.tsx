@@ -27,12 +27,19 @@ function PaletteImpl({ onAdd, disabled }: { onAdd: (type: NodeType) => void; dis
     });
   };
   return (
-    <nav aria-label="Node palette" className={`flex h-full shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] ${collapsed ? "w-14" : "w-56"}`}>
-      <div className={`flex items-start gap-2 border-b border-slate-100 py-3 ${collapsed ? "justify-center px-2" : "px-4"}`}>
+    <nav
+      aria-label="Node palette"
+      className={`flex h-full shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] ${collapsed ? "w-14" : "w-56"}`}
+    >
+      <div
+        className={`flex items-start gap-2 border-b border-slate-100 py-3 ${collapsed ? "justify-center px-2" : "px-4"}`}
+      >
         {!collapsed && (
           <div className="min-w-0 flex-1">
             <h2 className="text-[13px] font-semibold text-slate-900">Nodes</h2>
-            <p className="mt-0.5 text-xs text-slate-500">{disabled ? "Read-only: your role cannot edit." : "Drag onto the canvas, or press Enter."}</p>
+            <p className="mt-0.5 text-xs text-slate-500">
+              {disabled ? "Read-only: your role cannot edit." : "Drag onto the canvas, or press Enter."}
+            </p>
           </div>
         )}
         <button
@@ -48,7 +55,12 @@ function PaletteImpl({ onAdd, disabled }: { onAdd: (type: NodeType) => void; dis
       <div className={`flex-1 space-y-4 overflow-y-auto py-3 ${collapsed ? "px-2" : "px-3"}`}>
         {GROUPS.map((g) => (
           <section key={g.title} aria-labelledby={`palette-${g.title}`}>
-            <h3 id={`palette-${g.title}`} className={collapsed ? "sr-only" : "px-1 pb-1.5 text-[11px] font-semibold uppercase tracking-wider text-slate-500"}>
+            <h3
+              id={`palette-${g.title}`}
+              className={
+                collapsed ? "sr-only" : "px-1 pb-1.5 text-[11px] font-semibold uppercase tracking-wider text-slate-500"
+              }
+            >
               {g.title}
             </h3>
             <ul className="space-y-1">
@@ -68,7 +80,11 @@ function PaletteImpl({ onAdd, disabled }: { onAdd: (type: NodeType) => void; dis
                     onClick={() => onAdd(type)}
                     className={`group flex w-full cursor-grab items-start gap-2.5 rounded-xl border border-transparent text-left transition hover:border-slate-200 hover:bg-slate-50 hover:shadow-xs active:cursor-grabbing disabled:cursor-not-allowed disabled:opacity-60 ${collapsed ? "justify-center p-1.5" : "px-2 py-2"}`}
                   >
-                    <span className={`grid h-7 w-7 shrink-0 place-items-center rounded-lg ${s.tile} ${collapsed ? "" : "mt-0.5"}`}>{s.icon}</span>
+                    <span
+                      className={`grid h-7 w-7 shrink-0 place-items-center rounded-lg ${s.tile} ${collapsed ? "" : "mt-0.5"}`}
+                    >
+                      {s.icon}
+                    </span>
                     <span className="sr-only">Add node:</span>
                     {collapsed && <span className="sr-only">{c.title}</span>}
                     {!collapsed && (

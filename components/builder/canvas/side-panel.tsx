@@ -35,7 +35,13 @@ export function SidePanel({
   onTab: (tab: SideTab) => void;
   readOnly: boolean;
   agentId: string | null;
-  selection: { selectedIds: string[]; selectedId?: string; selectedData?: WfNodeData; options: TemplateOption[]; targets: string[] };
+  selection: {
+    selectedIds: string[];
+    selectedId?: string;
+    selectedData?: WfNodeData;
+    options: TemplateOption[];
+    targets: string[];
+  };
   counts: { nodes: number; edges: number };
   findings: IndexedFindings;
   edits: {
@@ -53,7 +59,15 @@ export function SidePanel({
   const shown = readOnly ? TABS.filter((t) => t.id === "inspect") : TABS;
   return (
     <aside aria-label="Node settings" className="flex w-[360px] shrink-0 flex-col border-l border-slate-200 bg-white">
-      <Tabs tabs={shown} selected={tab} onSelect={(id) => onTab(id as SideTab)} label="Side panel" idPrefix="side" size="sm" className="h-10 shrink-0 items-end border-b border-slate-200 px-5" />
+      <Tabs
+        tabs={shown}
+        selected={tab}
+        onSelect={(id) => onTab(id as SideTab)}
+        label="Side panel"
+        idPrefix="side"
+        size="sm"
+        className="h-10 shrink-0 items-end border-b border-slate-200 px-5"
+      />
       <TabPanel id={tab} idPrefix="side" className="min-h-0 flex-1">
         {tab === "inspect" ? (
           selectedId && selectedData ? (
@@ -72,7 +86,13 @@ export function SidePanel({
               onDuplicate={edits.duplicate}
             />
           ) : (
-            <EmptyInspector nodes={counts.nodes} edges={counts.edges} selectedCount={selection.selectedIds.length} onDeleteSelected={() => edits.deleteNodes(selection.selectedIds)} readOnly={readOnly} />
+            <EmptyInspector
+              nodes={counts.nodes}
+              edges={counts.edges}
+              selectedCount={selection.selectedIds.length}
+              onDeleteSelected={() => edits.deleteNodes(selection.selectedIds)}
+              readOnly={readOnly}
+            />
           )
         ) : (
           <TestRunPanel agentId={agentId} getWorkflow={getWorkflow} hasErrors={findings.errors > 0} onSteps={onSteps} />

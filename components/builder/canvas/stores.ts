@@ -62,11 +62,16 @@ export interface CanvasStores {
   runSteps: KeyedStore<RunStep>;
 }
 
-export function createStores(same: (a: NodeFindings | undefined, b: NodeFindings | undefined) => boolean): CanvasStores {
+export function createStores(
+  same: (a: NodeFindings | undefined, b: NodeFindings | undefined) => boolean,
+): CanvasStores {
   return {
     nodeFindings: new KeyedStore<NodeFindings>(same),
     edgeFindings: new KeyedStore<"error" | "warning">(),
-    runSteps: new KeyedStore<RunStep>((a, b) => a === b || (!!a && !!b && a.status === b.status && a.durationMs === b.durationMs && a.error === b.error)),
+    runSteps: new KeyedStore<RunStep>(
+      (a, b) =>
+        a === b || (!!a && !!b && a.status === b.status && a.durationMs === b.durationMs && a.error === b.error),
+    ),
   };
 }
 

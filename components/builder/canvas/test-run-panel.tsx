@@ -28,7 +28,13 @@ function declaredInputs(workflow: SpecWorkflow): Declared[] {
   const outputs = Array.isArray(start?.config.outputs) ? (start.config.outputs as Record<string, unknown>[]) : [];
   return outputs
     .filter((o) => typeof o?.name === "string" && o.name !== "")
-    .map((o) => ({ name: o.name as string, type: typeof o.type === "string" ? o.type : "string", required: o.required === true, default: o.default, description: typeof o.description === "string" ? o.description : undefined }));
+    .map((o) => ({
+      name: o.name as string,
+      type: typeof o.type === "string" ? o.type : "string",
+      required: o.required === true,
+      default: o.default,
+      description: typeof o.description === "string" ? o.description : undefined,
+    }));
 }
 
 function pretty(value: unknown): string {
@@ -60,7 +66,11 @@ export function TestRunPanel({
   const [error, setError] = useState<string | null>(null);
 
   if (!agentId) {
-    return <p className="p-5 text-sm text-slate-500">Save the agent once to test-run it. Test runs then use the canvas as it is, saved or not.</p>;
+    return (
+      <p className="p-5 text-sm text-slate-500">
+        Save the agent once to test-run it. Test runs then use the canvas as it is, saved or not.
+      </p>
+    );
   }
 
   const run = async () => {
@@ -82,9 +92,16 @@ export function TestRunPanel({
     setRunning(true);
     onSteps(new Map(getWorkflow().nodes.map((n) => [n.id, { status: "running" } as RunStep])));
     try {
-      const result = await client.runtime.testRun.mutate({ id: agentId, body: { workflow: getWorkflow(), input, mode } });
+      const result = await client.runtime.testRun.mutate({
+        id: agentId,
+        body: { workflow: getWorkflow(), input, mode },
+      });
       setTrace(result);
-      onSteps(new Map(result.steps.map((s) => [s.nodeId, { status: s.status, durationMs: s.durationMs, error: s.error?.message }])));
+      onSteps(
+        new Map(
+          result.steps.map((s) => [s.nodeId, { status: s.status, durationMs: s.durationMs, error: s.error?.message }]),
+        ),
+      );
     } catch (e) {
       onSteps(new Map());
       setError(e instanceof Error ? e.message : String(e));
@@ -116,14 +133,32 @@ export function TestRunPanel({
             aside={<span className="font-mono text-[10.5px] text-slate-500">{d.type}</span>}
           >
             {d.type === "string" ? (
-              <textarea id={`run-input-${d.name}`} rows={2} className={denseInputClass} value={values[d.name] ?? ""} placeholder={typeof d.default === "string" && d.default ? d.default : d.description} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
+              <textarea
+                id={`run-input-${d.name}`}
+                rows={2}
+                className={denseInputClass}
+                value={values[d.name] ?? ""}
+                placeholder={typeof d.default === "string" && d.default ? d.default : d.description}
+                onChange={(e) => setValues({ ...values, [d.name]: e.target.value })}
+              />
             ) : (
-              <input id={`run-input-${d.name}`} className={`${denseInputClass} font-mono text-xs`} value={values[d.name] ?? ""} placeholder={d.default !== undefined ? JSON.stringify(d.default) : d.type} onChange={(e) => setValues({ ...values, [d.name]: e.target.value })} />
+              <input
+                id={`run-input-${d.name}`}
+                className={`${denseInputClass} font-mono text-xs`}
+                value={values[d.name] ?? ""}
+                placeholder={d.default !== undefined ? JSON.stringify(d.default) : d.type}
+                onChange={(e) => setValues({ ...values, [d.name]: e.target.value })}
+              />
             )}
           </Field>
         ))}
         <Field dense label="Mode">
-          <select id="run-mode" className={denseInputClass} value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+          <select
+            id="run-mode"
+            className={denseInputClass}
+            value={mode}
+            onChange={(e) => setMode(e.target.value as typeof mode)}
+          >
             {MODES.map((m) => (
               <option key={m.value} value={m.value}>
                 {m.label}
@@ -147,8 +182,14 @@ export function TestRunPanel({
       {trace && (
         <div className="flex-1 overflow-y-auto p-5" aria-live="polite">
           <div className="flex items-center gap-2">
-            <Badge tone={trace.status === "succeeded" ? "success" : trace.status === "interrupted" ? "warning" : "danger"}>{trace.status}</Badge>
-            {trace.durationMs !== null && <span className="text-xs tabular-nums text-slate-500">{trace.durationMs} ms</span>}
+            <Badge
+              tone={trace.status === "succeeded" ? "success" : trace.status === "interrupted" ? "warning" : "danger"}
+            >
+              {trace.status}
+            </Badge>
+            {trace.durationMs !== null && (
+              <span className="text-xs tabular-nums text-slate-500">{trace.durationMs} ms</span>
+            )}
             <span className="ml-auto font-mono text-[10.5px] text-slate-500" title="Trace id">
               {trace.id.slice(0, 10)}
             </span>
@@ -156,24 +197,33 @@ export function TestRunPanel({
           {trace.answer !== null && (
             <div className="mt-3">
               <h3 className="text-[11px] font-semibold uppercase tracking-wider text-slate-500">Answer</h3>
-              <p className={`mt-1 whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-[13px] ${trace.answer ? "text-slate-800" : "italic text-slate-500"}`}>
+              <p
+                className={`mt-1 whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-[13px] ${trace.answer ? "text-slate-800" : "italic text-slate-500"}`}
+              >
                 {trace.answer || "Empty: the End node's output is not set, or rendered to nothing."}
               </p>
             </div>
           )}
-          {trace.error && <p className="mt-3 rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">{trace.error.message}</p>}
+          {trace.error && (
+            <p className="mt-3 rounded-md bg-red-50 px-3 py-2 text-xs text-red-700">{trace.error.message}</p>
+          )}
           <h3 className="mt-4 text-[11px] font-semibold uppercase tracking-wider text-slate-500">Steps</h3>
           <ol className="mt-1.5 space-y-1.5">
             {trace.steps.map((s, i) => (
               <li key={`${s.nodeId}-${i}`}>
                 <details className="rounded-lg border border-slate-200">
                   <summary className="flex cursor-pointer items-center gap-2 px-3 py-1.5 text-xs">
-                    <span className={`h-2 w-2 rounded-full ${s.status === "succeeded" ? "bg-emerald-500" : s.status === "failed" ? "bg-red-500" : "bg-slate-300"}`} aria-hidden="true" />
+                    <span
+                      className={`h-2 w-2 rounded-full ${s.status === "succeeded" ? "bg-emerald-500" : s.status === "failed" ? "bg-red-500" : "bg-slate-300"}`}
+                      aria-hidden="true"
+                    />
                     <span className="font-mono text-slate-800">{s.nodeId}</span>
                     <span className="text-slate-500">{s.status}</span>
                     <span className="ml-auto tabular-nums text-slate-500">{Math.round(s.durationMs)} ms</span>
                   </summary>
-                  <pre className="max-h-48 overflow-auto border-t border-slate-100 bg-slate-50 px-3 py-2 text-[11px] text-slate-700">{s.error ? s.error.message : pretty(s.output)}</pre>
+                  <pre className="max-h-48 overflow-auto border-t border-slate-100 bg-slate-50 px-3 py-2 text-[11px] text-slate-700">
+                    {s.error ? s.error.message : pretty(s.output)}
+                  </pre>
                 </details>
               </li>
             ))}

@@ -21,14 +21,39 @@ import { FlowNode } from "./flow-node";
 import { StoresContext, createStores } from "./stores";
 
 /** The saved versions, newest first, in a dialog: open one read-only (then restore it from the preview). */
-export function VersionsPanel({ open, agentId, current, onOpen, onClose }: { open: boolean; agentId: string; current: number | null; onOpen: (version: number) => void; onClose: () => void }) {
+export function VersionsPanel({
+  open,
+  agentId,
+  current,
+  onOpen,
+  onClose,
+}: {
+  open: boolean;
+  agentId: string;
+  current: number | null;
+  onOpen: (version: number) => void;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
   return (
-    <Dialog open={open} onClose={onClose} title="Version history" description="Every save is a version. Open one to see it read-only and restore it." size="sm" closeLabel="Close version history">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Version history"
+      description="Every save is a version. Open one to see it read-only and restore it."
+      size="sm"
+      closeLabel="Close version history"
+    >
       <div data-testid="versions-panel">
         {versions.isLoading && <LoadingRows rows={3} label="Loading versions" />}
-        {versions.error && <ErrorState error={versions.error} onRetry={() => versions.refetch()} title="The versions could not be loaded" />}
+        {versions.error && (
+          <ErrorState
+            error={versions.error}
+            onRetry={() => versions.refetch()}
+            title="The versions could not be loaded"
+          />
+        )}
         {versions.data && (
           <ul className="-mx-5 -my-4 divide-y divide-slate-100">
             {versions.data.map((v) => {
@@ -39,14 +64,25 @@ export function VersionsPanel({ open, agentId, current, onOpen, onClose }: { ope
                     v{v.version}
                   </Badge>
                   <div className="min-w-0 flex-1">
-                    <p className="truncate text-[13px] font-medium text-slate-800">{v.note || (v.version === 1 ? "First version" : `Version ${v.version}`)}</p>
+                    <p className="truncate text-[13px] font-medium text-slate-800">
+                      {v.note || (v.version === 1 ? "First version" : `Version ${v.version}`)}
+                    </p>
                     <p className="text-xs text-slate-500">
                       <span title={when(v.createdAt)}>{ago(v.createdAt)}</span>
-                      {warnings > 0 && <span className="ml-1.5 text-amber-700">· {warnings} warning{warnings === 1 ? "" : "s"}</span>}
+                      {warnings > 0 && (
+                        <span className="ml-1.5 text-amber-700">
+                          · {warnings} warning{warnings === 1 ? "" : "s"}
+                        </span>
+                      )}
                       {v.version === current && <span className="ml-1.5 text-brand-700">· latest</span>}
                     </p>
                   </div>
-                  <Button size="sm" variant="secondary" onClick={() => onOpen(v.version)} aria-label={`Open version ${v.version}`}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    onClick={() => onOpen(v.version)}
+                    aria-label={`Open version ${v.version}`}
+                  >
                     Open
                   </Button>
                 </li>
@@ -112,7 +148,11 @@ export function VersionPreview({
           )}
           {q.error && (
             <div className="p-8">
-              <ErrorState error={q.error} onRetry={() => q.refetch()} title={`Version ${version} could not be loaded`} />
+              <ErrorState
+                error={q.error}
+                onRetry={() => q.refetch()}
+                title={`Version ${version} could not be loaded`}
+              />
             </div>
           )}
           {flow && (
@@ -134,14 +174,22 @@ export function VersionPreview({
                   attributionPosition="bottom-left"
                 >
                   <Background gap={20} size={1.2} color="#cbd5e1" />
-                  <MiniMap pannable zoomable ariaLabel="Version minimap" nodeColor={(n) => kindStyle((n as WfNode).data.kind).hex} />
+                  <MiniMap
+                    pannable
+                    zoomable
+                    ariaLabel="Version minimap"
+                    nodeColor={(n) => kindStyle((n as WfNode).data.kind).hex}
+                  />
                 </ReactFlow>
               </ReactFlowProvider>
             </StoresContext.Provider>
           )}
         </div>
         {node && parsed?.ok && (
-          <aside aria-label="Node settings (read-only)" className="w-[360px] shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-5">
+          <aside
+            aria-label="Node settings (read-only)"
+            className="w-[360px] shrink-0 overflow-y-auto border-l border-slate-200 bg-white p-5"
+          >
             <h2 className="text-[15px] font-semibold">{kindTitle(node.data.kind)}</h2>
             <p className="mb-4 font-mono text-xs text-slate-500">{node.id}</p>
             {isNodeType(node.data.kind) && (

@@ -8,7 +8,13 @@
  * per field), so the editor carries no history of its own; outside changes are applied as a minimal diff so the
  * cursor stays where it was.
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext } from "@codemirror/autocomplete";
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type CompletionContext,
+} from "@codemirror/autocomplete";
 import { json } from "@codemirror/lang-json";
 import { python } from "@codemirror/lang-python";
 import { bracketMatching, defaultHighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
@@ -80,7 +86,10 @@ export function minimalChange(a: string, b: string): { from: number; to: number;
   return { from: start, to: endA, insert: b.slice(start, endB) };
 }
 
-const templateMatcher = new MatchDecorator({ regexp: /\{\{[^{}\n]*\}\}/g, decoration: Decoration.mark({ class: "cm-tpl" }) });
+const templateMatcher = new MatchDecorator({
+  regexp: /\{\{[^{}\n]*\}\}/g,
+  decoration: Decoration.mark({ class: "cm-tpl" }),
+});
 const templateHighlight = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
@@ -98,7 +107,13 @@ const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", 
 
 function baseTheme(minLines: number, mono: boolean, singleLine: boolean) {
   return EditorView.theme({
-    "&": { fontSize: mono ? "12.5px" : "13px", backgroundColor: "#fff", border: "1px solid #cbd5e1", borderRadius: "8px", color: "#0f172a" },
+    "&": {
+      fontSize: mono ? "12.5px" : "13px",
+      backgroundColor: "#fff",
+      border: "1px solid #cbd5e1",
+      borderRadius: "8px",
+      color: "#0f172a",
+    },
     "&.cm-focused": { outline: "none", borderColor: "#3b6ef5", boxShadow: "0 0 0 3px rgba(59,110,245,.18)" },
     "&.cm-editor.cm-readonly, &.cm-editor[data-readonly]": { backgroundColor: "#f8fafc" },
     ".cm-scroller": {
@@ -110,15 +125,44 @@ function baseTheme(minLines: number, mono: boolean, singleLine: boolean) {
     },
     ".cm-content": { padding: "6px 0", caretColor: "#2a56d9" },
     ".cm-line": { padding: "0 10px" },
-    ".cm-gutters": { backgroundColor: "#f8fafc", color: "#64748b", border: "none", borderRight: "1px solid #e2e8f0", borderRadius: "8px 0 0 8px" },
+    ".cm-gutters": {
+      backgroundColor: "#f8fafc",
+      color: "#64748b",
+      border: "none",
+      borderRight: "1px solid #e2e8f0",
+      borderRadius: "8px 0 0 8px",
+    },
     ".cm-activeLine": { backgroundColor: "#f8fafc" },
     ".cm-placeholder": { color: "#64748b" },
-    ".cm-tpl": { backgroundColor: "#eef4ff", color: "#2344ad", borderRadius: "4px", boxShadow: "0 0 0 1px #dae6ff", fontFamily: MONO, fontSize: "0.92em" },
-    ".cm-tooltip.cm-tooltip-autocomplete": { border: "1px solid #e2e8f0", borderRadius: "10px", boxShadow: "0 10px 30px -10px rgba(15,23,42,.3)", overflow: "hidden", backgroundColor: "#fff" },
-    ".cm-tooltip.cm-tooltip-autocomplete > ul": { fontFamily: MONO, fontSize: "12px", maxHeight: "240px", padding: "4px" },
+    ".cm-tpl": {
+      backgroundColor: "#eef4ff",
+      color: "#2344ad",
+      borderRadius: "4px",
+      boxShadow: "0 0 0 1px #dae6ff",
+      fontFamily: MONO,
+      fontSize: "0.92em",
+    },
+    ".cm-tooltip.cm-tooltip-autocomplete": {
+      border: "1px solid #e2e8f0",
+      borderRadius: "10px",
+      boxShadow: "0 10px 30px -10px rgba(15,23,42,.3)",
+      overflow: "hidden",
+      backgroundColor: "#fff",
+    },
+    ".cm-tooltip.cm-tooltip-autocomplete > ul": {
+      fontFamily: MONO,
+      fontSize: "12px",
+      maxHeight: "240px",
+      padding: "4px",
+    },
     ".cm-tooltip.cm-tooltip-autocomplete > ul > li": { padding: "4px 8px", borderRadius: "6px", lineHeight: "1.6" },
     ".cm-tooltip.cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "#2a56d9", color: "#fff" },
-    ".cm-completionDetail": { fontFamily: "system-ui, sans-serif", fontStyle: "normal", opacity: ".65", marginLeft: "1em" },
+    ".cm-completionDetail": {
+      fontFamily: "system-ui, sans-serif",
+      fontStyle: "normal",
+      opacity: ".65",
+      marginLeft: "1em",
+    },
     ".cm-completionMatchedText": { textDecoration: "none", fontWeight: "700" },
   });
 }
@@ -141,10 +185,20 @@ export function CodeField(props: CodeFieldProps) {
   onChange.current = props.onChange;
   complete.current = props.complete;
 
-  const { language = "plain", singleLine = false, minLines = singleLine ? 1 : 3, mono = language !== "plain", templates = false } = props;
+  const {
+    language = "plain",
+    singleLine = false,
+    minLines = singleLine ? 1 : 3,
+    mono = language !== "plain",
+    templates = false,
+  } = props;
 
   const ariaAttrs = (): Record<string, string> => {
-    const attrs: Record<string, string> = { "aria-labelledby": props.labelledBy, "aria-multiline": String(!singleLine), id: props.id };
+    const attrs: Record<string, string> = {
+      "aria-labelledby": props.labelledBy,
+      "aria-multiline": String(!singleLine),
+      id: props.id,
+    };
     if (props.describedBy) attrs["aria-describedby"] = props.describedBy;
     if (props.invalid) attrs["aria-invalid"] = "true";
     if (props.readOnly) attrs["aria-readonly"] = "true";
@@ -170,7 +224,14 @@ export function CodeField(props: CodeFieldProps) {
     if (singleLine) extensions.push(oneLine);
     if (templates) extensions.push(templateHighlight);
     if (language === "json" || language === "python") {
-      extensions.push(lineNumbers(), highlightActiveLine(), indentOnInput(), bracketMatching(), closeBrackets(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }));
+      extensions.push(
+        lineNumbers(),
+        highlightActiveLine(),
+        indentOnInput(),
+        bracketMatching(),
+        closeBrackets(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      );
       extensions.push(language === "json" ? json() : python());
       if (language === "python") extensions.push(indentWithSpaces);
     }
@@ -215,7 +276,10 @@ export function CodeField(props: CodeFieldProps) {
     view.current?.dispatch({
       effects: [
         aria.current.reconfigure(EditorView.contentAttributes.of(ariaAttrs())),
-        editable.current.reconfigure([EditorState.readOnly.of(!!props.readOnly), EditorView.editable.of(!props.readOnly)]),
+        editable.current.reconfigure([
+          EditorState.readOnly.of(!!props.readOnly),
+          EditorView.editable.of(!props.readOnly),
+        ]),
       ],
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps

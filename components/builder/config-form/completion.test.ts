@@ -13,7 +13,12 @@ function branching(): SpecWorkflow {
   const p = { x: 0, y: 0 };
   return {
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "query", type: "string", required: true }], variables: { locale: "en" } }, position: p },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "query", type: "string", required: true }], variables: { locale: "en" } },
+        position: p,
+      },
       { id: "http_1", type: "http", config: { url: "/x" }, position: p },
       { id: "cond", type: "condition", config: { expression: "http_1.status == 200" }, position: p },
       { id: "llm_a", type: "llm", config: { userPrompt: "a" }, position: p },
@@ -41,7 +46,16 @@ describe("template autocompletion", () => {
       return NODE_CONTRACTS[node.type as "start"].outputs(node.config).map((f) => `${id}.${f}`);
     });
     expect(labels).toEqual(expected);
-    expect(labels).toEqual(["cond.result", "cond.branch", "http_1.result", "http_1.status", "http_1.headers", "http_1.ok", "start.query", "start.locale"]);
+    expect(labels).toEqual([
+      "cond.result",
+      "cond.branch",
+      "http_1.result",
+      "http_1.status",
+      "http_1.headers",
+      "http_1.ok",
+      "start.query",
+      "start.locale",
+    ]);
     // Not itself, not a sibling branch, not downstream, not disconnected.
     expect(labels.some((l) => /^(llm_a|llm_b|end|code_x)\./.test(l))).toBe(false);
   });
@@ -56,7 +70,12 @@ describe("template autocompletion", () => {
   it("uses the start node's declared outputs and variables", () => {
     const wf = recipe("minimal");
     expect(templateOptions(wf, "llm_1").map((o) => o.label)).toEqual(["start.query"]);
-    expect(templateOptions(wf, "end").map((o) => o.label)).toEqual(["llm_1.result", "llm_1.usage", "llm_1.model", "start.query"]);
+    expect(templateOptions(wf, "end").map((o) => o.label)).toEqual([
+      "llm_1.result",
+      "llm_1.usage",
+      "llm_1.model",
+      "start.query",
+    ]);
   });
 
   it("every offered option, inserted as a template, passes the server validator", () => {
@@ -66,8 +85,14 @@ describe("template autocompletion", () => {
       const llm = copy.nodes.find((n) => n.id === "llm_1")!;
       llm.config = { ...llm.config, userPrompt: `{{${option.label}}}` };
       const result = validateWorkflow(copy);
-      expect(result.errors.filter((e) => e.code.startsWith("TEMPLATE_")), option.label).toEqual([]);
-      expect(extractTemplateRefs(llm.config.userPrompt as string).refs[0]).toMatchObject({ nodeId: option.nodeId, field: option.field });
+      expect(
+        result.errors.filter((e) => e.code.startsWith("TEMPLATE_")),
+        option.label,
+      ).toEqual([]);
+      expect(extractTemplateRefs(llm.config.userPrompt as string).refs[0]).toMatchObject({
+        nodeId: option.nodeId,
+        field: option.field,
+      });
     }
   });
 

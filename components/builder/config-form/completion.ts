@@ -18,7 +18,10 @@ export interface TemplateOption {
 }
 
 /** The nodes upstream of `nodeId` (its ancestors along edges) with their distance in hops, nearest first. */
-export function upstreamWithDistance(workflow: Pick<SpecWorkflow, "edges">, nodeId: string): { id: string; distance: number }[] {
+export function upstreamWithDistance(
+  workflow: Pick<SpecWorkflow, "edges">,
+  nodeId: string,
+): { id: string; distance: number }[] {
   const parents = new Map<string, string[]>();
   for (const e of workflow.edges) {
     const list = parents.get(e.target) ?? [];
@@ -83,7 +86,10 @@ const WORD = /[A-Za-z0-9_.-]/;
  * The open template around the cursor: `{{` before `pos`, not escaped (`\{{`), not closed before `pos`, with
  * only name characters typed since. Null when the cursor is not inside an unfinished template.
  */
-export function templateContext(text: string, pos: number): { from: number; to: number; query: string; closed: boolean } | null {
+export function templateContext(
+  text: string,
+  pos: number,
+): { from: number; to: number; query: string; closed: boolean } | null {
   if (pos < 2) return null;
   const open = text.lastIndexOf("{{", pos - 2);
   if (open < 0) return null;
@@ -99,7 +105,11 @@ export function templateContext(text: string, pos: number): { from: number; to: 
 }
 
 /** Completion for the cursor at `pos` in a template field, or null when not inside `{{`. */
-export function completeTemplate(text: string, pos: number, options: readonly TemplateOption[]): CompletionResult | null {
+export function completeTemplate(
+  text: string,
+  pos: number,
+  options: readonly TemplateOption[],
+): CompletionResult | null {
   const ctx = templateContext(text, pos);
   if (!ctx) return null;
   const q = ctx.query.toLowerCase();
@@ -110,14 +120,23 @@ export function completeTemplate(text: string, pos: number, options: readonly Te
     from: ctx.from,
     to: ctx.to,
     query: ctx.query,
-    items: ranked.map((o) => ({ label: o.label, apply: ctx.closed ? o.label : `${o.label}}}`, detail: NODE_CONTRACTS[o.nodeType as keyof typeof NODE_CONTRACTS]?.title ?? o.nodeType })),
+    items: ranked.map((o) => ({
+      label: o.label,
+      apply: ctx.closed ? o.label : `${o.label}}}`,
+      detail: NODE_CONTRACTS[o.nodeType as keyof typeof NODE_CONTRACTS]?.title ?? o.nodeType,
+    })),
   };
 }
 
 const CEL_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Identifier completion in a CEL condition: `node.field` for upstream nodes whose id is a CEL identifier. */
-export function completeExpression(text: string, pos: number, options: readonly TemplateOption[], explicit = false): CompletionResult | null {
+export function completeExpression(
+  text: string,
+  pos: number,
+  options: readonly TemplateOption[],
+  explicit = false,
+): CompletionResult | null {
   const before = text.slice(0, pos);
   const m = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]*)?$/.exec(before);
   if (!m && !explicit) return null;
@@ -128,8 +147,16 @@ export function completeExpression(text: string, pos: number, options: readonly 
   const from = pos - query.length;
   const q = query.toLowerCase();
   const items = options
-    .filter((o) => CEL_IDENT.test(o.nodeId) && (q === "" || o.label.toLowerCase().startsWith(q) || o.label.toLowerCase().includes(q)))
-    .map((o) => ({ label: o.label, apply: o.label, detail: NODE_CONTRACTS[o.nodeType as keyof typeof NODE_CONTRACTS]?.title ?? o.nodeType }));
+    .filter(
+      (o) =>
+        CEL_IDENT.test(o.nodeId) &&
+        (q === "" || o.label.toLowerCase().startsWith(q) || o.label.toLowerCase().includes(q)),
+    )
+    .map((o) => ({
+      label: o.label,
+      apply: o.label,
+      detail: NODE_CONTRACTS[o.nodeType as keyof typeof NODE_CONTRACTS]?.title ?? o.nodeType,
+    }));
   if (items.length === 0) return null;
   return { from, to: pos, query, items };
 }

@@ -95,8 +95,18 @@ function Field({
   const helpId = `${id}-help`;
   const errId = `${id}-errors`;
   const invalid = findings.some((f) => f.severity === "error");
-  const describedBy = [field.description ? helpId : "", findings.length ? errId : ""].filter(Boolean).join(" ") || undefined;
-  const labelFor = field.widget === "kv" || field.widget === "start-outputs" || field.widget === "template" || field.widget === "textarea-template" || field.widget === "cel" || field.widget === "python" || field.widget === "json" ? undefined : id;
+  const describedBy =
+    [field.description ? helpId : "", findings.length ? errId : ""].filter(Boolean).join(" ") || undefined;
+  const labelFor =
+    field.widget === "kv" ||
+    field.widget === "start-outputs" ||
+    field.widget === "template" ||
+    field.widget === "textarea-template" ||
+    field.widget === "cel" ||
+    field.widget === "python" ||
+    field.widget === "json"
+      ? undefined
+      : id;
   const range =
     field.minimum !== undefined || field.maximum !== undefined
       ? `${field.minimum ?? "−∞"} – ${field.maximum ?? "∞"}${field.unit ? ` ${field.unit}` : ""}`
@@ -117,7 +127,21 @@ function Field({
           {range && <span className="ml-1.5 font-sans">· {range}</span>}
         </span>
       </div>
-      {renderWidget(field, { field, id, labelId, describedBy, invalid, value, onChange: (v) => onChange(field.key, v), readOnly, complete }, targets)}
+      {renderWidget(
+        field,
+        {
+          field,
+          id,
+          labelId,
+          describedBy,
+          invalid,
+          value,
+          onChange: (v) => onChange(field.key, v),
+          readOnly,
+          complete,
+        },
+        targets,
+      )}
       {(field.description || groupNote) && (
         <p id={helpId} className="mt-1 text-xs leading-relaxed text-slate-500">
           {field.description}
@@ -127,7 +151,10 @@ function Field({
       {findings.length > 0 && (
         <ul id={errId} className="mt-1.5 space-y-1" data-testid={`field-findings-${field.key}`}>
           {findings.map((f) => (
-            <li key={f.key} className={`flex gap-1.5 rounded-md px-2 py-1 text-xs ${f.severity === "error" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}>
+            <li
+              key={f.key}
+              className={`flex gap-1.5 rounded-md px-2 py-1 text-xs ${f.severity === "error" ? "bg-red-50 text-red-700" : "bg-amber-50 text-amber-800"}`}
+            >
               <span className="font-mono text-[10.5px] font-semibold opacity-80">{f.code}</span>
               <span>{f.message}</span>
             </li>
@@ -140,10 +167,22 @@ function Field({
 
 const MemoField = memo(Field);
 
-function ConfigFormImpl({ nodeId, kind, config, onChange, findings, options, targets, readOnly = false }: ConfigFormProps) {
+function ConfigFormImpl({
+  nodeId,
+  kind,
+  config,
+  onChange,
+  findings,
+  options,
+  targets,
+  readOnly = false,
+}: ConfigFormProps) {
   const model = formModel(kind);
   const templateComplete = useMemo<CompleteFn>(() => (text, pos) => completeTemplate(text, pos, options), [options]);
-  const celComplete = useMemo<CompleteFn>(() => (text, pos, explicit) => completeExpression(text, pos, options, explicit), [options]);
+  const celComplete = useMemo<CompleteFn>(
+    () => (text, pos, explicit) => completeExpression(text, pos, options, explicit),
+    [options],
+  );
   const extra = unknownKeys(kind, config);
   const primary = model.fields.filter((f) => !f.alternative || config[f.key] !== undefined);
   const folded = model.fields.filter((f) => f.alternative && config[f.key] === undefined);
@@ -188,7 +227,11 @@ function ConfigFormImpl({ nodeId, kind, config, onChange, findings, options, tar
               <li key={k} className="flex items-center justify-between gap-2">
                 <code className="truncate">{k}</code>
                 {!readOnly && (
-                  <button type="button" className="font-medium text-amber-800 underline hover:text-amber-950" onClick={() => onChange(k, undefined)}>
+                  <button
+                    type="button"
+                    className="font-medium text-amber-800 underline hover:text-amber-950"
+                    onClick={() => onChange(k, undefined)}
+                  >
                     Remove {k}
                   </button>
                 )}

@@ -23,16 +23,48 @@ describe("buildFormModel (the generic, contract-driven form generator)", () => {
   });
 
   it("maps widgets to the right descriptors", () => {
-    const byKey = (type: (typeof NODE_TYPES)[number]) => Object.fromEntries(buildFormModel(type).fields.map((f) => [f.key, f]));
+    const byKey = (type: (typeof NODE_TYPES)[number]) =>
+      Object.fromEntries(buildFormModel(type).fields.map((f) => [f.key, f]));
     const llm = byKey("llm");
-    expect(llm.userPrompt).toMatchObject({ widget: "textarea-template", templates: true, multiline: true, required: true, alternative: false });
-    expect(llm.user_prompt).toMatchObject({ required: true, alternative: true, requiredGroup: ["userPrompt", "user_prompt", "prompt_template"] });
-    expect(llm.temperature).toMatchObject({ widget: "number", jsonType: "number", minimum: 0, maximum: 2, default: 0.7, step: 0.1, required: false });
-    expect(llm.maxTokens).toMatchObject({ widget: "number", jsonType: "integer", minimum: 1, maximum: 32768, step: 1, unit: "tokens" });
+    expect(llm.userPrompt).toMatchObject({
+      widget: "textarea-template",
+      templates: true,
+      multiline: true,
+      required: true,
+      alternative: false,
+    });
+    expect(llm.user_prompt).toMatchObject({
+      required: true,
+      alternative: true,
+      requiredGroup: ["userPrompt", "user_prompt", "prompt_template"],
+    });
+    expect(llm.temperature).toMatchObject({
+      widget: "number",
+      jsonType: "number",
+      minimum: 0,
+      maximum: 2,
+      default: 0.7,
+      step: 0.1,
+      required: false,
+    });
+    expect(llm.maxTokens).toMatchObject({
+      widget: "number",
+      jsonType: "integer",
+      minimum: 1,
+      maximum: 32768,
+      step: 1,
+      unit: "tokens",
+    });
     expect(llm.model).toMatchObject({ widget: "text", templates: false });
 
     const http = byKey("http");
-    expect(http.url).toMatchObject({ widget: "template", templates: true, multiline: false, required: true, alternative: false });
+    expect(http.url).toMatchObject({
+      widget: "template",
+      templates: true,
+      multiline: false,
+      required: true,
+      alternative: false,
+    });
     expect(http.url?.requiredGroup).toBeUndefined();
     expect(http.method?.widget).toBe("select");
     expect(http.method?.options?.map((o) => o.value)).toEqual(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]);
@@ -46,7 +78,10 @@ describe("buildFormModel (the generic, contract-driven form generator)", () => {
     expect(byKey("code").code).toMatchObject({ widget: "python", required: true, multiline: true });
     expect(byKey("condition").expression).toMatchObject({ widget: "cel", required: true });
     expect(byKey("condition").trueTarget?.widget).toBe("node-ref");
-    expect(byKey("start").outputs).toMatchObject({ widget: "start-outputs", itemTypes: ["string", "number", "integer", "boolean", "object", "array"] });
+    expect(byKey("start").outputs).toMatchObject({
+      widget: "start-outputs",
+      itemTypes: ["string", "number", "integer", "boolean", "object", "array"],
+    });
     expect(byKey("start").variables?.widget).toBe("json");
     expect(byKey("end").output).toMatchObject({ widget: "textarea-template", templates: true });
     expect(byKey("memory_load").memory_type?.options?.map((o) => o.value)).toEqual(["conversation", "user", "kv"]);
@@ -59,7 +94,9 @@ describe("buildFormModel (the generic, contract-driven form generator)", () => {
       for (const field of buildFormModel(type).fields) {
         expect(field.minimum).toBe(props[field.key]?.minimum);
         expect(field.maximum).toBe(props[field.key]?.maximum);
-        expect(field.options?.map((o) => o.value)).toEqual((props[field.key]?.enum as unknown[] | undefined)?.map(String));
+        expect(field.options?.map((o) => o.value)).toEqual(
+          (props[field.key]?.enum as unknown[] | undefined)?.map(String),
+        );
       }
     }
   });
@@ -73,7 +110,9 @@ describe("buildFormModel (the generic, contract-driven form generator)", () => {
 
   it("labels any-of groups and finds keys the contract does not know", () => {
     const llm = buildFormModel("llm");
-    expect(groupLabel(llm, ["userPrompt", "user_prompt", "prompt_template"])).toBe("User prompt, User prompt (alias) or Prompt template (alias)");
+    expect(groupLabel(llm, ["userPrompt", "user_prompt", "prompt_template"])).toBe(
+      "User prompt, User prompt (alias) or Prompt template (alias)",
+    );
     expect(unknownKeys("llm", { userPrompt: "x", prompt: "y" })).toEqual(["prompt"]);
   });
 });

@@ -9,7 +9,13 @@
  * - required: `requiredAnyOf`; in a group of several keys the first is primary and the rest are alternatives
  */
 import { z } from "zod";
-import { NODE_CONTRACTS, fieldHasTemplates, type FieldMeta, type NodeType, type Widget } from "@/server/workflow/contract";
+import {
+  NODE_CONTRACTS,
+  fieldHasTemplates,
+  type FieldMeta,
+  type NodeType,
+  type Widget,
+} from "@/server/workflow/contract";
 import { configJsonSchema } from "@/server/workflow/summary";
 
 export interface SelectOption {
@@ -69,8 +75,11 @@ export function fieldMeta(schema: z.ZodType): FieldMeta | undefined {
   for (let i = 0; s && i < 5; i++) {
     const meta = z.globalRegistry.get(s) ?? s.meta();
     if (meta && typeof (meta as Record<string, unknown>)["x-widget"] === "string") return meta as FieldMeta;
-    const def: { type?: string; innerType?: z.ZodType } | undefined = (s as unknown as { def?: { type?: string; innerType?: z.ZodType } }).def;
-    s = def && (def.type === "optional" || def.type === "default" || def.type === "nullable") ? def.innerType : undefined;
+    const def: { type?: string; innerType?: z.ZodType } | undefined = (
+      s as unknown as { def?: { type?: string; innerType?: z.ZodType } }
+    ).def;
+    s =
+      def && (def.type === "optional" || def.type === "default" || def.type === "nullable") ? def.innerType : undefined;
   }
   return undefined;
 }
@@ -123,7 +132,8 @@ export function buildFormModel(type: NodeType): FormModel {
     if (step !== undefined) field.step = step;
     if (typeof meta?.["x-unit"] === "string") field.unit = meta["x-unit"];
     if (js && "default" in js) field.default = js.default;
-    if (Array.isArray(js?.enum)) field.options = (js.enum as unknown[]).map((v) => ({ value: String(v), label: String(v) }));
+    if (Array.isArray(js?.enum))
+      field.options = (js.enum as unknown[]).map((v) => ({ value: String(v), label: String(v) }));
     if (widget === "kv") {
       const names = isRecord(js?.propertyNames) ? js.propertyNames : undefined;
       if (typeof names?.pattern === "string") field.keyPattern = names.pattern;

@@ -41,7 +41,17 @@ export function TextWidget({ id, describedBy, invalid, value, onChange, readOnly
   );
 }
 
-export function TemplateWidget({ id, labelId, describedBy, invalid, value, onChange, readOnly, field, complete }: WidgetProps) {
+export function TemplateWidget({
+  id,
+  labelId,
+  describedBy,
+  invalid,
+  value,
+  onChange,
+  readOnly,
+  field,
+  complete,
+}: WidgetProps) {
   return (
     <CodeField
       id={id}
@@ -55,7 +65,13 @@ export function TemplateWidget({ id, labelId, describedBy, invalid, value, onCha
       templates
       complete={complete}
       readOnly={readOnly}
-      placeholder={typeof field.default === "string" ? field.default : field.widget === "template" ? "Type {{ to insert an upstream value" : "Type {{ to insert an upstream value…"}
+      placeholder={
+        typeof field.default === "string"
+          ? field.default
+          : field.widget === "template"
+            ? "Type {{ to insert an upstream value"
+            : "Type {{ to insert an upstream value…"
+      }
     />
   );
 }
@@ -147,13 +163,23 @@ export function SelectWidget({ id, describedBy, invalid, value, onChange, readOn
           {o.label}
         </option>
       ))}
-      {current !== "" && !options.some((o) => o.value === current) && <option value={current}>{current} (invalid)</option>}
+      {current !== "" && !options.some((o) => o.value === current) && (
+        <option value={current}>{current} (invalid)</option>
+      )}
     </select>
   );
 }
 
 /** For condition trueTarget/falseTarget: the node's outgoing edge targets. */
-export function NodeRefWidget({ id, describedBy, invalid, value, onChange, readOnly, targets }: WidgetProps & { targets: string[] }) {
+export function NodeRefWidget({
+  id,
+  describedBy,
+  invalid,
+  value,
+  onChange,
+  readOnly,
+  targets,
+}: WidgetProps & { targets: string[] }) {
   const current = typeof value === "string" ? value : "";
   return (
     <select
@@ -180,17 +206,32 @@ type Row = { key: string; value: string; raw?: unknown };
 
 function rowsOf(value: unknown): Row[] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return [];
-  return Object.entries(value).map(([key, v]) => ({ key, value: typeof v === "string" ? v : JSON.stringify(v), raw: typeof v === "string" ? undefined : v }));
+  return Object.entries(value).map(([key, v]) => ({
+    key,
+    value: typeof v === "string" ? v : JSON.stringify(v),
+    raw: typeof v === "string" ? undefined : v,
+  }));
 }
 
 function objectOf(rows: Row[]): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  for (const r of rows) if (r.key !== "") out[r.key] = r.raw !== undefined && JSON.stringify(r.raw) === r.value ? r.raw : r.value;
+  for (const r of rows)
+    if (r.key !== "") out[r.key] = r.raw !== undefined && JSON.stringify(r.raw) === r.value ? r.raw : r.value;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Key/value editor for headers, params and code inputs. Values are templates when the field says so. */
-export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, readOnly, field, complete }: WidgetProps) {
+export function KvWidget({
+  id,
+  labelId,
+  describedBy,
+  invalid,
+  value,
+  onChange,
+  readOnly,
+  field,
+  complete,
+}: WidgetProps) {
   const [rows, setRows] = useState<Row[]>(() => rowsOf(value));
   const last = useRef(JSON.stringify(objectOf(rows) ?? null));
   useEffect(() => {
@@ -225,7 +266,14 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
               onChange={(e) => commit(rows.map((r, j) => (j === i ? { ...r, key: e.target.value } : r)))}
             />
             {field.templates ? (
-              <KvValue id={`${id}-v${i}`} label={`${field.title} ${i + 1} value`} value={row.value} readOnly={readOnly} complete={complete} onChange={(v) => commit(rows.map((r, j) => (j === i ? { ...r, value: v } : r)))} />
+              <KvValue
+                id={`${id}-v${i}`}
+                label={`${field.title} ${i + 1} value`}
+                value={row.value}
+                readOnly={readOnly}
+                complete={complete}
+                onChange={(v) => commit(rows.map((r, j) => (j === i ? { ...r, value: v } : r)))}
+              />
             ) : (
               <input
                 className={denseInputClass}
@@ -246,12 +294,18 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
                 <Icon d={ICONS.x} className="h-3.5 w-3.5" strokeWidth={2.4} />
               </button>
             )}
-            {badKey && <p className="col-span-3 text-xs text-red-600">&quot;{row.key}&quot; is not a valid name here.</p>}
+            {badKey && (
+              <p className="col-span-3 text-xs text-red-600">&quot;{row.key}&quot; is not a valid name here.</p>
+            )}
           </div>
         );
       })}
       {!readOnly && (
-        <button type="button" className="text-xs font-medium text-brand-700 hover:text-brand-600" onClick={() => setRows([...rows, { key: "", value: "" }])}>
+        <button
+          type="button"
+          className="text-xs font-medium text-brand-700 hover:text-brand-600"
+          onClick={() => setRows([...rows, { key: "", value: "" }])}
+        >
           + Add {noun}
         </button>
       )}
@@ -259,14 +313,38 @@ export function KvWidget({ id, labelId, describedBy, invalid, value, onChange, r
   );
 }
 
-function KvValue({ id, label, value, onChange, readOnly, complete }: { id: string; label: string; value: string; onChange: (v: string) => void; readOnly: boolean; complete?: CompleteFn }) {
+function KvValue({
+  id,
+  label,
+  value,
+  onChange,
+  readOnly,
+  complete,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  readOnly: boolean;
+  complete?: CompleteFn;
+}) {
   const labelId = `${id}-label`;
   return (
     <div>
       <span id={labelId} className="sr-only">
         {label}
       </span>
-      <CodeField id={id} labelledBy={labelId} value={value} onChange={onChange} singleLine templates complete={complete} readOnly={readOnly} placeholder="Value" />
+      <CodeField
+        id={id}
+        labelledBy={labelId}
+        value={value}
+        onChange={onChange}
+        singleLine
+        templates
+        complete={complete}
+        readOnly={readOnly}
+        placeholder="Value"
+      />
     </div>
   );
 }
@@ -328,7 +406,14 @@ export function JsonWidget({ id, labelId, describedBy, invalid, value, onChange,
   );
 }
 
-type OutputRow = { name?: unknown; type?: unknown; required?: unknown; default?: unknown; description?: unknown; [k: string]: unknown };
+type OutputRow = {
+  name?: unknown;
+  type?: unknown;
+  required?: unknown;
+  default?: unknown;
+  description?: unknown;
+  [k: string]: unknown;
+};
 
 function defaultText(row: OutputRow): string {
   if (!Object.hasOwn(row, "default")) return "";
@@ -362,9 +447,21 @@ export function StartOutputsWidget({ id, labelId, describedBy, value, onChange, 
   };
   return (
     <div id={id} role="group" aria-labelledby={labelId} aria-describedby={describedBy} className="space-y-2">
-      {rows.length === 0 && <p className="text-xs text-slate-500">No inputs. A run can still start; templates cannot use {"{{start.…}}"}.</p>}
+      {rows.length === 0 && (
+        <p className="text-xs text-slate-500">
+          No inputs. A run can still start; templates cannot use {"{{start.…}}"}.
+        </p>
+      )}
       {rows.map((row, i) => (
-        <StartOutputRow key={i} index={i} row={row} types={types} readOnly={readOnly} onPatch={(p, drop) => set(i, p, drop)} onRemove={() => onChange(rows.filter((_, j) => j !== i).length ? rows.filter((_, j) => j !== i) : undefined)} />
+        <StartOutputRow
+          key={i}
+          index={i}
+          row={row}
+          types={types}
+          readOnly={readOnly}
+          onPatch={(p, drop) => set(i, p, drop)}
+          onRemove={() => onChange(rows.filter((_, j) => j !== i).length ? rows.filter((_, j) => j !== i) : undefined)}
+        />
       ))}
       {!readOnly && (
         <button
@@ -384,7 +481,21 @@ export function StartOutputsWidget({ id, labelId, describedBy, value, onChange, 
   );
 }
 
-function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { index: number; row: OutputRow; types: string[]; readOnly: boolean; onPatch: (p: Partial<OutputRow>, drop?: string) => void; onRemove: () => void }) {
+function StartOutputRow({
+  index,
+  row,
+  types,
+  readOnly,
+  onPatch,
+  onRemove,
+}: {
+  index: number;
+  row: OutputRow;
+  types: string[];
+  readOnly: boolean;
+  onPatch: (p: Partial<OutputRow>, drop?: string) => void;
+  onRemove: () => void;
+}) {
   const type = typeof row.type === "string" ? row.type : "string";
   const [defText, setDefText] = useState(defaultText(row));
   const [defError, setDefError] = useState(false);
@@ -398,7 +509,14 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
   return (
     <div className="rounded-lg border border-slate-200 bg-slate-50/60 p-2">
       <div className="grid grid-cols-[minmax(0,1fr)_7rem_auto] items-center gap-1.5">
-        <input className={`${denseInputClass} font-mono text-xs`} value={name} aria-label={`Input ${n} name`} placeholder="name" disabled={readOnly} onChange={(e) => onPatch({ name: e.target.value })} />
+        <input
+          className={`${denseInputClass} font-mono text-xs`}
+          value={name}
+          aria-label={`Input ${n} name`}
+          placeholder="name"
+          disabled={readOnly}
+          onChange={(e) => onPatch({ name: e.target.value })}
+        />
         <select
           className={denseInputClass}
           value={type}
@@ -407,7 +525,10 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
           onChange={(e) => {
             const t = e.target.value;
             const keep = Object.hasOwn(row, "default") && valueMatchesType(t as StartOutputType, row.default);
-            onPatch({ type: t, ...(t === "string" && !keep ? { default: "" } : {}) }, keep || t === "string" ? undefined : "default");
+            onPatch(
+              { type: t, ...(t === "string" && !keep ? { default: "" } : {}) },
+              keep || t === "string" ? undefined : "default",
+            );
           }}
         >
           {types.map((t) => (
@@ -417,14 +538,25 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
           ))}
         </select>
         {!readOnly && (
-          <button type="button" className="grid h-8 w-8 place-items-center rounded-lg text-slate-500 hover:bg-white hover:text-red-600" aria-label={`Remove input ${n}`} onClick={onRemove}>
+          <button
+            type="button"
+            className="grid h-8 w-8 place-items-center rounded-lg text-slate-500 hover:bg-white hover:text-red-600"
+            aria-label={`Remove input ${n}`}
+            onClick={onRemove}
+          >
             <Icon d={ICONS.x} className="h-3.5 w-3.5" strokeWidth={2.4} />
           </button>
         )}
       </div>
       <div className="mt-1.5 grid grid-cols-[auto_minmax(0,1fr)] items-center gap-2">
         <label className="flex items-center gap-1.5 text-xs text-slate-600">
-          <input type="checkbox" className="h-3.5 w-3.5 rounded border-slate-300 accent-brand-600" checked={row.required === true} disabled={readOnly} onChange={(e) => onPatch({ required: e.target.checked })} />
+          <input
+            type="checkbox"
+            className="h-3.5 w-3.5 rounded border-slate-300 accent-brand-600"
+            checked={row.required === true}
+            disabled={readOnly}
+            onChange={(e) => onPatch({ required: e.target.checked })}
+          />
           Required
         </label>
         {type === "boolean" ? (
@@ -433,7 +565,9 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
             aria-label={`Input ${n} default`}
             value={row.default === true ? "true" : row.default === false ? "false" : ""}
             disabled={readOnly}
-            onChange={(e) => (e.target.value === "" ? onPatch({}, "default") : onPatch({ default: e.target.value === "true" }))}
+            onChange={(e) =>
+              e.target.value === "" ? onPatch({}, "default") : onPatch({ default: e.target.value === "true" })
+            }
           >
             <option value="">No default</option>
             <option value="true">true</option>
@@ -444,7 +578,15 @@ function StartOutputRow({ index, row, types, readOnly, onPatch, onRemove }: { in
             className={`${denseInputClass} ${type === "string" ? "" : "font-mono text-xs"}`}
             aria-label={`Input ${n} default`}
             aria-invalid={defError || undefined}
-            placeholder={type === "string" ? "Default (empty string)" : type === "object" ? '{"key": "value"}' : type === "array" ? "[1, 2]" : "Default"}
+            placeholder={
+              type === "string"
+                ? "Default (empty string)"
+                : type === "object"
+                  ? '{"key": "value"}'
+                  : type === "array"
+                    ? "[1, 2]"
+                    : "Default"
+            }
             value={defText}
             disabled={readOnly}
             onChange={(e) => {

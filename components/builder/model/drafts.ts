@@ -67,7 +67,10 @@ export function removeDraft(key: DraftKey): void {
 }
 
 export function newDraftId(): string {
-  const rnd = typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID().slice(0, 8) : Math.random().toString(36).slice(2, 10);
+  const rnd =
+    typeof crypto !== "undefined" && "randomUUID" in crypto
+      ? crypto.randomUUID().slice(0, 8)
+      : Math.random().toString(36).slice(2, 10);
   return `${Date.now().toString(36)}-${rnd}`;
 }
 

@@ -28,12 +28,21 @@ export function validationView(findings: IndexedFindings, validating: boolean, e
             ? `Valid · ${statusText(0, findings.warnings)}`
             : "Valid";
   // A check under way keeps the colour of the last answer's errors.
-  const tone = state === "valid" ? "success" : state === "error" ? "neutral" : findings.errors > 0 ? "danger" : "neutral";
+  const tone =
+    state === "valid" ? "success" : state === "error" ? "neutral" : findings.errors > 0 ? "danger" : "neutral";
   return { state, label, tone, pulse: state === "pending" };
 }
 
 /** Why Save cannot run now (shown in its tooltip), or null when it can. */
-export function saveBlockReason(s: { readOnly: boolean; name: string; validationError: string | null; validating: boolean; errors: number; saved: boolean; dirty: boolean }): string | null {
+export function saveBlockReason(s: {
+  readOnly: boolean;
+  name: string;
+  validationError: string | null;
+  validating: boolean;
+  errors: number;
+  saved: boolean;
+  dirty: boolean;
+}): string | null {
   if (s.readOnly) return "Your role can view this agent but not save it.";
   if (!s.name.trim()) return "Give the agent a name first.";
   if (s.validationError) return "Validation is unavailable right now; saving needs a valid workflow.";
@@ -60,7 +69,11 @@ export interface Baseline {
  * Whether the canvas has unsaved work: against the saved version when there is one, otherwise against what the
  * canvas opened with (a new agent opened on a restored draft is unsaved from the start).
  */
-export function isDirty(current: { key: string; name: string }, baseline: Baseline | null, opened: { key: string; name: string; fromDraft: boolean }): boolean {
+export function isDirty(
+  current: { key: string; name: string },
+  baseline: Baseline | null,
+  opened: { key: string; name: string; fromDraft: boolean },
+): boolean {
   if (baseline) return current.key !== baseline.json || current.name.trim() !== baseline.name;
   return current.key !== opened.key || current.name !== opened.name || opened.fromDraft;
 }

@@ -9,30 +9,68 @@ const findings = (errors: number, warnings: number): IndexedFindings => ({ ...EM
 
 describe("validation badge", () => {
   it("says Checking… before the first answer, then the answer's counts", () => {
-    expect(validationView(EMPTY_FINDINGS, true, null)).toEqual({ state: "pending", label: "Checking…", tone: "neutral", pulse: true });
-    expect(validationView(findings(0, 0), false, null)).toMatchObject({ state: "valid", label: "Valid", tone: "success", pulse: false });
+    expect(validationView(EMPTY_FINDINGS, true, null)).toEqual({
+      state: "pending",
+      label: "Checking…",
+      tone: "neutral",
+      pulse: true,
+    });
+    expect(validationView(findings(0, 0), false, null)).toMatchObject({
+      state: "valid",
+      label: "Valid",
+      tone: "success",
+      pulse: false,
+    });
     expect(validationView(findings(0, 2), false, null)).toMatchObject({ state: "valid", label: "Valid · 2 warnings" });
-    expect(validationView(findings(1, 0), false, null)).toMatchObject({ state: "invalid", label: "1 error", tone: "danger" });
+    expect(validationView(findings(1, 0), false, null)).toMatchObject({
+      state: "invalid",
+      label: "1 error",
+      tone: "danger",
+    });
   });
 
   it("keeps the last answer's words and colour while the next check runs", () => {
-    expect(validationView(findings(2, 0), true, null)).toMatchObject({ state: "pending", label: "2 errors", tone: "danger", pulse: true });
-    expect(validationView(findings(0, 0), true, null)).toMatchObject({ state: "pending", label: "Valid", tone: "neutral" });
+    expect(validationView(findings(2, 0), true, null)).toMatchObject({
+      state: "pending",
+      label: "2 errors",
+      tone: "danger",
+      pulse: true,
+    });
+    expect(validationView(findings(0, 0), true, null)).toMatchObject({
+      state: "pending",
+      label: "Valid",
+      tone: "neutral",
+    });
   });
 
   it("says so when the server cannot validate", () => {
-    expect(validationView(findings(1, 0), false, "network down")).toEqual({ state: "error", label: "Validation unavailable", tone: "neutral", pulse: false });
+    expect(validationView(findings(1, 0), false, "network down")).toEqual({
+      state: "error",
+      label: "Validation unavailable",
+      tone: "neutral",
+      pulse: false,
+    });
   });
 });
 
 describe("save", () => {
-  const ok = { readOnly: false, name: "Agent", validationError: null, validating: false, errors: 0, saved: true, dirty: true };
+  const ok = {
+    readOnly: false,
+    name: "Agent",
+    validationError: null,
+    validating: false,
+    errors: 0,
+    saved: true,
+    dirty: true,
+  };
 
   it("is blocked for a reason people can act on, in order", () => {
     expect(saveBlockReason(ok)).toBeNull();
     expect(saveBlockReason({ ...ok, readOnly: true, name: "" })).toBe("Your role can view this agent but not save it.");
     expect(saveBlockReason({ ...ok, name: "  " })).toBe("Give the agent a name first.");
-    expect(saveBlockReason({ ...ok, validationError: "x", validating: true })).toBe("Validation is unavailable right now; saving needs a valid workflow.");
+    expect(saveBlockReason({ ...ok, validationError: "x", validating: true })).toBe(
+      "Validation is unavailable right now; saving needs a valid workflow.",
+    );
     expect(saveBlockReason({ ...ok, validating: true, errors: 2 })).toBe("Checking the workflow…");
     expect(saveBlockReason({ ...ok, errors: 1 })).toBe("Fix 1 error before saving (see Issues).");
     expect(saveBlockReason({ ...ok, errors: 3 })).toBe("Fix 3 errors before saving (see Issues).");
@@ -77,7 +115,14 @@ describe("latest answer wins", () => {
 });
 
 describe("canvas shortcuts", () => {
-  const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({ key: k, ctrlKey: true, metaKey: false, altKey: false, shiftKey: false, ...mods });
+  const key = (k: string, mods: Partial<KeyLike> = {}): KeyLike => ({
+    key: k,
+    ctrlKey: true,
+    metaKey: false,
+    altKey: false,
+    shiftKey: false,
+    ...mods,
+  });
   const canvas = { previewOpen: false, inTextField: false, inCodeField: false };
 
   it("maps Ctrl or Cmd with S, Z, Shift+Z, Y, C, V", () => {
@@ -115,7 +160,12 @@ describe("canvas shortcuts", () => {
 describe("leaving the canvas by a link", () => {
   const here = "http://app.test/builder/abc?created=1";
   const click = { defaultPrevented: false, button: 0, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false };
-  const link = (href: string, more: Partial<{ target: string; download: boolean }> = {}) => ({ href, target: "", download: false, ...more });
+  const link = (href: string, more: Partial<{ target: string; download: boolean }> = {}) => ({
+    href,
+    target: "",
+    download: false,
+    ...more,
+  });
 
   it("is another page of the app, followed in this tab", () => {
     expect(leavingTo(link("http://app.test/builder"), click, here)?.pathname).toBe("/builder");
@@ -146,11 +196,7 @@ describe("placement and files", () => {
   });
 
   it("selects exactly the given nodes and keeps the others' identity", () => {
-    const nodes = [
-      { id: "a", selected: true },
-      { id: "b", selected: false },
-      { id: "c" },
-    ];
+    const nodes = [{ id: "a", selected: true }, { id: "b", selected: false }, { id: "c" }];
     const next = withSelection(nodes, new Set(["b"]));
     expect(next.map((n) => !!n.selected)).toEqual([false, true, false]);
     expect(next[2]).toBe(nodes[2]);

@@ -69,7 +69,11 @@ export function parsePointer(path: string): string[] {
  * Locates every finding. `nodeIds[i]` / `edgeIds[k]` are the canvas ids of the nodes and edges at those
  * indexes in the workflow that was validated.
  */
-export function indexFindings(result: ValidationResult, nodeIds: readonly string[], edgeIds: readonly string[]): IndexedFindings {
+export function indexFindings(
+  result: ValidationResult,
+  nodeIds: readonly string[],
+  edgeIds: readonly string[],
+): IndexedFindings {
   const all: LocatedFinding[] = [];
   const byNode = new Map<string, NodeFindings>();
   const byEdge = new Map<string, "error" | "warning">();
@@ -115,7 +119,15 @@ export function indexFindings(result: ValidationResult, nodeIds: readonly string
       if (prev !== "error") byEdge.set(located.edge, f.severity);
     }
   });
-  return { valid: result.valid, errors: result.errors.length, warnings: result.warnings.length, all, byNode, byEdge, byField };
+  return {
+    valid: result.valid,
+    errors: result.errors.length,
+    warnings: result.warnings.length,
+    all,
+    byNode,
+    byEdge,
+    byField,
+  };
 }
 
 /** "valid", "2 errors, 1 warning", "1 warning". */
@@ -130,5 +142,10 @@ export function statusText(errors: number, warnings: number): string {
 export function sameNodeFindings(a: NodeFindings | undefined, b: NodeFindings | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return a.errors === b.errors && a.warnings === b.warnings && a.messages.length === b.messages.length && a.messages.every((m, i) => m === b.messages[i]);
+  return (
+    a.errors === b.errors &&
+    a.warnings === b.warnings &&
+    a.messages.length === b.messages.length &&
+    a.messages.every((m, i) => m === b.messages[i])
+  );
 }

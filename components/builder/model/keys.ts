@@ -14,7 +14,10 @@ export interface KeyLike {
  * Which canvas shortcut a key press is. Ctrl/Cmd+S saves from anywhere; the others wait while a version preview
  * is open and leave text fields alone, except undo/redo in a code field (CodeMirror has no history of its own).
  */
-export function canvasShortcut(e: KeyLike, ctx: { previewOpen: boolean; inTextField: boolean; inCodeField: boolean }): CanvasShortcut | null {
+export function canvasShortcut(
+  e: KeyLike,
+  ctx: { previewOpen: boolean; inTextField: boolean; inCodeField: boolean },
+): CanvasShortcut | null {
   if (!(e.ctrlKey || e.metaKey) || e.altKey) return null;
   const k = e.key.toLowerCase();
   if (k === "s") return "save";
@@ -38,10 +41,12 @@ export function leavingTo(
   click: { defaultPrevented: boolean; button: number } & Omit<KeyLike, "key">,
   here: string,
 ): URL | null {
-  if (click.defaultPrevented || click.button !== 0 || click.ctrlKey || click.metaKey || click.shiftKey || click.altKey) return null;
+  if (click.defaultPrevented || click.button !== 0 || click.ctrlKey || click.metaKey || click.shiftKey || click.altKey)
+    return null;
   if (link.download || (link.target && link.target !== "_self")) return null;
   const url = new URL(link.href, here);
   const current = new URL(here);
-  if (url.protocol !== current.protocol || url.origin !== current.origin || url.pathname === current.pathname) return null;
+  if (url.protocol !== current.protocol || url.origin !== current.origin || url.pathname === current.pathname)
+    return null;
   return url;
 }

@@ -16,7 +16,10 @@ function loadElk(): Promise<ElkLike> {
 }
 
 /** New positions for every node; edges to unknown nodes are ignored. */
-export async function layoutPositions(nodes: readonly WfNode[], edges: readonly WfEdge[]): Promise<Map<string, { x: number; y: number }>> {
+export async function layoutPositions(
+  nodes: readonly WfNode[],
+  edges: readonly WfEdge[],
+): Promise<Map<string, { x: number; y: number }>> {
   const elk = await loadElk();
   const ids = new Set(nodes.map((n) => n.id));
   // Branches of a condition node keep their order (true above false).
@@ -33,8 +36,14 @@ export async function layoutPositions(nodes: readonly WfNode[], edges: readonly 
       "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
       "elk.layered.crossingMinimization.forceNodeModelOrder": "false",
     },
-    children: nodes.map((n) => ({ id: n.id, width: n.measured?.width ?? NODE_WIDTH, height: n.measured?.height ?? NODE_HEIGHT })),
-    edges: ordered.filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target).map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
+    children: nodes.map((n) => ({
+      id: n.id,
+      width: n.measured?.width ?? NODE_WIDTH,
+      height: n.measured?.height ?? NODE_HEIGHT,
+    })),
+    edges: ordered
+      .filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target)
+      .map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
   const result = await elk.layout(graph);
   const out = new Map<string, { x: number; y: number }>();
@@ -44,14 +53,31 @@ export async function layoutPositions(nodes: readonly WfNode[], edges: readonly 
 
 /** The spot nearest to `want` (below/above first, then sideways) where a new node overlaps no other node. */
 export function freeSpot(want: { x: number; y: number }, nodes: readonly WfNode[]): { x: number; y: number } {
-  const rects = nodes.map((n) => ({ x: n.position.x, y: n.position.y, w: n.measured?.width ?? NODE_WIDTH, h: n.measured?.height ?? NODE_HEIGHT }));
+  const rects = nodes.map((n) => ({
+    x: n.position.x,
+    y: n.position.y,
+    w: n.measured?.width ?? NODE_WIDTH,
+    h: n.measured?.height ?? NODE_HEIGHT,
+  }));
   const gap = 24;
   const free = (p: { x: number; y: number }) =>
-    !rects.some((r) => p.x < r.x + r.w + gap && p.x + NODE_WIDTH + gap > r.x && p.y < r.y + r.h + gap && p.y + NODE_HEIGHT + gap > r.y);
+    !rects.some(
+      (r) =>
+        p.x < r.x + r.w + gap && p.x + NODE_WIDTH + gap > r.x && p.y < r.y + r.h + gap && p.y + NODE_HEIGHT + gap > r.y,
+    );
   const dy = NODE_HEIGHT + gap;
   const dx = NODE_WIDTH + gap;
   for (let ring = 0; ring < 12; ring++) {
-    for (const [i, j] of [[0, ring], [0, -ring], [ring, 0], [-ring, 0], [ring, ring], [-ring, ring], [ring, -ring], [-ring, -ring]] as const) {
+    for (const [i, j] of [
+      [0, ring],
+      [0, -ring],
+      [ring, 0],
+      [-ring, 0],
+      [ring, ring],
+      [-ring, ring],
+      [ring, -ring],
+      [-ring, -ring],
+    ] as const) {
       const p = { x: want.x + i * dx, y: want.y + j * dy };
       if (free(p)) return p;
     }

@@ -22,7 +22,12 @@ function conditionWorkflow(): SpecWorkflow {
   const p = (x: number) => ({ x, y: 0 });
   return {
     nodes: [
-      { id: "start", type: "start", config: { outputs: [{ name: "q", type: "string", required: true, default: "" }] }, position: p(0) },
+      {
+        id: "start",
+        type: "start",
+        config: { outputs: [{ name: "q", type: "string", required: true, default: "" }] },
+        position: p(0),
+      },
       { id: "c", type: "condition", config: { expression: 'start.q != ""', falseTarget: "b" }, position: p(1) },
       { id: "a", type: "end", config: { output: "{{start.q}}" }, position: p(2) },
       { id: "b", type: "end", config: {}, position: p(3) },
@@ -55,7 +60,12 @@ describe("canvas <-> spec workflow mapping", () => {
 
   it("keeps selection and other React Flow state out of the saved JSON", () => {
     const flow = toFlow(recipe("minimal"));
-    const nodes = flow.nodes.map((n) => ({ ...n, selected: true, dragging: false, measured: { width: 200, height: 80 } }));
+    const nodes = flow.nodes.map((n) => ({
+      ...n,
+      selected: true,
+      dragging: false,
+      measured: { width: 200, height: 80 },
+    }));
     const edges = flow.edges.map((e) => ({ ...e, selected: true, animated: true }));
     const out = toWorkflow(nodes, edges);
     expect(Object.keys(out.nodes[0]!).sort()).toEqual(["config", "id", "position", "type"]);
@@ -66,7 +76,10 @@ describe("canvas <-> spec workflow mapping", () => {
     const wf = recipe("minimal");
     expect(parseWorkflowJson(JSON.stringify(wf))).toEqual({ ok: true, workflow: wf, notes: [] });
     expect(parseWorkflowJson(JSON.stringify({ workflow: wf }))).toMatchObject({ ok: true, workflow: wf });
-    expect(parseWorkflowJson("{not json")).toMatchObject({ ok: false, error: expect.stringContaining("not valid JSON") });
+    expect(parseWorkflowJson("{not json")).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("not valid JSON"),
+    });
     expect(parseWorkflowJson("[1,2]")).toMatchObject({ ok: false, error: expect.stringContaining("not a workflow") });
     const fixed = normalizeWorkflow({ nodes: [{ type: "start" }, { id: "x", type: "end", position: { x: 1, y: 2 } }] });
     expect(fixed.ok && fixed.workflow.nodes.map((n) => n.id)).toEqual(["start", "x"]);
@@ -100,7 +113,9 @@ describe("canvas <-> spec workflow mapping", () => {
     expect(wf.nodes[2]?.config.output).toBe("{{entry.q}}");
     expect(wf.edges[0]).toEqual({ source: "entry", target: "c" });
     expect(validateWorkflow(wf).valid).toBe(true);
-    expect(renameRefsInConfig("condition", { expression: '"start.q" == start.q' }, new Map([["start", "s"]])).expression).toBe('"start.q" == s.q');
+    expect(
+      renameRefsInConfig("condition", { expression: '"start.q" == start.q' }, new Map([["start", "s"]])).expression,
+    ).toBe('"start.q" == s.q');
   });
 });
 
@@ -112,7 +127,11 @@ describe("findings placement", () => {
     wf.edges.push({ source: "end", target: "ghost" });
     const result = validateWorkflowRequest({ workflow: wf });
     const edgeIds = [...flow.edges.map((e) => e.id), "extra"];
-    const idx = indexFindings(result, wf.nodes.map((n) => n.id), edgeIds);
+    const idx = indexFindings(
+      result,
+      wf.nodes.map((n) => n.id),
+      edgeIds,
+    );
     expect(idx.valid).toBe(false);
     expect(idx.byField.get(fieldKey("llm_1", REQUIRED_GROUP_KEY))?.[0]?.code).toBe("NODE_CONFIG_MISSING_REQUIRED");
     expect(idx.byField.get(fieldKey("llm_1", "temperature"))?.[0]?.code).toBe("NODE_CONFIG_INVALID");
@@ -123,7 +142,13 @@ describe("findings placement", () => {
   });
 
   it("parses JSON pointers with escapes", () => {
-    expect(parsePointer("/workflow/nodes/2/config/headers/a~1b~0c")).toEqual(["nodes", "2", "config", "headers", "a/b~c"]);
+    expect(parsePointer("/workflow/nodes/2/config/headers/a~1b~0c")).toEqual([
+      "nodes",
+      "2",
+      "config",
+      "headers",
+      "a/b~c",
+    ]);
   });
 
   it("says Valid or counts", () => {

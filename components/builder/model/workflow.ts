@@ -137,7 +137,12 @@ export function toWorkflow(nodes: readonly WfNode[], edges: readonly WfEdge[]): 
 
 /** The file name an export gets: the agent's name as a slug, `<slug>.workflow.json`. */
 export function workflowFileName(name: string): string {
-  const slug = name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "workflow";
+  const slug =
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "workflow";
   return `${slug}.workflow.json`;
 }
 
@@ -168,12 +173,17 @@ export function normalizeWorkflow(raw: unknown): ParsedWorkflow {
   const nodes: SpecNode[] = [];
   const taken = new Set<string>();
   for (const [i, item] of (root.nodes as unknown[]).entries()) {
-    if (!isRecord(item)) return { ok: false, error: `Node at index ${i} is not an object {id, type, config, position}.` };
+    if (!isRecord(item))
+      return { ok: false, error: `Node at index ${i} is not an object {id, type, config, position}.` };
     let id = typeof item.id === "string" && item.id !== "" ? item.id : "";
     const type = typeof item.type === "string" ? item.type : "unknown";
     if (!id || taken.has(id)) {
       const fresh = freshNodeId(isNodeType(type) ? type : "node", taken);
-      notes.push(id ? `Node id "${id}" was used twice; the second one is now "${fresh}".` : `Node at index ${i} had no id; it is now "${fresh}".`);
+      notes.push(
+        id
+          ? `Node id "${id}" was used twice; the second one is now "${fresh}".`
+          : `Node at index ${i} had no id; it is now "${fresh}".`,
+      );
       id = fresh;
     }
     taken.add(id);
@@ -186,7 +196,8 @@ export function normalizeWorkflow(raw: unknown): ParsedWorkflow {
       notes.push(`Node "${id}" had no valid position; it was placed on a grid.`);
     }
     const config = isRecord(item.config) ? (item.config as Config) : {};
-    if (item.config !== undefined && !isRecord(item.config)) notes.push(`Node "${id}" had a config that is not an object; it was replaced by {}.`);
+    if (item.config !== undefined && !isRecord(item.config))
+      notes.push(`Node "${id}" had a config that is not an object; it was replaced by {}.`);
     nodes.push({ id, type, config, position });
   }
   const edges: SpecEdge[] = [];
@@ -200,7 +211,8 @@ export function normalizeWorkflow(raw: unknown): ParsedWorkflow {
     const edge: SpecEdge = { source: item.source, target: item.target };
     const c = item.condition;
     if (c === "true" || c === "false" || typeof c === "boolean") edge.condition = c;
-    else if (c !== undefined && c !== null) notes.push(`Edge at index ${i} had an invalid condition ${JSON.stringify(c)}; it was dropped.`);
+    else if (c !== undefined && c !== null)
+      notes.push(`Edge at index ${i} had an invalid condition ${JSON.stringify(c)}; it was dropped.`);
     edges.push(edge);
   }
   return { ok: true, workflow: { nodes, edges }, notes };
@@ -244,7 +256,8 @@ function renameDeep(value: unknown, rename: ReadonlyMap<string, string>, depth =
   if (typeof value === "string") return renameTemplateRefs(value, rename);
   if (depth > 50) return value;
   if (Array.isArray(value)) return value.map((v) => renameDeep(v, rename, depth + 1));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, rename, depth + 1)]));
+  if (isRecord(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameDeep(v, rename, depth + 1)]));
   return value;
 }
 
@@ -291,7 +304,11 @@ export interface Clipboard {
 }
 
 /** The selected nodes and the edges between them, in spec shape. */
-export function copySelection(nodes: readonly WfNode[], edges: readonly WfEdge[], selected: ReadonlySet<string>): Clipboard {
+export function copySelection(
+  nodes: readonly WfNode[],
+  edges: readonly WfEdge[],
+  selected: ReadonlySet<string>,
+): Clipboard {
   const wf = toWorkflow(
     nodes.filter((n) => selected.has(n.id)),
     edges.filter((e) => selected.has(e.source) && selected.has(e.target)),
@@ -303,7 +320,11 @@ export function copySelection(nodes: readonly WfNode[], edges: readonly WfEdge[]
  * Clipboard content with fresh ids (references between pasted nodes follow the new ids) and positions
  * moved by `offset`.
  */
-export function pasteClipboard(clip: Clipboard, taken: ReadonlySet<string>, offset: { x: number; y: number }): SpecWorkflow {
+export function pasteClipboard(
+  clip: Clipboard,
+  taken: ReadonlySet<string>,
+  offset: { x: number; y: number },
+): SpecWorkflow {
   const used = new Set(taken);
   const rename = new Map<string, string>();
   for (const n of clip.nodes) {
@@ -317,12 +338,19 @@ export function pasteClipboard(clip: Clipboard, taken: ReadonlySet<string>, offs
     config: renameRefsInConfig(n.type, structuredClone(n.config), rename),
     position: { x: n.position.x + offset.x, y: n.position.y + offset.y },
   }));
-  const edges = clip.edges.map((e) => ({ ...e, source: rename.get(e.source) ?? e.source, target: rename.get(e.target) ?? e.target }));
+  const edges = clip.edges.map((e) => ({
+    ...e,
+    source: rename.get(e.source) ?? e.source,
+    target: rename.get(e.target) ?? e.target,
+  }));
   return { nodes, edges };
 }
 
 /** The nodes with exactly `ids` selected; nodes whose selection does not change keep their identity. */
-export function withSelection<N extends { id: string; selected?: boolean }>(nodes: readonly N[], ids: ReadonlySet<string>): N[] {
+export function withSelection<N extends { id: string; selected?: boolean }>(
+  nodes: readonly N[],
+  ids: ReadonlySet<string>,
+): N[] {
   return nodes.map((n) => (ids.has(n.id) !== !!n.selected ? { ...n, selected: ids.has(n.id) } : n));
 }
 

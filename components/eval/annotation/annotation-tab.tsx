@@ -18,21 +18,30 @@ export function AnnotationTab({ agentId }: { agentId: string }) {
 
 function RunPicker({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-    const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }));
-  const rows = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "answering" || r.status === "completed");
+  const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 100 }));
+  const rows = (runs.data?.items ?? []).filter(
+    (r) => r.status === "awaiting_review" || r.status === "answering" || r.status === "completed",
+  );
   const waiting = rows.filter((r) => r.status !== "completed");
   if (runs.error) return <ErrorState error={runs.error} onRetry={() => runs.refetch()} />;
   if (runs.isLoading) return <LoadingRows rows={4} label="Loading runs to review" />;
   if (!rows.length)
     return (
       <EmptyState title="Nothing to judge yet">
-        When a run has answers, it appears here. Create one under <EvalLink className="font-medium text-brand-700 underline" to={{ tab: "runs" }}>Runs</EvalLink>.
+        When a run has answers, it appears here. Create one under{" "}
+        <EvalLink className="font-medium text-brand-700 underline" to={{ tab: "runs" }}>
+          Runs
+        </EvalLink>
+        .
       </EmptyState>
     );
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-600">
-        {waiting.length ? `${waiting.length} run${waiting.length === 1 ? "" : "s"} waiting for verdicts.` : "Every run is judged."} Pick one to review its answers; the keyboard does most of the work (press ? inside).
+        {waiting.length
+          ? `${waiting.length} run${waiting.length === 1 ? "" : "s"} waiting for verdicts.`
+          : "Every run is judged."}{" "}
+        Pick one to review its answers; the keyboard does most of the work (press ? inside).
       </p>
       <Table caption="Runs to review">
         <THead>
@@ -48,7 +57,10 @@ function RunPicker({ agentId }: { agentId: string }) {
           {rows.map((r) => (
             <Tr key={r.id}>
               <Td>
-                <EvalLink to={{ tab: "annotation", run: r.shortId }} className="font-mono font-semibold text-brand-700 hover:underline">
+                <EvalLink
+                  to={{ tab: "annotation", run: r.shortId }}
+                  className="font-mono font-semibold text-brand-700 hover:underline"
+                >
                   {r.shortId}
                 </EvalLink>
               </Td>
@@ -59,7 +71,11 @@ function RunPicker({ agentId }: { agentId: string }) {
                 <RunStatusBadge status={r.status} />
               </Td>
               <Td>
-                <Progress value={r.progress.judged} max={r.progress.total} label={`Questions of ${r.shortId} with a verdict`} />
+                <Progress
+                  value={r.progress.judged}
+                  max={r.progress.total}
+                  label={`Questions of ${r.shortId} with a verdict`}
+                />
               </Td>
               <Td className="text-slate-600">{ago(r.createdAt)}</Td>
             </Tr>

@@ -11,7 +11,21 @@ import type { EvalItem, Vocabulary } from "../types";
 export type FailInput = { basis: string; attribution: string; classification?: string };
 
 /** A fail needs a basis (what is wrong) and an attribution (where in the chain); the scenario defaults to the sample's. */
-export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }: { open: boolean; onClose: () => void; item?: EvalItem; vocabulary?: Vocabulary; saving: boolean; onSubmit: (input: FailInput) => void }) {
+export function FailDialog({
+  open,
+  onClose,
+  item,
+  vocabulary,
+  saving,
+  onSubmit,
+}: {
+  open: boolean;
+  onClose: () => void;
+  item?: EvalItem;
+  vocabulary?: Vocabulary;
+  saving: boolean;
+  onSubmit: (input: FailInput) => void;
+}) {
   const [basis, setBasis] = useState("");
   const [attribution, setAttribution] = useState("");
   const [classification, setClassification] = useState("");
@@ -29,7 +43,8 @@ export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }
   const attributions = Object.entries((vocabulary?.attributions ?? {}) as Record<string, string>);
   const submit = () => {
     setTried(true);
-    if (basis.trim() && attribution) onSubmit({ basis: basis.trim(), attribution, classification: classification.trim() || undefined });
+    if (basis.trim() && attribution)
+      onSubmit({ basis: basis.trim(), attribution, classification: classification.trim() || undefined });
   };
   return (
     <Dialog
@@ -63,7 +78,9 @@ export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }
             return;
           }
           // 1-9 choose an attribution, unless the person is typing
-          const typing = (e.target as HTMLElement).tagName === "TEXTAREA" || ((e.target as HTMLElement).tagName === "INPUT" && (e.target as HTMLInputElement).type === "text");
+          const typing =
+            (e.target as HTMLElement).tagName === "TEXTAREA" ||
+            ((e.target as HTMLElement).tagName === "INPUT" && (e.target as HTMLInputElement).type === "text");
           const n = Number(e.key);
           if (!typing && Number.isInteger(n) && n >= 1 && n <= attributions.length) {
             e.preventDefault();
@@ -71,8 +88,18 @@ export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }
           }
         }}
       >
-        <Field label="Basis" hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution." error={tried && !basis.trim() ? "Say what is wrong" : undefined}>
-          <textarea className={inputClass} rows={3} maxLength={4000} value={basis} onChange={(e) => setBasis(e.target.value)} />
+        <Field
+          label="Basis"
+          hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution."
+          error={tried && !basis.trim() ? "Say what is wrong" : undefined}
+        >
+          <textarea
+            className={inputClass}
+            rows={3}
+            maxLength={4000}
+            value={basis}
+            onChange={(e) => setBasis(e.target.value)}
+          />
         </Field>
         <div>
           <ChoiceCards
@@ -95,7 +122,12 @@ export function FailDialog({ open, onClose, item, vocabulary, saving, onSubmit }
           {tried && !attribution && <p className="mt-1 text-xs text-red-700">Choose where it broke</p>}
         </div>
         <Field label="Scenario" hint="Defaults to the sample's business scenario">
-          <input className={inputClass} value={classification} maxLength={120} onChange={(e) => setClassification(e.target.value)} />
+          <input
+            className={inputClass}
+            value={classification}
+            maxLength={120}
+            onChange={(e) => setClassification(e.target.value)}
+          />
         </Field>
         <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true" />
       </form>

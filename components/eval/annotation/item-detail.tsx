@@ -51,7 +51,10 @@ export function ItemDetail(props: {
   const flagMeaning = (f: string) => (props.vocabulary?.guardrailFlags as Record<string, string> | undefined)?.[f];
 
   return (
-    <article aria-labelledby="item-question" className="flex min-h-full flex-col rounded-xl border border-slate-200 bg-white">
+    <article
+      aria-labelledby="item-question"
+      className="flex min-h-full flex-col rounded-xl border border-slate-200 bg-white"
+    >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-3">
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <span className="font-mono font-semibold">{it.key}</span>
@@ -88,7 +91,9 @@ export function ItemDetail(props: {
               {turns.map((t, i) => (
                 <li key={i} className="space-y-2">
                   <Bubble role={t.role} preset={!!t.preset} text={t.content} />
-                  {t.answer !== undefined && t.answer !== null && !t.preset && <Bubble role="assistant" text={t.answer} answer />}
+                  {t.answer !== undefined && t.answer !== null && !t.preset && (
+                    <Bubble role="assistant" text={t.answer} answer />
+                  )}
                 </li>
               ))}
             </ol>
@@ -96,7 +101,13 @@ export function ItemDetail(props: {
         ) : (
           <section aria-label="Answer">
             <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Answer</h4>
-            {it.answer ? <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm leading-relaxed text-slate-800">{it.answer}</p> : <p className="text-sm text-slate-500">No answer.</p>}
+            {it.answer ? (
+              <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm leading-relaxed text-slate-800">
+                {it.answer}
+              </p>
+            ) : (
+              <p className="text-sm text-slate-500">No answer.</p>
+            )}
           </section>
         )}
         {it.error && (
@@ -115,11 +126,21 @@ export function ItemDetail(props: {
               const style = COVERAGE[cov?.status ?? ""] ?? null;
               return (
                 <li key={i} className="flex items-start gap-2 text-sm">
-                  {style ? <span className={`mt-0.5 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${style.className}`}>{style.label}</span> : <span className="mt-0.5 w-14 shrink-0" />}
+                  {style ? (
+                    <span
+                      className={`mt-0.5 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${style.className}`}
+                    >
+                      {style.label}
+                    </span>
+                  ) : (
+                    <span className="mt-0.5 w-14 shrink-0" />
+                  )}
                   <span>
                     <span className="text-slate-800">{p}</span>
                     {cov?.evidence && <span className="block text-xs text-slate-500">“{cov.evidence}”</span>}
-                    {!cov?.evidence && cov?.missing?.length ? <span className="block text-xs text-slate-500">not found: {cov.missing.join(", ")}</span> : null}
+                    {!cov?.evidence && cov?.missing?.length ? (
+                      <span className="block text-xs text-slate-500">not found: {cov.missing.join(", ")}</span>
+                    ) : null}
                   </span>
                 </li>
               );
@@ -166,7 +187,10 @@ export function ItemDetail(props: {
         {it.traceId && (
           <details className="group">
             <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
-              Execution steps <span className="font-normal normal-case">({ms(it.latencyMs)} · {it.promptTokens + it.completionTokens} tokens)</span>
+              Execution steps{" "}
+              <span className="font-normal normal-case">
+                ({ms(it.latencyMs)} · {it.promptTokens + it.completionTokens} tokens)
+              </span>
             </summary>
             <div className="mt-2">
               <TraceSteps traceId={it.traceId} />
@@ -182,11 +206,23 @@ export function ItemDetail(props: {
   );
 }
 
-function Bubble({ role, preset = false, text, answer = false }: { role: string; preset?: boolean; text: string; answer?: boolean }) {
+function Bubble({
+  role,
+  preset = false,
+  text,
+  answer = false,
+}: {
+  role: string;
+  preset?: boolean;
+  text: string;
+  answer?: boolean;
+}) {
   const user = role === "user";
   return (
     <div className={`flex ${user ? "justify-end" : "justify-start"}`}>
-      <div className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm ${user ? "bg-brand-600 text-white" : answer ? "bg-slate-100 text-slate-900" : "border border-slate-200 bg-white text-slate-800"}`}>
+      <div
+        className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm ${user ? "bg-brand-600 text-white" : answer ? "bg-slate-100 text-slate-900" : "border border-slate-200 bg-white text-slate-800"}`}
+      >
         <div className={`mb-0.5 text-[11px] font-medium ${user ? "text-brand-100" : "text-slate-500"}`}>
           {role}
           {preset ? " · preset (context, not asked)" : answer ? " · the agent's answer" : ""}
@@ -213,7 +249,8 @@ function History({ history }: { history: EvalItem["history"] }) {
             <time dateTime={String(h.at)} title={when(h.at)}>
               {ago(h.at)}
             </time>{" "}
-            · <span className="font-medium text-slate-800">{h.byLabel ?? h.byId ?? "unknown"}</span>: {describe(h.before)} → <span className="font-medium text-slate-800">{describe(h.after)}</span>
+            · <span className="font-medium text-slate-800">{h.byLabel ?? h.byId ?? "unknown"}</span>:{" "}
+            {describe(h.before)} → <span className="font-medium text-slate-800">{describe(h.after)}</span>
           </li>
         ))}
       </ol>
@@ -221,14 +258,34 @@ function History({ history }: { history: EvalItem["history"] }) {
   );
 }
 
-function VerdictBar({ item, canJudge, judgeTitle, saving, onPass, onFail, runId }: { item: EvalItem; runId: string; canJudge: boolean; judgeTitle?: string; saving: boolean; onPass: () => void; onFail: () => void }) {
+function VerdictBar({
+  item,
+  canJudge,
+  judgeTitle,
+  saving,
+  onPass,
+  onFail,
+  runId,
+}: {
+  item: EvalItem;
+  runId: string;
+  canJudge: boolean;
+  judgeTitle?: string;
+  saving: boolean;
+  onPass: () => void;
+  onFail: () => void;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
   const badCase = useMutation(
     trpc.eval.items.badCase.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: r.created ? "Bad Case created" : "This item already has a Bad Case", description: r.badCase.title });
+        toast({
+          tone: "success",
+          title: r.created ? "Bad Case created" : "This item already has a Bad Case",
+          description: r.badCase.title,
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
       },
       onError: (e) => toast({ tone: "error", title: "No Bad Case", description: errorInfo(e).message }),
@@ -250,11 +307,21 @@ function VerdictBar({ item, canJudge, judgeTitle, saving, onPass, onFail, runId 
       </div>
       <div className="flex gap-2">
         {v?.verdict === "fail" && !item.badCase && (
-          <Button variant="secondary" disabled={!canJudge || badCase.isPending} onClick={() => badCase.mutate({ id: runId, itemId: item.id, body: {} })}>
+          <Button
+            variant="secondary"
+            disabled={!canJudge || badCase.isPending}
+            onClick={() => badCase.mutate({ id: runId, itemId: item.id, body: {} })}
+          >
             Make Bad Case
           </Button>
         )}
-        <Button variant="secondary" className="border-red-300 text-red-700 hover:bg-red-50" disabled={!canJudge || saving} title={judgeTitle} onClick={onFail}>
+        <Button
+          variant="secondary"
+          className="border-red-300 text-red-700 hover:bg-red-50"
+          disabled={!canJudge || saving}
+          title={judgeTitle}
+          onClick={onFail}
+        >
           Fail <Kbd>F</Kbd>
         </Button>
         <Button variant="success" disabled={!canJudge || saving} title={judgeTitle} onClick={onPass}>

@@ -44,7 +44,11 @@ export function QueueView({ runId }: { runId: string }) {
   const itemId = url.item ?? rows[0]?.id;
   const nav = useQueueNav(runId, filter, queue, itemId);
   // the open item is what its detail says (loaded from the server), wherever it sits in the list
-  const detail = useQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }), enabled: !!itemId, staleTime: 30_000 });
+  const detail = useQuery({
+    ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }),
+    enabled: !!itemId,
+    staleTime: 30_000,
+  });
   const current = detail.data && detail.data.id === itemId ? detail.data : undefined;
   const progress = useReviewProgress(runId, { answering: queue.run?.status === "answering" });
   const [failing, setFailing] = useState(false);
@@ -80,13 +84,19 @@ export function QueueView({ runId }: { runId: string }) {
 
   const verdict = useVerdict(runId, {
     saved: async (item, v) => {
-      queue.patchRow(item.id, { verdict: item.verdict ? { verdict: item.verdict.verdict, source: item.verdict.source } : null });
+      queue.patchRow(item.id, {
+        verdict: item.verdict ? { verdict: item.verdict.verdict, source: item.verdict.source } : null,
+      });
       queue.settleOthers();
       progress.refreshSoon();
       void qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
-      const patched = rows.map((r) => (r.id === item.id ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r));
+      const patched = rows.map((r) =>
+        r.id === item.id ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r,
+      );
       const next = await nav.nextOpenAfter(item.id, patched).catch(() => null);
-      setAnnounce(`${v.verdict === "pass" ? "Pass" : "Fail"} saved for ${item.key}.${next ? ` Next: ${next.key}.` : " Every listed item has a verdict."}`);
+      setAnnounce(
+        `${v.verdict === "pass" ? "Pass" : "Fail"} saved for ${item.key}.${next ? ` Next: ${next.key}.` : " Every listed item has a verdict."}`,
+      );
       if (next) open(next.id);
     },
     conflict: () => {
@@ -97,7 +107,11 @@ export function QueueView({ runId }: { runId: string }) {
   const adopt = useMutation(
     trpc.eval.runs.adopt.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: `${r.adopted} suggestion${r.adopted === 1 ? "" : "s"} adopted as verdicts`, description: `${r.spotCheck.length} items to spot-check are listed now.` });
+        toast({
+          tone: "success",
+          title: `${r.adopted} suggestion${r.adopted === 1 ? "" : "s"} adopted as verdicts`,
+          description: `${r.spotCheck.length} items to spot-check are listed now.`,
+        });
         // every adopted item has a new verdict version: reload the details rather than judge on a stale one
         await qc.resetQueries({ queryKey: trpc.eval.items.get.pathKey() });
         await queue.refresh();
@@ -119,20 +133,26 @@ export function QueueView({ runId }: { runId: string }) {
     const n = fresh.counts.adoptable;
     const unknown = fresh.counts.unknownOpen;
     if (!n) {
-      toast({ tone: "info", title: "Nothing to adopt", description: "No item without a verdict has a pass or fail suggestion any more." });
+      toast({
+        tone: "info",
+        title: "Nothing to adopt",
+        description: "No item without a verdict has a pass or fail suggestion any more.",
+      });
       return;
     }
     const ok = await confirm({
       title: "Adopt all machine suggestions?",
       description: (
         <>
-          <strong>{n}</strong> pass or fail suggestion{n === 1 ? "" : "s"} become{n === 1 ? "s" : ""} verdicts marked “adopted” (they count for the gate like any verdict).{" "}
+          <strong>{n}</strong> pass or fail suggestion{n === 1 ? "" : "s"} become{n === 1 ? "s" : ""} verdicts marked
+          “adopted” (they count for the gate like any verdict).{" "}
           {unknown ? (
             <>
               <strong>{unknown}</strong> unknown suggestion{unknown === 1 ? "" : "s"} do not: a person decides those.{" "}
             </>
           ) : null}
-          Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns and flagged items.
+          Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns and flagged
+          items.
         </>
       ),
       confirmLabel: `Adopt ${n}`,
@@ -159,7 +179,12 @@ export function QueueView({ runId }: { runId: string }) {
       fail,
       next: () => move(1),
       prev: () => move(-1),
-      nextOpen: () => itemId && void nav.nextOpenAfter(itemId).then((r) => open(r?.id), () => undefined),
+      nextOpen: () =>
+        itemId &&
+        void nav.nextOpenAfter(itemId).then(
+          (r) => open(r?.id),
+          () => undefined,
+        ),
       raw: () => setRaw((r) => !r),
       help: () => setHelp(true),
     },
@@ -177,11 +202,19 @@ export function QueueView({ runId }: { runId: string }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <Breadcrumbs items={[{ label: "Annotation", to: { tab: "annotation" } }, { label: run ? `${run.shortId} · ${run.setName} v${run.setVersion}` : runId }]} />
+        <Breadcrumbs
+          items={[
+            { label: "Annotation", to: { tab: "annotation" } },
+            { label: run ? `${run.shortId} · ${run.setName} v${run.setVersion}` : runId },
+          ]}
+        />
         <div className="flex flex-wrap items-center gap-2">
           {run && <RunStatusBadge status={run.status} />}
           {run && (
-            <EvalLink to={{ tab: "runs", run: run.shortId }} className="text-sm font-medium text-brand-700 hover:underline">
+            <EvalLink
+              to={{ tab: "runs", run: run.shortId }}
+              className="text-sm font-medium text-brand-700 hover:underline"
+            >
               Report
             </EvalLink>
           )}
@@ -192,7 +225,13 @@ export function QueueView({ runId }: { runId: string }) {
             size="sm"
             variant="secondary"
             disabled={!caps.annotate || adopt.isPending || checking || !c?.adoptable}
-            title={!caps.annotate ? deniedReason(role, "annotate") : c && !c.adoptable ? "No item without a verdict has a pass or fail suggestion" : undefined}
+            title={
+              !caps.annotate
+                ? deniedReason(role, "annotate")
+                : c && !c.adoptable
+                  ? "No item without a verdict has a pass or fail suggestion"
+                  : undefined
+            }
             onClick={askAdopt}
           >
             Adopt machine suggestions
@@ -215,7 +254,8 @@ export function QueueView({ runId }: { runId: string }) {
             </span>
             {run?.status === "answering" && (
               <span className="inline-flex items-center gap-2 text-slate-600">
-                <Spinner label="Still answering" className="h-3.5 w-3.5" /> still answering: {run.progress.done}/{run.progress.total}
+                <Spinner label="Still answering" className="h-3.5 w-3.5" /> still answering: {run.progress.done}/
+                {run.progress.total}
               </span>
             )}
           </div>
@@ -223,7 +263,10 @@ export function QueueView({ runId }: { runId: string }) {
       )}
 
       <div className="grid gap-4 lg:h-[calc(100vh-16rem)] lg:min-h-[32rem] lg:grid-cols-[minmax(18rem,24rem)_1fr]">
-        <section aria-label="Items" className="flex max-h-[70vh] min-h-0 flex-col rounded-xl border border-slate-200 bg-white lg:max-h-none">
+        <section
+          aria-label="Items"
+          className="flex max-h-[70vh] min-h-0 flex-col rounded-xl border border-slate-200 bg-white lg:max-h-none"
+        >
           <div className="space-y-2 border-b border-slate-100 p-3">
             <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
               {(
@@ -239,7 +282,12 @@ export function QueueView({ runId }: { runId: string }) {
               ))}
             </div>
             <div className="grid grid-cols-2 gap-2">
-              <select aria-label="Machine suggestion" className={denseInputClass} value={url.suggestion ?? ""} onChange={(e) => setFilter({ suggestion: (e.target.value || undefined) as typeof url.suggestion })}>
+              <select
+                aria-label="Machine suggestion"
+                className={denseInputClass}
+                value={url.suggestion ?? ""}
+                onChange={(e) => setFilter({ suggestion: (e.target.value || undefined) as typeof url.suggestion })}
+              >
                 <option value="">Any suggestion</option>
                 <option value="pass">Suggestion pass</option>
                 <option value="fail">Suggestion fail</option>
@@ -247,7 +295,12 @@ export function QueueView({ runId }: { runId: string }) {
                 <option value="none">No suggestion</option>
               </select>
               {view === "all" ? (
-                <select aria-label="Verdict" className={denseInputClass} value={url.verdict ?? ""} onChange={(e) => setFilter({ verdict: (e.target.value || undefined) as typeof url.verdict })}>
+                <select
+                  aria-label="Verdict"
+                  className={denseInputClass}
+                  value={url.verdict ?? ""}
+                  onChange={(e) => setFilter({ verdict: (e.target.value || undefined) as typeof url.verdict })}
+                >
                   <option value="">Any verdict</option>
                   <option value="pass">Verdict pass</option>
                   <option value="fail">Verdict fail</option>
@@ -256,14 +309,34 @@ export function QueueView({ runId }: { runId: string }) {
               ) : (
                 <span />
               )}
-              <SearchInput aria-label="Search questions" placeholder="Search questions" className={denseInputClass} value={url.q} onCommit={(q) => setFilter({ q })} />
-              <SearchInput aria-label="Scenario" placeholder="Scenario" className={denseInputClass} value={url.cls} onCommit={(cls) => setFilter({ cls })} />
+              <SearchInput
+                aria-label="Search questions"
+                placeholder="Search questions"
+                className={denseInputClass}
+                value={url.q}
+                onCommit={(q) => setFilter({ q })}
+              />
+              <SearchInput
+                aria-label="Scenario"
+                placeholder="Scenario"
+                className={denseInputClass}
+                value={url.cls}
+                onCommit={(cls) => setFilter({ cls })}
+              />
             </div>
-            {queue.counts && <p className="text-xs text-slate-500">{matching === queue.counts.total ? `${queue.counts.total} item${queue.counts.total === 1 ? "" : "s"}` : `${matching} of ${queue.counts.total} items match`}</p>}
+            {queue.counts && (
+              <p className="text-xs text-slate-500">
+                {matching === queue.counts.total
+                  ? `${queue.counts.total} item${queue.counts.total === 1 ? "" : "s"}`
+                  : `${matching} of ${queue.counts.total} items match`}
+              </p>
+            )}
             {current && !nav.inList && !queue.isLoading && (
               <p role="note" className="rounded-md bg-brand-50 px-2 py-1 text-xs text-brand-900">
                 Open: <span className="font-mono font-semibold">{current.key}</span>
-                {nav.position ? `, item ${nav.position} of ${matching ?? "…"}, further down than the list has loaded. J and K move from it.` : ", which these filters do not list. J and K move to the listed items around it."}
+                {nav.position
+                  ? `, item ${nav.position} of ${matching ?? "…"}, further down than the list has loaded. J and K move from it.`
+                  : ", which these filters do not list. J and K move to the listed items around it."}
               </p>
             )}
           </div>
@@ -289,9 +362,13 @@ export function QueueView({ runId }: { runId: string }) {
                       <span className="mt-1 flex flex-wrap items-center gap-1.5 text-[11px]">
                         <Dot verdict={r.suggestion?.verdict} />
                         {r.spotCheck && <span className="text-amber-700">spot-check</span>}
-                        {r.suggestion?.flags.length ? <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span> : null}
+                        {r.suggestion?.flags.length ? (
+                          <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span>
+                        ) : null}
                         {r.status === "failed" && <span className="text-red-700">execution failed</span>}
-                        {(r.status === "pending" || r.status === "answering") && <span className="text-slate-500">{r.status}</span>}
+                        {(r.status === "pending" || r.status === "answering") && (
+                          <span className="text-slate-500">{r.status}</span>
+                        )}
                       </span>
                     </span>
                     <span className="shrink-0 self-center">
@@ -302,14 +379,21 @@ export function QueueView({ runId }: { runId: string }) {
               ))}
               {queue.hasNextPage && (
                 <li className="p-2 text-center">
-                  <Button size="sm" variant="ghost" onClick={() => queue.fetchNextPage()} disabled={queue.isFetchingNextPage}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => queue.fetchNextPage()}
+                    disabled={queue.isFetchingNextPage}
+                  >
                     {queue.isFetchingNextPage ? "Loading…" : "Load more"}
                   </Button>
                 </li>
               )}
             </ol>
           )}
-          <p className="border-t border-slate-100 px-3 py-2 text-[11px] text-slate-500">Dot: the machine suggestion (green pass, red fail, amber unknown); the badge is the verdict that counts</p>
+          <p className="border-t border-slate-100 px-3 py-2 text-[11px] text-slate-500">
+            Dot: the machine suggestion (green pass, red fail, amber unknown); the badge is the verdict that counts
+          </p>
         </section>
 
         <section aria-label="Item" className="min-h-0 min-w-0 lg:overflow-y-auto lg:rounded-xl">
@@ -360,7 +444,14 @@ export function QueueView({ runId }: { runId: string }) {
 }
 
 function Dot({ verdict }: { verdict: "pass" | "fail" | "unknown" | undefined }) {
-  const color = verdict === "pass" ? "bg-emerald-500" : verdict === "fail" ? "bg-red-500" : verdict === "unknown" ? "bg-amber-400" : "bg-slate-300";
+  const color =
+    verdict === "pass"
+      ? "bg-emerald-500"
+      : verdict === "fail"
+        ? "bg-red-500"
+        : verdict === "unknown"
+          ? "bg-amber-400"
+          : "bg-slate-300";
   return (
     <span className="inline-flex items-center gap-1 text-slate-600">
       <span className={`h-2 w-2 rounded-full ${color}`} aria-hidden="true" />

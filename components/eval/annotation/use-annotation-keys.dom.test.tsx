@@ -21,7 +21,9 @@ function mount(opts: { dialogOpen?: boolean } = {}) {
     setLabel = setL;
     setDialog = setD;
     const actions: AnnotationAction[] = ["pass", "fail", "next", "prev", "nextOpen", "raw", "help"];
-    useAnnotationKeys(Object.fromEntries(actions.map((a) => [a, () => calls.push(`${a}@${label}`)])), { dialogOpen: dialog });
+    useAnnotationKeys(Object.fromEntries(actions.map((a) => [a, () => calls.push(`${a}@${label}`)])), {
+      dialogOpen: dialog,
+    });
     return (
       <div>
         <input aria-label="Search" />
@@ -32,7 +34,9 @@ function mount(opts: { dialogOpen?: boolean } = {}) {
         <div role="dialog">
           <button type="button">In a dialog</button>
         </div>
-        <button type="button" data-plain>Plain</button>
+        <button type="button" data-plain>
+          Plain
+        </button>
       </div>
     );
   }
@@ -51,7 +55,14 @@ function mount(opts: { dialogOpen?: boolean } = {}) {
     return e;
   };
   const q = (sel: string) => el.querySelector(sel)!;
-  return { calls, press, q, unmount, relabel: (s: string) => act(() => setLabel(s)), dialog: (b: boolean) => act(() => setDialog(b)) };
+  return {
+    calls,
+    press,
+    q,
+    unmount,
+    relabel: (s: string) => act(() => setLabel(s)),
+    dialog: (b: boolean) => act(() => setDialog(b)),
+  };
 }
 
 describe("useAnnotationKeys (bound to the document)", () => {
@@ -59,7 +70,17 @@ describe("useAnnotationKeys (bound to the document)", () => {
     const h = mount();
     const keys = ["p", "F", "j", "ArrowDown", "k", "ArrowUp", "n", "r", "?"];
     const events = keys.map((k) => h.press(k, h.q("[data-plain]")));
-    expect(h.calls).toEqual(["pass@v1", "fail@v1", "next@v1", "next@v1", "prev@v1", "prev@v1", "nextOpen@v1", "raw@v1", "help@v1"]);
+    expect(h.calls).toEqual([
+      "pass@v1",
+      "fail@v1",
+      "next@v1",
+      "next@v1",
+      "prev@v1",
+      "prev@v1",
+      "nextOpen@v1",
+      "raw@v1",
+      "help@v1",
+    ]);
     expect(events.every((e) => e.defaultPrevented)).toBe(true);
     // a key without an action is left to the page
     expect(h.press("x").defaultPrevented).toBe(false);

@@ -7,7 +7,13 @@ import { neighbour, nextOpenItem, windowNav } from "../annotation-keys";
 import type { In, QueueRow } from "../types";
 
 type Filter = NonNullable<In["items"]["neighbours"]["query"]>;
-type Queue = { rows: QueueRow[]; isLoading: boolean; hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+type Queue = {
+  rows: QueueRow[];
+  isLoading: boolean;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+};
 type Target = { id: string; key?: string };
 
 /**
@@ -23,7 +29,10 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
   const { rows } = queue;
   const index = itemId ? rows.findIndex((r) => r.id === itemId) : -1;
   const inList = index !== -1;
-  const options = useMemo(() => trpc.eval.items.neighbours.queryOptions({ id: runId, itemId: itemId ?? "", query: filter }), [trpc, runId, itemId, filter]);
+  const options = useMemo(
+    () => trpc.eval.items.neighbours.queryOptions({ id: runId, itemId: itemId ?? "", query: filter }),
+    [trpc, runId, itemId, filter],
+  );
   const remote = useQuery({
     ...options,
     enabled: !!itemId && !inList && !queue.isLoading,
@@ -35,12 +44,18 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
 
   // the item details a person is likely to open next, fetched ahead so moving on is instant
   const ahead = useMemo<Array<Target | null | undefined>>(
-    () => (inList ? [rows[index + 1], rows[index + 2], rows[index - 1], nextOpenItem(rows, itemId)] : [placed?.next, placed?.prev]),
+    () =>
+      inList
+        ? [rows[index + 1], rows[index + 2], rows[index - 1], nextOpenItem(rows, itemId)]
+        : [placed?.next, placed?.prev],
     [inList, rows, index, itemId, placed?.next, placed?.prev],
   );
   useEffect(() => {
-    for (const r of ahead) if (r) void qc.prefetchQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: r.id }), staleTime: 30_000 });
-    if (inList && index >= rows.length - 5 && queue.hasNextPage && !queue.isFetchingNextPage) void queue.fetchNextPage();
+    for (const r of ahead)
+      if (r)
+        void qc.prefetchQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: r.id }), staleTime: 30_000 });
+    if (inList && index >= rows.length - 5 && queue.hasNextPage && !queue.isFetchingNextPage)
+      void queue.fetchNextPage();
   }, [ahead, qc, trpc, runId, inList, index, rows.length, queue]);
 
   /** The next item without a verdict after `id`: from the loaded rows (as patched after a verdict) when they hold it, else the server's answer. */
@@ -52,7 +67,10 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
         if (after) return after;
         if (!queue.hasNextPage) return nextOpenItem(patched, id); // wraps to the top
       }
-      const fresh = await qc.fetchQuery({ ...trpc.eval.items.neighbours.queryOptions({ id: runId, itemId: id, query: filter }), staleTime: 0 });
+      const fresh = await qc.fetchQuery({
+        ...trpc.eval.items.neighbours.queryOptions({ id: runId, itemId: id, query: filter }),
+        staleTime: 0,
+      });
       return fresh.nextOpen;
     },
     [qc, trpc, runId, filter, rows, queue.hasNextPage],

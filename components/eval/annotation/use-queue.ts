@@ -17,7 +17,11 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
   const q = useInfiniteQuery({
     queryKey,
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => client.eval.items.queue.query({ id: runId, query: { ...filter, limit: QUEUE_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    queryFn: ({ pageParam }) =>
+      client.eval.items.queue.query({
+        id: runId,
+        query: { ...filter, limit: QUEUE_PAGE, ...(pageParam ? { cursor: pageParam } : {}) },
+      }),
     getNextPageParam: (last: Page) => last.nextCursor ?? undefined,
     refetchInterval: (query) => (query.state.data?.pages[0]?.run.status === "answering" ? 3000 : false),
   });
@@ -26,7 +30,14 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
   /** A verdict's row in place (its badge); the counts are the server's (use-review-progress.ts), never recounted here. */
   const patchRow = useCallback(
     (id: string, patch: Partial<QueueRow>) =>
-      qc.setQueryData<InfiniteData<Page>>(queryKey, (d) => (d ? { ...d, pages: d.pages.map((p) => ({ ...p, items: p.items.map((r) => (r.id === id ? { ...r, ...patch } : r)) })) } : d)),
+      qc.setQueryData<InfiniteData<Page>>(queryKey, (d) =>
+        d
+          ? {
+              ...d,
+              pages: d.pages.map((p) => ({ ...p, items: p.items.map((r) => (r.id === id ? { ...r, ...patch } : r)) })),
+            }
+          : d,
+      ),
     [qc, queryKey],
   );
   const refresh = useCallback(() => qc.invalidateQueries({ queryKey: ["eval-queue", runId] }), [qc, runId]);
@@ -37,7 +48,10 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
    */
   const settleOthers = useCallback(() => {
     const mine = JSON.stringify(queryKey);
-    const others = { queryKey: ["eval-queue", runId], predicate: (query: { queryKey: readonly unknown[] }) => JSON.stringify(query.queryKey) !== mine };
+    const others = {
+      queryKey: ["eval-queue", runId],
+      predicate: (query: { queryKey: readonly unknown[] }) => JSON.stringify(query.queryKey) !== mine,
+    };
     void qc.invalidateQueries({ ...others, refetchType: "active" });
     qc.removeQueries({ ...others, type: "inactive" });
   }, [qc, queryKey, runId]);

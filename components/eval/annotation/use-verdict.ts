@@ -22,14 +22,21 @@ export function withSaved(old: EvalItem, saved: Saved): EvalItem {
  * overwritten; the item is then reloaded (no verdict can be given until it is shown again). The server's answer goes
  * into the cache, so going back (K) and changing one's own verdict sends the new version, not a stale one.
  */
-export function useVerdict(runId: string, on: { saved: (saved: Saved, v: VerdictRequest) => Promise<void> | void; conflict: () => void }) {
+export function useVerdict(
+  runId: string,
+  on: { saved: (saved: Saved, v: VerdictRequest) => Promise<void> | void; conflict: () => void },
+) {
   const trpc = useTRPC();
   const client = useTRPCClient();
   const qc = useQueryClient();
   const toast = useToast();
   return useMutation({
     mutationFn: ({ item, verdict, basis, attribution, classification }: VerdictRequest) =>
-      client.eval.items.verdict.mutate({ id: runId, itemId: item.id, body: { verdict, basis, attribution, classification, expectedVersion: item.verdictVersion } }),
+      client.eval.items.verdict.mutate({
+        id: runId,
+        itemId: item.id,
+        body: { verdict, basis, attribution, classification, expectedVersion: item.verdictVersion },
+      }),
     onSuccess: (saved, v) => {
       const key = trpc.eval.items.get.queryKey({ id: runId, itemId: saved.id });
       qc.setQueryData(key, (old) => (old ? withSaved(old, saved) : old));

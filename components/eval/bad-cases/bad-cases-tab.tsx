@@ -71,10 +71,30 @@ function BadCaseList({ agentId }: { agentId: string }) {
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
-          <FilterSelect label="Status" className="w-40" value={url.status} onChange={(status) => setFilter({ status })} any="Any status" options={statuses.map((s) => ({ value: s, label: s === "wont_fix" ? "won't fix" : words(s) }))} />
-          <FilterSelect label="Attribution" className="w-44" value={url.attribution} onChange={(attribution) => setFilter({ attribution })} any="Any attribution" options={attributions.map((a) => ({ value: a, label: words(a) }))} />
+          <FilterSelect
+            label="Status"
+            className="w-40"
+            value={url.status}
+            onChange={(status) => setFilter({ status })}
+            any="Any status"
+            options={statuses.map((s) => ({ value: s, label: s === "wont_fix" ? "won't fix" : words(s) }))}
+          />
+          <FilterSelect
+            label="Attribution"
+            className="w-44"
+            value={url.attribution}
+            onChange={(attribution) => setFilter({ attribution })}
+            any="Any attribution"
+            options={attributions.map((a) => ({ value: a, label: words(a) }))}
+          />
           <FilterField label="Scenario">
-            <SearchInput className="mt-1 w-44" value={url.cls} onCommit={(cls) => setFilter({ cls })} placeholder="Any scenario" list="bad-case-scenarios" />
+            <SearchInput
+              className="mt-1 w-44"
+              value={url.cls}
+              onCommit={(cls) => setFilter({ cls })}
+              placeholder="Any scenario"
+              list="bad-case-scenarios"
+            />
             <datalist id="bad-case-scenarios">
               {scenarios.map((c) => (
                 <option key={c} value={c} />
@@ -89,20 +109,37 @@ function BadCaseList({ agentId }: { agentId: string }) {
             any="All sets"
             options={[
               // a set named by the URL that is not listed (yet) stays selectable
-              ...(url.set && sets.data && !sets.data.items.some((x) => x.id === url.set) ? [{ value: url.set, label: url.set }] : []),
+              ...(url.set && sets.data && !sets.data.items.some((x) => x.id === url.set)
+                ? [{ value: url.set, label: url.set }]
+                : []),
               ...(sets.data?.items ?? []).map((x) => ({ value: x.id, label: x.name })),
             ]}
           />
           <FilterField label="Run">
-            <SearchInput className="mt-1 w-32 font-mono" value={url.run} onCommit={(run) => setFilter({ run: run?.toUpperCase() })} placeholder="R-XXXXX" />
+            <SearchInput
+              className="mt-1 w-32 font-mono"
+              value={url.run}
+              onCommit={(run) => setFilter({ run: run?.toUpperCase() })}
+              placeholder="R-XXXXX"
+            />
           </FilterField>
           {filtered && (
-            <Button variant="ghost" onClick={() => setFilter({ status: undefined, attribution: undefined, cls: undefined, run: undefined, set: undefined })}>
+            <Button
+              variant="ghost"
+              onClick={() =>
+                setFilter({ status: undefined, attribution: undefined, cls: undefined, run: undefined, set: undefined })
+              }
+            >
               Clear filters
             </Button>
           )}
         </div>
-        <Button variant="secondary" onClick={() => setBulk(true)} disabled={!caps.annotate} title={caps.annotate ? undefined : deniedReason(role, "annotate")}>
+        <Button
+          variant="secondary"
+          onClick={() => setBulk(true)}
+          disabled={!caps.annotate}
+          title={caps.annotate ? undefined : deniedReason(role, "annotate")}
+        >
           Bad Cases for every fail of a run…
         </Button>
       </div>
@@ -115,7 +152,8 @@ function BadCaseList({ agentId }: { agentId: string }) {
           <EmptyState title="No Bad Case matches these filters">Clear a filter to see more.</EmptyState>
         ) : (
           <EmptyState title="No Bad Case yet">
-            A failed answer becomes a Bad Case from the annotation view, or all fails of a run at once with the button above. Fix them, re-run the same batch and compare.
+            A failed answer becomes a Bad Case from the annotation view, or all fails of a run at once with the button
+            above. Fix them, re-run the same batch and compare.
           </EmptyState>
         )
       ) : (
@@ -136,7 +174,10 @@ function BadCaseList({ agentId }: { agentId: string }) {
               {rows.map((b) => (
                 <Tr key={b.id}>
                   <Td className="max-w-md">
-                    <EvalLink to={{ tab: "bad-cases", case: b.id }} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                    <EvalLink
+                      to={{ tab: "bad-cases", case: b.id }}
+                      className="font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                    >
                       {b.title}
                     </EvalLink>
                   </Td>
@@ -146,7 +187,10 @@ function BadCaseList({ agentId }: { agentId: string }) {
                   <Td>{b.attribution ? words(b.attribution) : "—"}</Td>
                   <Td>{b.classification || "—"}</Td>
                   <Td className="text-xs">
-                    <EvalLink to={{ tab: "annotation", run: b.runShortId, item: b.itemId }} className="font-mono text-brand-700 hover:underline">
+                    <EvalLink
+                      to={{ tab: "annotation", run: b.runShortId, item: b.itemId }}
+                      className="font-mono text-brand-700 hover:underline"
+                    >
                       {b.runShortId} · {b.sampleKey}
                     </EvalLink>
                     <div className="text-slate-500">{b.setName}</div>
@@ -205,7 +249,10 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
   return (
     <select
       aria-label={`Change the status of ${badCase.title}`}
-      className={cn(badgeClass({ tone: badCaseTone(badCase.status), size: "sm" }), "cursor-pointer border-0 py-0.5 pr-6 disabled:cursor-wait")}
+      className={cn(
+        badgeClass({ tone: badCaseTone(badCase.status), size: "sm" }),
+        "cursor-pointer border-0 py-0.5 pr-6 disabled:cursor-wait",
+      )}
       value={badCase.status}
       disabled={update.isPending}
       onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
@@ -230,7 +277,10 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
   const [q, setQ] = useState<string | undefined>(undefined);
   const [run, setRun] = useState("");
   const runs = useInfiniteQuery({
-    ...trpc.eval.runs.list.infiniteQueryOptions({ agentId, unfiledFails: true, limit: 20, ...(q ? { q } : {}) }, { getNextPageParam: (last) => last.nextCursor ?? undefined }),
+    ...trpc.eval.runs.list.infiniteQueryOptions(
+      { agentId, unfiledFails: true, limit: 20, ...(q ? { q } : {}) },
+      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+    ),
     enabled: open,
   });
   const offered = runs.data?.pages.flatMap((p) => p.items) ?? [];
@@ -238,7 +288,12 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
   const create = useMutation(
     trpc.eval.runs.badCases.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: r.created ? `${r.created} Bad Case${r.created === 1 ? "" : "s"} created` : "Every fail already has a Bad Case" });
+        toast({
+          tone: "success",
+          title: r.created
+            ? `${r.created} Bad Case${r.created === 1 ? "" : "s"} created`
+            : "Every fail already has a Bad Case",
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
         setRun("");
         onClose();
@@ -259,7 +314,11 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
             Cancel
           </Button>
           <Button disabled={!chosen || create.isPending} onClick={() => chosen && create.mutate({ id: chosen.id })}>
-            {create.isPending ? "Creating…" : chosen ? `Create ${plural(chosen.progress.unfiledFails, "Bad Case")}` : "Create Bad Cases"}
+            {create.isPending
+              ? "Creating…"
+              : chosen
+                ? `Create ${plural(chosen.progress.unfiledFails, "Bad Case")}`
+                : "Create Bad Cases"}
           </Button>
         </>
       }
@@ -275,7 +334,9 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
           <LoadingRows rows={3} label="Loading runs with fails" />
         ) : offered.length === 0 ? (
           <p className="rounded-lg border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-600">
-            {q ? `No run matching “${q}” has a fail without a Bad Case.` : "Every failed question of this agent's runs already has a Bad Case."}
+            {q
+              ? `No run matching “${q}” has a fail without a Bad Case.`
+              : "Every failed question of this agent's runs already has a Bad Case."}
           </p>
         ) : (
           <fieldset>
@@ -283,8 +344,19 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
             <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
               {offered.map((r) => (
                 <li key={r.id}>
-                  <label className={cn("flex cursor-pointer items-center gap-3 px-3 py-2 text-sm", run === r.id ? "bg-brand-50" : "hover:bg-slate-50")}>
-                    <input type="radio" name="bad-case-run" value={r.id} checked={run === r.id} onChange={() => setRun(r.id)} />
+                  <label
+                    className={cn(
+                      "flex cursor-pointer items-center gap-3 px-3 py-2 text-sm",
+                      run === r.id ? "bg-brand-50" : "hover:bg-slate-50",
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="bad-case-run"
+                      value={r.id}
+                      checked={run === r.id}
+                      onChange={() => setRun(r.id)}
+                    />
                     <span className="min-w-0 flex-1">
                       <span className="font-mono font-semibold">{r.shortId}</span> · {r.setName} v{r.setVersion}
                       {r.environment ? <span className="text-slate-600"> · {r.environment}</span> : null}
@@ -293,13 +365,20 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
                       </span>
                     </span>
                     <Badge tone="danger">
-                      {plural(r.progress.unfiledFails, "fail")} without a Bad Case{r.progress.fails > r.progress.unfiledFails ? ` (of ${r.progress.fails})` : ""}
+                      {plural(r.progress.unfiledFails, "fail")} without a Bad Case
+                      {r.progress.fails > r.progress.unfiledFails ? ` (of ${r.progress.fails})` : ""}
                     </Badge>
                   </label>
                 </li>
               ))}
             </ul>
-            <LoadMore shown={offered.length} hasMore={!!runs.hasNextPage} loading={runs.isFetchingNextPage} onLoadMore={() => runs.fetchNextPage()} noun="runs" />
+            <LoadMore
+              shown={offered.length}
+              hasMore={!!runs.hasNextPage}
+              loading={runs.isFetchingNextPage}
+              onLoadMore={() => runs.fetchNextPage()}
+              noun="runs"
+            />
           </fieldset>
         )}
       </div>
@@ -314,8 +393,14 @@ function BadCaseView({ id }: { id: string }) {
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
   const bc = useQuery(trpc.eval.badCases.get.queryOptions({ id }));
-  const reruns = useQuery({ ...trpc.eval.runs.list.queryOptions({ rerunOf: bc.data?.runId ?? "", limit: 20 }), enabled: !!bc.data });
-  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }), enabled: !!bc.data });
+  const reruns = useQuery({
+    ...trpc.eval.runs.list.queryOptions({ rerunOf: bc.data?.runId ?? "", limit: 20 }),
+    enabled: !!bc.data,
+  });
+  const item = useQuery({
+    ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }),
+    enabled: !!bc.data,
+  });
   const [notes, setNotes] = useState<string | null>(null);
   const save = useMutation(
     trpc.eval.badCases.update.mutationOptions({
@@ -330,7 +415,11 @@ function BadCaseView({ id }: { id: string }) {
   const rerun = useMutation(
     trpc.eval.runs.rerun.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: `Re-run ${r.shortId} created`, description: "Start it on the run page; when it is judged, compare." });
+        toast({
+          tone: "success",
+          title: `Re-run ${r.shortId} created`,
+          description: "Start it on the run page; when it is judged, compare.",
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
         go({ tab: "runs", run: r.shortId });
       },
@@ -348,7 +437,8 @@ function BadCaseView({ id }: { id: string }) {
         <div className="min-w-0">
           <h2 className="text-lg font-semibold">{b.title}</h2>
           <p className="mt-1 text-sm text-slate-600">
-            {b.setName} · question {b.sampleKey} · run {b.runShortId} · created {ago(b.createdAt)} by {b.createdByLabel ?? "—"}
+            {b.setName} · question {b.sampleKey} · run {b.runShortId} · created {ago(b.createdAt)} by{" "}
+            {b.createdByLabel ?? "—"}
           </p>
         </div>
         <StatusSelect badCase={b} />
@@ -359,7 +449,9 @@ function BadCaseView({ id }: { id: string }) {
             <p className="font-medium text-slate-900">{b.question}</p>
             {item.data && (
               <>
-                <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-slate-800">{item.data.answer || item.data.error || "(no answer)"}</p>
+                <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-slate-800">
+                  {item.data.answer || item.data.error || "(no answer)"}
+                </p>
                 {item.data.verdict?.basis && (
                   <p className="text-slate-700">
                     <span className="font-medium">Basis:</span> {item.data.verdict.basis}
@@ -368,9 +460,13 @@ function BadCaseView({ id }: { id: string }) {
               </>
             )}
             <p className="text-slate-700">
-              <span className="font-medium">Attribution:</span> {b.attribution ? words(b.attribution) : "—"} · <span className="font-medium">Scenario:</span> {b.classification || "—"}
+              <span className="font-medium">Attribution:</span> {b.attribution ? words(b.attribution) : "—"} ·{" "}
+              <span className="font-medium">Scenario:</span> {b.classification || "—"}
             </p>
-            <EvalLink to={{ tab: "annotation", run: b.runShortId, item: b.itemId }} className="inline-block font-medium text-brand-700 hover:underline">
+            <EvalLink
+              to={{ tab: "annotation", run: b.runShortId, item: b.itemId }}
+              className="inline-block font-medium text-brand-700 hover:underline"
+            >
               Open it in annotation →
             </EvalLink>
           </div>
@@ -378,13 +474,23 @@ function BadCaseView({ id }: { id: string }) {
         <Card title="After the fix">
           <div className="space-y-3 text-sm">
             <p className="text-slate-600">
-              Fix the agent, then re-run the same batch and compare: the question should now pass. Once a person judged it pass in the re-run, set the status to verified (the server checks that run).
+              Fix the agent, then re-run the same batch and compare: the question should now pass. Once a person judged
+              it pass in the re-run, set the status to verified (the server checks that run).
             </p>
-            <Button variant="secondary" className="w-full" disabled={!caps.manage || rerun.isPending} title={caps.manage ? undefined : deniedReason(role, "manage")} onClick={() => rerun.mutate({ id: b.runId, body: {} })}>
+            <Button
+              variant="secondary"
+              className="w-full"
+              disabled={!caps.manage || rerun.isPending}
+              title={caps.manage ? undefined : deniedReason(role, "manage")}
+              onClick={() => rerun.mutate({ id: b.runId, body: {} })}
+            >
               Re-run the same batch
             </Button>
             {latest ? (
-              <EvalLink to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId, q: b.sampleKey }} className="block text-center font-medium text-brand-700 hover:underline">
+              <EvalLink
+                to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId, q: b.sampleKey }}
+                className="block text-center font-medium text-brand-700 hover:underline"
+              >
                 Compare {b.runShortId} with its re-run {latest.shortId}
               </EvalLink>
             ) : (
@@ -406,12 +512,16 @@ function BadCaseView({ id }: { id: string }) {
                 </span>
               ) : (
                 <span>
-                  {h.fromStatus ? <BadCaseBadge status={h.fromStatus} /> : null} → <BadCaseBadge status={h.toStatus} /> by {h.byLabel ?? "—"}
+                  {h.fromStatus ? <BadCaseBadge status={h.fromStatus} /> : null} → <BadCaseBadge status={h.toStatus} />{" "}
+                  by {h.byLabel ?? "—"}
                   {h.toStatus === "verified" && h.runShortId && (
                     <>
                       {" "}
                       · passed (human verdict) in{" "}
-                      <EvalLink to={{ tab: "runs", run: h.runShortId }} className="font-mono text-brand-700 hover:underline">
+                      <EvalLink
+                        to={{ tab: "runs", run: h.runShortId }}
+                        className="font-mono text-brand-700 hover:underline"
+                      >
                         {h.runShortId}
                       </EvalLink>
                     </>
@@ -423,9 +533,20 @@ function BadCaseView({ id }: { id: string }) {
         </ol>
       </Card>
       <Card title="Notes">
-        <textarea className={inputClass} rows={3} value={notes ?? b.notes} onChange={(e) => setNotes(e.target.value)} disabled={!caps.annotate} aria-label="Notes" />
+        <textarea
+          className={inputClass}
+          rows={3}
+          value={notes ?? b.notes}
+          onChange={(e) => setNotes(e.target.value)}
+          disabled={!caps.annotate}
+          aria-label="Notes"
+        />
         <div className="mt-2 flex justify-end">
-          <Button size="sm" disabled={notes === null || save.isPending || !caps.annotate} onClick={() => save.mutate({ id: b.id, body: { notes: notes ?? "" } })}>
+          <Button
+            size="sm"
+            disabled={notes === null || save.isPending || !caps.annotate}
+            onClick={() => save.mutate({ id: b.id, body: { notes: notes ?? "" } })}
+          >
             Save notes
           </Button>
         </div>

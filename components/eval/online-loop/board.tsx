@@ -28,7 +28,15 @@ const SHOWN = 30;
  * The online loop as a board: a lead count leading in, then every online-sourced pool sample by stage, each card with
  * its source trace, its history and its next step (confirm, expectations inline, freeze, run, judge, Bad Case, verify).
  */
-export function LoopBoard({ agentId, newLeads, onReviewLeads }: { agentId: string; newLeads: number | null; onReviewLeads: () => void }) {
+export function LoopBoard({
+  agentId,
+  newLeads,
+  onReviewLeads,
+}: {
+  agentId: string;
+  newLeads: number | null;
+  onReviewLeads: () => void;
+}) {
   const trpc = useTRPC();
   // the board sums up work done in the other tabs (verdicts, Bad Cases, re-runs): read it afresh whenever it is shown
   const board = useQuery({ ...trpc.eval.online.board.queryOptions({ agentId }), refetchOnMount: "always" });
@@ -44,14 +52,23 @@ export function LoopBoard({ agentId, newLeads, onReviewLeads }: { agentId: strin
         The online feedback loop
       </h2>
       <p className="max-w-3xl text-sm text-slate-600">
-        Low-scored and flagged answers become leads; a lead added to a regression pool is confirmed, given expectations, frozen and run at pipeline_live; its fails become Bad Cases, verified by a re-run on the fixed agent.
+        Low-scored and flagged answers become leads; a lead added to a regression pool is confirmed, given expectations,
+        frozen and run at pipeline_live; its fails become Bad Cases, verified by a re-run on the fixed agent.
       </p>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <section aria-label={`Leads: ${newLeads ?? "…"} new`} className="min-w-0 rounded-xl bg-amber-50 p-2 ring-1 ring-amber-200">
-          <h3 className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800" title="New leads in the chosen time range (see the list below)">
+        <section
+          aria-label={`Leads: ${newLeads ?? "…"} new`}
+          className="min-w-0 rounded-xl bg-amber-50 p-2 ring-1 ring-amber-200"
+        >
+          <h3
+            className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800"
+            title="New leads in the chosen time range (see the list below)"
+          >
             Leads <span className="text-xs font-normal text-slate-600">{newLeads ?? "…"} new</span>
           </h3>
-          <p className="mt-2 px-1 text-xs text-slate-700">Online answers scored low or flagged by the guardrail rules, not yet in a pool or dismissed.</p>
+          <p className="mt-2 px-1 text-xs text-slate-700">
+            Online answers scored low or flagged by the guardrail rules, not yet in a pool or dismissed.
+          </p>
           <Button size="sm" variant="secondary" className="mt-2 w-full" onClick={onReviewLeads}>
             Review the new leads ↓
           </Button>
@@ -60,26 +77,54 @@ export function LoopBoard({ agentId, newLeads, onReviewLeads }: { agentId: strin
           const col = cards.filter((c) => c.stage === st.id);
           const versions = [...new Map(col.map((c) => [`${c.setId}:${c.version}`, c])).values()];
           return (
-            <section key={st.id} aria-label={`${st.label}: ${col.length}`} className="min-w-0 rounded-xl bg-slate-100 p-2">
-              <h3 className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800" title={st.hint}>
+            <section
+              key={st.id}
+              aria-label={`${st.label}: ${col.length}`}
+              className="min-w-0 rounded-xl bg-slate-100 p-2"
+            >
+              <h3
+                className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800"
+                title={st.hint}
+              >
                 {st.label} <span className="text-xs font-normal text-slate-600">{col.length}</span>
               </h3>
               {col.length === 0 && <p className="mt-2 px-1 text-xs text-slate-600">{st.hint}.</p>}
               {st.id === "expectations" &&
                 versions.map((v) => (
-                  <Button key={`${v.setId}:${v.version}`} size="sm" variant="secondary" className="mt-2 w-full" disabled={!caps.manage || actions.busy.freeze} title={manageTitle ?? "Freezing makes the version immutable; samples without expectations block it"} onClick={() => actions.freeze(v)}>
+                  <Button
+                    key={`${v.setId}:${v.version}`}
+                    size="sm"
+                    variant="secondary"
+                    className="mt-2 w-full"
+                    disabled={!caps.manage || actions.busy.freeze}
+                    title={manageTitle ?? "Freezing makes the version immutable; samples without expectations block it"}
+                    onClick={() => actions.freeze(v)}
+                  >
                     Freeze {v.setName} v{v.version}
                   </Button>
                 ))}
               {st.id === "frozen" &&
                 versions.map((v) => (
-                  <Button key={`${v.setId}:${v.version}`} size="sm" className="mt-2 w-full" disabled={!caps.manage || actions.busy.run} title={manageTitle ?? "An in-platform run at pipeline_live (real calls, like online)"} onClick={() => actions.runAtLive(v)}>
+                  <Button
+                    key={`${v.setId}:${v.version}`}
+                    size="sm"
+                    className="mt-2 w-full"
+                    disabled={!caps.manage || actions.busy.run}
+                    title={manageTitle ?? "An in-platform run at pipeline_live (real calls, like online)"}
+                    onClick={() => actions.runAtLive(v)}
+                  >
                     Run v{v.version} at pipeline_live
                   </Button>
                 ))}
               <ul className="mt-2 space-y-2">
                 {col.slice(0, SHOWN).map((c) => (
-                  <SampleCard key={`${c.setId}:${c.key}`} card={c} actions={actions} manageTitle={manageTitle} canManage={caps.manage} />
+                  <SampleCard
+                    key={`${c.setId}:${c.key}`}
+                    card={c}
+                    actions={actions}
+                    manageTitle={manageTitle}
+                    canManage={caps.manage}
+                  />
                 ))}
                 {col.length > SHOWN && <li className="px-1 text-xs text-slate-600">and {col.length - SHOWN} more</li>}
               </ul>
@@ -91,11 +136,24 @@ export function LoopBoard({ agentId, newLeads, onReviewLeads }: { agentId: strin
   );
 }
 
-function SampleCard({ card: c, actions, manageTitle, canManage }: { card: BoardCard; actions: ReturnType<typeof useBoardActions>; manageTitle?: string; canManage: boolean }) {
+function SampleCard({
+  card: c,
+  actions,
+  manageTitle,
+  canManage,
+}: {
+  card: BoardCard;
+  actions: ReturnType<typeof useBoardActions>;
+  manageTitle?: string;
+  canManage: boolean;
+}) {
   const [editing, setEditing] = useState(false);
   const draft = c.versionStatus === "draft";
   return (
-    <li aria-label={`${c.key}: ${c.question.slice(0, 60)}`} className="rounded-lg bg-white p-2 text-xs shadow-sm ring-1 ring-slate-200">
+    <li
+      aria-label={`${c.key}: ${c.question.slice(0, 60)}`}
+      className="rounded-lg bg-white p-2 text-xs shadow-sm ring-1 ring-slate-200"
+    >
       <div className="flex justify-between gap-2 text-slate-500">
         <span className="font-mono">{c.key}</span>
         <span title={c.setName}>
@@ -106,7 +164,11 @@ function SampleCard({ card: c, actions, manageTitle, canManage }: { card: BoardC
       <div className="mt-1 flex flex-wrap items-center gap-1.5">
         {!c.confirmed && draft && <Badge tone="warning">not confirmed</Badge>}
         {c.run && <VerdictBadge verdict={c.run.verdict} />}
-        {c.badCase && <Badge tone={c.badCase.status === "verified" ? "success" : "danger"}>Bad Case {words(c.badCase.status)}</Badge>}
+        {c.badCase && (
+          <Badge tone={c.badCase.status === "verified" ? "success" : "danger"}>
+            Bad Case {words(c.badCase.status)}
+          </Badge>
+        )}
         <TraceButton traceId={c.sourceTraceId} label="source trace" />
       </div>
       {draft && c.points.length > 0 && !editing && (
@@ -116,31 +178,60 @@ function SampleCard({ card: c, actions, manageTitle, canManage }: { card: BoardC
           ))}
         </ul>
       )}
-      {editing && <PointsEditor card={c} busy={actions.busy.points} onSave={(points) => actions.savePoints(c, points, () => setEditing(false))} onCancel={() => setEditing(false)} />}
+      {editing && (
+        <PointsEditor
+          card={c}
+          busy={actions.busy.points}
+          onSave={(points) => actions.savePoints(c, points, () => setEditing(false))}
+          onCancel={() => setEditing(false)}
+        />
+      )}
       <div className="mt-2 flex flex-wrap gap-x-3 gap-y-1">
         {c.stage === "candidate" && (
-          <Button size="sm" disabled={!canManage || actions.busy.confirm} title={manageTitle ?? "It belongs in the pool: confirm it, then add expected points"} onClick={() => actions.confirm(c)}>
+          <Button
+            size="sm"
+            disabled={!canManage || actions.busy.confirm}
+            title={manageTitle ?? "It belongs in the pool: confirm it, then add expected points"}
+            onClick={() => actions.confirm(c)}
+          >
             Confirm
           </Button>
         )}
         {draft && !editing && (
-          <Button size="sm" variant="secondary" disabled={!canManage} title={manageTitle} onClick={() => setEditing(true)}>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!canManage}
+            title={manageTitle}
+            onClick={() => setEditing(true)}
+          >
             {c.points.length ? "Edit expectations" : "Add expectations"}
           </Button>
         )}
         {c.stage === "frozen" && <span className="text-slate-500">frozen, not run yet</span>}
         {c.run && (
-          <EvalLink to={{ tab: "annotation", run: c.run.shortId, item: c.run.itemId }} className="font-medium text-brand-700 hover:underline">
+          <EvalLink
+            to={{ tab: "annotation", run: c.run.shortId, item: c.run.itemId }}
+            className="font-medium text-brand-700 hover:underline"
+          >
             {c.run.verdict ? `${c.run.shortId}: ${c.run.verdict}` : `Judge in ${c.run.shortId}`} →
           </EvalLink>
         )}
         {c.badCase && (
-          <EvalLink to={{ tab: "bad-cases", case: c.badCase.id }} className="font-medium text-brand-700 hover:underline">
-            {c.stage === "bad_case" && c.run?.verdict === "pass" ? `Passed in ${c.run.shortId}: verify →` : "Bad Case →"}
+          <EvalLink
+            to={{ tab: "bad-cases", case: c.badCase.id }}
+            className="font-medium text-brand-700 hover:underline"
+          >
+            {c.stage === "bad_case" && c.run?.verdict === "pass"
+              ? `Passed in ${c.run.shortId}: verify →`
+              : "Bad Case →"}
           </EvalLink>
         )}
         {c.compare && (
-          <EvalLink to={{ tab: "runs", view: "compare", a: c.compare.a, b: c.compare.b, q: c.key }} className="font-medium text-brand-700 hover:underline">
+          <EvalLink
+            to={{ tab: "runs", view: "compare", a: c.compare.a, b: c.compare.b, q: c.key }}
+            className="font-medium text-brand-700 hover:underline"
+          >
             Compare {c.compare.a} → {c.compare.b}
           </EvalLink>
         )}
@@ -151,11 +242,25 @@ function SampleCard({ card: c, actions, manageTitle, canManage }: { card: BoardC
 }
 
 function VerdictBadge({ verdict }: { verdict: "pass" | "fail" | null }) {
-  return <Badge tone={verdict === "pass" ? "success" : verdict === "fail" ? "danger" : "neutral"}>{verdict ?? "not judged"}</Badge>;
+  return (
+    <Badge tone={verdict === "pass" ? "success" : verdict === "fail" ? "danger" : "neutral"}>
+      {verdict ?? "not judged"}
+    </Badge>
+  );
 }
 
 /** Expected points, one per line, saved through the sample update service (drafts only). */
-function PointsEditor({ card, busy, onSave, onCancel }: { card: BoardCard; busy: boolean; onSave: (points: string[]) => void; onCancel: () => void }) {
+function PointsEditor({
+  card,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  card: BoardCard;
+  busy: boolean;
+  onSave: (points: string[]) => void;
+  onCancel: () => void;
+}) {
   const [text, setText] = useState(card.points.join("\n"));
   const points = text
     .split("\n")
@@ -165,7 +270,13 @@ function PointsEditor({ card, busy, onSave, onCancel }: { card: BoardCard; busy:
     <div className="mt-2 space-y-1">
       <label className="block text-xs font-medium text-slate-600">
         Expected points of {card.key} (one per line)
-        <textarea className={`${inputClass} mt-1`} rows={3} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+        <textarea
+          className={`${inputClass} mt-1`}
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          autoFocus
+        />
       </label>
       <div className="flex gap-2">
         <Button size="sm" disabled={busy || !points.length} onClick={() => onSave(points)}>

@@ -22,7 +22,15 @@ import { AddToPoolDialog, DismissDialog } from "../pool-dialogs";
 import { LEADS_PAGE, type useLeads } from "./use-leads";
 
 /** Leads from online traffic: filters in the URL, the counts per day of the range, a page of lead cards. */
-export function LeadsSection({ agentId, agentName, state }: { agentId: string; agentName: string; state: ReturnType<typeof useLeads> }) {
+export function LeadsSection({
+  agentId,
+  agentName,
+  state,
+}: {
+  agentId: string;
+  agentName: string;
+  state: ReturnType<typeof useLeads>;
+}) {
   const { url, maxScore, leads, counts, pages, setFilter, filtered, statuses, signals } = state;
   const data = leads.data;
   const rows = data?.items ?? [];
@@ -33,13 +41,29 @@ export function LeadsSection({ agentId, agentName, state }: { agentId: string; a
           Leads from online traffic
         </h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Answers of {agentName} (chat and API callers) that users scored {maxScore} or lower, or that the guardrail rules flag (an execution error, an empty item list from a live query, no query at all). Add the
-          ones worth keeping to a regression pool (never a golden set); the board above takes them on: confirm, expectations, freeze, run, Bad Case, re-run.
+          Answers of {agentName} (chat and API callers) that users scored {maxScore} or lower, or that the guardrail
+          rules flag (an execution error, an empty item list from a live query, no query at all). Add the ones worth
+          keeping to a regression pool (never a golden set); the board above takes them on: confirm, expectations,
+          freeze, run, Bad Case, re-run.
         </p>
       </div>
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
-        <FilterSelect label="Status" className="w-36" value={url.status} onChange={(status) => setFilter({ status })} any="Any status" options={statuses.map((s) => ({ value: s.id, label: s.label, title: s.meaning }))} />
-        <FilterSelect label="Signal" className="w-40" value={url.signal} onChange={(signal) => setFilter({ signal: signal as never })} any="Any signal" options={signals.map((s) => ({ value: s.id, label: s.label, title: s.meaning }))} />
+        <FilterSelect
+          label="Status"
+          className="w-36"
+          value={url.status}
+          onChange={(status) => setFilter({ status })}
+          any="Any status"
+          options={statuses.map((s) => ({ value: s.id, label: s.label, title: s.meaning }))}
+        />
+        <FilterSelect
+          label="Signal"
+          className="w-40"
+          value={url.signal}
+          onChange={(signal) => setFilter({ signal: signal as never })}
+          any="Any signal"
+          options={signals.map((s) => ({ value: s.id, label: s.label, title: s.meaning }))}
+        />
         <FilterSelect
           label="Low score means"
           className="w-32"
@@ -48,18 +72,40 @@ export function LeadsSection({ agentId, agentName, state }: { agentId: string; a
           options={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: `≤ ${n} of 5` }))}
         />
         <FilterField label="From">
-          <input type="date" className={cn(inputClass, "mt-1 w-40")} value={url.from ?? ""} max={url.to} onChange={(e) => setFilter({ from: e.target.value || undefined })} />
+          <input
+            type="date"
+            className={cn(inputClass, "mt-1 w-40")}
+            value={url.from ?? ""}
+            max={url.to}
+            onChange={(e) => setFilter({ from: e.target.value || undefined })}
+          />
         </FilterField>
         <FilterField label="To">
-          <input type="date" className={cn(inputClass, "mt-1 w-40")} value={url.to ?? ""} min={url.from} onChange={(e) => setFilter({ to: e.target.value || undefined })} />
+          <input
+            type="date"
+            className={cn(inputClass, "mt-1 w-40")}
+            value={url.to ?? ""}
+            min={url.from}
+            onChange={(e) => setFilter({ to: e.target.value || undefined })}
+          />
         </FilterField>
         {filtered && (
-          <Button size="sm" variant="ghost" onClick={() => setFilter({ status: undefined, signal: undefined, score: undefined, from: undefined, to: undefined })}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() =>
+              setFilter({ status: undefined, signal: undefined, score: undefined, from: undefined, to: undefined })
+            }
+          >
             Clear filters
           </Button>
         )}
       </div>
-      {state.countsError ? <ErrorState error={state.countsError} title="The counts per day could not be loaded" /> : counts && <LeadsPerDay counts={counts} />}
+      {state.countsError ? (
+        <ErrorState error={state.countsError} title="The counts per day could not be loaded" />
+      ) : (
+        counts && <LeadsPerDay counts={counts} />
+      )}
       {leads.error ? (
         <ErrorState error={leads.error} onRetry={() => leads.refetch()} />
       ) : leads.isLoading ? (
@@ -89,7 +135,11 @@ export function LeadsSection({ agentId, agentName, state }: { agentId: string; a
           onNext={() => pages.next(data?.nextCursor ?? undefined)}
         />
       )}
-      {data && <p className="text-xs text-slate-500">{data.scanned.toLocaleString("en-US")} online answers looked at for this page.</p>}
+      {data && (
+        <p className="text-xs text-slate-500">
+          {data.scanned.toLocaleString("en-US")} online answers looked at for this page.
+        </p>
+      )}
     </section>
   );
 }
@@ -102,7 +152,10 @@ function LeadsPerDay({ counts }: { counts: LeadCounts }) {
       title="Leads per day"
       description={
         <>
-          {summary}.{!counts.complete && counts.coveredFrom ? ` The range holds more online answers than one count looks at: counted from ${when(counts.coveredFrom)} on.` : ""}
+          {summary}.
+          {!counts.complete && counts.coveredFrom
+            ? ` The range holds more online answers than one count looks at: counted from ${when(counts.coveredFrom)} on.`
+            : ""}
         </>
       }
     >
@@ -129,7 +182,10 @@ function LeadsPerDay({ counts }: { counts: LeadCounts }) {
 function ScoreBadge({ score }: { score: number | null }) {
   if (score === null) return <Badge tone="neutral">no feedback</Badge>;
   return (
-    <Badge tone={score <= 2 ? "danger" : score === 3 ? "warning" : "success"} title={`The user scored this answer ${score} of 5`}>
+    <Badge
+      tone={score <= 2 ? "danger" : score === 3 ? "warning" : "success"}
+      title={`The user scored this answer ${score} of 5`}
+    >
       {"★".repeat(score)}
       <span className="sr-only"> </span>
       {score}/5
@@ -155,7 +211,10 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
   );
   const manageTitle = caps.manage ? undefined : deniedReason(role, "manage");
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-label={`Lead: ${lead.message.slice(0, 80)}`}>
+    <li
+      className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      aria-label={`Lead: ${lead.message.slice(0, 80)}`}
+    >
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
         <span title={when(lead.startedAt)}>{ago(lead.startedAt)}</span>
         <ScoreBadge score={lead.score} />
@@ -194,10 +253,15 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
         </div>
         <div>
           <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Answer</h3>
-          <p className="mt-1 line-clamp-6 whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-2 text-sm text-slate-800 [overflow-wrap:anywhere]">{lead.answer || (lead.traceStatus === "succeeded" ? "(empty answer)" : `(the run ${words(lead.traceStatus)})`)}</p>
+          <p className="mt-1 line-clamp-6 whitespace-pre-wrap break-words rounded-lg bg-slate-50 p-2 text-sm text-slate-800 [overflow-wrap:anywhere]">
+            {lead.answer ||
+              (lead.traceStatus === "succeeded" ? "(empty answer)" : `(the run ${words(lead.traceStatus)})`)}
+          </p>
           {lead.payload != null && (
             <details className="mt-2 text-sm">
-              <summary className="cursor-pointer text-xs font-medium text-slate-600">Structured answer (payload)</summary>
+              <summary className="cursor-pointer text-xs font-medium text-slate-600">
+                Structured answer (payload)
+              </summary>
               <div className="mt-2">
                 <PayloadView payload={lead.payload} compact />
               </div>
@@ -207,7 +271,10 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-2">
         {lead.status === "in_pool" && lead.pool && (
-          <EvalLink to={{ tab: "sets", set: lead.pool.setId, v: lead.pool.version, q: lead.pool.key }} className="mr-auto text-sm font-medium text-brand-700 hover:underline">
+          <EvalLink
+            to={{ tab: "sets", set: lead.pool.setId, v: lead.pool.version, q: lead.pool.key }}
+            className="mr-auto text-sm font-medium text-brand-700 hover:underline"
+          >
             {lead.pool.key} in {lead.pool.setName} v{lead.pool.version} ({lead.pool.versionStatus}) →
           </EvalLink>
         )}
@@ -217,12 +284,24 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
           </p>
         )}
         {lead.status === "dismissed" ? (
-          <Button size="sm" variant="secondary" disabled={!caps.manage || restore.isPending} title={manageTitle} onClick={() => restore.mutate({ traceId: lead.traceId })}>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={!caps.manage || restore.isPending}
+            title={manageTitle}
+            onClick={() => restore.mutate({ traceId: lead.traceId })}
+          >
             Restore
           </Button>
         ) : lead.status === "new" ? (
           <>
-            <Button size="sm" variant="secondary" disabled={!caps.manage} title={manageTitle} onClick={() => setDismissing(true)}>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={!caps.manage}
+              title={manageTitle}
+              onClick={() => setDismissing(true)}
+            >
               Dismiss…
             </Button>
             <Button size="sm" disabled={!caps.manage} title={manageTitle} onClick={() => setAdding(true)}>

@@ -28,13 +28,19 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
   const confirmSample = useMutation(
     trpc.eval.online.confirm.mutationOptions({
       onSuccess: async (s) => {
-        toast({ tone: "success", title: `${s.key} confirmed`, description: "Add its expected points, then freeze the version." });
+        toast({
+          tone: "success",
+          title: `${s.key} confirmed`,
+          description: "Add its expected points, then freeze the version.",
+        });
         await reload();
       },
       onError: fail("Not confirmed"),
     }),
   );
-  const unconfirmSample = useMutation(trpc.eval.online.unconfirm.mutationOptions({ onSuccess: reload, onError: fail("Not changed") }));
+  const unconfirmSample = useMutation(
+    trpc.eval.online.unconfirm.mutationOptions({ onSuccess: reload, onError: fail("Not changed") }),
+  );
   const points = useMutation(
     trpc.eval.samples.update.mutationOptions({
       onSuccess: async (s) => {
@@ -79,7 +85,12 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
       fail("No run created")(e);
       return;
     }
-    const out = await runs.createAndStart({ setVersionId, mode: "in_platform", tier: "pipeline_live", environment: "regression" });
+    const out = await runs.createAndStart({
+      setVersionId,
+      mode: "in_platform",
+      tier: "pipeline_live",
+      environment: "regression",
+    });
     if (!out.ok && out.step === "create") {
       toast({ tone: "error", title: "No run created", description: out.message });
       return;
@@ -94,9 +105,15 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
   return {
     confirm: (c: BoardCard) => confirmSample.mutate({ id: c.sampleId }),
     unconfirm: (c: BoardCard) => unconfirmSample.mutate({ id: c.sampleId }),
-    savePoints: (c: BoardCard, expectedPoints: string[], done: () => void) => points.mutate({ id: c.sampleId, body: { expectedPoints } }, { onSuccess: done }),
+    savePoints: (c: BoardCard, expectedPoints: string[], done: () => void) =>
+      points.mutate({ id: c.sampleId, body: { expectedPoints } }, { onSuccess: done }),
     freeze,
     runAtLive,
-    busy: { confirm: confirmSample.isPending || unconfirmSample.isPending, points: points.isPending, freeze: freezeMutation.isPending, run: runs.isPending },
+    busy: {
+      confirm: confirmSample.isPending || unconfirmSample.isPending,
+      points: points.isPending,
+      freeze: freezeMutation.isPending,
+      run: runs.isPending,
+    },
   };
 }

@@ -30,7 +30,12 @@ export function useLeads(agentId: string) {
     ...(url.to ? { to: url.to } : {}),
   };
   const leads = useQuery({
-    ...trpc.eval.online.leads.queryOptions({ ...filters, ...(status ? { status } : {}), limit: LEADS_PAGE, ...(pages.cursor ? { cursor: pages.cursor } : {}) }),
+    ...trpc.eval.online.leads.queryOptions({
+      ...filters,
+      ...(status ? { status } : {}),
+      limit: LEADS_PAGE,
+      ...(pages.cursor ? { cursor: pages.cursor } : {}),
+    }),
     placeholderData: keepPreviousData,
     enabled: !url.status || !!vocabulary.data, // a status filter waits for the vocabulary that recognises it
   });

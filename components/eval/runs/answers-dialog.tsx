@@ -9,7 +9,11 @@ import { useToast } from "@/components/ui/toast";
 import { errorInfo } from "../types";
 import { RowErrors, UploadFields, type UploadFormat } from "../upload";
 
-type Result = { matched: number; unmatched: Array<{ row: number; key?: string; sampleId?: string; reason: string }>; skipped: Array<{ row: number; key: string; reason: string }> };
+type Result = {
+  matched: number;
+  unmatched: Array<{ row: number; key?: string; sampleId?: string; reason: string }>;
+  skipped: Array<{ row: number; key: string; reason: string }>;
+};
 
 /** Pasted mode: upload answers (file or paste) matched by sample key or id; rows that match nothing are shown. */
 export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose: () => void; runId: string }) {
@@ -19,7 +23,10 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
   const [format, setFormat] = useState<UploadFormat>("csv");
   const [content, setContent] = useState("");
   const [result, setResult] = useState<Result | null>(null);
-  const [error, setError] = useState<{ message: string; rows: Array<{ row: number; field: string; message: string }> } | null>(null);
+  const [error, setError] = useState<{
+    message: string;
+    rows: Array<{ row: number; field: string; message: string }>;
+  } | null>(null);
   useEffect(() => {
     if (open) {
       setContent("");
@@ -32,12 +39,22 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
       onSuccess: async (r) => {
         setResult(r);
         setError(null);
-        toast({ tone: "success", title: `${r.matched} answer${r.matched === 1 ? "" : "s"} stored`, description: r.unmatched.length ? `${r.unmatched.length} rows matched no question.` : undefined });
+        toast({
+          tone: "success",
+          title: `${r.matched} answer${r.matched === 1 ? "" : "s"} stored`,
+          description: r.unmatched.length ? `${r.unmatched.length} rows matched no question.` : undefined,
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
       },
       onError: (e) => {
         const info = errorInfo(e);
-        setError({ message: info.message, rows: info.code === "IMPORT_INVALID" ? (info.details as Array<{ row: number; field: string; message: string }>) : [] });
+        setError({
+          message: info.message,
+          rows:
+            info.code === "IMPORT_INVALID"
+              ? (info.details as Array<{ row: number; field: string; message: string }>)
+              : [],
+        });
       },
     }),
   );
@@ -49,8 +66,10 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
       title="Upload answers"
       description={
         <>
-          Columns (CSV) or fields (JSON, JSON Lines): <code className="text-xs">key</code> or <code className="text-xs">sample_id</code>, <code className="text-xs">answer</code>, optional{" "}
-          <code className="text-xs">payload</code> (JSON), <code className="text-xs">trace_id</code>, <code className="text-xs">latency_ms</code>, <code className="text-xs">error</code>. Questions that already
+          Columns (CSV) or fields (JSON, JSON Lines): <code className="text-xs">key</code> or{" "}
+          <code className="text-xs">sample_id</code>, <code className="text-xs">answer</code>, optional{" "}
+          <code className="text-xs">payload</code> (JSON), <code className="text-xs">trace_id</code>,{" "}
+          <code className="text-xs">latency_ms</code>, <code className="text-xs">error</code>. Questions that already
           have a verdict are not overwritten.
         </>
       }
@@ -59,14 +78,23 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
           <Button variant="secondary" onClick={onClose}>
             {result ? "Done" : "Cancel"}
           </Button>
-          <Button disabled={!content.trim() || upload.isPending} onClick={() => upload.mutate({ id: runId, body: { format, content } })}>
+          <Button
+            disabled={!content.trim() || upload.isPending}
+            onClick={() => upload.mutate({ id: runId, body: { format, content } })}
+          >
             {upload.isPending ? "Uploading…" : "Upload"}
           </Button>
         </>
       }
     >
       <div className="space-y-4">
-        <UploadFields format={format} onFormat={setFormat} content={content} onContent={(text) => setContent(text)} contentLabel="Answers" />
+        <UploadFields
+          format={format}
+          onFormat={setFormat}
+          content={content}
+          onContent={(text) => setContent(text)}
+          contentLabel="Answers"
+        />
         {error && (
           <div role="alert" className="space-y-2">
             <p className="text-sm font-medium text-red-700">{error.message}</p>
@@ -76,7 +104,8 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
         {result && (
           <div className="space-y-2 text-sm">
             <p className="font-medium text-emerald-800">
-              {result.matched} matched · {result.unmatched.length} unmatched · {result.skipped.length} skipped (already judged)
+              {result.matched} matched · {result.unmatched.length} unmatched · {result.skipped.length} skipped (already
+              judged)
             </p>
             <RowErrors caption="Rows not stored" rows={[...result.unmatched, ...result.skipped]} />
           </div>

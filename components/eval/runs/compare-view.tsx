@@ -22,8 +22,20 @@ import { COMPARE_OUTCOMES, compareQuery, type CompareOutcome } from "../url-stat
 
 type Outcome = EvalCompare["questions"][number]["outcome"];
 const PAGE = 50;
-const OUTCOME_TONES: Record<CompareOutcome, BadgeTone> = { regressed: "danger", fixed: "success", both_fail: "warning", both_pass: "neutral", incomplete: "info", only_a: "neutral", only_b: "neutral" };
-const ROW_TONE: Partial<Record<Outcome, string>> = { regressed: "bg-red-50/70", fixed: "bg-emerald-50/70", both_fail: "bg-amber-50/50" };
+const OUTCOME_TONES: Record<CompareOutcome, BadgeTone> = {
+  regressed: "danger",
+  fixed: "success",
+  both_fail: "warning",
+  both_pass: "neutral",
+  incomplete: "info",
+  only_a: "neutral",
+  only_b: "neutral",
+};
+const ROW_TONE: Partial<Record<Outcome, string>> = {
+  regressed: "bg-red-50/70",
+  fixed: "bg-emerald-50/70",
+  both_fail: "bg-amber-50/50",
+};
 
 /**
  * Two runs question by question (matched by sample key): deltas, warnings, regressions highlighted, both answers side
@@ -35,17 +47,32 @@ export function CompareView({ agentId }: { agentId: string }) {
   const [url, go] = useEvalUrl();
   const runs = useQuery(trpc.eval.runs.list.queryOptions({ agentId, limit: 200 }));
   const done = (runs.data?.items ?? []).filter((r) => r.status === "awaiting_review" || r.status === "completed");
-  const cmp = useQuery({ ...trpc.eval.runs.compare.queryOptions(compareQuery(url, PAGE)), enabled: !!url.a && !!url.b, placeholderData: keepPreviousData });
-  const filter = (patch: Parameters<typeof go>[0]) => go({ page: undefined, open: undefined, ...patch }, { replace: true });
+  const cmp = useQuery({
+    ...trpc.eval.runs.compare.queryOptions(compareQuery(url, PAGE)),
+    enabled: !!url.a && !!url.b,
+    placeholderData: keepPreviousData,
+  });
+  const filter = (patch: Parameters<typeof go>[0]) =>
+    go({ page: undefined, open: undefined, ...patch }, { replace: true });
   // the outcomes in the order the page offers them, named as the server's vocabulary names them (eval.meta)
   const vocabulary = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
-  const OUTCOMES = COMPARE_OUTCOMES.map((id) => ({ id, label: vocabulary.data?.compareOutcomes.find((o) => o.id === id)?.label ?? words(id), tone: OUTCOME_TONES[id] }));
+  const OUTCOMES = COMPARE_OUTCOMES.map((id) => ({
+    id,
+    label: vocabulary.data?.compareOutcomes.find((o) => o.id === id)?.label ?? words(id),
+    tone: OUTCOME_TONES[id],
+  }));
   const picker = (side: "a" | "b") => (
     <label className="text-xs font-medium text-slate-600">
       Run {side.toUpperCase()} {side === "a" ? "(before)" : "(after)"}
-      <select className={cn(inputClass, "mt-1 w-72 max-w-full")} value={url[side] ?? ""} onChange={(e) => filter({ [side]: e.target.value || undefined })}>
+      <select
+        className={cn(inputClass, "mt-1 w-72 max-w-full")}
+        value={url[side] ?? ""}
+        onChange={(e) => filter({ [side]: e.target.value || undefined })}
+      >
         <option value="">Choose a run…</option>
-        {url[side] && !done.some((r) => r.shortId === url[side] || r.id === url[side]) && <option value={url[side]}>{url[side]}</option>}
+        {url[side] && !done.some((r) => r.shortId === url[side] || r.id === url[side]) && (
+          <option value={url[side]}>{url[side]}</option>
+        )}
         {done.map((r) => (
           <option key={r.id} value={r.shortId}>
             {r.shortId} · {r.setName} v{r.setVersion} · agent v{r.workflowVersion} · {words(r.tier)}
@@ -66,7 +93,10 @@ export function CompareView({ agentId }: { agentId: string }) {
         {picker("b")}
       </div>
       {!url.a || !url.b ? (
-        <EmptyState title="Choose two runs">Pick the run before a change as A and the run after it (for example its re-run) as B. Questions are matched by their key.</EmptyState>
+        <EmptyState title="Choose two runs">
+          Pick the run before a change as A and the run after it (for example its re-run) as B. Questions are matched by
+          their key.
+        </EmptyState>
       ) : cmp.error ? (
         <ErrorState error={cmp.error} onRetry={() => cmp.refetch()} />
       ) : !c ? (
@@ -74,32 +104,65 @@ export function CompareView({ agentId }: { agentId: string }) {
       ) : (
         <>
           {c.warnings.length > 0 && (
-            <ul className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" aria-label="Warnings">
+            <ul
+              className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              aria-label="Warnings"
+            >
               {c.warnings.map((w) => (
                 <li key={w.code}>⚠ {w.message}</li>
               ))}
             </ul>
           )}
-          <Card title={`${c.runA.shortId} → ${c.runB.shortId}`} description="From human verdicts; the machine's outcome is shown beside, never mixed.">
+          <Card
+            title={`${c.runA.shortId} → ${c.runB.shortId}`}
+            description="From human verdicts; the machine's outcome is shown beside, never mixed."
+          >
             <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-              <Stat label="Human-confirmed pass rate" value={`${pct(c.passRates.human.a)} → ${pct(c.passRates.human.b)}`} hint={delta(c.passRates.human.delta)} tone={(c.passRates.human.delta ?? 0) < 0 ? "bad" : (c.passRates.human.delta ?? 0) > 0 ? "good" : "default"} />
-              <Stat label="Machine pass rate" value={`${pct(c.passRates.machine.a)} → ${pct(c.passRates.machine.b)}`} hint={delta(c.passRates.machine.delta)} />
-              <Stat label="Fixed" value={c.summary.fixed} hint="fail in A, pass in B" tone={c.summary.fixed ? "good" : "default"} />
-              <Stat label="Regressed" value={c.summary.regressed} hint="pass in A, fail in B" tone={c.summary.regressed ? "bad" : "default"} />
+              <Stat
+                label="Human-confirmed pass rate"
+                value={`${pct(c.passRates.human.a)} → ${pct(c.passRates.human.b)}`}
+                hint={delta(c.passRates.human.delta)}
+                tone={
+                  (c.passRates.human.delta ?? 0) < 0 ? "bad" : (c.passRates.human.delta ?? 0) > 0 ? "good" : "default"
+                }
+              />
+              <Stat
+                label="Machine pass rate"
+                value={`${pct(c.passRates.machine.a)} → ${pct(c.passRates.machine.b)}`}
+                hint={delta(c.passRates.machine.delta)}
+              />
+              <Stat
+                label="Fixed"
+                value={c.summary.fixed}
+                hint="fail in A, pass in B"
+                tone={c.summary.fixed ? "good" : "default"}
+              />
+              <Stat
+                label="Regressed"
+                value={c.summary.regressed}
+                hint="pass in A, fail in B"
+                tone={c.summary.regressed ? "bad" : "default"}
+              />
             </dl>
             {c.badCases.fixed + c.badCases.stillFailing + c.badCases.notJudged + c.badCases.notInB > 0 && (
               <p className="mt-4 text-sm text-slate-700">
-                Bad Cases of {c.runA.shortId}: <span className="font-medium text-emerald-700">{c.badCases.fixed} fixed</span> ·{" "}
+                Bad Cases of {c.runA.shortId}:{" "}
+                <span className="font-medium text-emerald-700">{c.badCases.fixed} fixed</span> ·{" "}
                 <span className="font-medium text-red-700">{c.badCases.stillFailing} still failing</span>
                 {c.badCases.notJudged > 0 && ` · ${c.badCases.notJudged} not judged in ${c.runB.shortId} yet`}
-                {c.badCases.notInB > 0 && ` · ${c.badCases.notInB} not in ${c.runB.shortId}`}. A fixed one can be marked verified on its page.
+                {c.badCases.notInB > 0 && ` · ${c.badCases.notInB} not in ${c.runB.shortId}`}. A fixed one can be marked
+                verified on its page.
               </p>
             )}
           </Card>
           {url.q && (
             <p className="text-sm text-slate-600">
               Showing the questions matching “{url.q}”.{" "}
-              <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => filter({ q: undefined })}>
+              <button
+                type="button"
+                className="font-medium text-brand-700 hover:underline"
+                onClick={() => filter({ q: undefined })}
+              >
                 Show all
               </button>
             </p>
@@ -116,7 +179,14 @@ export function CompareView({ agentId }: { agentId: string }) {
           </div>
           {rows.length === 0 ? (
             c.page.total > 0 ? (
-              <EmptyState title="Past the last page" action={<Button variant="secondary" onClick={() => filter({})}>First page</Button>}>
+              <EmptyState
+                title="Past the last page"
+                action={
+                  <Button variant="secondary" onClick={() => filter({})}>
+                    First page
+                  </Button>
+                }
+              >
                 {plural(c.page.total, "question")} match; this page is after the last one.
               </EmptyState>
             ) : (
@@ -145,23 +215,48 @@ export function CompareView({ agentId }: { agentId: string }) {
                       <Tr className={ROW_TONE[q.outcome] ?? ""}>
                         <Td className="font-mono text-xs">{q.key}</Td>
                         <Td>
-                          <button type="button" aria-expanded={expanded} onClick={() => go({ open: expanded ? undefined : q.key }, { replace: true })} className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                          <button
+                            type="button"
+                            aria-expanded={expanded}
+                            onClick={() => go({ open: expanded ? undefined : q.key }, { replace: true })}
+                            className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                          >
                             <span aria-hidden="true" className="mr-1 inline-block w-3 text-slate-400">
                               {expanded ? "▾" : "▸"}
                             </span>
                             {q.question}
                           </button>
-                          {q.classification && <div className="mt-0.5 pl-4 text-xs text-slate-600">{q.classification}</div>}
+                          {q.classification && (
+                            <div className="mt-0.5 pl-4 text-xs text-slate-600">{q.classification}</div>
+                          )}
                         </Td>
                         <Td>{q.a ? <VerdictBadge verdict={q.a.human} /> : "—"}</Td>
                         <Td>{q.b ? <VerdictBadge verdict={q.b.human} /> : "—"}</Td>
                         <Td>
                           <Badge tone={o.tone}>{o.label}</Badge>
-                          {q.machineOutcome !== q.outcome && <div className="mt-1 text-xs text-slate-600">machine: {words(q.machineOutcome)}</div>}
+                          {q.machineOutcome !== q.outcome && (
+                            <div className="mt-1 text-xs text-slate-600">machine: {words(q.machineOutcome)}</div>
+                          )}
                           {q.badCase && (
                             <div className="mt-1 text-xs">
-                              <EvalLink to={{ tab: "bad-cases", case: q.badCase.id }} className={q.badCase.result === "fixed" ? "font-medium text-emerald-700 hover:underline" : q.badCase.result === "still_failing" ? "font-medium text-red-700 hover:underline" : "text-slate-600 hover:underline"}>
-                                Bad Case {q.badCase.result === "fixed" ? "fixed" : q.badCase.result === "still_failing" ? "still failing" : q.badCase.result === "not_judged" ? "not judged in B" : "not in B"}
+                              <EvalLink
+                                to={{ tab: "bad-cases", case: q.badCase.id }}
+                                className={
+                                  q.badCase.result === "fixed"
+                                    ? "font-medium text-emerald-700 hover:underline"
+                                    : q.badCase.result === "still_failing"
+                                      ? "font-medium text-red-700 hover:underline"
+                                      : "text-slate-600 hover:underline"
+                                }
+                              >
+                                Bad Case{" "}
+                                {q.badCase.result === "fixed"
+                                  ? "fixed"
+                                  : q.badCase.result === "still_failing"
+                                    ? "still failing"
+                                    : q.badCase.result === "not_judged"
+                                      ? "not judged in B"
+                                      : "not in B"}
                               </EvalLink>
                             </div>
                           )}
@@ -203,7 +298,10 @@ const delta = (d: number | null) => (d === null ? "—" : `${d > 0 ? "+" : ""}${
 
 function AnswerSide({ label, runId, itemId }: { label: string; runId: string; itemId?: string }) {
   const trpc = useTRPC();
-  const item = useQuery({ ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }), enabled: !!itemId });
+  const item = useQuery({
+    ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }),
+    enabled: !!itemId,
+  });
   return (
     <section aria-label={label} className="rounded-lg border border-slate-200 bg-white p-3">
       <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{label}</h4>
@@ -220,7 +318,11 @@ function AnswerSide({ label, runId, itemId }: { label: string; runId: string; it
             {item.data.verdict?.attribution && <Badge>{words(item.data.verdict.attribution)}</Badge>}
           </div>
           {item.data.verdict?.basis && <p className="text-xs text-slate-600">Basis: {item.data.verdict.basis}</p>}
-          <p className="whitespace-pre-wrap text-slate-800">{item.data.answer || <span className="text-slate-500">(no answer){item.data.error ? `: ${item.data.error}` : ""}</span>}</p>
+          <p className="whitespace-pre-wrap text-slate-800">
+            {item.data.answer || (
+              <span className="text-slate-500">(no answer){item.data.error ? `: ${item.data.error}` : ""}</span>
+            )}
+          </p>
           {item.data.payload && <PayloadView payload={item.data.payload} compact />}
         </div>
       )}

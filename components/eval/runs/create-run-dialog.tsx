@@ -19,19 +19,37 @@ type Tier = "pipeline_live" | "pipeline" | "invoke";
  * environment label, the agent version (default latest) and the concurrency. A golden-set run that is not
  * pipeline_live is warned about: gate runs need the live chain.
  */
-export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { open: boolean; onClose: () => void; agentId: string; presetVersionId?: string }) {
+export function CreateRunDialog({
+  open,
+  onClose,
+  agentId,
+  presetVersionId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  agentId: string;
+  presetVersionId?: string;
+}) {
   const trpc = useTRPC();
   const toast = useToast();
   const [, go] = useEvalUrl();
   const sets = useQuery({ ...trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }), enabled: open });
-  const details = useQueries({ queries: (sets.data?.items ?? []).map((s) => ({ ...trpc.eval.sets.get.queryOptions({ id: s.id }), enabled: open })) });
+  const details = useQueries({
+    queries: (sets.data?.items ?? []).map((s) => ({ ...trpc.eval.sets.get.queryOptions({ id: s.id }), enabled: open })),
+  });
   const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity, enabled: open });
   const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
 
   const frozen = useMemo(
     () =>
       details
-        .flatMap((d) => (d.data ? d.data.versions.filter((v) => v.status === "frozen").map((v) => ({ ...v, setName: d.data!.name, kind: d.data!.kind, threshold: d.data!.gateThreshold })) : []))
+        .flatMap((d) =>
+          d.data
+            ? d.data.versions
+                .filter((v) => v.status === "frozen")
+                .map((v) => ({ ...v, setName: d.data!.name, kind: d.data!.kind, threshold: d.data!.gateThreshold }))
+            : [],
+        )
         .sort((a, b) => a.setName.localeCompare(b.setName) || b.version - a.version),
     [details],
   );
@@ -63,7 +81,14 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
   const submit = async () => {
     if (!valid) return;
     const starting = startNow && mode === "in_platform";
-    const input = { setVersionId: versionId, mode, tier, environment: environment.trim(), concurrency: n, ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}) };
+    const input = {
+      setVersionId: versionId,
+      mode,
+      tier,
+      environment: environment.trim(),
+      concurrency: n,
+      ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}),
+    };
     const out = await runs.createAndStart(input, { start: starting });
     if (!out.ok) {
       // a run that exists but is not answering is said in the dialog, with a link to it (the hook's toast says it too)
@@ -71,7 +96,15 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
       else setError(out.message);
       return;
     }
-    toast({ tone: "success", title: `Run ${out.run.shortId} created`, description: starting ? "Answering has started." : mode === "pasted" ? "Upload the answers on the run page." : "Start it when you are ready." });
+    toast({
+      tone: "success",
+      title: `Run ${out.run.shortId} created`,
+      description: starting
+        ? "Answering has started."
+        : mode === "pasted"
+          ? "Upload the answers on the run page."
+          : "Start it when you are ready.",
+    });
     onClose();
     go({ tab: "runs", run: out.run.shortId });
   };
@@ -119,17 +152,30 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
             was created, but answering did not start.
           </p>
           <p className="mt-1 text-red-800">{notStarted.message}</p>
-          <p className="mt-2 text-red-800">The run is kept with its questions. Open it and press Start once the cause is fixed, or cancel it there.</p>
+          <p className="mt-2 text-red-800">
+            The run is kept with its questions. Open it and press Start once the cause is fixed, or cancel it there.
+          </p>
         </div>
       ) : (
         <div className="space-y-4">
-          <Field label="Set version" hint="Only frozen versions are listed: a run needs questions that cannot change underneath it.">
-            <select className={inputClass} value={versionId} onChange={(e) => setVersionId(e.target.value)} disabled={loading || frozen.length === 0}>
+          <Field
+            label="Set version"
+            hint="Only frozen versions are listed: a run needs questions that cannot change underneath it."
+          >
+            <select
+              className={inputClass}
+              value={versionId}
+              onChange={(e) => setVersionId(e.target.value)}
+              disabled={loading || frozen.length === 0}
+            >
               {loading && <option value="">Loading…</option>}
-              {!loading && frozen.length === 0 && <option value="">No frozen version yet: freeze one under Evaluation sets</option>}
+              {!loading && frozen.length === 0 && (
+                <option value="">No frozen version yet: freeze one under Evaluation sets</option>
+              )}
               {frozen.map((v) => (
                 <option key={v.id} value={v.id}>
-                  {v.setName} · v{v.version} · {v.sampleCount} questions{v.kind === "golden" ? ` · gate ${v.threshold}` : " · regression pool"}
+                  {v.setName} · v{v.version} · {v.sampleCount} questions
+                  {v.kind === "golden" ? ` · gate ${v.threshold}` : " · regression pool"}
                 </option>
               ))}
             </select>
@@ -141,24 +187,51 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
             value={mode}
             onChange={setMode}
             options={[
-              { value: "in_platform", label: "Answer in the platform", description: "The agent answers every question now, through the queue." },
-              { value: "pasted", label: "Pasted answers", description: "You upload answers produced elsewhere (file or paste)." },
+              {
+                value: "in_platform",
+                label: "Answer in the platform",
+                description: "The agent answers every question now, through the queue.",
+              },
+              {
+                value: "pasted",
+                label: "Pasted answers",
+                description: "You upload answers produced elsewhere (file or paste).",
+              },
             ]}
           />
 
           <div>
-            <ChoiceCards legend="Chain tier" name="tier" columns={1} value={tier} onChange={setTier} options={(meta.data?.tiers ?? []).map((t) => ({ value: t.tier, label: words(t.tier), description: t.meaning }))} />
+            <ChoiceCards
+              legend="Chain tier"
+              name="tier"
+              columns={1}
+              value={tier}
+              onChange={setTier}
+              options={(meta.data?.tiers ?? []).map((t) => ({
+                value: t.tier,
+                label: words(t.tier),
+                description: t.meaning,
+              }))}
+            />
             {chosen?.kind === "golden" && tier !== "pipeline_live" && (
-              <p role="alert" className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain with real calls, built like online). A {words(tier)} run is fine
-                for a quick look, not for the gate.
+              <p
+                role="alert"
+                className="mt-2 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              >
+                This is a golden set: runs that decide a release need <strong>pipeline live</strong> (the full chain
+                with real calls, built like online). A {words(tier)} run is fine for a quick look, not for the gate.
               </p>
             )}
           </div>
 
           <div className="grid gap-4 sm:grid-cols-3">
             <Field label="Environment" hint="A label, e.g. staging-2026-11">
-              <input className={inputClass} value={environment} maxLength={120} onChange={(e) => setEnvironment(e.target.value)} />
+              <input
+                className={inputClass}
+                value={environment}
+                maxLength={120}
+                onChange={(e) => setEnvironment(e.target.value)}
+              />
             </Field>
             <Field label="Agent version" hint="Snapshotted by the run">
               <select className={inputClass} value={agentVersion} onChange={(e) => setAgentVersion(e.target.value)}>
@@ -172,12 +245,21 @@ export function CreateRunDialog({ open, onClose, agentId, presetVersionId }: { o
               </select>
             </Field>
             <Field label="Concurrency" hint="Questions answered at once">
-              <input className={inputClass} type="number" min={1} max={meta.data?.limits.maxConcurrency ?? 32} value={concurrency} onChange={(e) => setConcurrency(e.target.value)} disabled={mode === "pasted"} />
+              <input
+                className={inputClass}
+                type="number"
+                min={1}
+                max={meta.data?.limits.maxConcurrency ?? 32}
+                value={concurrency}
+                onChange={(e) => setConcurrency(e.target.value)}
+                disabled={mode === "pasted"}
+              />
             </Field>
           </div>
           {mode === "in_platform" && (
             <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start answering right away
+              <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start
+              answering right away
             </label>
           )}
           {error && (

@@ -25,19 +25,33 @@ export function kappaWords(k: number | null): string {
 /** The run report: the gate, machine and human pass rates side by side (never mixed), breakdowns as charts with tables, agreement, latency, tokens. */
 export function ReportView({ runId, live }: { runId: string; live: boolean }) {
   const trpc = useTRPC();
-  const report = useQuery({ ...trpc.eval.runs.report.queryOptions({ id: runId }), refetchInterval: live ? 3000 : false });
+  const report = useQuery({
+    ...trpc.eval.runs.report.queryOptions({ id: runId }),
+    refetchInterval: live ? 3000 : false,
+  });
   if (report.error) return <ErrorState error={report.error} onRetry={() => report.refetch()} />;
   if (!report.data) return <LoadingRows rows={6} label="Loading the report" />;
   const r: EvalReport = report.data;
-  const byClass = r.breakdown.byClassification.map((g) => ({ group: g.classification, machine: g.machinePassRate, human: g.humanPassRate }));
-  const byTier = r.breakdown.byTier.map((g) => ({ group: words(g.tier), machine: g.machinePassRate, human: g.humanPassRate }));
+  const byClass = r.breakdown.byClassification.map((g) => ({
+    group: g.classification,
+    machine: g.machinePassRate,
+    human: g.humanPassRate,
+  }));
+  const byTier = r.breakdown.byTier.map((g) => ({
+    group: words(g.tier),
+    machine: g.machinePassRate,
+    human: g.humanPassRate,
+  }));
   const a = r.agreement;
 
   return (
     <div id="report" className="space-y-5">
       <GateBanner gate={r.gate} kind={r.set.kind} currentThreshold={r.set.currentGateThreshold} />
 
-      <Card title="Pass rates" description="Of all questions: an unjudged question is not a pass. Machine and human numbers are never mixed.">
+      <Card
+        title="Pass rates"
+        description="Of all questions: an unjudged question is not a pass. Machine and human numbers are never mixed."
+      >
         <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           <Stat
             label="Human-confirmed pass rate"
@@ -45,12 +59,24 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             hint={`${r.human.pass} pass · ${r.human.fail} fail · ${r.human.unjudged} unjudged (${pct(r.human.passRateOfJudged)} of judged)`}
             tone={r.gate.passed ? "good" : "default"}
           />
-          <Stat label="Machine suggestion pass rate" value={pct(r.machine.passRate)} hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown — assistance only`} />
-          <Stat label="Completeness" value={`${r.completeness.judged}/${r.completeness.total}`} hint={`${r.completeness.human} typed by people · ${r.completeness.adopted} adopted suggestions`} />
+          <Stat
+            label="Machine suggestion pass rate"
+            value={pct(r.machine.passRate)}
+            hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown — assistance only`}
+          />
+          <Stat
+            label="Completeness"
+            value={`${r.completeness.judged}/${r.completeness.total}`}
+            hint={`${r.completeness.human} typed by people · ${r.completeness.adopted} adopted suggestions`}
+          />
           <Stat
             label="Judge vs people"
             value={a.rawAgreement === null ? "—" : pct(a.rawAgreement)}
-            hint={a.pairs ? `raw agreement on ${a.pairs} pairs · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})` : "no human-typed verdicts yet"}
+            hint={
+              a.pairs
+                ? `raw agreement on ${a.pairs} pairs · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
+                : "no human-typed verdicts yet"
+            }
           />
         </dl>
       </Card>
@@ -61,19 +87,37 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             <>
               <PassRateBars data={byClass} label="Machine and human-confirmed pass rate by scenario" />
               <Numbers>
-                <GroupTable rows={r.breakdown.byClassification.map((g) => ({ name: g.classification, ...g }))} nameLabel="Scenario" />
+                <GroupTable
+                  rows={r.breakdown.byClassification.map((g) => ({ name: g.classification, ...g }))}
+                  nameLabel="Scenario"
+                />
               </Numbers>
             </>
           ) : (
             <p className="text-sm text-slate-500">No scenario yet.</p>
           )}
         </Card>
-        <Card title="Failures by attribution" description="Where in the chain the failed answers broke (human fail verdicts)">
+        <Card
+          title="Failures by attribution"
+          description="Where in the chain the failed answers broke (human fail verdicts)"
+        >
           {r.breakdown.byAttribution.length ? (
             <>
-              <CountBars tone="fail" valueName="Failed questions" label="Failed questions by attribution" data={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+              <CountBars
+                tone="fail"
+                valueName="Failed questions"
+                label="Failed questions by attribution"
+                data={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))}
+              />
               <Numbers>
-                <CountTable caption="Failed questions by attribution" nameLabel="Attribution" valueLabel="Failed questions" of={r.human.fail} ofLabel="of human fails" rows={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))} />
+                <CountTable
+                  caption="Failed questions by attribution"
+                  nameLabel="Attribution"
+                  valueLabel="Failed questions"
+                  of={r.human.fail}
+                  ofLabel="of human fails"
+                  rows={r.breakdown.byAttribution.map((x) => ({ name: words(x.attribution), value: x.fails }))}
+                />
               </Numbers>
             </>
           ) : (
@@ -83,9 +127,21 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
         <Card title="Guardrail flags" description="Items the machine flagged (spot-check them)">
           {r.breakdown.byFlag.length ? (
             <>
-              <CountBars tone="warn" valueName="Items" label="Items by guardrail flag" data={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+              <CountBars
+                tone="warn"
+                valueName="Items"
+                label="Items by guardrail flag"
+                data={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))}
+              />
               <Numbers>
-                <CountTable caption="Items by guardrail flag" nameLabel="Flag" valueLabel="Items" of={r.completeness.total} ofLabel="of all questions" rows={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))} />
+                <CountTable
+                  caption="Items by guardrail flag"
+                  nameLabel="Flag"
+                  valueLabel="Items"
+                  of={r.completeness.total}
+                  ofLabel="of all questions"
+                  rows={r.breakdown.byFlag.map((x) => ({ name: words(x.flag), value: x.items }))}
+                />
               </Numbers>
             </>
           ) : (
@@ -95,8 +151,10 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
         <Card title="Judge vs people" description={a.basis}>
           <AgreementMatrix matrix={a.matrix} />
           <p className="mt-2 text-xs text-slate-500">
-            {a.pairs} pairs · expected by chance {pct(a.expectedAgreement)} · Cohen&apos;s κ {a.kappa === null ? "undefined" : a.kappa.toFixed(3)}
-            {a.note ? ` (${a.note})` : ""} · left out: {a.excludedAdopted} adopted, {a.excludedUnknown} unknown suggestions
+            {a.pairs} pairs · expected by chance {pct(a.expectedAgreement)} · Cohen&apos;s κ{" "}
+            {a.kappa === null ? "undefined" : a.kappa.toFixed(3)}
+            {a.note ? ` (${a.note})` : ""} · left out: {a.excludedAdopted} adopted, {a.excludedUnknown} unknown
+            suggestions
           </p>
         </Card>
       </div>
@@ -120,9 +178,17 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             <Stat label="p95" value={ms(r.latency.p95Ms)} />
             <Stat label="Max" value={ms(r.latency.maxMs)} />
             <Stat label="Mean" value={ms(r.latency.meanMs)} hint={`${r.latency.items} answers`} />
-            <Stat label="Answer tokens" value={count(r.tokens.answering.totalTokens)} hint={`${count(r.tokens.answering.promptTokens)} prompt · ${count(r.tokens.answering.completionTokens)} completion`} />
+            <Stat
+              label="Answer tokens"
+              value={count(r.tokens.answering.totalTokens)}
+              hint={`${count(r.tokens.answering.promptTokens)} prompt · ${count(r.tokens.answering.completionTokens)} completion`}
+            />
             <Stat label="Model calls" value={count(r.tokens.answering.modelCalls)} />
-            <Stat label="Judge tokens" value={count(r.tokens.judging.tokens)} hint={`${count(r.tokens.judging.modelCalls)} judge calls`} />
+            <Stat
+              label="Judge tokens"
+              value={count(r.tokens.judging.tokens)}
+              hint={`${count(r.tokens.judging.modelCalls)} judge calls`}
+            />
           </dl>
         </Card>
       </div>
@@ -140,7 +206,21 @@ function Numbers({ children }: { children: ReactNode }) {
   );
 }
 
-function CountTable({ caption, nameLabel, valueLabel, rows, of, ofLabel }: { caption: string; nameLabel: string; valueLabel: string; rows: Array<{ name: string; value: number }>; of: number; ofLabel: string }) {
+function CountTable({
+  caption,
+  nameLabel,
+  valueLabel,
+  rows,
+  of,
+  ofLabel,
+}: {
+  caption: string;
+  nameLabel: string;
+  valueLabel: string;
+  rows: Array<{ name: string; value: number }>;
+  of: number;
+  ofLabel: string;
+}) {
   return (
     <Table caption={caption} className="mt-2 shadow-none">
       <THead>
@@ -163,7 +243,22 @@ function CountTable({ caption, nameLabel, valueLabel, rows, of, ofLabel }: { cap
   );
 }
 
-function GroupTable({ rows, nameLabel }: { rows: Array<{ name: string; total: number; humanPass: number; humanFail: number; judged: number; machinePass: number; humanPassRate: number | null; machinePassRate: number | null }>; nameLabel: string }) {
+function GroupTable({
+  rows,
+  nameLabel,
+}: {
+  rows: Array<{
+    name: string;
+    total: number;
+    humanPass: number;
+    humanFail: number;
+    judged: number;
+    machinePass: number;
+    humanPassRate: number | null;
+    machinePassRate: number | null;
+  }>;
+  nameLabel: string;
+}) {
   return (
     <Table caption={`Pass rates by ${nameLabel.toLowerCase()}`} className="mt-2 shadow-none">
       <THead>
@@ -194,7 +289,11 @@ function GroupTable({ rows, nameLabel }: { rows: Array<{ name: string; total: nu
 
 function AgreementMatrix({ matrix }: { matrix: Record<string, number> }) {
   const cell = (k: string, agree: boolean) => (
-    <td className={`px-4 py-3 text-center text-lg font-semibold tabular-nums ${agree ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800"}`}>{matrix[k] ?? 0}</td>
+    <td
+      className={`px-4 py-3 text-center text-lg font-semibold tabular-nums ${agree ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800"}`}
+    >
+      {matrix[k] ?? 0}
+    </td>
   );
   return (
     <table className="w-full max-w-sm border-separate border-spacing-1 text-sm">

@@ -28,20 +28,38 @@ export function RunView({ runId }: { runId: string }) {
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
   const [uploading, setUploading] = useState(false);
-  const run = useQuery({ ...trpc.eval.runs.get.queryOptions({ id: runId }), refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false) });
+  const run = useQuery({
+    ...trpc.eval.runs.get.queryOptions({ id: runId }),
+    refetchInterval: (q) => (q.state.data && LIVE.has(q.state.data.status) ? 1000 : false),
+  });
   // the report is asked for together with the run (one batched request), not after the run has arrived
   useQuery({ ...trpc.eval.runs.report.queryOptions({ id: runId }), enabled: !run.data || !LIVE.has(run.data.status) });
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
   const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
-  const start = useMutation(trpc.eval.runs.start.mutationOptions({ onSuccess: async () => (toast({ tone: "success", title: "Answering started" }), await refresh()), onError: fail("Not started") }));
-  const cancel = useMutation(trpc.eval.runs.cancel.mutationOptions({ onSuccess: async () => (toast({ tone: "success", title: "Run cancelled", description: "Answers already finished are kept." }), await refresh()), onError: fail("Not cancelled") }));
+  const start = useMutation(
+    trpc.eval.runs.start.mutationOptions({
+      onSuccess: async () => (toast({ tone: "success", title: "Answering started" }), await refresh()),
+      onError: fail("Not started"),
+    }),
+  );
+  const cancel = useMutation(
+    trpc.eval.runs.cancel.mutationOptions({
+      onSuccess: async () => (
+        toast({ tone: "success", title: "Run cancelled", description: "Answers already finished are kept." }),
+        await refresh()
+      ),
+      onError: fail("Not cancelled"),
+    }),
+  );
   const close = useMutation(
     trpc.eval.runs.close.mutationOptions({
       onSuccess: async (c) => {
         toast({
           tone: "success",
           title: "Answering closed",
-          description: c.unanswered.length ? `${c.unanswered.length} question${c.unanswered.length === 1 ? "" : "s"} without an answer now need a verdict (normally fail).` : "Every question had an answer.",
+          description: c.unanswered.length
+            ? `${c.unanswered.length} question${c.unanswered.length === 1 ? "" : "s"} without an answer now need a verdict (normally fail).`
+            : "Every question had an answer.",
         });
         await refresh();
       },
@@ -51,7 +69,11 @@ export function RunView({ runId }: { runId: string }) {
   const rerun = useMutation(
     trpc.eval.runs.rerun.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: `Re-run ${r.shortId} created`, description: `Same questions, mode and tier; agent version ${r.workflowVersion}.` });
+        toast({
+          tone: "success",
+          title: `Re-run ${r.shortId} created`,
+          description: `Same questions, mode and tier; agent version ${r.workflowVersion}.`,
+        });
         await refresh();
         go({ tab: "runs", run: r.shortId });
       },
@@ -78,17 +100,25 @@ export function RunView({ runId }: { runId: string }) {
             <KindBadge kind={r.setKind} />
           </div>
           <p className="mt-1 text-sm text-slate-600">
-            <EvalLink to={{ tab: "sets", set: r.setId, v: r.setVersion }} className="font-medium text-slate-800 hover:underline">
+            <EvalLink
+              to={{ tab: "sets", set: r.setId, v: r.setVersion }}
+              className="font-medium text-slate-800 hover:underline"
+            >
               {r.setName} v{r.setVersion}
             </EvalLink>{" "}
-            · {r.agentName} version {r.workflowVersion} · {r.mode === "pasted" ? "pasted answers" : "answered in the platform"}
+            · {r.agentName} version {r.workflowVersion} ·{" "}
+            {r.mode === "pasted" ? "pasted answers" : "answered in the platform"}
             {r.environment ? ` · ${r.environment}` : ""} · created {ago(r.createdAt)} by {r.createdByLabel ?? "—"}
             {r.rerunOfId && " · a re-run of an earlier run"}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
           {r.status === "created" && r.mode === "in_platform" && (
-            <Button disabled={!caps.manage || start.isPending} title={manageTitle} onClick={() => start.mutate({ id: r.id })}>
+            <Button
+              disabled={!caps.manage || start.isPending}
+              title={manageTitle}
+              onClick={() => start.mutate({ id: r.id })}
+            >
               Start
             </Button>
           )}
@@ -101,7 +131,10 @@ export function RunView({ runId }: { runId: string }) {
             <Button
               variant="secondary"
               disabled={!caps.manage || close.isPending}
-              title={manageTitle ?? "Stop waiting for answers: the questions without one become failed (not answered) and need a verdict"}
+              title={
+                manageTitle ??
+                "Stop waiting for answers: the questions without one become failed (not answered) and need a verdict"
+              }
               onClick={async () => {
                 if (
                   await confirm({
@@ -123,7 +156,16 @@ export function RunView({ runId }: { runId: string }) {
               disabled={!caps.manage || cancel.isPending}
               title={manageTitle}
               onClick={async () => {
-                if (await confirm({ title: `Cancel ${r.shortId}?`, description: "Questions not answered yet are cancelled; answers already finished are kept. A cancelled run cannot be restarted (re-run it instead).", confirmLabel: "Cancel run", cancelLabel: "Keep running", destructive: true }))
+                if (
+                  await confirm({
+                    title: `Cancel ${r.shortId}?`,
+                    description:
+                      "Questions not answered yet are cancelled; answers already finished are kept. A cancelled run cannot be restarted (re-run it instead).",
+                    confirmLabel: "Cancel run",
+                    cancelLabel: "Keep running",
+                    destructive: true,
+                  })
+                )
                   cancel.mutate({ id: r.id });
               }}
             >
@@ -131,17 +173,30 @@ export function RunView({ runId }: { runId: string }) {
             </Button>
           )}
           {answered && (
-            <EvalLink to={{ tab: "annotation", run: r.shortId }} className="inline-flex items-center rounded-lg bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700">
+            <EvalLink
+              to={{ tab: "annotation", run: r.shortId }}
+              className="inline-flex items-center rounded-lg bg-brand-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
+            >
               {r.status === "completed" ? "Open annotation" : "Judge answers"}
             </EvalLink>
           )}
           {r.status !== "created" && (
-            <Button variant="secondary" disabled={!caps.manage || rerun.isPending} title={manageTitle ?? "A new run on the same frozen version, mode and tier, with the agent's current version"} onClick={() => rerun.mutate({ id: r.id, body: {} })}>
+            <Button
+              variant="secondary"
+              disabled={!caps.manage || rerun.isPending}
+              title={
+                manageTitle ?? "A new run on the same frozen version, mode and tier, with the agent's current version"
+              }
+              onClick={() => rerun.mutate({ id: r.id, body: {} })}
+            >
               Re-run same batch
             </Button>
           )}
           {answered && (
-            <EvalLink to={{ tab: "runs", view: "compare", a: r.shortId }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+            <EvalLink
+              to={{ tab: "runs", view: "compare", a: r.shortId }}
+              className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            >
               Compare…
             </EvalLink>
           )}
@@ -177,13 +232,17 @@ export function RunView({ runId }: { runId: string }) {
           </dl>
           <p className="text-xs text-slate-500">
             {r.startedAt ? `Started ${when(r.startedAt)}` : "Not started"}
-            {r.answeredAt ? ` · answering took ${ms(new Date(r.answeredAt).getTime() - new Date(r.startedAt ?? r.createdAt).getTime())}` : ""}
+            {r.answeredAt
+              ? ` · answering took ${ms(new Date(r.answeredAt).getTime() - new Date(r.startedAt ?? r.createdAt).getTime())}`
+              : ""}
             {r.completedAt && r.status === "completed" ? ` · every question judged ${when(r.completedAt)}` : ""}
           </p>
         </div>
       </Card>
 
-      {r.status === "created" || (r.status === "answering" && p.done === 0) ? null : <ReportView runId={runId} live={LIVE.has(r.status)} />}
+      {r.status === "created" || (r.status === "answering" && p.done === 0) ? null : (
+        <ReportView runId={runId} live={LIVE.has(r.status)} />
+      )}
       <AnswersDialog open={uploading} onClose={() => setUploading(false)} runId={r.id} />
     </div>
   );

@@ -42,14 +42,17 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
     agentId,
     limit: PAGE,
     ...(url.set ? { setId: url.set } : {}),
-    ...(url.status && (STATUSES as readonly string[]).includes(url.status) ? { status: url.status as (typeof STATUSES)[number] } : {}),
+    ...(url.status && (STATUSES as readonly string[]).includes(url.status)
+      ? { status: url.status as (typeof STATUSES)[number] }
+      : {}),
     ...(url.tier ? { tier: url.tier } : {}),
   };
   const cursor = pages.cursor;
   const runs = useQuery({
     ...trpc.eval.runs.list.queryOptions({ ...filter, ...(cursor ? { cursor } : {}) }),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.items.some((r) => r.status === "answering" || r.status === "created") ? 2000 : false),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((r) => r.status === "answering" || r.status === "created") ? 2000 : false,
   });
   const rows = runs.data?.items ?? [];
   const setFilter = (patch: Parameters<typeof go>[0]) => {
@@ -61,18 +64,49 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
-          <FilterSelect label="Set" className="w-56" value={url.set} onChange={(set) => setFilter({ set })} any="All sets" options={(sets.data?.items ?? []).map((s) => ({ value: s.id, label: s.name }))} />
-          <FilterSelect label="Status" className="w-44" value={url.status} onChange={(status) => setFilter({ status })} any="Any status" options={STATUSES.map((s) => ({ value: s, label: words(s) }))} />
-          <FilterSelect label="Tier" className="w-40" value={url.tier} onChange={(tier) => setFilter({ tier: tier as (typeof TIERS)[number] | undefined })} any="Any tier" options={TIERS.map((t) => ({ value: t, label: words(t) }))} />
+          <FilterSelect
+            label="Set"
+            className="w-56"
+            value={url.set}
+            onChange={(set) => setFilter({ set })}
+            any="All sets"
+            options={(sets.data?.items ?? []).map((s) => ({ value: s.id, label: s.name }))}
+          />
+          <FilterSelect
+            label="Status"
+            className="w-44"
+            value={url.status}
+            onChange={(status) => setFilter({ status })}
+            any="Any status"
+            options={STATUSES.map((s) => ({ value: s, label: words(s) }))}
+          />
+          <FilterSelect
+            label="Tier"
+            className="w-40"
+            value={url.tier}
+            onChange={(tier) => setFilter({ tier: tier as (typeof TIERS)[number] | undefined })}
+            any="Any tier"
+            options={TIERS.map((t) => ({ value: t, label: words(t) }))}
+          />
         </div>
         <div className="flex flex-wrap gap-2">
-          <EvalLink to={{ tab: "runs", view: "usage" }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <EvalLink
+            to={{ tab: "runs", view: "usage" }}
+            className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
             Usage
           </EvalLink>
-          <EvalLink to={{ tab: "runs", view: "compare" }} className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          <EvalLink
+            to={{ tab: "runs", view: "compare" }}
+            className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
             Compare runs
           </EvalLink>
-          <Button onClick={() => setCreating(true)} disabled={!caps.manage} title={caps.manage ? undefined : deniedReason(role, "manage")}>
+          <Button
+            onClick={() => setCreating(true)}
+            disabled={!caps.manage}
+            title={caps.manage ? undefined : deniedReason(role, "manage")}
+          >
             New run
           </Button>
         </div>
@@ -83,8 +117,17 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
       ) : runs.isLoading ? (
         <LoadingRows rows={5} label="Loading runs" />
       ) : rows.length === 0 ? (
-        <EmptyState title={url.set || url.status || url.tier ? "No run matches these filters" : `No run of ${agentName} yet`} action={caps.manage && !(url.set || url.status || url.tier) ? <Button onClick={() => setCreating(true)}>Create a run</Button> : undefined}>
-          {url.set || url.status || url.tier ? "Clear a filter to see more." : "A run answers every question of a frozen set version; then people judge the answers."}
+        <EmptyState
+          title={url.set || url.status || url.tier ? "No run matches these filters" : `No run of ${agentName} yet`}
+          action={
+            caps.manage && !(url.set || url.status || url.tier) ? (
+              <Button onClick={() => setCreating(true)}>Create a run</Button>
+            ) : undefined
+          }
+        >
+          {url.set || url.status || url.tier
+            ? "Clear a filter to see more."
+            : "A run answers every question of a frozen set version; then people judge the answers."}
         </EmptyState>
       ) : (
         <>
@@ -106,7 +149,10 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
               {rows.map((r) => (
                 <Tr key={r.id}>
                   <Td>
-                    <EvalLink to={{ tab: "runs", run: r.shortId }} className="font-mono font-semibold text-brand-700 hover:underline">
+                    <EvalLink
+                      to={{ tab: "runs", run: r.shortId }}
+                      className="font-mono font-semibold text-brand-700 hover:underline"
+                    >
                       {r.shortId}
                     </EvalLink>
                     {r.environment && <div className="text-xs text-slate-500">{r.environment}</div>}
@@ -118,14 +164,21 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
                     </div>
                   </Td>
                   <Td>
-                    <div className="text-xs text-slate-600">{r.mode === "pasted" ? "pasted answers" : "in platform"}</div>
+                    <div className="text-xs text-slate-600">
+                      {r.mode === "pasted" ? "pasted answers" : "in platform"}
+                    </div>
                     <TierBadge tier={r.tier} />
                   </Td>
                   <Td>
                     <RunStatusBadge status={r.status} />
                   </Td>
                   <Td>
-                    <Progress value={r.progress.done} max={r.progress.total} failed={r.progress.failed} label={`Answered items of ${r.shortId}`} />
+                    <Progress
+                      value={r.progress.done}
+                      max={r.progress.total}
+                      failed={r.progress.failed}
+                      label={`Answered items of ${r.shortId}`}
+                    />
                   </Td>
                   <Td className="whitespace-nowrap tabular-nums text-slate-700">
                     <JudgedCell progress={r.progress} />

@@ -25,7 +25,10 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
   const trpc = useTRPC();
   const [url, go] = useEvalUrl();
   const { from, to, allAgents } = usageRange(url);
-  const usage = useQuery({ ...trpc.eval.usage.queryOptions({ from, to, ...(allAgents ? {} : { agentId }) }), placeholderData: keepPreviousData });
+  const usage = useQuery({
+    ...trpc.eval.usage.queryOptions({ from, to, ...(allAgents ? {} : { agentId }) }),
+    placeholderData: keepPreviousData,
+  });
   const u = usage.data;
   const byDay = new Map<string, DayTotals>();
   const empty = (day: string): DayTotals => ({ day, runs: 0, answered: 0, answerTokens: 0, judgeTokens: 0 });
@@ -39,7 +42,9 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
   }
   // every day of the range, so quiet days show as zero instead of vanishing
   const series: DayTotals[] = [];
-  if (u) for (let d = Date.parse(`${u.from}T00:00:00Z`); d <= Date.parse(`${u.to}T00:00:00Z`); d += 86_400_000) series.push(byDay.get(iso(new Date(d))) ?? empty(iso(new Date(d))));
+  if (u)
+    for (let d = Date.parse(`${u.from}T00:00:00Z`); d <= Date.parse(`${u.to}T00:00:00Z`); d += 86_400_000)
+      series.push(byDay.get(iso(new Date(d))) ?? empty(iso(new Date(d))));
   const active = series.some((d) => d.runs || d.answered || d.answerTokens || d.judgeTokens);
   const tokens = series.some((d) => d.answerTokens || d.judgeTokens);
   return (
@@ -47,10 +52,22 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
       <Breadcrumbs items={[{ label: "Runs", to: { tab: "runs" } }, { label: "Usage" }]} />
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Range">
         <FilterField label="From">
-          <input type="date" className={cn(inputClass, "mt-1")} value={from} max={to} onChange={(e) => e.target.value && go({ from: e.target.value, to }, { replace: true })} />
+          <input
+            type="date"
+            className={cn(inputClass, "mt-1")}
+            value={from}
+            max={to}
+            onChange={(e) => e.target.value && go({ from: e.target.value, to }, { replace: true })}
+          />
         </FilterField>
         <FilterField label="To">
-          <input type="date" className={cn(inputClass, "mt-1")} value={to} min={from} onChange={(e) => e.target.value && go({ from, to: e.target.value }, { replace: true })} />
+          <input
+            type="date"
+            className={cn(inputClass, "mt-1")}
+            value={to}
+            min={from}
+            onChange={(e) => e.target.value && go({ from, to: e.target.value }, { replace: true })}
+          />
         </FilterField>
         <FilterSelect
           label="Agents"
@@ -73,8 +90,16 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
               <Stat label="Runs" value={count(u.totals.runs)} />
               <Stat label="Answered questions" value={count(u.totals.answeredItems)} />
               <Stat label="Model calls (answering)" value={count(u.totals.answering.modelCalls)} />
-              <Stat label="Tokens (answering)" value={count(u.totals.answering.tokens)} hint={`${count(u.totals.answering.promptTokens)} prompt · ${count(u.totals.answering.completionTokens)} completion`} />
-              <Stat label="Tokens (judging)" value={count(u.totals.judging.tokens)} hint={`${count(u.totals.judging.modelCalls)} judge calls`} />
+              <Stat
+                label="Tokens (answering)"
+                value={count(u.totals.answering.tokens)}
+                hint={`${count(u.totals.answering.promptTokens)} prompt · ${count(u.totals.answering.completionTokens)} completion`}
+              />
+              <Stat
+                label="Tokens (judging)"
+                value={count(u.totals.judging.tokens)}
+                hint={`${count(u.totals.judging.modelCalls)} judge calls`}
+              />
             </dl>
           </Card>
           {!active ? (
@@ -92,7 +117,10 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
                     ]}
                   />
                 </Card>
-                <Card title="Tokens by day" description="Answering (the agent's model calls) and judging (the LLM judge), apart">
+                <Card
+                  title="Tokens by day"
+                  description="Answering (the agent's model calls) and judging (the LLM judge), apart"
+                >
                   {tokens ? (
                     <DailyBars
                       label="Answering and judging tokens by day"
@@ -104,7 +132,9 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
                       ]}
                     />
                   ) : (
-                    <p className="text-sm text-slate-500">No model tokens in this range (the offline model and the built-in judge count none).</p>
+                    <p className="text-sm text-slate-500">
+                      No model tokens in this range (the offline model and the built-in judge count none).
+                    </p>
                   )}
                 </Card>
               </div>

@@ -26,7 +26,13 @@ export function useCreateAndStart() {
   const qc = useQueryClient();
   const toast = useToast();
   const mutation = useMutation({
-    mutationFn: async ({ input, start }: { input: In["runs"]["create"]; start: boolean }): Promise<CreateAndStartOutcome> => {
+    mutationFn: async ({
+      input,
+      start,
+    }: {
+      input: In["runs"]["create"];
+      start: boolean;
+    }): Promise<CreateAndStartOutcome> => {
       let run: CreatedRun;
       try {
         run = await client.eval.runs.create.mutate(input);
@@ -42,7 +48,11 @@ export function useCreateAndStart() {
       await qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
       if (startError !== null) {
         const reason = /[.!?]$/.test(startError) ? startError : `${startError}.`;
-        toast({ tone: "error", title: `Run ${run.shortId} was created but did not start`, description: `${reason} Start it from its page once the cause is fixed.` });
+        toast({
+          tone: "error",
+          title: `Run ${run.shortId} was created but did not start`,
+          description: `${reason} Start it from its page once the cause is fixed.`,
+        });
         return { ok: false, step: "start", run, message: startError };
       }
       return { ok: true, run, started: start };
@@ -50,7 +60,8 @@ export function useCreateAndStart() {
   });
   return {
     /** never rejects: every failure is in the outcome */
-    createAndStart: (input: In["runs"]["create"], { start = true }: { start?: boolean } = {}) => mutation.mutateAsync({ input, start }),
+    createAndStart: (input: In["runs"]["create"], { start = true }: { start?: boolean } = {}) =>
+      mutation.mutateAsync({ input, start }),
     isPending: mutation.isPending,
   };
 }

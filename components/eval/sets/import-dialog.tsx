@@ -11,9 +11,18 @@ import { useToast } from "@/components/ui/toast";
 import { errorInfo } from "../types";
 import { RowErrors, UploadFields, type RowError, type UploadFormat } from "../upload";
 
-
 /** Import samples into a draft from a file or pasted text: all rows or none; every row error is listed by row and field. */
-export function ImportDialog({ open, onClose, setId, version }: { open: boolean; onClose: () => void; setId: string; version: number }) {
+export function ImportDialog({
+  open,
+  onClose,
+  setId,
+  version,
+}: {
+  open: boolean;
+  onClose: () => void;
+  setId: string;
+  version: number;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
@@ -34,7 +43,11 @@ export function ImportDialog({ open, onClose, setId, version }: { open: boolean;
   const run = useMutation(
     trpc.eval.versions.import.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: `${r.imported} sample${r.imported === 1 ? "" : "s"} imported`, description: r.mode === "replace" ? "The draft's samples were replaced." : undefined });
+        toast({
+          tone: "success",
+          title: `${r.imported} sample${r.imported === 1 ? "" : "s"} imported`,
+          description: r.mode === "replace" ? "The draft's samples were replaced." : undefined,
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
         onClose();
       },
@@ -53,7 +66,10 @@ export function ImportDialog({ open, onClose, setId, version }: { open: boolean;
       title={`Import samples into version ${version}`}
       description={
         <>
-          JSON (an array), JSON Lines (one sample per line) or CSV with a header row: <code className="text-xs">key, question, expected_points, classification, script, assertions, source_trace_id</code>{" "}
+          JSON (an array), JSON Lines (one sample per line) or CSV with a header row:{" "}
+          <code className="text-xs">
+            key, question, expected_points, classification, script, assertions, source_trace_id
+          </code>{" "}
           (expected points separated by <code>|</code>). All rows are imported, or none.
         </>
       }
@@ -62,7 +78,10 @@ export function ImportDialog({ open, onClose, setId, version }: { open: boolean;
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button disabled={!content.trim() || run.isPending} onClick={() => run.mutate({ id: setId, version, body: { format, content, mode } })}>
+          <Button
+            disabled={!content.trim() || run.isPending}
+            onClick={() => run.mutate({ id: setId, version, body: { format, content, mode } })}
+          >
             {run.isPending ? "Importing…" : "Import"}
           </Button>
         </>
@@ -81,7 +100,11 @@ export function ImportDialog({ open, onClose, setId, version }: { open: boolean;
           fileHint={fileName ? `Read ${fileName}` : undefined}
           extra={
             <Field label="Mode">
-              <select className={cn(inputClass, "w-36")} value={mode} onChange={(e) => setMode(e.target.value as "append" | "replace")}>
+              <select
+                className={cn(inputClass, "w-36")}
+                value={mode}
+                onChange={(e) => setMode(e.target.value as "append" | "replace")}
+              >
                 <option value="append">Append</option>
                 <option value="replace">Replace all</option>
               </select>

@@ -14,7 +14,17 @@ import { errorInfo, type EvalSet } from "../types";
 import { useSetsChanged } from "./use-sets-changed";
 
 /** Create a set bound to the agent, or edit one's name, description and gate threshold. */
-export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onClose: () => void; agentId: string; set?: EvalSet }) {
+export function SetDialog({
+  open,
+  onClose,
+  agentId,
+  set,
+}: {
+  open: boolean;
+  onClose: () => void;
+  agentId: string;
+  set?: EvalSet;
+}) {
   const trpc = useTRPC();
   const setsChanged = useSetsChanged();
   const toast = useToast();
@@ -40,7 +50,11 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
   const create = useMutation(
     trpc.eval.sets.create.mutationOptions({
       onSuccess: async (s) => {
-        toast({ tone: "success", title: `Set “${s.name}” created`, description: "Version 1 is a draft: add or import samples, then freeze it." });
+        toast({
+          tone: "success",
+          title: `Set “${s.name}” created`,
+          description: "Version 1 is a draft: add or import samples, then freeze it.",
+        });
         await done();
         go({ tab: "sets", set: s.id, v: 1 });
       },
@@ -57,7 +71,9 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
     }),
   );
   const thresholdNumber = Number(threshold);
-  const valid = name.trim().length > 0 && (kind === "regression_pool" || (threshold !== "" && Number.isInteger(thresholdNumber) && thresholdNumber >= 0));
+  const valid =
+    name.trim().length > 0 &&
+    (kind === "regression_pool" || (threshold !== "" && Number.isInteger(thresholdNumber) && thresholdNumber >= 0));
   const submit = () => {
     if (!valid) return;
     const gateThreshold = kind === "regression_pool" && threshold === "" ? 0 : thresholdNumber;
@@ -70,7 +86,11 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
       open={open}
       onClose={onClose}
       title={set ? "Edit the set" : "New evaluation set"}
-      description={set ? "The kind cannot change. A threshold change applies to runs created afterwards." : "A set is bound to this agent. Its version 1 starts as an empty draft."}
+      description={
+        set
+          ? "The kind cannot change. A threshold change applies to runs created afterwards."
+          : "A set is bound to this agent. Its version 1 starts as an empty draft."
+      }
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
@@ -90,7 +110,13 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
         }}
       >
         <Field label="Name">
-          <input className={inputClass} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} required />
+          <input
+            className={inputClass}
+            value={name}
+            maxLength={120}
+            onChange={(e) => setName(e.target.value)}
+            required
+          />
         </Field>
         {!set && (
           <ChoiceCards
@@ -99,18 +125,44 @@ export function SetDialog({ open, onClose, agentId, set }: { open: boolean; onCl
             value={kind}
             onChange={setKind}
             options={[
-              { value: "golden", label: "Golden set", description: "Track A: decides release readiness through the gate." },
-              { value: "regression_pool", label: "Regression pool", description: "Track B: online cases that must not regress; never gates a release." },
+              {
+                value: "golden",
+                label: "Golden set",
+                description: "Track A: decides release readiness through the gate.",
+              },
+              {
+                value: "regression_pool",
+                label: "Regression pool",
+                description: "Track B: online cases that must not regress; never gates a release.",
+              },
             ]}
           />
         )}
         {kind === "golden" && (
-          <Field label="Gate threshold" hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions.">
-            <input className={cn(inputClass, "w-32")} type="number" min={0} step={1} inputMode="numeric" value={threshold} onChange={(e) => setThreshold(e.target.value)} required />
+          <Field
+            label="Gate threshold"
+            hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions."
+          >
+            <input
+              className={cn(inputClass, "w-32")}
+              type="number"
+              min={0}
+              step={1}
+              inputMode="numeric"
+              value={threshold}
+              onChange={(e) => setThreshold(e.target.value)}
+              required
+            />
           </Field>
         )}
         <Field label="Description" hint="Optional: what the set covers.">
-          <textarea className={inputClass} rows={2} maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <textarea
+            className={inputClass}
+            rows={2}
+            maxLength={2000}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
         </Field>
         {error && (
           <p role="alert" className="text-sm text-red-700">

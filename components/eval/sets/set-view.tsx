@@ -56,7 +56,9 @@ export function SetView({ setId }: { setId: string }) {
           </div>
           {s.description && <p className="mt-1 max-w-3xl text-sm text-slate-600">{s.description}</p>}
           <p className="mt-2 text-sm text-slate-700">
-            {s.kind === "golden" ? `Gate: at least ${s.gateThreshold} human-confirmed passes (applies to runs created from now on).` : "Regression pool: its runs never pass a release gate."}
+            {s.kind === "golden"
+              ? `Gate: at least ${s.gateThreshold} human-confirmed passes (applies to runs created from now on).`
+              : "Regression pool: its runs never pass a release gate."}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
@@ -66,9 +68,23 @@ export function SetView({ setId }: { setId: string }) {
           <Button
             variant="danger"
             disabled={!caps.manage || hasRuns || del.isPending}
-            title={!caps.manage ? manageTitle : hasRuns ? "Runs reference this set; they are kept for history, so the set cannot be deleted." : undefined}
+            title={
+              !caps.manage
+                ? manageTitle
+                : hasRuns
+                  ? "Runs reference this set; they are kept for history, so the set cannot be deleted."
+                  : undefined
+            }
             onClick={async () => {
-              if (await confirm({ title: `Delete “${s.name}”?`, description: "Its versions and samples are deleted too. This cannot be undone.", confirmLabel: "Delete set", destructive: true })) del.mutate({ id: s.id });
+              if (
+                await confirm({
+                  title: `Delete “${s.name}”?`,
+                  description: "Its versions and samples are deleted too. This cannot be undone.",
+                  confirmLabel: "Delete set",
+                  destructive: true,
+                })
+              )
+                del.mutate({ id: s.id });
             }}
           >
             Delete
@@ -76,7 +92,11 @@ export function SetView({ setId }: { setId: string }) {
         </div>
       </div>
 
-      <Card title="Versions" description="A run uses a frozen version. To change questions, create a new version from one and edit the draft." bodyClassName="p-0">
+      <Card
+        title="Versions"
+        description="A run uses a frozen version. To change questions, create a new version from one and edit the draft."
+        bodyClassName="p-0"
+      >
         <Table caption="Versions of the set">
           <THead>
             <tr>
@@ -92,25 +112,47 @@ export function SetView({ setId }: { setId: string }) {
             {[...s.versions].reverse().map((v: EvalVersion) => (
               <Tr key={v.id}>
                 <Td>
-                  <EvalLink to={{ tab: "sets", set: s.id, v: v.version }} className="font-medium text-brand-700 hover:underline">
+                  <EvalLink
+                    to={{ tab: "sets", set: s.id, v: v.version }}
+                    className="font-medium text-brand-700 hover:underline"
+                  >
                     <VersionBadge version={v.version} status={v.status} />
                   </EvalLink>
                 </Td>
                 <Td className="tabular-nums">{v.sampleCount}</Td>
                 <Td className="tabular-nums">{v.runCount}</Td>
                 <Td className="max-w-xs truncate text-slate-600">{v.note || "—"}</Td>
-                <Td className="text-slate-600">{v.status === "frozen" ? `frozen ${when(v.frozenAt)}` : `created ${when(v.createdAt)}`}</Td>
+                <Td className="text-slate-600">
+                  {v.status === "frozen" ? `frozen ${when(v.frozenAt)}` : `created ${when(v.createdAt)}`}
+                </Td>
                 <Td className="text-right">
                   <div className="flex justify-end gap-2">
-                    <Button size="sm" variant="secondary" disabled={!caps.manage || actions.busy} title={manageTitle} onClick={() => actions.newVersion(v.version)}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      disabled={!caps.manage || actions.busy}
+                      title={manageTitle}
+                      onClick={() => actions.newVersion(v.version)}
+                    >
                       New version from this
                     </Button>
                     {v.status === "draft" && (
                       <>
-                        <Button size="sm" disabled={!caps.manage || actions.busy || v.sampleCount === 0} title={manageTitle ?? (v.sampleCount === 0 ? "Add samples first" : undefined)} onClick={() => actions.freeze(v)}>
+                        <Button
+                          size="sm"
+                          disabled={!caps.manage || actions.busy || v.sampleCount === 0}
+                          title={manageTitle ?? (v.sampleCount === 0 ? "Add samples first" : undefined)}
+                          onClick={() => actions.freeze(v)}
+                        >
                           Freeze
                         </Button>
-                        <Button size="sm" variant="danger" disabled={!caps.manage || actions.busy} title={manageTitle} onClick={() => actions.remove(v)}>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          disabled={!caps.manage || actions.busy}
+                          title={manageTitle}
+                          onClick={() => actions.remove(v)}
+                        >
                           Delete
                         </Button>
                       </>

@@ -31,10 +31,16 @@ function SetList({ agentId, agentName }: { agentId: string; agentName: string })
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="max-w-3xl text-sm text-slate-600">
-          Questions with expected points, versioned and frozen before a run. <strong className="font-medium text-slate-800">Golden</strong> sets gate releases (track A);{" "}
-          <strong className="font-medium text-slate-800">regression pools</strong> collect online cases (track B) and never gate.
+          Questions with expected points, versioned and frozen before a run.{" "}
+          <strong className="font-medium text-slate-800">Golden</strong> sets gate releases (track A);{" "}
+          <strong className="font-medium text-slate-800">regression pools</strong> collect online cases (track B) and
+          never gate.
         </p>
-        <Button onClick={() => setCreating(true)} disabled={!caps.manage} title={caps.manage ? undefined : deniedReason(role, "manage")}>
+        <Button
+          onClick={() => setCreating(true)}
+          disabled={!caps.manage}
+          title={caps.manage ? undefined : deniedReason(role, "manage")}
+        >
           New set
         </Button>
       </div>
@@ -43,7 +49,10 @@ function SetList({ agentId, agentName }: { agentId: string; agentName: string })
       ) : sets.isLoading ? (
         <LoadingRows rows={3} label="Loading evaluation sets" />
       ) : items.length === 0 ? (
-        <EmptyState title={`${agentName} has no evaluation set yet`} action={caps.manage ? <Button onClick={() => setCreating(true)}>Create the first set</Button> : undefined}>
+        <EmptyState
+          title={`${agentName} has no evaluation set yet`}
+          action={caps.manage ? <Button onClick={() => setCreating(true)}>Create the first set</Button> : undefined}
+        >
           Create a golden set of questions with expected points, add or import samples, then freeze it to start runs.
         </EmptyState>
       ) : (
@@ -60,13 +69,16 @@ function SetList({ agentId, agentName }: { agentId: string; agentName: string })
 
 function SetCard({ set }: { set: EvalSet }) {
   const trpc = useTRPC();
-    const detail = useQuery(trpc.eval.sets.get.queryOptions({ id: set.id }));
+  const detail = useQuery(trpc.eval.sets.get.queryOptions({ id: set.id }));
   const versions = detail.data?.versions ?? [];
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs transition hover:border-brand-500/40">
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <EvalLink to={{ tab: "sets", set: set.id }} className="text-base font-semibold text-slate-900 hover:text-brand-700 hover:underline">
+          <EvalLink
+            to={{ tab: "sets", set: set.id }}
+            className="text-base font-semibold text-slate-900 hover:text-brand-700 hover:underline"
+          >
             {set.name}
           </EvalLink>
           {set.description && <p className="mt-0.5 line-clamp-2 text-sm text-slate-500">{set.description}</p>}
@@ -85,7 +97,11 @@ function SetCard({ set }: { set: EvalSet }) {
       <div className="mt-3 flex flex-wrap gap-2" aria-label="Versions">
         {detail.isLoading && <Badge>loading versions…</Badge>}
         {versions.map((v) => (
-          <EvalLink key={v.id} to={{ tab: "sets", set: set.id, v: v.version }} className="rounded-full focus-visible:outline-2">
+          <EvalLink
+            key={v.id}
+            to={{ tab: "sets", set: set.id, v: v.version }}
+            className="rounded-full focus-visible:outline-2"
+          >
             <VersionBadge version={v.version} status={v.status} samples={v.sampleCount} />
           </EvalLink>
         ))}

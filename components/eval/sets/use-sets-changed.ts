@@ -11,6 +11,9 @@ export function useSetsChanged(): () => Promise<void> {
   const trpc = useTRPC();
   const qc = useQueryClient();
   return async () => {
-    await Promise.all([qc.invalidateQueries({ queryKey: trpc.eval.sets.pathKey() }), qc.invalidateQueries(trpc.builder.agents.list.queryFilter())]);
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: trpc.eval.sets.pathKey() }),
+      qc.invalidateQueries(trpc.builder.agents.list.queryFilter()),
+    ]);
   };
 }

@@ -20,7 +20,11 @@ export function useVersionActions(setId: string) {
   const create = useMutation(
     trpc.eval.versions.create.mutationOptions({
       onSuccess: async (v) => {
-        toast({ tone: "success", title: `Version ${v.version} created as a draft`, description: `${v.sampleCount} samples copied; edit them, then freeze.` });
+        toast({
+          tone: "success",
+          title: `Version ${v.version} created as a draft`,
+          description: `${v.sampleCount} samples copied; edit them, then freeze.`,
+        });
         await refresh();
         go({ tab: "sets", set: setId, v: v.version });
       },
@@ -30,7 +34,11 @@ export function useVersionActions(setId: string) {
   const freezeM = useMutation(
     trpc.eval.versions.freeze.mutationOptions({
       onSuccess: async (v) => {
-        toast({ tone: "success", title: `Version ${v.version} is frozen`, description: "Runs can now be created from it." });
+        toast({
+          tone: "success",
+          title: `Version ${v.version} is frozen`,
+          description: "Runs can now be created from it.",
+        });
         await refresh();
       },
       onError: fail("The version was not frozen"),
@@ -55,9 +63,10 @@ export function useVersionActions(setId: string) {
         title: `Freeze version ${v.version}?`,
         description: (
           <>
-            Freezing makes its {v.sampleCount} questions, their expected points and assertions <strong>immutable</strong>: nobody can change them again, and the
-            database refuses it too. Runs can only be created from frozen versions, so results stay comparable. To change a question later, create a new version from
-            this one.
+            Freezing makes its {v.sampleCount} questions, their expected points and assertions{" "}
+            <strong>immutable</strong>: nobody can change them again, and the database refuses it too. Runs can only be
+            created from frozen versions, so results stay comparable. To change a question later, create a new version
+            from this one.
           </>
         ),
         confirmLabel: "Freeze version",
@@ -65,7 +74,14 @@ export function useVersionActions(setId: string) {
       if (ok) freezeM.mutate({ id: setId, version: v.version });
     },
     remove: async (v: { version: number }) => {
-      if (await confirm({ title: `Delete draft version ${v.version}?`, description: "Its samples are deleted. Frozen versions are always kept.", confirmLabel: "Delete draft", destructive: true }))
+      if (
+        await confirm({
+          title: `Delete draft version ${v.version}?`,
+          description: "Its samples are deleted. Frozen versions are always kept.",
+          confirmLabel: "Delete draft",
+          destructive: true,
+        })
+      )
         del.mutate({ id: setId, version: v.version });
     },
   };

@@ -37,7 +37,11 @@ export function VersionView({ setId, version }: { setId: string; version: number
   const set = useQuery(trpc.eval.sets.get.queryOptions({ id: setId }));
   const cursor = pages.cursor;
   const samples = useQuery({
-    ...trpc.eval.samples.list.queryOptions({ id: setId, version, query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(url.q ? { q: url.q } : {}) } }),
+    ...trpc.eval.samples.list.queryOptions({
+      id: setId,
+      version,
+      query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(url.q ? { q: url.q } : {}) },
+    }),
     placeholderData: keepPreviousData,
   });
   const { reset } = pages;
@@ -75,7 +79,12 @@ export function VersionView({ setId, version }: { setId: string; version: number
         <div className="flex flex-wrap gap-2">
           {!frozen && (
             <>
-              <Button variant="secondary" disabled={!caps.manage} title={manageTitle} onClick={() => setImporting(true)}>
+              <Button
+                variant="secondary"
+                disabled={!caps.manage}
+                title={manageTitle}
+                onClick={() => setImporting(true)}
+              >
                 Import…
               </Button>
               <Button variant="secondary" disabled={!caps.manage} title={manageTitle} onClick={() => setEditing("new")}>
@@ -84,16 +93,29 @@ export function VersionView({ setId, version }: { setId: string; version: number
             </>
           )}
           {frozen && v && set.data && (
-            <Button disabled={!caps.manage} title={manageTitle ?? "A run that answers every question of this frozen version"} onClick={() => setRunning(true)}>
+            <Button
+              disabled={!caps.manage}
+              title={manageTitle ?? "A run that answers every question of this frozen version"}
+              onClick={() => setRunning(true)}
+            >
               New run from this version…
             </Button>
           )}
           <ExportMenu setId={setId} version={version} />
-          <Button variant="secondary" disabled={!caps.manage || actions.busy} title={manageTitle} onClick={() => actions.newVersion(version)}>
+          <Button
+            variant="secondary"
+            disabled={!caps.manage || actions.busy}
+            title={manageTitle}
+            onClick={() => actions.newVersion(version)}
+          >
             New version from this
           </Button>
           {!frozen && v && (
-            <Button disabled={!caps.manage || actions.busy || v.sampleCount === 0} title={manageTitle ?? (v.sampleCount === 0 ? "Add samples first" : undefined)} onClick={() => actions.freeze(v)}>
+            <Button
+              disabled={!caps.manage || actions.busy || v.sampleCount === 0}
+              title={manageTitle ?? (v.sampleCount === 0 ? "Add samples first" : undefined)}
+              onClick={() => actions.freeze(v)}
+            >
               Freeze…
             </Button>
           )}
@@ -101,16 +123,25 @@ export function VersionView({ setId, version }: { setId: string; version: number
       </div>
       {frozen && (
         <p className="rounded-lg border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900">
-          Frozen {when(v?.frozenAt)}: read-only everywhere. Runs use it as it is; to change a question, create a new version from it.
+          Frozen {when(v?.frozenAt)}: read-only everywhere. Runs use it as it is; to change a question, create a new
+          version from it.
         </p>
       )}
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label className="relative block w-full max-w-sm">
           <span className="sr-only">Search samples</span>
-          <SearchInput placeholder="Search question, key or scenario" value={url.q} onCommit={(q) => go({ q }, { replace: true })} />
+          <SearchInput
+            placeholder="Search question, key or scenario"
+            value={url.q}
+            onCommit={(q) => go({ q }, { replace: true })}
+          />
         </label>
-        {samples.data && <span className="text-sm text-slate-500">{url.q ? `${samples.data.matching} matching` : `${samples.data.matching} samples`}</span>}
+        {samples.data && (
+          <span className="text-sm text-slate-500">
+            {url.q ? `${samples.data.matching} matching` : `${samples.data.matching} samples`}
+          </span>
+        )}
       </div>
 
       {samples.isLoading ? (
@@ -152,7 +183,11 @@ export function VersionView({ setId, version }: { setId: string; version: number
                 <Tr key={s.id}>
                   <Td className="font-mono text-xs text-slate-600">{s.key}</Td>
                   <Td className="max-w-md">
-                    <button type="button" onClick={() => setEditing(s)} className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                    <button
+                      type="button"
+                      onClick={() => setEditing(s)}
+                      className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline"
+                    >
                       {s.question}
                     </button>
                     {s.script && (
@@ -170,7 +205,9 @@ export function VersionView({ setId, version }: { setId: string; version: number
                           {p}
                         </li>
                       ))}
-                      {s.expectedPoints.length === 0 && <li className="text-xs text-amber-700">no expected points yet</li>}
+                      {s.expectedPoints.length === 0 && (
+                        <li className="text-xs text-amber-700">no expected points yet</li>
+                      )}
                     </ul>
                   </Td>
                   <Td className="text-slate-700">{s.classification || "—"}</Td>
@@ -197,15 +234,30 @@ export function VersionView({ setId, version }: { setId: string; version: number
           />
         </>
       )}
-      <SampleDialog open={editing !== null} onClose={() => setEditing(null)} setId={setId} version={version} sample={editing === "new" ? null : editing} readOnly={!editable} />
+      <SampleDialog
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        setId={setId}
+        version={version}
+        sample={editing === "new" ? null : editing}
+        readOnly={!editable}
+      />
       <ImportDialog open={importing} onClose={() => setImporting(false)} setId={setId} version={version} />
-      {frozen && v && set.data && <CreateRunDialog open={running} onClose={() => setRunning(false)} agentId={set.data.agentId} presetVersionId={v.id} />}
+      {frozen && v && set.data && (
+        <CreateRunDialog
+          open={running}
+          onClose={() => setRunning(false)}
+          agentId={set.data.agentId}
+          presetVersionId={v.id}
+        />
+      )}
     </div>
   );
 }
 
 function ExportMenu({ setId, version }: { setId: string; version: number }) {
-  const href = (format: string) => `/api/eval/sets/${encodeURIComponent(setId)}/versions/${version}/export?format=${format}`;
+  const href = (format: string) =>
+    `/api/eval/sets/${encodeURIComponent(setId)}/versions/${version}/export?format=${format}`;
   return (
     <details className="relative">
       <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
@@ -221,7 +273,11 @@ function ExportMenu({ setId, version }: { setId: string; version: number }) {
           ] as const
         ).map(([f, label]) => (
           <li key={f}>
-            <a href={href(f)} download className="block rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+            <a
+              href={href(f)}
+              download
+              className="block rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+            >
               {label}
             </a>
           </li>

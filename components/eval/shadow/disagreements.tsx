@@ -26,14 +26,20 @@ export function Disagreements({ agentId }: { agentId: string }) {
   const { caps, role } = useCaps();
   const pages = useCursorPages();
   const list = useQuery({
-    ...trpc.eval.shadow.disagreements.queryOptions({ agentId, query: { limit: PAGE, ...(pages.cursor ? { cursor: pages.cursor } : {}) } }),
+    ...trpc.eval.shadow.disagreements.queryOptions({
+      agentId,
+      query: { limit: PAGE, ...(pages.cursor ? { cursor: pages.cursor } : {}) },
+    }),
     placeholderData: keepPreviousData,
     refetchInterval: pages.page === 0 ? 10_000 : false, // the first page follows live traffic; later pages stay put
   });
   const [pooling, setPooling] = useState<{ traceId: string; message: string } | null>(null);
   const data = list.data;
   return (
-    <Card title={`Disagreements${data ? ` (${count(data.total)})` : ""}`} description="Open a trace to see the steps the live version took, or the candidate's own run.">
+    <Card
+      title={`Disagreements${data ? ` (${count(data.total)})` : ""}`}
+      description="Open a trace to see the steps the live version took, or the candidate's own run."
+    >
       {list.error ? (
         <ErrorState error={list.error} onRetry={() => list.refetch()} />
       ) : !data ? (
@@ -71,7 +77,14 @@ export function Disagreements({ agentId }: { agentId: string }) {
                     {d.source === "replay" && <div className="text-xs text-slate-500">replayed</div>}
                   </Td>
                   <Td>
-                    <Button size="sm" variant="secondary" className="whitespace-nowrap" disabled={!caps.manage} title={caps.manage ? undefined : deniedReason(role, "manage")} onClick={() => setPooling(d)}>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      className="whitespace-nowrap"
+                      disabled={!caps.manage}
+                      title={caps.manage ? undefined : deniedReason(role, "manage")}
+                      onClick={() => setPooling(d)}
+                    >
                       Add to regression pool…
                     </Button>
                   </Td>
@@ -91,7 +104,13 @@ export function Disagreements({ agentId }: { agentId: string }) {
           />
         </>
       )}
-      {pooling && <AddToPoolDialog lead={{ traceId: pooling.traceId, message: pooling.message, conversation: [] }} agentId={agentId} onClose={() => setPooling(null)} />}
+      {pooling && (
+        <AddToPoolDialog
+          lead={{ traceId: pooling.traceId, message: pooling.message, conversation: [] }}
+          agentId={agentId}
+          onClose={() => setPooling(null)}
+        />
+      )}
     </Card>
   );
 }

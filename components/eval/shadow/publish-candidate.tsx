@@ -37,8 +37,15 @@ export function PublishCandidate({
   const publish = useMutation(
     trpc.eval.shadow.publish.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: "success", title: `Version ${r.version} is live`, description: `${r.provisioned ? `The draft was provisioned as version ${r.version}. ` : ""}Online chat answers with it now; the shadow is off.` });
-        await Promise.all([qc.invalidateQueries({ queryKey: trpc.eval.shadow.pathKey() }), qc.invalidateQueries({ queryKey: trpc.builder.pathKey() })]);
+        toast({
+          tone: "success",
+          title: `Version ${r.version} is live`,
+          description: `${r.provisioned ? `The draft was provisioned as version ${r.version}. ` : ""}Online chat answers with it now; the shadow is off.`,
+        });
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: trpc.eval.shadow.pathKey() }),
+          qc.invalidateQueries({ queryKey: trpc.builder.pathKey() }),
+        ]);
       },
       onError: (e) => toast({ tone: "error", title: "Not published", description: errorInfo(e).message }),
     }),
@@ -46,7 +53,8 @@ export function PublishCandidate({
   const draft = candidateVersion === null;
   const target = draft ? latestVersion + 1 : candidateVersion;
   const now = publishedVersion ? `version ${publishedVersion}` : "no published version";
-  if (!draft && candidateVersion === publishedVersion) return <span className="ml-auto text-xs text-slate-500">The candidate is the live version.</span>;
+  if (!draft && candidateVersion === publishedVersion)
+    return <span className="ml-auto text-xs text-slate-500">The candidate is the live version.</span>;
   return (
     <Button
       className="ml-auto"

@@ -27,7 +27,11 @@ export function ShadowTab({ agentId, agentName }: { agentId: string; agentName: 
   const trpc = useTRPC();
   const config = useQuery(trpc.eval.shadow.get.queryOptions({ agentId }));
   const agent = useQuery(trpc.builder.agents.get.queryOptions({ id: agentId }));
-  const report = useQuery({ ...trpc.eval.shadow.report.queryOptions({ agentId }), enabled: !!config.data?.config, refetchInterval: 10_000 });
+  const report = useQuery({
+    ...trpc.eval.shadow.report.queryOptions({ agentId }),
+    enabled: !!config.data?.config,
+    refetchInterval: 10_000,
+  });
   if (config.error) return <ErrorState error={config.error} onRetry={() => config.refetch()} />;
   if (config.isLoading) return <LoadingRows rows={4} label="Loading the intent shadow" />;
   const cfg = config.data?.config ?? null;
@@ -37,8 +41,9 @@ export function ShadowTab({ agentId, agentName }: { agentId: string; agentName: 
       <div>
         <h2 className="text-lg font-semibold text-slate-900">Intent shadow</h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Try a new intent or scene classifier of {agentName} on real traffic before it goes live. For each sampled online chat (answers from the cache included) the candidate computes its
-          intent in the background (only its intent node and what that node needs, at tier pipeline: no real HTTP calls); users always get the live answer.
+          Try a new intent or scene classifier of {agentName} on real traffic before it goes live. For each sampled
+          online chat (answers from the cache included) the candidate computes its intent in the background (only its
+          intent node and what that node needs, at tier pipeline: no real HTTP calls); users always get the live answer.
         </p>
       </div>
       <ConfigCard agentId={agentId} config={cfg} publishedVersion={publishedVersion} />
@@ -90,7 +95,11 @@ function ReportView({ agentId, report, publish }: { agentId: string; report: Rep
   const replay = useMutation(
     trpc.eval.shadow.replay.mutationOptions({
       onSuccess: async (r) => {
-        toast({ tone: r.failed ? "info" : "success", title: `Replayed ${r.replayed} chat${r.replayed === 1 ? "" : "s"}`, description: r.failed ? `${r.failed} candidate run(s) failed.` : undefined });
+        toast({
+          tone: r.failed ? "info" : "success",
+          title: `Replayed ${r.replayed} chat${r.replayed === 1 ? "" : "s"}`,
+          description: r.failed ? `${r.failed} candidate run(s) failed.` : undefined,
+        });
         await qc.invalidateQueries({ queryKey: trpc.eval.shadow.pathKey() });
       },
       onError: (e) => toast({ tone: "error", title: "Replay failed", description: errorInfo(e).message }),
@@ -102,37 +111,77 @@ function ReportView({ agentId, report, publish }: { agentId: string; report: Rep
   const max = Math.max(1, ...report.matrix.map((m) => m.count));
   return (
     <>
-      <Card title="Agreement" description="The configured candidate's results; only chats where both intents were read are compared.">
+      <Card
+        title="Agreement"
+        description="The configured candidate's results; only chats where both intents were read are compared."
+      >
         <dl className="grid gap-4 sm:grid-cols-4">
-          <Stat label="Agreement" value={pct(report.agreement, 0)} hint={`${report.agreed} of ${report.compared} compared`} />
+          <Stat
+            label="Agreement"
+            value={pct(report.agreement, 0)}
+            hint={`${report.agreed} of ${report.compared} compared`}
+          />
           <Stat label="Shadowed chats" value={String(report.results)} hint="live and replayed" />
-          <Stat label="Candidate failures" value={String(report.failed)} hint="runs that did not finish" tone={report.failed ? "bad" : "default"} />
+          <Stat
+            label="Candidate failures"
+            value={String(report.failed)}
+            hint="runs that did not finish"
+            tone={report.failed ? "bad" : "default"}
+          />
           <Stat label="Live intent missing" value={String(report.missingLive)} hint="check the live intent template" />
         </dl>
         <div className="mt-4 flex flex-wrap items-end gap-3">
           <Field label="Replay the last chats" dense>
-            <input className={inputClass} type="number" min={1} max={200} value={limit} onChange={(e) => setLimit(e.target.value)} />
+            <input
+              className={inputClass}
+              type="number"
+              min={1}
+              max={200}
+              value={limit}
+              onChange={(e) => setLimit(e.target.value)}
+            />
           </Field>
-          <Button variant="secondary" disabled={!caps.manage || replay.isPending} title={caps.manage ? undefined : deniedReason(role, "manage")} onClick={() => replay.mutate({ agentId, body: { limit: Math.min(200, Math.max(1, Number(limit) || 50)) } })}>
+          <Button
+            variant="secondary"
+            disabled={!caps.manage || replay.isPending}
+            title={caps.manage ? undefined : deniedReason(role, "manage")}
+            onClick={() => replay.mutate({ agentId, body: { limit: Math.min(200, Math.max(1, Number(limit) || 50)) } })}
+          >
             {replay.isPending ? <Spinner label="Replaying" showLabel /> : "Replay"}
           </Button>
           {publish}
         </div>
       </Card>
       {report.compared === 0 ? (
-        <EmptyState title="Nothing compared yet">Online chats are shadowed as they arrive; Replay runs the candidate over recent chats right away.</EmptyState>
+        <EmptyState title="Nothing compared yet">
+          Online chats are shadowed as they arrive; Replay runs the candidate over recent chats right away.
+        </EmptyState>
       ) : (
         <>
           <div className="grid gap-5 lg:grid-cols-2">
             <Card title="Agreement per day">
-              <DailyBars data={report.perDay.map((d) => ({ day: d.day, agreement: d.agreement }))} series={[{ key: "agreement", name: "Agreement", tone: "human" }]} percent label={`Agreement per day: ${report.perDay.map((d) => `${d.day} ${pct(d.agreement)} of ${d.total}`).join(", ")}`} />
+              <DailyBars
+                data={report.perDay.map((d) => ({ day: d.day, agreement: d.agreement }))}
+                series={[{ key: "agreement", name: "Agreement", tone: "human" }]}
+                percent
+                label={`Agreement per day: ${report.perDay.map((d) => `${d.day} ${pct(d.agreement)} of ${d.total}`).join(", ")}`}
+              />
             </Card>
             <Card title="Intents">
-              <CountBars data={report.intents.map((i) => ({ name: i.intent, value: i.live }))} label={`Live intents: ${report.intents.map((i) => `${i.intent} ${i.live}`).join(", ")}`} valueName="Live" />
-              <p className="mt-2 text-xs text-slate-500">Candidate: {report.intents.map((i) => `${i.intent} ${i.candidate}`).join(" · ")}</p>
+              <CountBars
+                data={report.intents.map((i) => ({ name: i.intent, value: i.live }))}
+                label={`Live intents: ${report.intents.map((i) => `${i.intent} ${i.live}`).join(", ")}`}
+                valueName="Live"
+              />
+              <p className="mt-2 text-xs text-slate-500">
+                Candidate: {report.intents.map((i) => `${i.intent} ${i.candidate}`).join(" · ")}
+              </p>
             </Card>
           </div>
-          <Card title="Confusion matrix" description="Rows: the live intent; columns: the candidate's. The diagonal agrees.">
+          <Card
+            title="Confusion matrix"
+            description="Rows: the live intent; columns: the candidate's. The diagonal agrees."
+          >
             <div className="overflow-x-auto">
               <table className="text-sm">
                 <caption className="sr-only">Live intent by candidate intent</caption>
@@ -161,7 +210,14 @@ function ReportView({ agentId, report, publish }: { agentId: string; report: Rep
                           <td key={c} className="p-1">
                             <div
                               className={`min-w-14 rounded-md px-3 py-2 text-center font-medium ${n === 0 ? "text-slate-400" : same ? "text-emerald-950" : "text-red-950"}`}
-                              style={{ backgroundColor: n === 0 ? "#f8fafc" : same ? `rgba(16,185,129,${0.15 + (0.6 * n) / max})` : `rgba(239,68,68,${0.15 + (0.6 * n) / max})` }}
+                              style={{
+                                backgroundColor:
+                                  n === 0
+                                    ? "#f8fafc"
+                                    : same
+                                      ? `rgba(16,185,129,${0.15 + (0.6 * n) / max})`
+                                      : `rgba(239,68,68,${0.15 + (0.6 * n) / max})`,
+                              }}
                             >
                               {n}
                             </div>

@@ -29,7 +29,16 @@ export function useCandidateChoice(agentId: string, config: Configured) {
   useEffect(() => {
     // the canvas keeps unsaved edits in this browser only: read after mounting
     const d = readDraft({ kind: "agent", agentId });
-    setCanvas(d ? { workflow: d.workflow, nodes: d.workflow.nodes.length, updatedAt: d.updatedAt, note: d.baseVersion ? `canvas draft (edits of version ${d.baseVersion})` : "canvas draft" } : null);
+    setCanvas(
+      d
+        ? {
+            workflow: d.workflow,
+            nodes: d.workflow.nodes.length,
+            updatedAt: d.updatedAt,
+            note: d.baseVersion ? `canvas draft (edits of version ${d.baseVersion})` : "canvas draft",
+          }
+        : null,
+    );
   }, [agentId]);
 
   const pickFile = useCallback(async (f: File) => {
@@ -45,12 +54,33 @@ export function useCandidateChoice(agentId: string, config: Configured) {
   }, []);
 
   /** The candidate part of the PUT body, or why it cannot be sent yet. */
-  const body = (): { candidateVersion: number } | { candidateWorkflow: unknown; candidateNote: string } | { keep: true } | { missing: string } => {
+  const body = ():
+    | { candidateVersion: number }
+    | { candidateWorkflow: unknown; candidateNote: string }
+    | { keep: true }
+    | { missing: string } => {
     if (source === "version") return version ? { candidateVersion: Number(version) } : { missing: "Choose a version." };
-    if (source === "file") return file ? { candidateWorkflow: file.workflow, candidateNote: file.note } : { missing: "Choose a workflow JSON file." };
-    if (source === "canvas") return canvas ? { candidateWorkflow: canvas.workflow, candidateNote: canvas.note } : { missing: "There is no canvas draft of this agent in this browser." };
+    if (source === "file")
+      return file
+        ? { candidateWorkflow: file.workflow, candidateNote: file.note }
+        : { missing: "Choose a workflow JSON file." };
+    if (source === "canvas")
+      return canvas
+        ? { candidateWorkflow: canvas.workflow, candidateNote: canvas.note }
+        : { missing: "There is no canvas draft of this agent in this browser." };
     return { keep: true };
   };
 
-  return { source, setSource, version, setVersion, file, fileError, pickFile, canvas, canvasAgo: canvas ? ago(canvas.updatedAt) : "", body };
+  return {
+    source,
+    setSource,
+    version,
+    setVersion,
+    file,
+    fileError,
+    pickFile,
+    canvas,
+    canvasAgo: canvas ? ago(canvas.updatedAt) : "",
+    body,
+  };
 }

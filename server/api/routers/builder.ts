@@ -30,13 +30,21 @@ export const builderRouter = router({
     .input(z.object({ workflow: z.unknown() }))
     .mutation(({ input }) => validateWorkflowWithCode(input, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
   recipes: procedure("builder.read").query(() => ({ items: Object.values(RECIPES) })),
-  recipe: procedure("builder.read").input(RecipeParams).query(({ input }) => requireRecipe(input.name)),
+  recipe: procedure("builder.read")
+    .input(RecipeParams)
+    .query(({ input }) => requireRecipe(input.name)),
   agents: router({
-    list: procedure("builder.read").input(ListAgentsQuery.optional()).query(({ ctx, input }) => listAgents(ctx.db, input ?? {})),
-    get: procedure("builder.read").input(AgentParams).query(({ ctx, input }) => getAgent(ctx.db, input.id)),
+    list: procedure("builder.read")
+      .input(ListAgentsQuery.optional())
+      .query(({ ctx, input }) => listAgents(ctx.db, input ?? {})),
+    get: procedure("builder.read")
+      .input(AgentParams)
+      .query(({ ctx, input }) => getAgent(ctx.db, input.id)),
     create: procedure("builder.write")
       .input(CreateAgentInput)
-      .mutation(({ ctx, input }) => createAgent(ctx.db, input, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
+      .mutation(({ ctx, input }) =>
+        createAgent(ctx.db, input, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+      ),
     update: procedure("builder.write")
       .input(AgentParams.extend({ body: UpdateAgentInput }))
       .mutation(({ ctx, input }) => updateAgent(ctx.db, input.id, input.body)),
@@ -51,10 +59,16 @@ export const builderRouter = router({
       .mutation(({ ctx, input }) => publishVersion(ctx.db, input.id, input.body.version)),
   }),
   versions: router({
-    list: procedure("builder.read").input(AgentParams).query(({ ctx, input }) => listVersions(ctx.db, input.id)),
-    get: procedure("builder.read").input(AgentVersionParams).query(({ ctx, input }) => getVersion(ctx.db, input.id, input.version)),
+    list: procedure("builder.read")
+      .input(AgentParams)
+      .query(({ ctx, input }) => listVersions(ctx.db, input.id)),
+    get: procedure("builder.read")
+      .input(AgentVersionParams)
+      .query(({ ctx, input }) => getVersion(ctx.db, input.id, input.version)),
     create: procedure("builder.write")
       .input(AgentParams.extend({ body: AddVersionInput }))
-      .mutation(({ ctx, input }) => addVersion(ctx.db, input.id, input.body, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL })),
+      .mutation(({ ctx, input }) =>
+        addVersion(ctx.db, input.id, input.body, ctx.principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+      ),
   }),
 });

@@ -13,8 +13,12 @@ export const runtimeRouter = router({
     .input(AgentParams.extend({ body: TestRunInput }))
     .mutation(({ ctx, input, signal }) => testRun(ctx.db, input.id, input.body, ctx.principal, { signal })),
   traces: router({
-    list: procedure("builder.read").input(TracesQuery.optional()).query(({ ctx, input }) => listTraces(ctx.db, input ?? {})),
-    get: procedure("builder.read").input(TraceParams).query(({ ctx, input }) => getTrace(ctx.db, input.id)),
+    list: procedure("builder.read")
+      .input(TracesQuery.optional())
+      .query(({ ctx, input }) => listTraces(ctx.db, input ?? {})),
+    get: procedure("builder.read")
+      .input(TraceParams)
+      .query(({ ctx, input }) => getTrace(ctx.db, input.id)),
   }),
   feedback: procedure("builder.read")
     .input(TraceParams.extend({ body: FeedbackInput }))

@@ -20,8 +20,24 @@ import {
   publishVersion,
 } from "../../agents/service";
 import { ErrorOut } from "../../core/errors";
-import { AgentOut, ProvisionOut, PublishOut, ValidationErrorOut, ValidationOut, VersionMetaOut, VersionOut } from "../../agents/schemas";
-import { RECIPES, RecipeParams, WORKFLOW_LIMITS, nodeTypesSummary, requireRecipe, validateBodyField, workflowInvalid } from "../../workflow";
+import {
+  AgentOut,
+  ProvisionOut,
+  PublishOut,
+  ValidationErrorOut,
+  ValidationOut,
+  VersionMetaOut,
+  VersionOut,
+} from "../../agents/schemas";
+import {
+  RECIPES,
+  RecipeParams,
+  WORKFLOW_LIMITS,
+  nodeTypesSummary,
+  requireRecipe,
+  validateBodyField,
+  workflowInvalid,
+} from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
@@ -46,7 +62,7 @@ export const builderValidate = defineEndpoint({
   operationId: "builderValidate",
   summary: "Validate a workflow without storing it",
   description:
-    "Body: `{ \"workflow\": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body. Code nodes are also compiled (never run) in the Python sandbox: CODE_SYNTAX_ERROR, or the warning CODE_SYNTAX_UNCHECKED when the sandbox is unavailable.",
+    'Body: `{ "workflow": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body. Code nodes are also compiled (never run) in the Python sandbox: CODE_SYNTAX_ERROR, or the warning CODE_SYNTAX_UNCHECKED when the sandbox is unavailable.',
   permission: "builder.read",
   body: validateBodyField(),
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
@@ -91,7 +107,8 @@ export const builderCreateAgent = defineEndpoint({
   path: "/api/builder/agents",
   operationId: "builderCreateAgent",
   summary: "Provision a new agent with its first workflow version",
-  description: "Validates the workflow first; any error answers 400 with the same findings as /api/builder/validate and stores nothing.",
+  description:
+    "Validates the workflow first; any error answers 400 with the same findings as /api/builder/validate and stores nothing.",
   permission: "builder.write",
   body: CreateAgentInput,
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
@@ -118,7 +135,13 @@ export const builderListAgents = defineEndpoint({
     200: {
       description: "A page of agents; latestSummary describes each agent's latest version",
       schema: z.object({
-        items: z.array(AgentOut.extend({ latestSummary: z.object({ warningCount: z.number().int(), nodeCount: z.number().int(), nodeTypes: z.array(z.string()) }).nullable() })),
+        items: z.array(
+          AgentOut.extend({
+            latestSummary: z
+              .object({ warningCount: z.number().int(), nodeCount: z.number().int(), nodeTypes: z.array(z.string()) })
+              .nullable(),
+          }),
+        ),
         nextCursor: z.string().nullable(),
       }),
     },
@@ -134,7 +157,10 @@ export const builderGetAgent = defineEndpoint({
   summary: "One agent with its latest version's workflow",
   permission: "builder.read",
   params: AgentParams,
-  responses: { 200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) }, 404: { description: "Not found", schema: ErrorOut } },
+  responses: {
+    200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) },
+    404: { description: "Not found", schema: ErrorOut },
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await getAgent(db, params.id) }),
 });
 
@@ -147,7 +173,10 @@ export const builderUpdateAgent = defineEndpoint({
   permission: "builder.write",
   params: AgentParams,
   body: UpdateAgentInput,
-  responses: { 200: { description: "The agent", schema: AgentOut }, 404: { description: "Not found", schema: ErrorOut } },
+  responses: {
+    200: { description: "The agent", schema: AgentOut },
+    404: { description: "Not found", schema: ErrorOut },
+  },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateAgent(db, params.id, body) }),
 });
 
@@ -162,7 +191,10 @@ export const builderDeleteAgent = defineEndpoint({
   responses: {
     204: { description: "Deleted" },
     404: { description: "Not found", schema: ErrorOut },
-    409: { description: "AGENT_HAS_FROZEN_SETS: the agent owns evaluation sets with frozen versions; delete them first", schema: ErrorOut },
+    409: {
+      description: "AGENT_HAS_FROZEN_SETS: the agent owns evaluation sets with frozen versions; delete them first",
+      schema: ErrorOut,
+    },
   },
   handler: async ({ db, params }) => {
     await deleteAgent(db, params.id);
@@ -200,7 +232,10 @@ export const builderListVersions = defineEndpoint({
   summary: "An agent's versions, newest first",
   permission: "builder.read",
   params: AgentParams,
-  responses: { 200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) }, 404: { description: "No such agent", schema: ErrorOut } },
+  responses: {
+    200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) },
+    404: { description: "No such agent", schema: ErrorOut },
+  },
   handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
 });
 
@@ -212,7 +247,10 @@ export const builderGetVersion = defineEndpoint({
   summary: "One version with its workflow",
   permission: "builder.read",
   params: AgentVersionParams,
-  responses: { 200: { description: "The version", schema: VersionOut }, 404: { description: "Not found", schema: ErrorOut } },
+  responses: {
+    200: { description: "The version", schema: VersionOut },
+    404: { description: "Not found", schema: ErrorOut },
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
 });
 
@@ -222,10 +260,14 @@ export const builderPublishAgent = defineEndpoint({
   path: "/api/builder/agents/{id}/publish",
   operationId: "builderPublishAgent",
   summary: "Publish a version for online chat",
-  description: "Body `{ version }`: POST /api/agents/{id}/chat runs this version from now on. Cached chat answers are per version, so publishing never serves another version's answers.",
+  description:
+    "Body `{ version }`: POST /api/agents/{id}/chat runs this version from now on. Cached chat answers are per version, so publishing never serves another version's answers.",
   permission: "builder.write",
   params: AgentParams,
   body: PublishInput,
-  responses: { 200: { description: "Published", schema: PublishOut }, 404: { description: "No such agent or version", schema: ErrorOut } },
+  responses: {
+    200: { description: "Published", schema: PublishOut },
+    404: { description: "No such agent or version", schema: ErrorOut },
+  },
   handler: async ({ db, params, body }) => ({ status: 200, body: await publishVersion(db, params.id, body.version) }),
 });

@@ -22,16 +22,23 @@ export const mcp = defineEndpoint({
   path: "/api/mcp",
   operationId: "mcp",
   summary: "MCP endpoint (Streamable HTTP): tools builder_list_node_types and builder_validate",
-  description: "JSON-RPC 2.0 messages of the Model Context Protocol. Stateless: no session id; every request is answered on its own.",
+  description:
+    "JSON-RPC 2.0 messages of the Model Context Protocol. Stateless: no session id; every request is answered on its own.",
   tag: "Workflow builder",
   auth: "token",
   permission: "builder.read",
   responses: {
     200: { description: "JSON-RPC response" },
-    202: { description: "Accepted: the message held only notifications or responses (or an empty batch), which get no answer" },
+    202: {
+      description:
+        "Accepted: the message held only notifications or responses (or an empty batch), which get no answer",
+    },
     400: { description: "Not a JSON-RPC 2.0 message (parse error or invalid request)", schema: JsonRpcError },
     401: { description: "Missing or invalid token", schema: ErrorOut },
-    406: { description: "The Accept header must list both application/json and text/event-stream (Streamable HTTP)", schema: JsonRpcError },
+    406: {
+      description: "The Accept header must list both application/json and text/event-stream (Streamable HTTP)",
+      schema: JsonRpcError,
+    },
     415: { description: "The body must be application/json", schema: JsonRpcError },
   },
   handler: async ({ request }) => {
@@ -39,7 +46,10 @@ export const mcp = defineEndpoint({
       listNodeTypes: async () => nodeTypesSummary(),
       validate: async (workflow) => validateWorkflowRequest({ workflow }, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(request);

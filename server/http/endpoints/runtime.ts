@@ -38,13 +38,19 @@ export const agentChat = defineEndpoint({
   body: ChatInput,
   responses: {
     200: { description: "The answer", schema: ChatOut },
-    400: { description: "Bad request, or a required input missing (INPUT_REQUIRED / INPUT_INVALID_TYPE, with traceId)", schema: RunFailedOut },
+    400: {
+      description: "Bad request, or a required input missing (INPUT_REQUIRED / INPUT_INVALID_TYPE, with traceId)",
+      schema: RunFailedOut,
+    },
     404: { description: "No such agent", schema: ErrorOut },
     409: { description: "AGENT_NOT_PUBLISHED", schema: ErrorOut },
     502: { description: "RUN_FAILED: a node failed (details name it; traceId names the trace)", schema: RunFailedOut },
     504: { description: "RUN_TIMEOUT", schema: RunFailedOut },
   },
-  handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await chat(db, params.id, body, principal, { signal: request.signal }) }),
+  handler: async ({ db, params, body, principal, request }) => ({
+    status: 200,
+    body: await chat(db, params.id, body, principal, { signal: request.signal }),
+  }),
 });
 
 export const agentTestRun = defineEndpoint({
@@ -65,7 +71,10 @@ export const agentTestRun = defineEndpoint({
     404: { description: "No such agent (or it has no version)", schema: ErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
   },
-  handler: async ({ db, params, body, principal, request }) => ({ status: 200, body: await testRun(db, params.id, body, principal, { signal: request.signal }) }),
+  handler: async ({ db, params, body, principal, request }) => ({
+    status: 200,
+    body: await testRun(db, params.id, body, principal, { signal: request.signal }),
+  }),
 });
 
 export const tracesList = defineEndpoint({
@@ -88,7 +97,10 @@ export const tracesGet = defineEndpoint({
   summary: "One trace with its steps and feedback",
   permission: "builder.read",
   params: TraceParams,
-  responses: { 200: { description: "The trace", schema: TraceDetailOut }, 404: { description: "Not found", schema: ErrorOut } },
+  responses: {
+    200: { description: "The trace", schema: TraceDetailOut },
+    404: { description: "Not found", schema: ErrorOut },
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await getTrace(db, params.id) }),
 });
 
@@ -98,7 +110,8 @@ export const tracesFeedback = defineEndpoint({
   path: "/api/traces/{id}/feedback",
   operationId: "tracesFeedback",
   summary: "Score an online answer 1..5",
-  description: "Records `{ score: 1..5, comment? }` on a chat (or api) trace; each call adds a score. Evaluation and test-run traces answer 409 TRACE_NOT_ONLINE.",
+  description:
+    "Records `{ score: 1..5, comment? }` on a chat (or api) trace; each call adds a score. Evaluation and test-run traces answer 409 TRACE_NOT_ONLINE.",
   permission: "builder.read",
   params: TraceParams,
   body: FeedbackInput,
@@ -108,5 +121,8 @@ export const tracesFeedback = defineEndpoint({
     404: { description: "No such trace", schema: ErrorOut },
     409: { description: "TRACE_NOT_ONLINE", schema: ErrorOut },
   },
-  handler: async ({ db, params, body, principal }) => ({ status: 201, body: await addFeedback(db, params.id, body, principal) }),
+  handler: async ({ db, params, body, principal }) => ({
+    status: 201,
+    body: await addFeedback(db, params.id, body, principal),
+  }),
 });

@@ -13,7 +13,10 @@ export const health = defineEndpoint({
   tag: "System",
   auth: "none",
   responses: {
-    200: { description: "Up", schema: z.object({ status: z.literal("ok"), database: z.object({ kind: z.string(), status: z.string() }) }) },
+    200: {
+      description: "Up",
+      schema: z.object({ status: z.literal("ok"), database: z.object({ kind: z.string(), status: z.string() }) }),
+    },
     503: { description: "The database does not answer" },
   },
   handler: async ({ db }) => {
@@ -59,7 +62,12 @@ export const ready = defineEndpoint({
       }
     } else database = "unknown";
     const ok = r.state === "ready" && database === "ok";
-    const body = { status: r.state, since: r.since, ...(r.detail ? { detail: r.detail } : {}), database: { kind, status: database } };
+    const body = {
+      status: r.state,
+      since: r.since,
+      ...(r.detail ? { detail: r.detail } : {}),
+      database: { kind, status: database },
+    };
     return { status: ok ? 200 : 503, body };
   },
 });

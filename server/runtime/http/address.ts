@@ -78,7 +78,8 @@ function classifyV6(w: number[]): AddressClass {
   if (zeroTo(6)) return v4(w6, w7); // ::a.b.c.d (deprecated IPv4-compatible)
   if (w0 === 0x64 && w1 === 0xff9b && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0) return v4(w6, w7); // NAT64
   if (w0 === 0x2002) return v4(w1, w2); // 6to4
-  if (w0 === 0xfd00 && w1 === 0x0ec2 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0 && w6 === 0 && w7 === 0x254) return "forbidden"; // AWS metadata
+  if (w0 === 0xfd00 && w1 === 0x0ec2 && w2 === 0 && w3 === 0 && w4 === 0 && w5 === 0 && w6 === 0 && w7 === 0x254)
+    return "forbidden"; // AWS metadata
   if ((w0 & 0xffc0) === 0xfe80) return "forbidden"; // link-local
   if ((w0 & 0xff00) === 0xff00) return "forbidden"; // multicast
   if ((w0 & 0xffc0) === 0xfec0) return "private"; // site-local (deprecated)

@@ -81,7 +81,9 @@ describe("allowed origins", () => {
     ]);
     expect(matchOrigin(new URL("https://api.example.com/x"), rules)).toEqual({ allowed: true, explicit: true });
     expect(matchOrigin(new URL("http://a.corp.example:8080/"), rules)).toEqual({ allowed: true, explicit: false });
-    expect(matchOrigin(new URL("https://x.test/"), parseAllowedOrigins("https://api.example.com"))).toEqual({ allowed: false });
+    expect(matchOrigin(new URL("https://x.test/"), parseAllowedOrigins("https://api.example.com"))).toEqual({
+      allowed: false,
+    });
   });
   it("rejects entries that are not origins (env validation)", () => {
     expect(allowedOriginsProblem("https://a.example/path")).toMatch(/origin only/);
@@ -110,7 +112,13 @@ describe("outbound requests", () => {
 
   it("ALWAYS refuses cloud metadata and link-local addresses, even when listed explicitly", async () => {
     const listed = policy("http://169.254.169.254,http://[fd00:ec2::254],http://metadata.google.internal,*");
-    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/", "http://metadata.google.internal/computeMetadata/v1/", "http://[::ffff:169.254.169.254]/", "http://100.100.100.200/"]) {
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fd00:ec2::254]/",
+      "http://metadata.google.internal/computeMetadata/v1/",
+      "http://[::ffff:169.254.169.254]/",
+      "http://100.100.100.200/",
+    ]) {
       const e = await failure(get(url, listed));
       expect(e.code, url).toBe("HTTP_FORBIDDEN_DESTINATION");
     }
@@ -130,8 +138,13 @@ describe("outbound requests", () => {
     const rebinding: Resolver = async () => [{ address: "127.0.0.1", family: 4 }];
     const viaName = await failure(get(`http://rebind.attacker.test:${port}/health`, policy("*", rebinding)));
     expect(viaName.code).toBe("HTTP_FORBIDDEN_DESTINATION");
-    const metadataName: Resolver = async () => [{ address: "93.184.216.34", family: 4 }, { address: "169.254.169.254", family: 4 }];
-    expect((await failure(get("http://mixed.attacker.test/", policy("*", metadataName)))).code).toBe("HTTP_FORBIDDEN_DESTINATION");
+    const metadataName: Resolver = async () => [
+      { address: "93.184.216.34", family: 4 },
+      { address: "169.254.169.254", family: 4 },
+    ];
+    expect((await failure(get("http://mixed.attacker.test/", policy("*", metadataName)))).code).toBe(
+      "HTTP_FORBIDDEN_DESTINATION",
+    );
     expect(other.requests).toHaveLength(0);
   });
 
@@ -142,17 +155,27 @@ describe("outbound requests", () => {
       lookups++;
       return [{ address: "127.0.0.1", family: 4 }];
     };
-    const res = await get(`http://svc.internal.test:${port}/health`, policy(`http://svc.internal.test:${port}`, resolver));
+    const res = await get(
+      `http://svc.internal.test:${port}/health`,
+      policy(`http://svc.internal.test:${port}`, resolver),
+    );
     expect(res.status).toBe(200);
     expect(lookups).toBe(1);
     expect(other.requests.at(-1)?.headers.host).toBe(`svc.internal.test:${port}`);
   });
 
   it("re-checks every redirect hop: a redirect to metadata or to a non-allowed origin is refused", async () => {
-    const toMetadata = await failure(get(`${hook.origin}/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`, policy(undefined)));
+    const toMetadata = await failure(
+      get(
+        `${hook.origin}/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`,
+        policy(undefined),
+      ),
+    );
     expect(toMetadata.code).toBe("HTTP_FORBIDDEN_DESTINATION");
     const before = other.requests.length;
-    const toOther = await failure(get(`${hook.origin}/redirect?to=${encodeURIComponent(`${other.origin}/health`)}`, policy(undefined)));
+    const toOther = await failure(
+      get(`${hook.origin}/redirect?to=${encodeURIComponent(`${other.origin}/health`)}`, policy(undefined)),
+    );
     expect(toOther.code).toBe("HTTP_FORBIDDEN_DESTINATION");
     expect(other.requests.length).toBe(before);
   });
@@ -160,7 +183,13 @@ describe("outbound requests", () => {
   it("follows allowed redirects (303 turns POST into GET; credentials dropped across origins)", async () => {
     const p = policy(other.origin);
     const res = await safeRequest(
-      { method: "POST", url: `${hook.origin}/redirect?status=303&to=${encodeURIComponent(`${other.origin}/echo`)}`, headers: { authorization: "Bearer secret", "x-trace": "1" }, body: "{}", timeoutMs: 5000 },
+      {
+        method: "POST",
+        url: `${hook.origin}/redirect?status=303&to=${encodeURIComponent(`${other.origin}/echo`)}`,
+        headers: { authorization: "Bearer secret", "x-trace": "1" },
+        body: "{}",
+        timeoutMs: 5000,
+      },
       p,
     );
     expect(res.redirects).toBe(1);
@@ -186,7 +215,9 @@ describe("outbound requests", () => {
 
   it("times out with HTTP_TIMEOUT, and a caller's abort wins over it", async () => {
     const t = Date.now();
-    expect((await failure(get(`${hook.origin}/slow?ms=3000`, policy(undefined), { timeoutMs: 200 }))).code).toBe("HTTP_TIMEOUT");
+    expect((await failure(get(`${hook.origin}/slow?ms=3000`, policy(undefined), { timeoutMs: 200 }))).code).toBe(
+      "HTTP_TIMEOUT",
+    );
     expect(Date.now() - t).toBeLessThan(2000);
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("stop")), 100);
@@ -195,6 +226,8 @@ describe("outbound requests", () => {
   });
 
   it("refuses non-http schemes before anything else", async () => {
-    await expect(checkDestination(new URL("file:///etc/passwd"), policy("*"))).rejects.toMatchObject({ code: "HTTP_FORBIDDEN_DESTINATION" });
+    await expect(checkDestination(new URL("file:///etc/passwd"), policy("*"))).rejects.toMatchObject({
+      code: "HTTP_FORBIDDEN_DESTINATION",
+    });
   });
 });

@@ -62,7 +62,16 @@ export type SafeResponse = {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 /** Headers the client sets itself. */
-const MANAGED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"]);
+const MANAGED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+]);
 
 function forbidden(message: string): RuntimeError {
   return new RuntimeError("HTTP_FORBIDDEN_DESTINATION", message);
@@ -70,13 +79,21 @@ function forbidden(message: string): RuntimeError {
 
 /** Checks one hop's destination and returns the address to connect to. */
 export async function checkDestination(url: URL, policy: HttpPolicy): Promise<ResolvedAddress> {
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw forbidden(`Only http and https URLs may be called, not ${url.protocol}`);
-  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw forbidden(`Only http and https URLs may be called, not ${url.protocol}`);
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   if (FORBIDDEN_HOSTNAMES.has(host)) throw forbidden(`${host} is a cloud metadata host and is never called`);
   const literal = classifyAddress(host);
-  if (literal === "forbidden") throw forbidden(`${host} is a metadata, link-local or reserved address and is never called`);
+  if (literal === "forbidden")
+    throw forbidden(`${host} is a metadata, link-local or reserved address and is never called`);
   const match = matchOrigin(url, policy.rules);
-  if (!match.allowed) throw forbidden(`The origin ${url.origin} is not allowed (allowed: ${describeRules(policy.rules)}); add it to HTTP_ALLOWED_ORIGINS`);
+  if (!match.allowed)
+    throw forbidden(
+      `The origin ${url.origin} is not allowed (allowed: ${describeRules(policy.rules)}); add it to HTTP_ALLOWED_ORIGINS`,
+    );
 
   let addresses: ResolvedAddress[];
   if (literal) addresses = [{ address: host, family: host.includes(":") ? 6 : 4 }];
@@ -90,9 +107,14 @@ export async function checkDestination(url: URL, policy: HttpPolicy): Promise<Re
   }
   for (const a of addresses) {
     const cls = classifyAddress(a.address);
-    if (cls === null || cls === "forbidden") throw forbidden(`${host} resolves to ${a.address}, a metadata, link-local or reserved address; it is never called`);
+    if (cls === null || cls === "forbidden")
+      throw forbidden(
+        `${host} resolves to ${a.address}, a metadata, link-local or reserved address; it is never called`,
+      );
     if ((cls === "private" || cls === "loopback") && !match.explicit) {
-      throw forbidden(`${host} resolves to the ${cls} address ${a.address}; list ${url.origin} exactly in HTTP_ALLOWED_ORIGINS to allow it`);
+      throw forbidden(
+        `${host} resolves to the ${cls} address ${a.address}; list ${url.origin} exactly in HTTP_ALLOWED_ORIGINS to allow it`,
+      );
     }
   }
   return addresses[0] as ResolvedAddress;
@@ -105,7 +127,14 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-function sendOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined, target: ResolvedAddress, signal: AbortSignal) {
+function sendOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  target: ResolvedAddress,
+  signal: AbortSignal,
+) {
   const lib = url.protocol === "https:" ? https : http;
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const req = lib.request(
@@ -143,7 +172,9 @@ async function readBody(res: http.IncomingMessage, method: string, limit: number
     return Buffer.alloc(0);
   }
   const declared = Number(res.headers["content-length"] ?? "NaN");
-  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   const tooLarge = () => new RuntimeError("HTTP_RESPONSE_TOO_LARGE", `The response body is larger than ${limit} bytes`);
   if (!encoding && Number.isFinite(declared) && declared > limit) {
     res.destroy();
@@ -186,12 +217,16 @@ export async function safeRequest(req: SafeRequest, policy: HttpPolicy): Promise
     throw new RuntimeError("HTTP_URL_INVALID", `"${req.url}" is not a valid URL`);
   }
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new RuntimeError("HTTP_TIMEOUT", `No complete answer within ${req.timeoutMs} ms`)), req.timeoutMs);
+  const timer = setTimeout(
+    () => timeout.abort(new RuntimeError("HTTP_TIMEOUT", `No complete answer within ${req.timeoutMs} ms`)),
+    req.timeoutMs,
+  );
   const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
   let method = req.method.toUpperCase();
   let body = req.body;
   let headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!MANAGED_HEADERS.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (!MANAGED_HEADERS.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
   headers["accept-encoding"] ??= "gzip, deflate, br";
   headers["user-agent"] ??= "flowbench-runtime";
   try {
@@ -203,7 +238,11 @@ export async function safeRequest(req: SafeRequest, policy: HttpPolicy): Promise
       const location = res.headers.location;
       if (REDIRECTS.has(status) && location) {
         res.resume();
-        if (hop >= policy.maxRedirects) throw new RuntimeError("HTTP_TOO_MANY_REDIRECTS", `More than ${policy.maxRedirects} redirects (last to ${location})`);
+        if (hop >= policy.maxRedirects)
+          throw new RuntimeError(
+            "HTTP_TOO_MANY_REDIRECTS",
+            `More than ${policy.maxRedirects} redirects (last to ${location})`,
+          );
         let next: URL;
         try {
           next = new URL(location, url);
@@ -215,7 +254,8 @@ export async function safeRequest(req: SafeRequest, policy: HttpPolicy): Promise
           body = undefined;
           delete headers["content-type"];
         }
-        if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k)));
+        if (next.origin !== url.origin)
+          headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k)));
         url = next;
         continue;
       }
@@ -226,7 +266,9 @@ export async function safeRequest(req: SafeRequest, policy: HttpPolicy): Promise
     if (timeout.signal.aborted && !req.signal?.aborted) throw timeout.signal.reason;
     if (req.signal?.aborted) throw req.signal.reason;
     if (e instanceof RuntimeError) throw e;
-    throw new RuntimeError("HTTP_REQUEST_FAILED", `${method} ${url.origin}${url.pathname} failed: ${errorMessage(e)}`, { cause: e });
+    throw new RuntimeError("HTTP_REQUEST_FAILED", `${method} ${url.origin}${url.pathname} failed: ${errorMessage(e)}`, {
+      cause: e,
+    });
   } finally {
     clearTimeout(timer);
   }

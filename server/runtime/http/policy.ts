@@ -25,7 +25,11 @@ export function matchOrigin(url: URL, rules: readonly OriginRule[]): OriginMatch
   for (const rule of rules) {
     if (rule.kind === "exact" && rule.origin === url.origin) return { allowed: true, explicit: true };
     if (rule.kind === "any" && (url.protocol === "http:" || url.protocol === "https:")) wildcard = true;
-    if (rule.kind === "wildcard" && url.protocol === rule.protocol && (url.port || defaultPort(url.protocol)) === rule.port) {
+    if (
+      rule.kind === "wildcard" &&
+      url.protocol === rule.protocol &&
+      (url.port || defaultPort(url.protocol)) === rule.port
+    ) {
       const host = url.hostname.toLowerCase();
       if (host.endsWith(`.${rule.suffix}`)) wildcard = true;
     }
@@ -36,5 +40,7 @@ export function matchOrigin(url: URL, rules: readonly OriginRule[]): OriginMatch
 /** A short description of the rules for error messages. */
 export function describeRules(rules: readonly OriginRule[]): string {
   if (rules.length === 0) return "none (set WEBHOOK_BASE_URL or HTTP_ALLOWED_ORIGINS)";
-  return rules.map((r) => (r.kind === "exact" ? r.origin : r.kind === "any" ? "*" : `${r.protocol}//*.${r.suffix}:${r.port}`)).join(", ");
+  return rules
+    .map((r) => (r.kind === "exact" ? r.origin : r.kind === "any" ? "*" : `${r.protocol}//*.${r.suffix}:${r.port}`))
+    .join(", ");
 }

@@ -23,14 +23,17 @@ export async function runCode(ctx: NodeContext<CodeConfig>): Promise<NodeOutcome
   try {
     sandbox = await ctx.deps.sandbox();
   } catch (e) {
-    throw new RuntimeError("SANDBOX_UNAVAILABLE", `The Python sandbox is not available: ${errorMessage(e)}`, { cause: e });
+    throw new RuntimeError("SANDBOX_UNAVAILABLE", `The Python sandbox is not available: ${errorMessage(e)}`, {
+      cause: e,
+    });
   }
   try {
     const res = await sandbox.run({ code: config.code ?? "", inputs, timeoutMs: config.timeout, signal: ctx.signal });
     return { status: "succeeded", input, output: { result: res.result, stdout: res.stdout } };
   } catch (e) {
     if (ctx.signal.aborted) throw e;
-    const code = typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : "SANDBOX_UNAVAILABLE";
+    const code =
+      typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : "SANDBOX_UNAVAILABLE";
     throw new RuntimeError(code, errorMessage(e), { cause: e });
   }
 }

@@ -25,14 +25,24 @@ export async function runLlm(ctx: NodeContext<LlmConfig>): Promise<NodeOutcome> 
   };
   ctx.noteInput(input);
   try {
-    const res = await deps.llm.chat({ messages, model: config.model, temperature: config.temperature, maxTokens: config.maxTokens, signal: ctx.signal });
+    const res = await deps.llm.chat({
+      messages,
+      model: config.model,
+      temperature: config.temperature,
+      maxTokens: config.maxTokens,
+      signal: ctx.signal,
+    });
     const usage = res.usage;
     return {
       status: "succeeded",
       input: { ...input, model: res.model },
       output: {
         result: res.text,
-        usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens, total_tokens: usage.promptTokens + usage.completionTokens },
+        usage: {
+          prompt_tokens: usage.promptTokens,
+          completion_tokens: usage.completionTokens,
+          total_tokens: usage.promptTokens + usage.completionTokens,
+        },
         model: res.model,
       },
       usage,

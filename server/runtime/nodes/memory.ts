@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { toStorable, toStorableText } from "../../core/text";
-import { renderTemplate, renderTemplatesDeep, resolveTemplateRef, type MemoryLoadConfig, type MemorySaveConfig } from "../../workflow";
+import {
+  renderTemplate,
+  renderTemplatesDeep,
+  resolveTemplateRef,
+  type MemoryLoadConfig,
+  type MemorySaveConfig,
+} from "../../workflow";
 import { RuntimeError } from "../errors";
 import type { NodeContext, NodeOutcome } from "./context";
 
@@ -22,12 +28,17 @@ async function owner(ctx: NodeContext<MemoryLoadConfig | MemorySaveConfig>): Pro
   const label = (ctx.config.agent_id ?? "").trim();
   const key = toStorableText(renderTemplate(ctx.config.key, ctx.scope).trim()) || "default";
   if (!label || label === ctx.agentId) {
-    if (!ctx.agentId) throw new RuntimeError("MEMORY_AGENT_UNKNOWN", "The memory node names no agent and the run has none");
+    if (!ctx.agentId)
+      throw new RuntimeError("MEMORY_AGENT_UNKNOWN", "The memory node names no agent and the run has none");
     return { agentId: ctx.agentId, scope: ctx.memoryScope, key };
   }
   const agent = await ctx.db.agent.findUnique({ where: { id: label }, select: { id: true } });
   if (agent) return { agentId: agent.id, scope: ctx.memoryScope, key };
-  if (!ctx.agentId) throw new RuntimeError("MEMORY_AGENT_UNKNOWN", `agent_id ${JSON.stringify(label)} is not an agent and the run has no agent to keep the memory under`);
+  if (!ctx.agentId)
+    throw new RuntimeError(
+      "MEMORY_AGENT_UNKNOWN",
+      `agent_id ${JSON.stringify(label)} is not an agent and the run has no agent to keep the memory under`,
+    );
   return { agentId: ctx.agentId, scope: ctx.memoryScope, key: `${label}/${key}` };
 }
 
@@ -44,8 +55,14 @@ export async function runMemoryLoad(ctx: NodeContext<MemoryLoadConfig>): Promise
   });
   const data = isRecord(row?.data) ? row.data : {};
   const fields = ctx.config.fields;
-  const result = fields ? Object.fromEntries(fields.filter((f) => Object.hasOwn(data, f)).map((f) => [f, data[f]])) : data;
-  return { status: "succeeded", input: { agentId: who.agentId, scope: who.scope || "production", memoryType, key: who.key, fields: fields ?? null }, output: { result, found: row !== null } };
+  const result = fields
+    ? Object.fromEntries(fields.filter((f) => Object.hasOwn(data, f)).map((f) => [f, data[f]]))
+    : data;
+  return {
+    status: "succeeded",
+    input: { agentId: who.agentId, scope: who.scope || "production", memoryType, key: who.key, fields: fields ?? null },
+    output: { result, found: row !== null },
+  };
 }
 
 /** What a save merges into the stored object. */
@@ -88,5 +105,9 @@ export async function runMemorySave(ctx: NodeContext<MemorySaveConfig>): Promise
       "updatedAt" = EXCLUDED."updatedAt"
     RETURNING "data"`;
   const stored = rows[0]?.data;
-  return { status: "succeeded", input, output: { result: typeof stored === "string" ? (JSON.parse(stored) as unknown) : (stored ?? data), saved: true } };
+  return {
+    status: "succeeded",
+    input,
+    output: { result: typeof stored === "string" ? (JSON.parse(stored) as unknown) : (stored ?? data), saved: true },
+  };
 }

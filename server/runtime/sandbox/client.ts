@@ -5,7 +5,14 @@
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { SandboxError, type CodeSandbox, type SandboxErrorCode, type SandboxRunInput, type SandboxRunOutput, type SyntaxProblem } from "./types";
+import {
+  SandboxError,
+  type CodeSandbox,
+  type SandboxErrorCode,
+  type SandboxRunInput,
+  type SandboxRunOutput,
+  type SyntaxProblem,
+} from "./types";
 
 export type SandboxOptions = {
   /** Warm Pyodide workers in the pool (1..16). Default: env CODE_SANDBOX_WORKERS, else 2. */
@@ -68,7 +75,9 @@ export function clampTimeout(ms: number | undefined): number {
  */
 export function hostExecArgv(sandboxDir: string, pyodideDir: string): string[] {
   // Node 20 only knows --experimental-permission; Node 22.13+/23.5+ call it --permission.
-  const permission = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+  const permission = process.allowedNodeEnvironmentFlags.has("--permission")
+    ? "--permission"
+    : "--experimental-permission";
   return [
     permission,
     `--allow-fs-read=${path.join(pyodideDir, "*")}`,
@@ -79,19 +88,42 @@ export function hostExecArgv(sandboxDir: string, pyodideDir: string): string[] {
   ];
 }
 
-type WireError = { code: SandboxErrorCode; message: string; pythonTraceback?: string; line?: number; column?: number; stdout?: string; stderr?: string };
-type HostReply = { type: "result"; id: string; ok: true; value: unknown } | { type: "result"; id: string; ok: false; error: WireError };
+type WireError = {
+  code: SandboxErrorCode;
+  message: string;
+  pythonTraceback?: string;
+  line?: number;
+  column?: number;
+  stdout?: string;
+  stderr?: string;
+};
+type HostReply =
+  | { type: "result"; id: string; ok: true; value: unknown }
+  | { type: "result"; id: string; ok: false; error: WireError };
 type HostStats = { type: "stats"; workers: number; busy: number; queued: number; restarts: number };
 type HostMessage = HostReply | HostStats | { type: "hello"; pid: number };
 type RunValue = { resultJson: string; stdout: string; stderr: string; durationMs: number };
 /** What warmUp() learned about start-up, for the benchmark. */
-export type StartupInfo = { snapshotMs: number | null; firstReadyMs: number | null; workerStartMs: number[]; workers: number };
+export type StartupInfo = {
+  snapshotMs: number | null;
+  firstReadyMs: number | null;
+  workerStartMs: number[];
+  workers: number;
+};
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
 const ERROR_CODES = new Set<SandboxErrorCode>([
-  "TIMEOUT", "MEMORY", "PYTHON_ERROR", "SYNTAX_ERROR", "RESULT_NOT_JSON", "RESULT_MISSING", "OUTPUT_TOO_LARGE", "BUSY",
-  "ABORTED", "SANDBOX_UNAVAILABLE",
+  "TIMEOUT",
+  "MEMORY",
+  "PYTHON_ERROR",
+  "SYNTAX_ERROR",
+  "RESULT_NOT_JSON",
+  "RESULT_MISSING",
+  "OUTPUT_TOO_LARGE",
+  "BUSY",
+  "ABORTED",
+  "SANDBOX_UNAVAILABLE",
 ]);
 
 function toSandboxError(e: WireError): SandboxError {
@@ -127,14 +159,28 @@ export class HostSandbox implements CodeSandbox {
       throw new TypeError(`sandbox inputs must be JSON-serialisable: ${e instanceof Error ? e.message : String(e)}`);
     }
     const value = (await this.request(
-      { type: "run", code: String(input.code ?? ""), inputsJson: inputsJson ?? "null", timeoutMs: clampTimeout(input.timeoutMs) },
+      {
+        type: "run",
+        code: String(input.code ?? ""),
+        inputsJson: inputsJson ?? "null",
+        timeoutMs: clampTimeout(input.timeoutMs),
+      },
       signal,
     )) as RunValue;
-    return { result: JSON.parse(value.resultJson) as unknown, stdout: value.stdout, stderr: value.stderr, durationMs: value.durationMs };
+    return {
+      result: JSON.parse(value.resultJson) as unknown,
+      stdout: value.stdout,
+      stderr: value.stderr,
+      durationMs: value.durationMs,
+    };
   }
 
   async checkSyntax(code: string): Promise<SyntaxProblem[]> {
-    return (await this.request({ type: "check", code: String(code ?? ""), timeoutMs: SANDBOX_DEFAULTS.timeoutMs })) as SyntaxProblem[];
+    return (await this.request({
+      type: "check",
+      code: String(code ?? ""),
+      timeoutMs: SANDBOX_DEFAULTS.timeoutMs,
+    })) as SyntaxProblem[];
   }
 
   async warmUp(): Promise<void> {
@@ -295,7 +341,8 @@ export class HostSandbox implements CodeSandbox {
     if (this.child !== child) return;
     this.consecutiveCrashes++;
     // Back off after repeated crashes so a broken install does not fork a host per call.
-    if (this.consecutiveCrashes > 1) this.notBefore = Date.now() + Math.min(30_000, 500 * 2 ** (this.consecutiveCrashes - 2));
+    if (this.consecutiveCrashes > 1)
+      this.notBefore = Date.now() + Math.min(30_000, 500 * 2 ** (this.consecutiveCrashes - 2));
     this.detach(child, reason, true);
   }
 

@@ -63,7 +63,12 @@ describe("reaching JavaScript", () => {
     expect(e.code).toBe("PYTHON_ERROR");
     expect(e.message).toMatch(/ImportError|ModuleNotFoundError/);
     expect(
-      (await sb.run({ code: 'import sys\nresult = sorted(m for m in sys.modules if m == "js" or m.startswith("pyodide_js"))', inputs: {} })).result,
+      (
+        await sb.run({
+          code: 'import sys\nresult = sorted(m for m in sys.modules if m == "js" or m.startswith("pyodide_js"))',
+          inputs: {},
+        })
+      ).result,
     ).toEqual([]);
     nothingHappened();
   });
@@ -111,7 +116,9 @@ describe("reaching JavaScript", () => {
   });
 
   it("mountNodeFS is unreachable and mounting fails", async () => {
-    const e = await failure(`import pyodide_js\npyodide_js.mountNodeFS("/mnt", ${py(repoRoot)})\nresult = __import__("os").listdir("/mnt")`);
+    const e = await failure(
+      `import pyodide_js\npyodide_js.mountNodeFS("/mnt", ${py(repoRoot)})\nresult = __import__("os").listdir("/mnt")`,
+    );
     expect(e.code).toBe("PYTHON_ERROR");
     const listing = await sb.run({ code: 'import os\nresult = sorted(os.listdir("/"))', inputs: {} });
     expect(listing.result).toEqual(["dev", "home", "lib", "proc", "tmp"]);
@@ -119,9 +126,15 @@ describe("reaching JavaScript", () => {
 
   it("a change to a JS intrinsic retires the worker, so later runs never see it", async () => {
     const restarts = sb.stats().restarts;
-    await sb.run({ code: "from pyodide.ffi import to_js\nto_js([]).constructor.prototype.planted = 1\nresult = 1", inputs: {} });
+    await sb.run({
+      code: "from pyodide.ffi import to_js\nto_js([]).constructor.prototype.planted = 1\nresult = 1",
+      inputs: {},
+    });
     for (let i = 0; i < 4; i++) {
-      const out = await sb.run({ code: 'from pyodide.ffi import to_js\nresult = repr(getattr(to_js([]), "planted", "absent"))', inputs: {} });
+      const out = await sb.run({
+        code: 'from pyodide.ffi import to_js\nresult = repr(getattr(to_js([]), "planted", "absent"))',
+        inputs: {},
+      });
       expect(out.result).toBe("'absent'");
     }
     // The host retires the worker after it replied and reports its stats asynchronously: wait for the report.
@@ -149,7 +162,14 @@ describe("host files, processes and network", () => {
     }
     expect(fs.existsSync(target)).toBe(false);
     nothingHappened();
-    expect((await sb.run({ code: 'open("/tmp/ok.txt", "w").write("fine")\nresult = open("/tmp/ok.txt").read()', inputs: {} })).result).toBe("fine");
+    expect(
+      (
+        await sb.run({
+          code: 'open("/tmp/ok.txt", "w").write("fine")\nresult = open("/tmp/ok.txt").read()',
+          inputs: {},
+        })
+      ).result,
+    ).toBe("fine");
   });
 
   it("cannot read /etc/passwd or the repository's package.json", async () => {
@@ -161,7 +181,11 @@ describe("host files, processes and network", () => {
   });
 
   it("cannot start processes", async () => {
-    for (const stmt of [`import os\nos.system("touch ${marker}")`, `import subprocess\nsubprocess.run(["touch", ${py(marker)}])`, "import os\nos.fork()"]) {
+    for (const stmt of [
+      `import os\nos.system("touch ${marker}")`,
+      `import subprocess\nsubprocess.run(["touch", ${py(marker)}])`,
+      "import os\nos.fork()",
+    ]) {
       expect((await failure(stmt)).code).toBe("PYTHON_ERROR");
     }
     nothingHappened();
@@ -176,12 +200,24 @@ describe("host files, processes and network", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as net.AddressInfo).port;
     try {
-      const tcp = await failure(`import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("127.0.0.1", ${port}))\ns.sendall(b"hello")`);
+      const tcp = await failure(
+        `import socket\ns = socket.socket()\ns.settimeout(2)\ns.connect(("127.0.0.1", ${port}))\ns.sendall(b"hello")`,
+      );
       expect(tcp.code).toBe("PYTHON_ERROR");
       expect(tcp.message).toMatch(/PermissionError|OSError/);
-      expect((await failure(`import socket\nsocket.create_connection(("localhost", ${port}), timeout=2)`)).code).toBe("PYTHON_ERROR");
-      expect((await failure(`import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.sendto(b"x", ("127.0.0.1", ${port}))`)).code).toBe("PYTHON_ERROR");
-      expect((await failure(`import socket\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen()`)).code).toBe("PYTHON_ERROR");
+      expect((await failure(`import socket\nsocket.create_connection(("localhost", ${port}), timeout=2)`)).code).toBe(
+        "PYTHON_ERROR",
+      );
+      expect(
+        (
+          await failure(
+            `import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.sendto(b"x", ("127.0.0.1", ${port}))`,
+          )
+        ).code,
+      ).toBe("PYTHON_ERROR");
+      expect((await failure(`import socket\ns = socket.socket()\ns.bind(("127.0.0.1", 0))\ns.listen()`)).code).toBe(
+        "PYTHON_ERROR",
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(connections).toBe(0);
     } finally {
@@ -205,9 +241,12 @@ describe("host files, processes and network", () => {
     const rebind = "import builtins\nbuiltins.len = lambda *a: 0\nbuiltins.type = lambda *a: int\nimport js";
     expect((await failure(rebind)).message).toMatch(/ImportError: import of 'js' is not allowed/);
     const recode = 'import sys\nsys.modules["_flowbench_runner"].check_syntax.__code__ = (lambda c: "{}").__code__';
-    expect((await failure(recode)).message).toMatch(/PermissionError: changing the sandbox runner's __code__ is not allowed/);
+    expect((await failure(recode)).message).toMatch(
+      /PermissionError: changing the sandbox runner's __code__ is not allowed/,
+    );
     // The snippet's own functions stay ordinary (namedtuple defaults set __new__.__defaults__).
-    const own = 'import collections\nP = collections.namedtuple("P", "x y", defaults=(0,))\ndef f(): return 1\nf.__code__ = (lambda: 2).__code__\nresult = [P(1).y, f()]';
+    const own =
+      'import collections\nP = collections.namedtuple("P", "x y", defaults=(0,))\ndef f(): return 1\nf.__code__ = (lambda: 2).__code__\nresult = [P(1).y, f()]';
     expect((await sb.run({ code: own, inputs: {} })).result).toEqual([0, 2]);
   });
 });
@@ -229,7 +268,10 @@ describe("host process permissions (the boundary behind the worker hardening)", 
       tryIt("eval", () => eval("1"));
       tryIt("Function", () => new Function("return 1")());
       console.log(JSON.stringify(out));`;
-    const res = spawnSync(process.execPath, [...hostExecArgv(sandboxDir, pyodideDir), "-e", probe], { encoding: "utf8", env: {} as NodeJS.ProcessEnv });
+    const res = spawnSync(process.execPath, [...hostExecArgv(sandboxDir, pyodideDir), "-e", probe], {
+      encoding: "utf8",
+      env: {} as NodeJS.ProcessEnv,
+    });
     expect(JSON.parse(res.stdout)).toEqual({
       readPyodide: "ALLOWED",
       readSandbox: "ALLOWED",
@@ -253,7 +295,9 @@ describe("host process life cycle", () => {
       const c = fork(${JSON.stringify(hostPath)}, ["{}"], { execArgv: ["--no-warnings"], stdio: ["ignore", "ignore", "ignore", "ipc"], env: {} });
       c.on("message", (m) => { if (m.type === "hello") console.log(c.pid); });
       setInterval(() => {}, 1000);`;
-    const parent = spawn(process.execPath, ["--input-type=module", "-e", parentSrc], { stdio: ["ignore", "pipe", "inherit"] });
+    const parent = spawn(process.execPath, ["--input-type=module", "-e", parentSrc], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const hostPid = await new Promise<number>((resolve, reject) => {
       parent.stdout?.on("data", (d: Buffer) => resolve(Number(d.toString().trim())));
       parent.on("exit", () => reject(new Error("parent exited early")));

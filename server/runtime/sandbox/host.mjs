@@ -248,7 +248,8 @@ function onResult(w, msg) {
   }
   if (job.kind === "check") {
     if (env.status === "ok") return finish(job, null, env.errors);
-    if (env.status === "interrupted" && job.interruptCode) return finish(job, error(job.interruptCode, interruptMessage(job)));
+    if (env.status === "interrupted" && job.interruptCode)
+      return finish(job, error(job.interruptCode, interruptMessage(job)));
     return finish(job, error("SANDBOX_UNAVAILABLE", env.message ?? "syntax check failed"));
   }
   finish(job, ...translate(job, env, msg));
@@ -277,9 +278,23 @@ function translate(job, env, msg) {
       }
       return [null, { resultJson: env.result, ...out, durationMs: msg.durationMs }];
     case "syntax":
-      return [withOutput(error("SYNTAX_ERROR", `${env.message} (line ${env.line}, column ${env.column})`, { line: env.line, column: env.column }))];
+      return [
+        withOutput(
+          error("SYNTAX_ERROR", `${env.message} (line ${env.line}, column ${env.column})`, {
+            line: env.line,
+            column: env.column,
+          }),
+        ),
+      ];
     case "error":
-      return [withOutput(error("PYTHON_ERROR", env.line ? `${env.message} (line ${env.line})` : env.message, { line: env.line ?? undefined, pythonTraceback: env.traceback }))];
+      return [
+        withOutput(
+          error("PYTHON_ERROR", env.line ? `${env.message} (line ${env.line})` : env.message, {
+            line: env.line ?? undefined,
+            pythonTraceback: env.traceback,
+          }),
+        ),
+      ];
     case "missing":
       return [withOutput(error("RESULT_MISSING", "the script did not assign a variable named `result`"))];
     case "not_json":
@@ -294,14 +309,18 @@ function translate(job, env, msg) {
       return [error(job.interruptCode, interruptMessage(job))];
     case "internal":
       // The snippet broke its own error reporting (a raising __str__, a patched runner module, ...).
-      return [withOutput(error("PYTHON_ERROR", env.message ?? "the script failed in a way that could not be reported"))];
+      return [
+        withOutput(error("PYTHON_ERROR", env.message ?? "the script failed in a way that could not be reported")),
+      ];
     default:
       return [error("SANDBOX_UNAVAILABLE", `unexpected runner reply: ${String(env.status)}`)];
   }
 }
 
 function interruptMessage(job) {
-  return job.interruptCode === "ABORTED" ? "the run was aborted" : `the script exceeded its ${job.timeoutMs} ms time limit`;
+  return job.interruptCode === "ABORTED"
+    ? "the run was aborted"
+    : `the script exceeded its ${job.timeoutMs} ms time limit`;
 }
 
 function error(code, message, extra = {}) {
@@ -345,9 +364,10 @@ function startJob(w, job) {
   w.state = "busy";
   w.job = job;
   job.worker = w;
-  const msg = job.kind === "run"
-    ? { type: "run", id: job.id, code: job.code, inputsJson: job.inputsJson }
-    : { type: "check", id: job.id, code: job.code };
+  const msg =
+    job.kind === "run"
+      ? { type: "run", id: job.id, code: job.code, inputsJson: job.inputsJson }
+      : { type: "check", id: job.id, code: job.code };
   w.worker.postMessage(msg);
   job.deadlineTimer = setTimeout(() => interrupt(job, "TIMEOUT"), job.timeoutMs);
 }
@@ -395,14 +415,21 @@ function onWorkerGone(w, err) {
   w.job = null;
   const oom = err && /ERR_WORKER_OUT_OF_MEMORY/.test(String(err.code ?? err.message));
   if (job && !job.done) {
-    finish(job, oom ? error("MEMORY", "the script exhausted the worker's JS heap") : error("SANDBOX_UNAVAILABLE", `the worker crashed: ${err.message}`));
+    finish(
+      job,
+      oom
+        ? error("MEMORY", "the script exhausted the worker's JS heap")
+        : error("SANDBOX_UNAVAILABLE", `the worker crashed: ${err.message}`),
+    );
   }
   if (wasStarting) {
     startFailures++;
     if (!lastStartError) lastStartError = err.message;
     // A snapshot that does not load (it should always load: same build, same process) is dropped for cold starts.
     if (startFailures >= 2 && snapshot) {
-      process.stderr.write(`[code-sandbox] workers fail to start from the snapshot, using cold starts: ${lastStartError}\n`);
+      process.stderr.write(
+        `[code-sandbox] workers fail to start from the snapshot, using cold starts: ${lastStartError}\n`,
+      );
       snapshot = null;
     }
   }
@@ -436,7 +463,13 @@ function settleWarmWaiters() {
   warmWaiters = [];
   for (const id of waiters) {
     if (!failed) send({ type: "result", id, ok: true, value: { ...timing, workers: ready } });
-    else send({ type: "result", id, ok: false, error: error("SANDBOX_UNAVAILABLE", `code sandbox workers fail to start: ${lastStartError}`) });
+    else
+      send({
+        type: "result",
+        id,
+        ok: false,
+        error: error("SANDBOX_UNAVAILABLE", `code sandbox workers fail to start: ${lastStartError}`),
+      });
   }
 }
 
@@ -459,11 +492,21 @@ process.on("message", (msg) => {
         interruptCode: null,
       };
       if (queue.length >= config.queueMax && ![...workers].some((w) => w.state === "idle")) {
-        send({ type: "result", id: job.id, ok: false, error: error("BUSY", `the code sandbox queue is full (${config.queueMax} waiting)`) });
+        send({
+          type: "result",
+          id: job.id,
+          ok: false,
+          error: error("BUSY", `the code sandbox queue is full (${config.queueMax} waiting)`),
+        });
         return;
       }
       if (startFailures >= 3 && readyCount() === 0) {
-        send({ type: "result", id: job.id, ok: false, error: error("SANDBOX_UNAVAILABLE", `code sandbox workers fail to start: ${lastStartError}`) });
+        send({
+          type: "result",
+          id: job.id,
+          ok: false,
+          error: error("SANDBOX_UNAVAILABLE", `code sandbox workers fail to start: ${lastStartError}`),
+        });
         return;
       }
       jobs.set(job.id, job);

@@ -52,7 +52,10 @@ describe("results and output", () => {
   });
 
   it("round-trips nested dicts, lists, None and Chinese text; tuples become lists", async () => {
-    const inputs = { start: { query: "你好，世界" }, http_1: { result: { items: [1, 2.5, null, true, { deep: ["中文"] }] } } };
+    const inputs = {
+      start: { query: "你好，世界" },
+      http_1: { result: { items: [1, 2.5, null, true, { deep: ["中文"] }] } },
+    };
     expect(await result("result = inputs", inputs)).toEqual(inputs);
     expect(await result('result = {"pair": (1, "二"), "none": None, "nested": [(1, 2), {"k": ()}]}')).toEqual({
       pair: [1, "二"],
@@ -63,7 +66,10 @@ describe("results and output", () => {
   });
 
   it("captures stdout and stderr", async () => {
-    const out = await sb.run({ code: 'import sys\nprint("hello", 1)\nprint("oops", file=sys.stderr)\nresult = None', inputs: {} });
+    const out = await sb.run({
+      code: 'import sys\nprint("hello", 1)\nprint("oops", file=sys.stderr)\nresult = None',
+      inputs: {},
+    });
     expect(out).toMatchObject({ result: null, stdout: "hello 1\n", stderr: "oops\n" });
   });
 
@@ -91,7 +97,7 @@ describe("results and output", () => {
   });
 
   it("reports a Python exception with the traceback's last line and the line number", async () => {
-    const e = await failure('a = 1\nb = 0\nresult = a / b\n');
+    const e = await failure("a = 1\nb = 0\nresult = a / b\n");
     expect(e.code).toBe("PYTHON_ERROR");
     expect(e.message).toContain("ZeroDivisionError: division by zero");
     expect(e.line).toBe(3);
@@ -106,7 +112,10 @@ describe("results and output", () => {
   });
 
   it("reports a KeyboardInterrupt the snippet raised itself as PYTHON_ERROR, not TIMEOUT", async () => {
-    expect(await failure("raise KeyboardInterrupt")).toMatchObject({ code: "PYTHON_ERROR", message: "KeyboardInterrupt" });
+    expect(await failure("raise KeyboardInterrupt")).toMatchObject({
+      code: "PYTHON_ERROR",
+      message: "KeyboardInterrupt",
+    });
   });
 
   it("treats sys.exit(0) as the end of the script and a non-zero exit as an error", async () => {
@@ -132,7 +141,18 @@ describe("results and output", () => {
       'result = [math.sqrt(16), statistics.mean([1, 2, 3]), str(decimal.Decimal("0.1") + decimal.Decimal("0.2")), rows,',
       '          re.sub(r"\\d", "#", "a1b2"), datetime.date(2024, 1, 31).isoformat(), collections.Counter("aab")["a"]]',
     ].join("\n");
-    expect(await result(code)).toEqual([4, 2, "0.3", [["a", "b"], ["1", "2"]], "a#b#", "2024-01-31", 2]);
+    expect(await result(code)).toEqual([
+      4,
+      2,
+      "0.3",
+      [
+        ["a", "b"],
+        ["1", "2"],
+      ],
+      "a#b#",
+      "2024-01-31",
+      2,
+    ]);
   });
 });
 
@@ -151,7 +171,10 @@ describe("checkSyntax", () => {
     expect(problems[0]?.column).toBeGreaterThan(0);
     const indent = await sb.checkSyntax("if True:\nprint(1)");
     expect(indent[0]).toMatchObject({ line: 2, message: expect.stringMatching(/IndentationError/) });
-    expect((await sb.checkSyntax("return 1"))[0]).toMatchObject({ line: 1, message: expect.stringMatching(/outside function/) });
+    expect((await sb.checkSyntax("return 1"))[0]).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/outside function/),
+    });
   });
 });
 
@@ -168,8 +191,12 @@ describe("state does not leak between runs", () => {
   });
 
   it("forgets attributes planted on modules and entries added to sys.modules", async () => {
-    await onBothWorkers('import json, sys, types\njson.planted = 42\nsys.modules["evil"] = types.ModuleType("evil")\nresult = 1');
-    for (const out of await onBothWorkers('import json, sys\nresult = [hasattr(json, "planted"), "evil" in sys.modules]')) {
+    await onBothWorkers(
+      'import json, sys, types\njson.planted = 42\nsys.modules["evil"] = types.ModuleType("evil")\nresult = 1',
+    );
+    for (const out of await onBothWorkers(
+      'import json, sys\nresult = [hasattr(json, "planted"), "evil" in sys.modules]',
+    )) {
       expect(out.result).toEqual([false, false]);
     }
   });
@@ -207,7 +234,8 @@ describe("state does not leak between runs", () => {
     const restarts = sb.stats().restarts;
     // Without the fix this crashed a worker (a recycle, counted in restarts) in most attempts.
     for (let round = 0; round < 2; round++) {
-      const code = "from pyodide.ffi import create_proxy\nkeep = [create_proxy({'k': [i] * 50}) for i in range(5000)]\nresult = len(keep)";
+      const code =
+        "from pyodide.ffi import create_proxy\nkeep = [create_proxy({'k': [i] * 50}) for i in range(5000)]\nresult = len(keep)";
       expect((await sb.run({ code, inputs: {}, timeoutMs: 20_000 })).result).toBe(5000);
       for (let i = 0; i < 8; i++) expect(await result(check)).toBe(44850);
     }
@@ -215,7 +243,9 @@ describe("state does not leak between runs", () => {
   });
 
   it("wipes /tmp after every run", async () => {
-    await onBothWorkers('import os\nopen("/tmp/leak.txt", "w").write("secret")\nos.mkdir("/tmp/d")\nresult = sorted(os.listdir("/tmp"))');
+    await onBothWorkers(
+      'import os\nopen("/tmp/leak.txt", "w").write("secret")\nos.mkdir("/tmp/d")\nresult = sorted(os.listdir("/tmp"))',
+    );
     for (const out of await onBothWorkers('import os\nresult = [os.listdir("/tmp"), os.getcwd()]')) {
       expect(out.result).toEqual([[], "/tmp"]);
     }
@@ -249,7 +279,8 @@ describe("limits", () => {
   });
 
   it("still times out a script that swallows KeyboardInterrupt or ignores SIGINT", async () => {
-    const swallow = "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass";
+    const swallow =
+      "while True:\n    try:\n        while True:\n            pass\n    except KeyboardInterrupt:\n        pass";
     expect((await failure(swallow, {}, 300)).code).toBe("TIMEOUT");
     const ignore = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass";
     expect((await failure(ignore, {}, 300)).code).toBe("TIMEOUT");
@@ -275,18 +306,24 @@ describe("limits", () => {
     setTimeout(() => controller.abort(), 200);
     await expect(pending).rejects.toMatchObject({ code: "ABORTED" });
     expect(performance.now() - t).toBeLessThan(3_000); // aborted at 200 ms, not at the 20 s deadline
-    await expect(sb.run({ code: "result = 1", inputs: {}, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: "ABORTED" });
+    await expect(sb.run({ code: "result = 1", inputs: {}, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
     expect(await result("result = 'ok'")).toBe("ok");
   });
 
   it("runs 50 concurrent calls through the pool", async () => {
-    const outs = await Promise.all(Array.from({ length: 50 }, (_, i) => sb.run({ code: 'result = inputs["i"] * 2', inputs: { i } })));
+    const outs = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => sb.run({ code: 'result = inputs["i"] * 2', inputs: { i } })),
+    );
     expect(outs.map((o) => o.result)).toEqual(Array.from({ length: 50 }, (_, i) => i * 2));
   });
 
   it("answers BUSY when the queue is full", async () => {
     await fullPool();
-    const loops = [0, 1].map(() => sb.run({ code: "while True:\n    pass", inputs: {}, timeoutMs: 1_000 }).catch((e: unknown) => e));
+    const loops = [0, 1].map(() =>
+      sb.run({ code: "while True:\n    pass", inputs: {}, timeoutMs: 1_000 }).catch((e: unknown) => e),
+    );
     await new Promise((r) => setTimeout(r, 100)); // both workers now busy
     const calls = Array.from({ length: 101 }, (_, i) =>
       sb.run({ code: 'result = inputs["i"]', inputs: { i } }).then(

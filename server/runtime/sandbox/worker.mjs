@@ -96,12 +96,21 @@ function unregisterJsModules() {
 // event, so the entries are removed from CPython's table of builtins itself: renaming "_ctypes" to "!ctypes" in
 // the table makes every route (import, importlib, _imp.create_builtin) fail. finish_setup() verifies it.
 const DISABLED_BUILTINS = [
-  "_ctypes", "_testcapi", "_testinternalcapi", "_testlimitedcapi", "_testbuffer", "_testclinic",
-  "_testclinic_limited", "_xxtestfuzz", "_remote_debugging", "_posixsubprocess",
+  "_ctypes",
+  "_testcapi",
+  "_testinternalcapi",
+  "_testlimitedcapi",
+  "_testbuffer",
+  "_testclinic",
+  "_testclinic_limited",
+  "_xxtestfuzz",
+  "_remote_debugging",
+  "_posixsubprocess",
 ];
 function disableBuiltinModules() {
   const M = py._module;
-  if (typeof M._PyImport_Inittab !== "number") throw new Error("PyImport_Inittab is not exported: cannot disable _ctypes");
+  if (typeof M._PyImport_Inittab !== "number")
+    throw new Error("PyImport_Inittab is not exported: cannot disable _ctypes");
   const base = M.HEAPU32[M._PyImport_Inittab >>> 2];
   // wasm32: struct _inittab { const char *name; PyObject *(*initfunc)(void); } terminated by a NULL name.
   for (let entry = base; ; entry += 8) {
@@ -162,7 +171,10 @@ function hardenFilesystem() {
   FS.mount = refuse;
   FS.unmount = refuse;
   for (const key of ["mountNodeFS", "mountNativeFS", "useNodeSockFS"]) {
-    if (key in py) py[key] = () => { throw new Error(`${key} is disabled in the code sandbox`); };
+    if (key in py)
+      py[key] = () => {
+        throw new Error(`${key} is disabled in the code sandbox`);
+      };
   }
   baseStreams = new Set(FS.streams.map((s, fd) => (s ? fd : -1)).filter((fd) => fd >= 0));
 }
@@ -259,9 +271,29 @@ function setUpCapture() {
 function hardenGlobals() {
   const g = globalThis;
   for (const name of [
-    "process", "require", "module", "exports", "global", "fetch", "WebSocket", "EventSource", "XMLHttpRequest",
-    "eval", "BroadcastChannel", "MessageChannel", "MessagePort", "Worker", "SharedWorker", "importScripts",
-    "setTimeout", "setInterval", "setImmediate", "queueMicrotask", "clearTimeout", "clearInterval", "clearImmediate",
+    "process",
+    "require",
+    "module",
+    "exports",
+    "global",
+    "fetch",
+    "WebSocket",
+    "EventSource",
+    "XMLHttpRequest",
+    "eval",
+    "BroadcastChannel",
+    "MessageChannel",
+    "MessagePort",
+    "Worker",
+    "SharedWorker",
+    "importScripts",
+    "setTimeout",
+    "setInterval",
+    "setImmediate",
+    "queueMicrotask",
+    "clearTimeout",
+    "clearInterval",
+    "clearImmediate",
   ]) {
     try {
       delete g[name];
@@ -312,9 +344,16 @@ function intrinsicRoots() {
     if (typeof d.value === "function") add(d.value.prototype);
   }
   const extra = [
-    function () {}, async function () {}, function* () {}, async function* () {},
-    [][Symbol.iterator](), new Map()[Symbol.iterator](), new Set()[Symbol.iterator](), ""[Symbol.iterator](),
-    new Uint8Array(0), runSnippet,
+    function () {},
+    async function () {},
+    function* () {},
+    async function* () {},
+    [][Symbol.iterator](),
+    new Map()[Symbol.iterator](),
+    new Set()[Symbol.iterator](),
+    ""[Symbol.iterator](),
+    new Uint8Array(0),
+    runSnippet,
   ];
   for (const v of extra) {
     for (let p = Object.getPrototypeOf(v); p; p = Object.getPrototypeOf(p)) add(p);
@@ -342,7 +381,12 @@ function takeBaseline() {
   baselineResources = resourceSummary();
 }
 function resourceSummary() {
-  return activeResources ? activeResources().filter((r) => r !== "MessagePort").sort().join(",") : "";
+  return activeResources
+    ? activeResources()
+        .filter((r) => r !== "MessagePort")
+        .sort()
+        .join(",")
+    : "";
 }
 function tampered() {
   for (const [obj, before] of baseline) {

@@ -32,11 +32,17 @@ let deps: RuntimeDeps;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "meal-agent-test-"));
-  app = await startApp({ ...loadConfig({ DATABASE_URL: `pglite:${dataDir}/db`, LOG_LEVEL: "error" }), port: 0 }, { logger: createLogger("error") });
+  app = await startApp(
+    { ...loadConfig({ DATABASE_URL: `pglite:${dataDir}/db`, LOG_LEVEL: "error" }), port: 0 },
+    { logger: createLogger("error") },
+  );
   ({ db, close } = await createTestDb());
   deps = {
     llm: createOfflineProvider(),
-    http: { webhookBaseUrl: app.url, policy: { rules: originRules(app.url, undefined), resolver: defaultResolver, ...HTTP_LIMITS } },
+    http: {
+      webhookBaseUrl: app.url,
+      policy: { rules: originRules(app.url, undefined), resolver: defaultResolver, ...HTTP_LIMITS },
+    },
     sandbox: async () => getSandbox(),
   };
 }, 120_000);
@@ -52,7 +58,10 @@ type Turn = { role: "user" | "assistant"; content: string; preset: boolean };
 
 describe("meal recommendation sample agent", () => {
   it("is a valid workflow with the http_call_thin spine (http_1 -> llm_1 -> end)", () => {
-    expect(validateWorkflow(workflow, { webhookBaseUrl: "http://127.0.0.1:8000" })).toMatchObject({ valid: true, errors: [] });
+    expect(validateWorkflow(workflow, { webhookBaseUrl: "http://127.0.0.1:8000" })).toMatchObject({
+      valid: true,
+      errors: [],
+    });
     const ids = workflow.nodes.map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["start", "http_1", "llm_1", "end"]));
   });
@@ -64,27 +73,42 @@ describe("meal recommendation sample agent", () => {
     expect(golden.gateThreshold).toBe(26);
   });
 
-  it.each(golden.samples.map((s) => [s.key, s] as const))("%s reaches its scene's dishes at pipeline_live", async (_key, sample) => {
-    const script = ("script" in sample ? (sample.script as Turn[]) : undefined) ?? [];
-    const history = script.filter((t) => t.preset).map((t) => ({ role: t.role, content: t.content }));
-    const res = await runWorkflow(db, { workflow, input: { query: sample.question }, history, mode: "pipeline_live", source: "test_run" }, deps);
-    expect(res.status, JSON.stringify(res.error)).toBe("succeeded");
-    expect(res.payload?.scene).toBe(sample.classification);
-    const goods = res.payload?.goods_list as Array<{ id: string; name: string }>;
-    const menu = SEED_SCENES.find((s) => s.id === sample.classification)!.dishes.map((d) => d.id);
-    expect(goods.length).toBeGreaterThan(0);
-    expect(goods.every((g) => menu.includes(g.id))).toBe(true);
-  });
+  it.each(golden.samples.map((s) => [s.key, s] as const))(
+    "%s reaches its scene's dishes at pipeline_live",
+    async (_key, sample) => {
+      const script = ("script" in sample ? (sample.script as Turn[]) : undefined) ?? [];
+      const history = script.filter((t) => t.preset).map((t) => ({ role: t.role, content: t.content }));
+      const res = await runWorkflow(
+        db,
+        { workflow, input: { query: sample.question }, history, mode: "pipeline_live", source: "test_run" },
+        deps,
+      );
+      expect(res.status, JSON.stringify(res.error)).toBe("succeeded");
+      expect(res.payload?.scene).toBe(sample.classification);
+      const goods = res.payload?.goods_list as Array<{ id: string; name: string }>;
+      const menu = SEED_SCENES.find((s) => s.id === sample.classification)!.dishes.map((d) => d.id);
+      expect(goods.length).toBeGreaterThan(0);
+      expect(goods.every((g) => menu.includes(g.id))).toBe(true);
+    },
+  );
 
   it("a question with no scene gets a clarifying question and no http call", async () => {
-    const res = await runWorkflow(db, { workflow, input: { query: "What do you recommend?" }, mode: "pipeline_live", source: "test_run" }, deps);
+    const res = await runWorkflow(
+      db,
+      { workflow, input: { query: "What do you recommend?" }, mode: "pipeline_live", source: "test_run" },
+      deps,
+    );
     expect(res.status).toBe("succeeded");
     expect(res.steps.find((s) => s.nodeId === "http_1")?.status).toBe("skipped");
     expect(res.steps.find((s) => s.nodeId === "end_clarify")?.status).toBe("succeeded");
   });
 
   it("pipeline tier (dry-run http): the goods list is empty", async () => {
-    const res = await runWorkflow(db, { workflow, input: { query: "breakfast ideas?" }, mode: "pipeline", source: "test_run" }, deps);
+    const res = await runWorkflow(
+      db,
+      { workflow, input: { query: "breakfast ideas?" }, mode: "pipeline", source: "test_run" },
+      deps,
+    );
     expect(res.status).toBe("succeeded");
     expect(res.payload?.goods_list || []).toEqual([]); // the dry run has no `dishes`: the template renders empty
     expect(res.steps.find((s) => s.nodeId === "http_1")?.output).toMatchObject({ result: { items: [], dryRun: true } });
@@ -92,7 +116,11 @@ describe("meal recommendation sample agent", () => {
 
   it("machine suggestions catch a model that invents dishes or ignores them (humans still decide)", async () => {
     const sample = golden.samples.find((x) => x.key === "q07")!;
-    const res = await runWorkflow(db, { workflow, input: { query: sample.question }, mode: "pipeline_live", source: "test_run" }, deps);
+    const res = await runWorkflow(
+      db,
+      { workflow, input: { query: sample.question }, mode: "pipeline_live", source: "test_run" },
+      deps,
+    );
     const judgeOn = (answer: string) =>
       suggest(
         {

@@ -18,5 +18,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ fil
     body = fs.readFile(path.join(process.cwd(), "node_modules", "swagger-ui-dist", file));
     cache.set(file, body);
   }
-  return new Response(new Uint8Array(await body), { headers: { "content-type": type, "cache-control": "public, max-age=3600" } });
+  return new Response(new Uint8Array(await body), {
+    headers: { "content-type": type, "cache-control": "public, max-age=3600" },
+  });
 }

@@ -46,7 +46,11 @@ export function useDraftAutosave({
       const workflow = toWorkflow(nodesRef.current, edgesRef.current);
       const key = workflowKey(workflow);
       const base = saved.current;
-      const unsaved = isDirty({ key, name: nameRef.current }, base, { key: openedKey.current, name: openedName, fromDraft });
+      const unsaved = isDirty({ key, name: nameRef.current }, base, {
+        key: openedKey.current,
+        name: openedName,
+        fromDraft,
+      });
       setDirty(unsaved);
       if (unsaved) writeDraft(draftKey, { name: nameRef.current, workflow, baseVersion: base?.version, origin });
       else if (base) removeDraft(draftKey);

@@ -13,7 +13,13 @@ import { REQUIRED_GROUP_KEY, type LocatedFinding } from "../../model/findings";
 import { NODE_HEIGHT, NODE_WIDTH, withSelection, type WfEdge, type WfNode } from "../../model/workflow";
 import type { Graph } from "./use-graph";
 
-export function useFindingFocus({ graph, onInspect }: { graph: Pick<Graph, "nodesRef" | "edgesRef" | "setNodes" | "setEdges">; onInspect: () => void }) {
+export function useFindingFocus({
+  graph,
+  onInspect,
+}: {
+  graph: Pick<Graph, "nodesRef" | "edgesRef" | "setNodes" | "setEdges">;
+  onInspect: () => void;
+}) {
   const { nodesRef, edgesRef, setNodes, setEdges } = graph;
   const rf = useReactFlow<WfNode, WfEdge>();
   const [focusReq, setFocusReq] = useState<{ nodeId: string; field?: string; nonce: number } | null>(null);
@@ -26,7 +32,8 @@ export function useFindingFocus({ graph, onInspect }: { graph: Pick<Graph, "node
         const internal = rf.getInternalNode(id);
         const w = internal?.measured.width ?? NODE_WIDTH;
         const h = internal?.measured.height ?? NODE_HEIGHT;
-        const p = internal?.internals.positionAbsolute ?? nodesRef.current.find((n) => n.id === id)?.position ?? { x: 0, y: 0 };
+        const p = internal?.internals.positionAbsolute ??
+          nodesRef.current.find((n) => n.id === id)?.position ?? { x: 0, y: 0 };
         void rf.setCenter(p.x + w / 2, p.y + h / 2, { zoom: Math.max(rf.getZoom(), 0.9), duration: 300 });
         onInspect();
         setFocusReq({ nodeId: id, field: f.field, nonce: Date.now() });
@@ -51,7 +58,9 @@ export function useFindingFocus({ graph, onInspect }: { graph: Pick<Graph, "node
       }
       const root = document.querySelector(`[data-testid="inspector"][data-node-id="${CSS.escape(focusReq.nodeId)}"]`);
       const host = field ? root?.querySelector(`[data-field="${CSS.escape(field)}"]`) : null;
-      const target = (host?.querySelector(".cm-content, input, select, textarea, button") as HTMLElement | null) ?? (field ? document.getElementById(controlId(focusReq.nodeId, field)) : null);
+      const target =
+        (host?.querySelector(".cm-content, input, select, textarea, button") as HTMLElement | null) ??
+        (field ? document.getElementById(controlId(focusReq.nodeId, field)) : null);
       if (target) {
         host?.scrollIntoView({ block: "center", behavior: "smooth" });
         target.focus({ preventScroll: true });

@@ -72,7 +72,10 @@ export function useGraphEdits({
       const rect = wrapper.current?.getBoundingClientRect();
       if (!rect) return;
       const c = rf.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
-      addNode(kind, freeSpot({ x: Math.round(c.x - NODE_WIDTH / 2), y: Math.round(c.y - NODE_HEIGHT / 2) }, nodesRef.current));
+      addNode(
+        kind,
+        freeSpot({ x: Math.round(c.x - NODE_WIDTH / 2), y: Math.round(c.y - NODE_HEIGHT / 2) }, nodesRef.current),
+      );
     },
     [addNode, nodesRef, rf, wrapper],
   );
@@ -130,7 +133,10 @@ export function useGraphEdits({
 
   const isTaken = useCallback((id: string) => nodesRef.current.some((n) => n.id === id), [nodesRef]);
 
-  const deleteNodes = useCallback((ids: string[]) => void rf.deleteElements({ nodes: ids.map((id) => ({ id })) }), [rf]);
+  const deleteNodes = useCallback(
+    (ids: string[]) => void rf.deleteElements({ nodes: ids.map((id) => ({ id })) }),
+    [rf],
+  );
   const deleteOne = useCallback((id: string) => deleteNodes([id]), [deleteNodes]);
 
   const pasteFrom = useCallback(
@@ -139,7 +145,10 @@ export function useGraphEdits({
       const newNodes = pasted.nodes.map((n) => ({ ...toFlowNode(n), selected: true }));
       const lookup = flowLookup(newNodes);
       const newEdges = pasted.edges.map((e) => toFlowEdge(e, lookup));
-      apply({ nodes: [...withSelection(nodesRef.current, NONE), ...newNodes], edges: [...edgesRef.current, ...newEdges] });
+      apply({
+        nodes: [...withSelection(nodesRef.current, NONE), ...newNodes],
+        edges: [...edgesRef.current, ...newEdges],
+      });
     },
     [apply, edgesRef, nodesRef],
   );
@@ -170,12 +179,30 @@ export function useGraphEdits({
     if (readOnly || nodesRef.current.length === 0) return;
     try {
       const pos = await layoutPositions(nodesRef.current, edgesRef.current);
-      apply({ nodes: nodesRef.current.map((n) => (pos.has(n.id) ? { ...n, position: pos.get(n.id) as { x: number; y: number } } : n)), edges: edgesRef.current });
+      apply({
+        nodes: nodesRef.current.map((n) =>
+          pos.has(n.id) ? { ...n, position: pos.get(n.id) as { x: number; y: number } } : n,
+        ),
+        edges: edgesRef.current,
+      });
       requestAnimationFrame(() => void rf.fitView({ ...fitViewOptions, duration: 300 }));
     } catch (e) {
       toast("error", `Auto-layout failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }, [apply, edgesRef, nodesRef, readOnly, rf, toast]);
 
-  return { addAtCentre, onDragOver, onDrop, updateConfig, rename, isTaken, deleteNodes, deleteOne, duplicate, copy, paste, autoLayout };
+  return {
+    addAtCentre,
+    onDragOver,
+    onDrop,
+    updateConfig,
+    rename,
+    isTaken,
+    deleteNodes,
+    deleteOne,
+    duplicate,
+    copy,
+    paste,
+    autoLayout,
+  };
 }

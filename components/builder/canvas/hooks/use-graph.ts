@@ -5,7 +5,14 @@
  * stays stable; a content revision (`rev`, drives validation and drafts) apart from moves (`posRev`, drafts only);
  * undo/redo over snapshots; and React Flow's change handlers, which record history and refuse edits when read-only.
  */
-import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type IsValidConnection, type NodeChange } from "@xyflow/react";
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  type Connection,
+  type EdgeChange,
+  type IsValidConnection,
+  type NodeChange,
+} from "@xyflow/react";
 import { useCallback, useMemo, useRef, useState, type RefObject } from "react";
 import { History } from "../../model/history";
 import { newEdgeId, toFlow, toWorkflow, type SpecWorkflow, type WfEdge, type WfNode } from "../../model/workflow";
@@ -156,7 +163,9 @@ export function useGraph(initialWorkflow: SpecWorkflow, readOnly: boolean): Grap
   const isValidConnection = useCallback<IsValidConnection<WfEdge>>(
     (c) =>
       c.source !== c.target &&
-      !edgesRef.current.some((e) => e.source === c.source && e.target === c.target && (e.sourceHandle ?? null) === (c.sourceHandle ?? null)),
+      !edgesRef.current.some(
+        (e) => e.source === c.source && e.target === c.target && (e.sourceHandle ?? null) === (c.sourceHandle ?? null),
+      ),
     [],
   );
 
@@ -164,7 +173,10 @@ export function useGraph(initialWorkflow: SpecWorkflow, readOnly: boolean): Grap
     (c: Connection) => {
       if (readOnly) return;
       const src = nodesRef.current.find((n) => n.id === c.source);
-      const branch = src?.data.kind === "condition" && (c.sourceHandle === "true" || c.sourceHandle === "false") ? c.sourceHandle : undefined;
+      const branch =
+        src?.data.kind === "condition" && (c.sourceHandle === "true" || c.sourceHandle === "false")
+          ? c.sourceHandle
+          : undefined;
       const edge: WfEdge = {
         id: newEdgeId(),
         type: "wf",

@@ -12,7 +12,15 @@ import type { CanvasToast } from "./use-canvas-toast";
 import type { Graph } from "./use-graph";
 import type { NameState } from "./types";
 
-export function useImportExport({ graph, name, toast }: { graph: Pick<Graph, "apply" | "getWorkflow">; name: NameState; toast: CanvasToast }) {
+export function useImportExport({
+  graph,
+  name,
+  toast,
+}: {
+  graph: Pick<Graph, "apply" | "getWorkflow">;
+  name: NameState;
+  toast: CanvasToast;
+}) {
   const { apply, getWorkflow } = graph;
   const nameRef = name.ref;
   const rf = useReactFlow<WfNode, WfEdge>();
@@ -38,7 +46,10 @@ export function useImportExport({ graph, name, toast }: { graph: Pick<Graph, "ap
         return;
       }
       apply(toFlow(parsed.workflow));
-      toast("info", `Imported ${parsed.workflow.nodes.length} nodes from ${file.name}; checking it now. Undo (Ctrl+Z) brings back the previous graph.`);
+      toast(
+        "info",
+        `Imported ${parsed.workflow.nodes.length} nodes from ${file.name}; checking it now. Undo (Ctrl+Z) brings back the previous graph.`,
+      );
       for (const n of parsed.notes) toast("info", n);
       requestAnimationFrame(() => void rf.fitView(fitViewOptions));
     },

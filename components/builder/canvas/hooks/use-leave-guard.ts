@@ -34,7 +34,11 @@ export function useLeaveGuard(dirty: boolean): void {
         allowed.current = null;
         return;
       }
-      const url = leavingTo({ href: a.href, target: a.target, download: a.hasAttribute("download") }, e, window.location.href);
+      const url = leavingTo(
+        { href: a.href, target: a.target, download: a.hasAttribute("download") },
+        e,
+        window.location.href,
+      );
       if (!url) return;
       e.preventDefault();
       e.stopPropagation();

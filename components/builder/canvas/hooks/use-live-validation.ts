@@ -35,7 +35,11 @@ export function useLiveValidation(graph: Pick<Graph, "rev" | "nodesRef" | "edges
       try {
         const result = await client.builder.validate.mutate({ workflow });
         if (!seq.current.isLatest(mine)) return; // a newer edit is being validated: this answer is stale
-        const idx = indexFindings(result, nodesSnap.map((n) => n.id), edgesSnap.map((e) => e.id));
+        const idx = indexFindings(
+          result,
+          nodesSnap.map((n) => n.id),
+          edgesSnap.map((e) => e.id),
+        );
         stores.nodeFindings.replace(idx.byNode);
         stores.edgeFindings.replace(idx.byEdge);
         setFindings(idx);

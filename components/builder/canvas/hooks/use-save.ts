@@ -18,7 +18,9 @@ import type { Graph } from "./use-graph";
 import type { CanvasInfo, DraftState, NameState, SavedBaseline } from "./types";
 
 export function useBaseline(saved: { name: string; workflow: SpecWorkflow; version: number } | null): SavedBaseline {
-  const ref = useRef<Baseline | null>(saved ? { json: workflowKey(saved.workflow), name: saved.name, version: saved.version } : null);
+  const ref = useRef<Baseline | null>(
+    saved ? { json: workflowKey(saved.workflow), name: saved.name, version: saved.version } : null,
+  );
   const [savedVersion, setSavedVersion] = useState<number | null>(saved?.version ?? null);
   const markSaved = useCallback((workflow: SpecWorkflow, name: string, version: number) => {
     ref.current = { json: workflowKey(workflow), name, version };
@@ -56,7 +58,15 @@ export function useSave({
   const queryClient = useQueryClient();
   const router = useRouter();
   const [saving, setSaving] = useState(false);
-  const blockedBy = saveBlockReason({ readOnly, name: name.value, validationError: validation.error, validating: validation.validating, errors: validation.errors, saved: !!agentId, dirty });
+  const blockedBy = saveBlockReason({
+    readOnly,
+    name: name.value,
+    validationError: validation.error,
+    validating: validation.validating,
+    errors: validation.errors,
+    saved: !!agentId,
+    dirty,
+  });
 
   const save = useCallback(async () => {
     if (blockedBy || saving) return;
@@ -65,7 +75,11 @@ export function useSave({
     setSaving(true);
     try {
       if (!agentId) {
-        const res = await client.builder.agents.create.mutate({ name: trimmed, workflow, note: origin ? `Created from ${origin}` : undefined });
+        const res = await client.builder.agents.create.mutate({
+          name: trimmed,
+          workflow,
+          note: origin ? `Created from ${origin}` : undefined,
+        });
         leaving.current = true;
         removeDraft(draftKey);
         setDirty(false);
@@ -73,14 +87,18 @@ export function useSave({
         router.replace(`/builder/${res.agent.id}?created=1`);
         return;
       }
-      if (saved.current && trimmed !== saved.current.name) await client.builder.agents.update.mutate({ id: agentId, body: { name: trimmed } });
+      if (saved.current && trimmed !== saved.current.name)
+        await client.builder.agents.update.mutate({ id: agentId, body: { name: trimmed } });
       const res = await client.builder.versions.create.mutate({ id: agentId, body: { workflow } });
       markSaved(workflow, trimmed, res.version.version);
       setDirty(false);
       onSaved();
       removeDraft(draftKey);
       seal();
-      toast("success", `Saved version ${res.version.version}${res.warnings.length ? ` with ${res.warnings.length} warning${res.warnings.length === 1 ? "" : "s"}` : ""}.`);
+      toast(
+        "success",
+        `Saved version ${res.version.version}${res.warnings.length ? ` with ${res.warnings.length} warning${res.warnings.length === 1 ? "" : "s"}` : ""}.`,
+      );
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: trpc.builder.versions.list.queryKey({ id: agentId }) }),
         queryClient.invalidateQueries({ queryKey: trpc.builder.agents.list.queryKey() }),
@@ -92,7 +110,27 @@ export function useSave({
     } finally {
       setSaving(false);
     }
-  }, [blockedBy, saving, getWorkflow, nameRef, agentId, client, origin, leaving, draftKey, setDirty, queryClient, trpc, router, saved, markSaved, onSaved, seal, toast, bumpRev]);
+  }, [
+    blockedBy,
+    saving,
+    getWorkflow,
+    nameRef,
+    agentId,
+    client,
+    origin,
+    leaving,
+    draftKey,
+    setDirty,
+    queryClient,
+    trpc,
+    router,
+    saved,
+    markSaved,
+    onSaved,
+    seal,
+    toast,
+    bumpRev,
+  ]);
 
   const label = agentId ? (saving ? "Saving…" : "Save version") : saving ? "Creating…" : "Create agent";
   return { save, saving, blockedBy, label };

@@ -21,12 +21,22 @@ export function useSelection(graph: Pick<Graph, "nodes" | "nodesRef" | "edgesRef
   }, []);
 
   /** A renamed node stays selected under its new id. */
-  const renameSelected = useCallback((from: string, to: string) => setSelectedIds((ids) => ids.map((id) => (id === from ? to : id))), []);
+  const renameSelected = useCallback(
+    (from: string, to: string) => setSelectedIds((ids) => ids.map((id) => (id === from ? to : id))),
+    [],
+  );
 
   const selectedId = selectedIds.length === 1 ? selectedIds[0] : undefined;
   const selectedData = selectedId ? nodes.find((n) => n.id === selectedId)?.data : undefined;
-  const options = useMemo(() => (selectedId ? templateOptions(toWorkflow(nodesRef.current, edgesRef.current), selectedId) : []), [selectedId, rev]); // eslint-disable-line react-hooks/exhaustive-deps
-  const targets = useMemo(() => (selectedId ? [...new Set(edgesRef.current.filter((e) => e.source === selectedId).map((e) => e.target))] : []), [selectedId, rev]); // eslint-disable-line react-hooks/exhaustive-deps
+  const options = useMemo(
+    () => (selectedId ? templateOptions(toWorkflow(nodesRef.current, edgesRef.current), selectedId) : []),
+    [selectedId, rev],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
+  const targets = useMemo(
+    () =>
+      selectedId ? [...new Set(edgesRef.current.filter((e) => e.source === selectedId).map((e) => e.target))] : [],
+    [selectedId, rev],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
 
   return { selectedIds, selectedId, selectedData, options, targets, onSelectionChange, renameSelected };
 }

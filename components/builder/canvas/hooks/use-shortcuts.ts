@@ -42,7 +42,11 @@ export function useCanvasShortcuts({
   const saveRef = useLatest(save);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const action = canvasShortcut(e, { previewOpen, inTextField: inTextField(e.target), inCodeField: inCodeField(e.target) });
+      const action = canvasShortcut(e, {
+        previewOpen,
+        inTextField: inTextField(e.target),
+        inCodeField: inCodeField(e.target),
+      });
       if (action === "save") {
         e.preventDefault();
         void saveRef.current();

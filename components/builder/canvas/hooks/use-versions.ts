@@ -56,10 +56,22 @@ export function useVersions({
   const restore = useCallback(
     async (workflow: SpecWorkflow, version: number) => {
       if (!agentId) return;
-      if (dirty && !(await confirm({ title: `Restore version ${version}?`, description: "Restoring replaces your unsaved changes on the canvas.", confirmLabel: "Restore", destructive: true }))) return;
+      if (
+        dirty &&
+        !(await confirm({
+          title: `Restore version ${version}?`,
+          description: "Restoring replaces your unsaved changes on the canvas.",
+          confirmLabel: "Restore",
+          destructive: true,
+        }))
+      )
+        return;
       setRestoring(true);
       try {
-        const res = await client.builder.versions.create.mutate({ id: agentId, body: { workflow, note: `Restored from version ${version}` } });
+        const res = await client.builder.versions.create.mutate({
+          id: agentId,
+          body: { workflow, note: `Restored from version ${version}` },
+        });
         apply(toFlow(workflow));
         markSaved(workflow, nameRef.current.trim(), res.version.version);
         setDirty(false);

@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
-import { BadCaseParams, createBadCase, CreateBadCaseInput, createBadCasesForRun, getBadCase, listBadCases, ListBadCasesQuery, RunItemParams, RunParams, updateBadCase, UpdateBadCaseInput } from "../../../eval";
+import {
+  BadCaseParams,
+  createBadCase,
+  CreateBadCaseInput,
+  createBadCasesForRun,
+  getBadCase,
+  listBadCases,
+  ListBadCasesQuery,
+  RunItemParams,
+  RunParams,
+  updateBadCase,
+  UpdateBadCaseInput,
+} from "../../../eval";
 import { BadCaseDetailOut, BadCaseOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
@@ -12,7 +24,8 @@ export const evalCreateBadCase = defineEndpoint({
   path: "/api/eval/runs/{id}/items/{itemId}/bad-case",
   operationId: "evalCreateBadCase",
   summary: "Turn a failed item into a Bad Case (idempotent: 200 with the existing one)",
-  description: "Only items whose verdict is fail (409 BAD_CASE_REQUIRES_FAIL). Body `{ title?, notes? }` (send `{}` for defaults).",
+  description:
+    "Only items whose verdict is fail (409 BAD_CASE_REQUIRES_FAIL). Body `{ title?, notes? }` (send `{}` for defaults).",
   permission: "eval.annotate",
   params: RunItemParams,
   body: CreateBadCaseInput,
@@ -36,8 +49,14 @@ export const evalCreateRunBadCases = defineEndpoint({
   summary: "Every failed item of the run without a Bad Case gets one",
   permission: "eval.annotate",
   params: RunParams,
-  responses: { 200: { description: "Created", schema: z.object({ created: z.number().int(), items: z.array(BadCaseOut) }) }, ...notFound },
-  handler: async ({ db, params, principal }) => ({ status: 200, body: await createBadCasesForRun(db, params.id, principal) }),
+  responses: {
+    200: { description: "Created", schema: z.object({ created: z.number().int(), items: z.array(BadCaseOut) }) },
+    ...notFound,
+  },
+  handler: async ({ db, params, principal }) => ({
+    status: 200,
+    body: await createBadCasesForRun(db, params.id, principal),
+  }),
 });
 
 export const evalListBadCases = defineEndpoint({
@@ -73,6 +92,14 @@ export const evalUpdateBadCase = defineEndpoint({
   permission: "eval.annotate",
   params: BadCaseParams,
   body: UpdateBadCaseInput,
-  responses: { 200: { description: "The Bad Case", schema: BadCaseOut }, ...invalid(), ...notFound, ...conflict("BAD_CASE_NOT_VERIFIED: status verified needs a later run of the set with a pass for the question") },
-  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await updateBadCase(db, params.id, body, principal) }),
+  responses: {
+    200: { description: "The Bad Case", schema: BadCaseOut },
+    ...invalid(),
+    ...notFound,
+    ...conflict("BAD_CASE_NOT_VERIFIED: status verified needs a later run of the set with a pass for the question"),
+  },
+  handler: async ({ db, params, body, principal }) => ({
+    status: 200,
+    body: await updateBadCase(db, params.id, body, principal),
+  }),
 });

@@ -1,7 +1,28 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
-import { AdoptInput, adoptSuggestions, getItem, listItems, ListItemsQuery, listQueue, QueueFilterQuery, queueNeighbours, reviewProgress, RunItemParams, RunParams, setVerdict, VerdictInput } from "../../../eval";
-import { EvalItemOut, EvalQueueNeighboursOut, EvalQueueOut, EvalReviewProgressOut, EvalRunOut, VerdictChangeOut } from "../../../eval/out-schemas";
+import {
+  AdoptInput,
+  adoptSuggestions,
+  getItem,
+  listItems,
+  ListItemsQuery,
+  listQueue,
+  QueueFilterQuery,
+  queueNeighbours,
+  reviewProgress,
+  RunItemParams,
+  RunParams,
+  setVerdict,
+  VerdictInput,
+} from "../../../eval";
+import {
+  EvalItemOut,
+  EvalQueueNeighboursOut,
+  EvalQueueOut,
+  EvalReviewProgressOut,
+  EvalRunOut,
+  VerdictChangeOut,
+} from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */
@@ -12,11 +33,18 @@ export const evalListItems = defineEndpoint({
   path: "/api/eval/runs/{id}/items",
   operationId: "evalListItems",
   summary: "A run's items: answer, payload, trace, latency, tokens, error, suggestion, verdict",
-  description: "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag).",
+  description:
+    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag).",
   permission: "eval.read",
   params: RunParams,
   query: ListItemsQuery,
-  responses: { 200: { description: "A page of items", schema: z.object({ run: EvalRunOut, items: z.array(EvalItemOut), nextCursor: z.string().nullable() }) }, ...notFound },
+  responses: {
+    200: {
+      description: "A page of items",
+      schema: z.object({ run: EvalRunOut, items: z.array(EvalItemOut), nextCursor: z.string().nullable() }),
+    },
+    ...notFound,
+  },
   handler: async ({ db, params, query }) => ({ status: 200, body: await listItems(db, params.id, query) }),
 });
 
@@ -28,7 +56,10 @@ export const evalGetItem = defineEndpoint({
   summary: "One item with its verdict history (who, when, before, after)",
   permission: "eval.read",
   params: RunItemParams,
-  responses: { 200: { description: "The item", schema: EvalItemOut.extend({ history: z.array(VerdictChangeOut) }) }, ...notFound },
+  responses: {
+    200: { description: "The item", schema: EvalItemOut.extend({ history: z.array(VerdictChangeOut) }) },
+    ...notFound,
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await getItem(db, params.id, params.itemId) }),
 });
 
@@ -44,12 +75,18 @@ export const evalSetVerdict = defineEndpoint({
   params: RunItemParams,
   body: VerdictInput,
   responses: {
-    200: { description: "The item (changed: false when nothing differed)", schema: EvalItemOut.extend({ changed: z.boolean() }) },
+    200: {
+      description: "The item (changed: false when nothing differed)",
+      schema: EvalItemOut.extend({ changed: z.boolean() }),
+    },
     ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
     ...notFound,
     ...conflict("ITEM_NOT_JUDGEABLE or VERDICT_CONFLICT"),
   },
-  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await setVerdict(db, params.id, params.itemId, body, principal) }),
+  handler: async ({ db, params, body, principal }) => ({
+    status: 200,
+    body: await setVerdict(db, params.id, params.itemId, body, principal),
+  }),
 });
 
 export const evalAdoptSuggestions = defineEndpoint({
@@ -66,11 +103,22 @@ export const evalAdoptSuggestions = defineEndpoint({
   responses: {
     200: {
       description: "Adopted",
-      schema: z.object({ adopted: z.number().int(), skipped: z.object({ unknown: z.number().int(), noSuggestion: z.number().int(), alreadyJudged: z.number().int() }), spotCheck: z.array(EvalItemOut) }),
+      schema: z.object({
+        adopted: z.number().int(),
+        skipped: z.object({
+          unknown: z.number().int(),
+          noSuggestion: z.number().int(),
+          alreadyJudged: z.number().int(),
+        }),
+        spotCheck: z.array(EvalItemOut),
+      }),
     },
     ...notFound,
   },
-  handler: async ({ db, params, principal }) => ({ status: 200, body: await adoptSuggestions(db, params.id, principal) }),
+  handler: async ({ db, params, principal }) => ({
+    status: 200,
+    body: await adoptSuggestions(db, params.id, principal),
+  }),
 });
 
 export const evalListQueue = defineEndpoint({
@@ -93,7 +141,8 @@ export const evalReviewProgress = defineEndpoint({
   method: "GET",
   path: "/api/eval/runs/{id}/progress",
   operationId: "evalReviewProgress",
-  summary: "A run's review progress, counted now: judged / total, human vs adopted, spot-check left, what adopt would write",
+  summary:
+    "A run's review progress, counted now: judged / total, human vs adopted, spot-check left, what adopt would write",
   description:
     "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
   permission: "eval.read",
@@ -107,12 +156,16 @@ export const evalQueueNeighbours = defineEndpoint({
   method: "GET",
   path: "/api/eval/runs/{id}/items/{itemId}/neighbours",
   operationId: "evalQueueNeighbours",
-  summary: "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
+  summary:
+    "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
   description:
     "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item without a verdict after it, else the first one before it.",
   permission: "eval.read",
   params: RunItemParams,
   query: QueueFilterQuery,
   responses: { 200: { description: "The item's place and neighbours", schema: EvalQueueNeighboursOut }, ...notFound },
-  handler: async ({ db, params, query }) => ({ status: 200, body: await queueNeighbours(db, params.id, params.itemId, query) }),
+  handler: async ({ db, params, query }) => ({
+    status: 200,
+    body: await queueNeighbours(db, params.id, params.itemId, query),
+  }),
 });

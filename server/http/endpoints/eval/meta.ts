@@ -9,7 +9,8 @@ export const evalMeta = defineEndpoint({
   method: "GET",
   path: "/api/eval/meta",
   operationId: "evalMeta",
-  summary: "The evaluation vocabulary: attributions, guardrail flags, rule types, tiers with their meaning, states, limits",
+  summary:
+    "The evaluation vocabulary: attributions, guardrail flags, rule types, tiers with their meaning, states, limits",
   permission: "eval.read",
   responses: { 200: { description: "Vocabulary", schema: EvalVocabularyOut } },
   handler: async () => ({ status: 200, body: evalVocabulary() }),

@@ -17,7 +17,14 @@ import {
   TraceParam,
   unconfirmSample,
 } from "../../../eval";
-import { EvalSampleOut, LoopBoardOut, LeadCountsOut, LeadsPageOut, LeadStatusOut, PoolAddOut } from "../../../eval/out-schemas";
+import {
+  EvalSampleOut,
+  LoopBoardOut,
+  LeadCountsOut,
+  LeadsPageOut,
+  LeadStatusOut,
+  PoolAddOut,
+} from "../../../eval/out-schemas";
 import { base, notFound, conflict } from "./shared";
 
 /** The online feedback loop over REST (/api/eval/online/*, /api/eval/sets/{id}/pool); handlers only call server/eval. */
@@ -59,8 +66,15 @@ export const evalDismissLead = defineEndpoint({
   permission: "eval.manage",
   params: TraceParam,
   body: DismissLeadInput,
-  responses: { 200: { description: "Dismissed", schema: LeadStatusOut }, ...notFound, ...conflict("TRACE_NOT_ONLINE: not an online trace") },
-  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await dismissLead(db, params.traceId, body, principal) }),
+  responses: {
+    200: { description: "Dismissed", schema: LeadStatusOut },
+    ...notFound,
+    ...conflict("TRACE_NOT_ONLINE: not an online trace"),
+  },
+  handler: async ({ db, params, body, principal }) => ({
+    status: 200,
+    body: await dismissLead(db, params.traceId, body, principal),
+  }),
 });
 
 export const evalRestoreLead = defineEndpoint({
@@ -71,7 +85,11 @@ export const evalRestoreLead = defineEndpoint({
   summary: "Undo a dismissal: the lead is new again",
   permission: "eval.manage",
   params: TraceParam,
-  responses: { 200: { description: "New again", schema: LeadStatusOut }, ...notFound, ...conflict("TRACE_NOT_ONLINE: not an online trace") },
+  responses: {
+    200: { description: "New again", schema: LeadStatusOut },
+    ...notFound,
+    ...conflict("TRACE_NOT_ONLINE: not an online trace"),
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await restoreLead(db, params.traceId) }),
 });
 
@@ -119,7 +137,11 @@ export const evalConfirmSample = defineEndpoint({
     "A person confirms that the sample belongs in the pool: confirmedAt and confirmedById are set (idempotent: the first confirmation is kept) and are copied into later versions. Drafts of regression-pool sets only: a golden set is 409 SET_NOT_REGRESSION_POOL, a frozen version 409 SET_VERSION_FROZEN. Freezing does not require it (the board warns with a count).",
   permission: "eval.manage",
   params: ConfirmParams,
-  responses: { 200: { description: "The confirmed sample", schema: EvalSampleOut }, ...notFound, ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN") },
+  responses: {
+    200: { description: "The confirmed sample", schema: EvalSampleOut },
+    ...notFound,
+    ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN"),
+  },
   handler: async ({ db, params, principal }) => ({ status: 200, body: await confirmSample(db, params.id, principal) }),
 });
 
@@ -131,6 +153,10 @@ export const evalUnconfirmSample = defineEndpoint({
   summary: "Take a confirmation back (the sample is a candidate again)",
   permission: "eval.manage",
   params: ConfirmParams,
-  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...notFound, ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN") },
+  responses: {
+    200: { description: "The sample", schema: EvalSampleOut },
+    ...notFound,
+    ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN"),
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await unconfirmSample(db, params.id) }),
 });

@@ -10,7 +10,8 @@ export const evalRunReport = defineEndpoint({
   method: "GET",
   path: "/api/eval/runs/{id}/report",
   operationId: "evalRunReport",
-  summary: "Run report: machine and human-confirmed pass rates side by side (never mixed), completeness, breakdowns, agreement, latency, tokens, gate",
+  summary:
+    "Run report: machine and human-confirmed pass rates side by side (never mixed), completeness, breakdowns, agreement, latency, tokens, gate",
   description:
     "Pass rates divide by all items (an unjudged item is not a pass); human.passRateOfJudged divides by judged items. Breakdown by tier, classification (the verdict's, else the sample's), attribution and guardrail flag. Agreement: human-typed verdicts vs pass/fail suggestions (adopted verdicts and unknown suggestions excluded): raw agreement and Cohen's kappa (null without pairs or without variance).",
   permission: "eval.read",

@@ -1,7 +1,23 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
 import { ErrorOut } from "../../../core/errors";
-import { cancelRun, closeAnswering, createRun, CreateRunInput, getRun, listRuns, ListRunsQuery, PastedAnswersInput, RerunInput, rerunRun, resuggestRun, RUN_LIFECYCLE, RunParams, startRun, submitPastedAnswers } from "../../../eval";
+import {
+  cancelRun,
+  closeAnswering,
+  createRun,
+  CreateRunInput,
+  getRun,
+  listRuns,
+  ListRunsQuery,
+  PastedAnswersInput,
+  RerunInput,
+  rerunRun,
+  resuggestRun,
+  RUN_LIFECYCLE,
+  RunParams,
+  startRun,
+  submitPastedAnswers,
+} from "../../../eval";
 import { EvalRunOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page, uploadLimit } from "./shared";
 
@@ -16,7 +32,11 @@ export const evalCreateRun = defineEndpoint({
   description: `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
   permission: "eval.manage",
   body: CreateRunInput,
-  responses: { 201: { description: "The run (status created)", schema: EvalRunOut }, ...invalid("SET_VERSION_NOT_FROZEN or an invalid body"), ...notFound },
+  responses: {
+    201: { description: "The run (status created)", schema: EvalRunOut },
+    ...invalid("SET_VERSION_NOT_FROZEN or an invalid body"),
+    ...notFound,
+  },
   handler: async ({ db, body, principal }) => ({ status: 201, body: await createRun(db, body, principal) }),
 });
 
@@ -28,7 +48,10 @@ export const evalListRuns = defineEndpoint({
   summary: "List runs (newest first) with progress",
   permission: "eval.read",
   query: ListRunsQuery,
-  responses: { 200: { description: "A page of runs", schema: page(EvalRunOut) }, 404: { description: "NOT_FOUND: the run named by rerunOf does not exist", schema: ErrorOut } },
+  responses: {
+    200: { description: "A page of runs", schema: page(EvalRunOut) },
+    404: { description: "NOT_FOUND: the run named by rerunOf does not exist", schema: ErrorOut },
+  },
   handler: async ({ db, query }) => ({ status: 200, body: await listRuns(db, query) }),
 });
 
@@ -74,7 +97,8 @@ export const evalCloseAnswering = defineEndpoint({
   method: "POST",
   path: "/api/eval/runs/{id}/close",
   operationId: "evalCloseAnswering",
-  summary: "Pasted mode: close answering; questions without an answer become failed (NOT_ANSWERED) and the run awaits review",
+  summary:
+    "Pasted mode: close answering; questions without an answer become failed (NOT_ANSWERED) and the run awaits review",
   description:
     "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (400 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
   permission: "eval.manage",
@@ -82,7 +106,12 @@ export const evalCloseAnswering = defineEndpoint({
   responses: {
     200: {
       description: "The questions left without an answer, and the run (awaiting_review)",
-      schema: z.object({ unanswered: z.array(z.object({ itemId: z.string(), sampleId: z.string(), key: z.string() })), run: EvalRunOut }).meta({ id: "EvalCloseAnswering" }),
+      schema: z
+        .object({
+          unanswered: z.array(z.object({ itemId: z.string(), sampleId: z.string(), key: z.string() })),
+          run: EvalRunOut,
+        })
+        .meta({ id: "EvalCloseAnswering" }),
     },
     ...invalid("RUN_MODE_MISMATCH"),
     ...notFound,
@@ -102,7 +131,10 @@ export const evalRerun = defineEndpoint({
   params: RunParams,
   body: RerunInput,
   responses: { 201: { description: "The new run", schema: EvalRunOut }, ...invalid(), ...notFound },
-  handler: async ({ db, params, body, principal }) => ({ status: 201, body: await rerunRun(db, params.id, body, principal) }),
+  handler: async ({ db, params, body, principal }) => ({
+    status: 201,
+    body: await rerunRun(db, params.id, body, principal),
+  }),
 });
 
 export const evalPasteAnswers = defineEndpoint({
@@ -122,8 +154,17 @@ export const evalPasteAnswers = defineEndpoint({
       description: "What was matched",
       schema: z.object({
         matched: z.number().int(),
-        unmatched: z.array(z.object({ row: z.number().int(), sampleId: z.string().optional(), key: z.string().optional(), reason: z.string() })),
-        skipped: z.array(z.object({ row: z.number().int(), sampleId: z.string(), key: z.string(), reason: z.string() })),
+        unmatched: z.array(
+          z.object({
+            row: z.number().int(),
+            sampleId: z.string().optional(),
+            key: z.string().optional(),
+            reason: z.string(),
+          }),
+        ),
+        skipped: z.array(
+          z.object({ row: z.number().int(), sampleId: z.string(), key: z.string(), reason: z.string() }),
+        ),
         run: EvalRunOut,
       }),
     },
@@ -143,6 +184,12 @@ export const evalResuggest = defineEndpoint({
   summary: "Recompute machine suggestions of every answered item (e.g. after configuring the LLM judge)",
   permission: "eval.manage",
   params: RunParams,
-  responses: { 200: { description: "Judged now or queued", schema: z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut }) }, ...notFound },
+  responses: {
+    200: {
+      description: "Judged now or queued",
+      schema: z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut }),
+    },
+    ...notFound,
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await resuggestRun(db, params.id) }),
 });

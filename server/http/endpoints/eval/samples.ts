@@ -26,7 +26,12 @@ export const evalUpdateSample = defineEndpoint({
   permission: "eval.manage",
   params: SampleParams,
   body: SamplePatch,
-  responses: { 200: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN or a duplicate key") },
+  responses: {
+    200: { description: "The sample", schema: EvalSampleOut },
+    ...invalid(),
+    ...notFound,
+    ...conflict("SET_VERSION_FROZEN or a duplicate key"),
+  },
   handler: async ({ db, params, body }) => ({ status: 200, body: await updateSample(db, params.id, body) }),
 });
 

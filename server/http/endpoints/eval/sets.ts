@@ -1,5 +1,15 @@
 import { defineEndpoint } from "../../endpoint";
-import { createSet, CreateSetInput, deleteSet, getSet, listSets, ListSetsQuery, SetParams, updateSet, UpdateSetInput } from "../../../eval";
+import {
+  createSet,
+  CreateSetInput,
+  deleteSet,
+  getSet,
+  listSets,
+  ListSetsQuery,
+  SetParams,
+  updateSet,
+  UpdateSetInput,
+} from "../../../eval";
 import { EvalSetDetailOut, EvalSetOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
@@ -11,7 +21,8 @@ export const evalCreateSet = defineEndpoint({
   path: "/api/eval/sets",
   operationId: "evalCreateSet",
   summary: "Create an evaluation set (bound to one agent) with an empty draft version 1",
-  description: "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
+  description:
+    "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
   permission: "eval.manage",
   body: CreateSetInput,
   responses: { 201: { description: "Created", schema: EvalSetDetailOut }, ...invalid(), ...notFound },

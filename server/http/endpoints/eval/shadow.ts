@@ -14,16 +14,26 @@ import {
   ShadowParams,
   ShadowReportQuery,
 } from "../../../eval";
-import { ReplayOut, ShadowConfigOut, ShadowConfigPutOut, ShadowDisagreementsOut, ShadowPublishOut, ShadowReportOut } from "../../../eval/out-schemas";
+import {
+  ReplayOut,
+  ShadowConfigOut,
+  ShadowConfigPutOut,
+  ShadowDisagreementsOut,
+  ShadowPublishOut,
+  ShadowReportOut,
+} from "../../../eval/out-schemas";
 import { ValidationErrorOut } from "../../../agents/schemas";
 import { ErrorOut } from "../../../core/errors";
 import { base, notFound, conflict, invalid } from "./shared";
 
 /** 400: the draft candidate's findings (WORKFLOW_INVALID, as /api/builder/validate answers them) or the one error shape. */
-const invalidCandidate = (description: string) => ({ 400: { description, schema: z.union([ValidationErrorOut, ErrorOut]) } });
+const invalidCandidate = (description: string) => ({
+  400: { description, schema: z.union([ValidationErrorOut, ErrorOut]) },
+});
 
 /** The intent shadow over REST (/api/eval/shadow/{agentId}); handlers only call server/eval. */
-const SHADOW = "Intent shadow: a candidate intent classifier computed beside online traffic at tier pipeline, never changing the user's answer (see server/eval/README.md).";
+const SHADOW =
+  "Intent shadow: a candidate intent classifier computed beside online traffic at tier pipeline, never changing the user's answer (see server/eval/README.md).";
 
 export const evalGetShadow = defineEndpoint({
   ...base,
@@ -48,8 +58,15 @@ export const evalPutShadow = defineEndpoint({
   permission: "eval.manage",
   params: ShadowParams,
   body: ShadowConfigInput,
-  responses: { 200: { description: "Saved, with the draft's validation warnings", schema: ShadowConfigPutOut }, ...invalidCandidate("REQUEST_INVALID, or WORKFLOW_INVALID with the draft's findings"), ...notFound },
-  handler: async ({ db, params, body, principal }) => ({ status: 200, body: await putShadowConfig(db, params.agentId, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }) }),
+  responses: {
+    200: { description: "Saved, with the draft's validation warnings", schema: ShadowConfigPutOut },
+    ...invalidCandidate("REQUEST_INVALID, or WORKFLOW_INVALID with the draft's findings"),
+    ...notFound,
+  },
+  handler: async ({ db, params, body, principal }) => ({
+    status: 200,
+    body: await putShadowConfig(db, params.agentId, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+  }),
 });
 
 export const evalReplayShadow = defineEndpoint({
@@ -62,7 +79,11 @@ export const evalReplayShadow = defineEndpoint({
   permission: "eval.manage",
   params: ShadowParams,
   body: ReplayInput,
-  responses: { 200: { description: "Replayed, with the report", schema: ReplayOut }, ...notFound, ...conflict("SHADOW_NOT_CONFIGURED") },
+  responses: {
+    200: { description: "Replayed, with the report", schema: ReplayOut },
+    ...notFound,
+    ...conflict("SHADOW_NOT_CONFIGURED"),
+  },
   handler: async ({ db, params, body }) => ({ status: 200, body: await replayShadow(db, params.agentId, body) }),
 });
 
@@ -103,6 +124,14 @@ export const evalPublishShadowCandidate = defineEndpoint({
   description: `${SHADOW} A version candidate is published; a draft candidate is first provisioned as the agent's next version (validated like any provisioning, 400 WORKFLOW_INVALID otherwise) and that version is published. The shadow then names that version and is turned off (its results stay). Builders and admins (builder.write, like publishing a version).`,
   permission: "builder.write",
   params: ShadowParams,
-  responses: { 200: { description: "Published", schema: ShadowPublishOut }, ...invalidCandidate("WORKFLOW_INVALID with the draft's findings"), ...notFound, ...conflict("SHADOW_NOT_CONFIGURED") },
-  handler: async ({ db, params, principal }) => ({ status: 200, body: await publishShadowCandidate(db, params.agentId, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }) }),
+  responses: {
+    200: { description: "Published", schema: ShadowPublishOut },
+    ...invalidCandidate("WORKFLOW_INVALID with the draft's findings"),
+    ...notFound,
+    ...conflict("SHADOW_NOT_CONFIGURED"),
+  },
+  handler: async ({ db, params, principal }) => ({
+    status: 200,
+    body: await publishShadowCandidate(db, params.agentId, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+  }),
 });

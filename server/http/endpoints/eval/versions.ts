@@ -1,7 +1,26 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../endpoint";
 import { ErrorOut } from "../../../core/errors";
-import { addSample, createVersion, CreateVersionInput, deleteVersion, EVAL_LIMITS, exportVersion, freezeVersion, getVersion, ExportQuery, ImportInput, importSamples, listSamples, ListSamplesQuery, SampleInput, SetParams, SetVersionParams, updateVersion, UpdateVersionInput } from "../../../eval";
+import {
+  addSample,
+  createVersion,
+  CreateVersionInput,
+  deleteVersion,
+  EVAL_LIMITS,
+  exportVersion,
+  freezeVersion,
+  getVersion,
+  ExportQuery,
+  ImportInput,
+  importSamples,
+  listSamples,
+  ListSamplesQuery,
+  SampleInput,
+  SetParams,
+  SetVersionParams,
+  updateVersion,
+  UpdateVersionInput,
+} from "../../../eval";
 import { EvalSampleOut, EvalVersionOut, RowErrorOut } from "../../../eval/out-schemas";
 import { base, notFound, conflict, invalid, uploadLimit } from "./shared";
 
@@ -13,12 +32,16 @@ export const evalCreateVersion = defineEndpoint({
   path: "/api/eval/sets/{id}/versions",
   operationId: "evalCreateVersion",
   summary: "Create the next version as a draft copy (to change the questions of a frozen version)",
-  description: "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
+  description:
+    "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
   permission: "eval.manage",
   params: SetParams,
   body: CreateVersionInput,
   responses: { 201: { description: "The new draft", schema: EvalVersionOut }, ...invalid(), ...notFound },
-  handler: async ({ db, params, body, principal }) => ({ status: 201, body: await createVersion(db, params.id, body, principal) }),
+  handler: async ({ db, params, body, principal }) => ({
+    status: 201,
+    body: await createVersion(db, params.id, body, principal),
+  }),
 });
 
 export const evalGetVersion = defineEndpoint({
@@ -42,8 +65,16 @@ export const evalUpdateVersion = defineEndpoint({
   permission: "eval.manage",
   params: SetVersionParams,
   body: UpdateVersionInput,
-  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN") },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await updateVersion(db, params.id, params.version, body) }),
+  responses: {
+    200: { description: "The version", schema: EvalVersionOut },
+    ...invalid(),
+    ...notFound,
+    ...conflict("SET_VERSION_FROZEN"),
+  },
+  handler: async ({ db, params, body }) => ({
+    status: 200,
+    body: await updateVersion(db, params.id, params.version, body),
+  }),
 });
 
 export const evalDeleteVersion = defineEndpoint({
@@ -67,11 +98,19 @@ export const evalFreezeVersion = defineEndpoint({
   path: "/api/eval/sets/{id}/versions/{version}/freeze",
   operationId: "evalFreezeVersion",
   summary: "Freeze a version: immutable from now on (service and database); idempotent",
-  description: "Needs at least one sample and expected points on every sample (400 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
+  description:
+    "Needs at least one sample and expected points on every sample (400 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
   permission: "eval.manage",
   params: SetVersionParams,
-  responses: { 200: { description: "The frozen version", schema: EvalVersionOut }, ...invalid("SET_VERSION_INCOMPLETE"), ...notFound },
-  handler: async ({ db, params, principal }) => ({ status: 200, body: await freezeVersion(db, params.id, params.version, principal) }),
+  responses: {
+    200: { description: "The frozen version", schema: EvalVersionOut },
+    ...invalid("SET_VERSION_INCOMPLETE"),
+    ...notFound,
+  },
+  handler: async ({ db, params, principal }) => ({
+    status: 200,
+    body: await freezeVersion(db, params.id, params.version, principal),
+  }),
 });
 
 export const evalListSamples = defineEndpoint({
@@ -86,11 +125,19 @@ export const evalListSamples = defineEndpoint({
   responses: {
     200: {
       description: "The version and its samples; `matching` counts the samples that match `q`",
-      schema: z.object({ version: EvalVersionOut, items: z.array(EvalSampleOut), matching: z.number().int(), nextCursor: z.string().nullable() }),
+      schema: z.object({
+        version: EvalVersionOut,
+        items: z.array(EvalSampleOut),
+        matching: z.number().int(),
+        nextCursor: z.string().nullable(),
+      }),
     },
     ...notFound,
   },
-  handler: async ({ db, params, query }) => ({ status: 200, body: await listSamples(db, params.id, params.version, query) }),
+  handler: async ({ db, params, query }) => ({
+    status: 200,
+    body: await listSamples(db, params.id, params.version, query),
+  }),
 });
 
 export const evalAddSample = defineEndpoint({
@@ -103,8 +150,17 @@ export const evalAddSample = defineEndpoint({
   permission: "eval.manage",
   params: SetVersionParams,
   body: SampleInput,
-  responses: { 201: { description: "The sample", schema: EvalSampleOut }, ...invalid(), ...notFound, ...conflict("SET_VERSION_FROZEN, or a duplicate key / sourceTraceId"), 413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut } },
-  handler: async ({ db, params, body }) => ({ status: 201, body: await addSample(db, params.id, params.version, body) }),
+  responses: {
+    201: { description: "The sample", schema: EvalSampleOut },
+    ...invalid(),
+    ...notFound,
+    ...conflict("SET_VERSION_FROZEN, or a duplicate key / sourceTraceId"),
+    413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut },
+  },
+  handler: async ({ db, params, body }) => ({
+    status: 201,
+    body: await addSample(db, params.id, params.version, body),
+  }),
 });
 
 export const evalImportSamples = defineEndpoint({
@@ -124,13 +180,19 @@ export const evalImportSamples = defineEndpoint({
   body: ImportInput,
   maxBodyBytes: uploadLimit,
   responses: {
-    200: { description: "Imported", schema: z.object({ imported: z.number().int(), mode: z.enum(["append", "replace"]), version: EvalVersionOut }) },
+    200: {
+      description: "Imported",
+      schema: z.object({ imported: z.number().int(), mode: z.enum(["append", "replace"]), version: EvalVersionOut }),
+    },
     400: { description: "IMPORT_INVALID: row errors, each an EvalRowError { row, field, message }", schema: ErrorOut },
     ...notFound,
     ...conflict("SET_VERSION_FROZEN"),
     413: { description: "EVAL_LIMIT_EXCEEDED or PAYLOAD_TOO_LARGE", schema: ErrorOut },
   },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await importSamples(db, params.id, params.version, body) }),
+  handler: async ({ db, params, body }) => ({
+    status: 200,
+    body: await importSamples(db, params.id, params.version, body),
+  }),
 });
 
 export const evalExportSamples = defineEndpoint({
@@ -145,6 +207,13 @@ export const evalExportSamples = defineEndpoint({
   responses: { 200: { description: "The file (attachment)" }, ...notFound },
   handler: async ({ db, params, query }) => {
     const file = await exportVersion(db, params.id, params.version, query.format);
-    return new Response(file.body, { status: 200, headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" } });
+    return new Response(file.body, {
+      status: 200,
+      headers: {
+        "content-type": file.contentType,
+        "content-disposition": `attachment; filename="${file.filename}"`,
+        "cache-control": "no-store",
+      },
+    });
   },
 });
