@@ -282,13 +282,11 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
       { source: "check", target: "no" },
     ],
   };
-  await page
-    .getByTestId("import-input")
-    .setInputFiles({
-      name: "branching.workflow.json",
-      mimeType: "application/json",
-      buffer: Buffer.from(JSON.stringify(workflow)),
-    });
+  await page.getByTestId("import-input").setInputFiles({
+    name: "branching.workflow.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(workflow)),
+  });
   await expect(page).toHaveURL(/\/builder\/new\?draft=/);
   await expect(page.getByLabel("Agent name")).toHaveValue("Branching");
   await expect(node(page, "check")).toBeVisible();

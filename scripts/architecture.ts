@@ -12,7 +12,7 @@ if (process.argv.includes("--write")) {
   const file = path.join(ROOT, "ARCHITECTURE.md");
   const doc = fs.readFileSync(file, "utf8");
   if (!/```mermaid\n[\s\S]*?```/.test(doc)) throw new Error("ARCHITECTURE.md has no ```mermaid block to replace");
-  fs.writeFileSync(file, doc.replace(/```mermaid\n[\s\S]*?```/, "```mermaid\n" + drawing + "\n```"));
+  fs.writeFileSync(file, doc.replace(/```mermaid\n[\s\S]*?```/, `\`\`\`mermaid\n${drawing}\n\`\`\``));
   console.error("ARCHITECTURE.md updated");
 }
 process.exit(result.summary.violations.length ? 1 : 0);

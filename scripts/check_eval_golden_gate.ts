@@ -53,7 +53,7 @@ void main(async () => {
   if (typeof runId !== "string" || !runId.trim()) throw new UsageError("--run-id is required");
   const server = serverFrom(flags);
   const r = await getJson<GateResponse>(server, `/api/eval/runs/${encodeURIComponent(runId.trim())}/gate`);
-  if (!r || !r.input || !Array.isArray(r.input.questions))
+  if (!r?.input || !Array.isArray(r.input.questions))
     throw new ConnectError("the server's answer has no gate input (is it a Flowbench server?)");
   const result = evaluateGate(r.input);
   if (flags.json)

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in the order that lets later stages use earlier ones.
+//   0 lint and format (Biome)
 //   1 unit tests (vitest, no server)       2 db:check (schema and migrations in sync)
 //   3 production build                      4 integration tests over real HTTP on PGlite AND PostgreSQL
 //   5 sample-app acceptance                 6 Playwright in Debian's Chromium against the production build
@@ -89,6 +90,8 @@ function stage(name, fn) {
   results.push({ name, ok, seconds, ...c });
 }
 
+// Format and lint (Biome, one configuration for the whole tree: biome.json); `npm run format` fixes the format.
+stage("lint", () => run("lint and format (Biome)", bin("biome"), ["ci", "."]));
 stage("unit", () => {
   const file = path.join(out, "unit.json");
   const r = run("unit tests", bin("vitest"), [

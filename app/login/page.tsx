@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 /** Only same-site paths are followed after sign-in (no open redirect). */
 function safeCallback(value: string | string[] | undefined): string {
   const v = Array.isArray(value) ? value[0] : value;
-  return v && v.startsWith("/") && !v.startsWith("//") ? v : "/builder";
+  return v?.startsWith("/") && !v.startsWith("//") ? v : "/builder";
 }
 
 export default async function LoginPage({

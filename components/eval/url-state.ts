@@ -33,7 +33,7 @@ const id = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9_\-]+$/);
+  .regex(/^[A-Za-z0-9_-]+$/);
 const opt = <T extends z.ZodType>(s: T) => s.optional().catch(undefined);
 const text = z.string().trim().min(1).max(200);
 /** A calendar day that exists (2026-02-30 does not). */

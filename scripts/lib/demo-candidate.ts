@@ -45,7 +45,7 @@ export function demoCandidate<W extends { nodes: Node[] }>(
 ): { ok: true; workflow: W } | { ok: false; reason: string } {
   const workflow = structuredClone(live);
   const detect = workflow.nodes.find((n) => n.id === "detect_scene");
-  if (!detect || detect.type !== "code")
+  if (detect?.type !== "code")
     return { ok: false, reason: "it has no code node detect_scene: the demo's candidate replaces that scene detector" };
   if (detect.config.code === DEMO_DETECTOR)
     return { ok: false, reason: "its scene detector already is the demo's candidate: nothing to compare" };

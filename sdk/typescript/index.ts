@@ -99,7 +99,7 @@ export class FlowbenchClient {
         `${method} ${url}: reading the ${res.status} answer failed (${timedOut ? `not within ${this.timeoutMs} ms` : reason})`,
       );
     }
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -37,13 +37,10 @@ export const PublishInput = z.object({
 export const AGENT_ORDERS = ["updated", "evaluation"] as const;
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
-  order: z
-    .enum(AGENT_ORDERS)
-    .default("updated")
-    .meta({
-      description:
-        "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name",
-    }),
+  order: z.enum(AGENT_ORDERS).default("updated").meta({
+    description:
+      "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name",
+  }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
 });
@@ -150,7 +147,7 @@ export async function addVersionTx(
   result: ValidationResult,
   actor: Principal | null,
 ) {
-  let agent;
+  let agent: Awaited<ReturnType<typeof tx.agent.update>>;
   try {
     agent = await tx.agent.update({
       where: { id: agentId },

@@ -11,7 +11,6 @@ export async function requireUser(permission?: Permission) {
   const session = await getServerSession(authOptions());
   const path = (await headers()).get("x-flowbench-path") ?? "";
   const principal = session?.user?.id ? await principalFromUserId(await getDb(), session.user.id) : null;
-  if (!principal || principal.kind !== "user")
-    redirect(`/login${path ? `?callbackUrl=${encodeURIComponent(path)}` : ""}`);
+  if (principal?.kind !== "user") redirect(`/login${path ? `?callbackUrl=${encodeURIComponent(path)}` : ""}`);
   return { principal, allowed: permission ? can(principal.role, permission) : true };
 }

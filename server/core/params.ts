@@ -29,11 +29,9 @@ export const QueryFlag = z
   .default(false);
 
 /** A calendar day (YYYY-MM-DD) both JavaScript and PostgreSQL hold: 1970-01-01 .. 9999-12-31 (year 0000 is a 400). */
-export const CalendarDay = z.iso
-  .date()
-  .refine((d) => d >= "1970-01-01" && d <= "9999-12-31", {
-    message: "must be a day between 1970-01-01 and 9999-12-31",
-  });
+export const CalendarDay = z.iso.date().refine((d) => d >= "1970-01-01" && d <= "9999-12-31", {
+  message: "must be a day between 1970-01-01 and 9999-12-31",
+});
 
 // ---------------------------------------------------------------- ranges of days
 

@@ -80,7 +80,7 @@ export function computeFlags(input: GuardrailInput): Flag[] {
       message: input.error ? `execution error: ${input.error.slice(0, 200)}` : "the execution failed",
     });
   const payloadList = input.payload ? firstArray(input.payload) : null;
-  if (!answer.trim() && !(payloadList && payloadList.items.length))
+  if (!answer.trim() && !payloadList?.items.length)
     flags.push({ flag: "empty_answer", message: "the answer is empty" });
   if (isRefusal(answer)) flags.push({ flag: "refusal", message: "the answer refuses or declines" });
 

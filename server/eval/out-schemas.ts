@@ -65,21 +65,16 @@ export const EvalSampleOut = z
     script: z.array(TurnSchema).nullable(),
     assertions: z.array(AssertionSchema).nullable(),
     sourceTraceId: z.string().nullable(),
-    referenceAnswer: z
-      .string()
-      .nullable()
-      .meta({
-        description: "Online-sourced samples: the answer online users got (for reference; never the expectation)",
-      }),
+    referenceAnswer: z.string().nullable().meta({
+      description: "Online-sourced samples: the answer online users got (for reference; never the expectation)",
+    }),
     addedById: z
       .string()
       .nullable()
       .meta({ description: "Who added the sample to the pool (online loop); kept in later versions" }),
-    confirmedAt: date
-      .nullable()
-      .meta({
-        description: "Online loop: when a person confirmed the candidate belongs in the pool (kept in later versions)",
-      }),
+    confirmedAt: date.nullable().meta({
+      description: "Online loop: when a person confirmed the candidate belongs in the pool (kept in later versions)",
+    }),
     confirmedById: z.string().nullable(),
     createdAt: date,
   })
@@ -100,13 +95,10 @@ export const ProgressOut = z
       .number()
       .int()
       .meta({ description: "of those, verdicts adopted from machine suggestions (not changed by a person since)" }),
-    human: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "of those, verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here)",
-      }),
+    human: z.number().int().meta({
+      description:
+        "of those, verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here)",
+    }),
     fails: z.number().int().meta({ description: "items whose verdict is fail" }),
     unfiledFails: z.number().int().meta({ description: "failed items without a Bad Case yet" }),
   })
@@ -232,13 +224,10 @@ export const EvalItemOut = z
     judgeTokens: z.number().int(),
     judgeCalls: z.number().int(),
     verdict: VerdictOut.nullable(),
-    verdictVersion: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits",
-      }),
+    verdictVersion: z.number().int().meta({
+      description:
+        "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits",
+    }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalRunItem" });
@@ -246,13 +235,10 @@ export const EvalItemOut = z
 export const VerdictChangeOut = z
   .object({
     id: z.string(),
-    version: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "1, 2, 3 ... : the item's verdictVersion after this change; each row's before is the previous row's after",
-      }),
+    version: z.number().int().meta({
+      description:
+        "1, 2, 3 ... : the item's verdictVersion after this change; each row's before is the previous row's after",
+    }),
     before: z.unknown(),
     after: z.unknown(),
     byId: z.string().nullable(),
@@ -317,21 +303,14 @@ export const EvalQueueOut = z
 export const EvalQueueNeighboursOut = z
   .object({
     itemId: z.string(),
-    position: z
-      .number()
-      .int()
-      .nullable()
-      .meta({
-        description: "1-based place among the items matching the filters; null when the item does not match them",
-      }),
+    position: z.number().int().nullable().meta({
+      description: "1-based place among the items matching the filters; null when the item does not match them",
+    }),
     matching: z.number().int().meta({ description: "Items matching the filters" }),
-    firstPosition: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "The place among the matching items of the first one of `before`, the item itself (when it matches) and `after`, in that order",
-      }),
+    firstPosition: z.number().int().meta({
+      description:
+        "The place among the matching items of the first one of `before`, the item itself (when it matches) and `after`, in that order",
+    }),
     before: z
       .array(EvalQueueRowOut)
       .meta({ description: "Up to 20 matching items before it, in queue order: its previous item is the last" }),
@@ -740,18 +719,13 @@ export const LeadCountsOut = z
     days: z
       .array(z.object({ day: z.string(), ...LeadDayCounts }))
       .meta({ description: "Every day of the range, oldest first (zero days included)" }),
-    scanned: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first",
-      }),
-    complete: z
-      .boolean()
-      .meta({
-        description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to",
-      }),
+    scanned: z.number().int().meta({
+      description:
+        "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first",
+    }),
+    complete: z.boolean().meta({
+      description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to",
+    }),
     coveredFrom: dateOrNull,
   })
   .meta({ id: "EvalLeadCounts" });
@@ -853,12 +827,10 @@ export const ShadowReportOut = z
       .array(z.object({ live: z.string(), candidate: z.string(), count: z.number().int() }))
       .meta({ description: "Confusion matrix live x candidate (non-zero cells)" }),
     intents: z.array(z.object({ intent: z.string(), live: z.number().int(), candidate: z.number().int() })),
-    disagreements: z
-      .array(ShadowDisagreement)
-      .meta({
-        description:
-          "The first page of disagreements, newest first (the rest: GET …/disagreements?cursor=disagreementsNextCursor)",
-      }),
+    disagreements: z.array(ShadowDisagreement).meta({
+      description:
+        "The first page of disagreements, newest first (the rest: GET …/disagreements?cursor=disagreementsNextCursor)",
+    }),
     disagreementsNextCursor: z.string().nullable(),
     failures: z.array(z.object({ traceId: z.string(), error: z.string(), at: date })),
   })
@@ -906,13 +878,10 @@ export const LoopBoardOut = z
           .nullable()
           .meta({ description: "The latest run with the sample, its item and verdict" }),
         badCase: z.object({ id: z.string(), status: z.string(), runShortId: z.string() }).nullable(),
-        compare: z
-          .object({ a: z.string(), b: z.string() })
-          .nullable()
-          .meta({
-            description:
-              "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)",
-          }),
+        compare: z.object({ a: z.string(), b: z.string() }).nullable().meta({
+          description:
+            "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)",
+        }),
         history: z
           .array(
             z.object({

@@ -80,7 +80,7 @@ export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.Dat
   const pg = await openPglite(target.dataDir);
   const db: ExecSql = {
     async executeSql(text, values) {
-      if (values && values.length) return (await pg.query(text, values)) as SqlResult;
+      if (values?.length) return (await pg.query(text, values)) as SqlResult;
       const results = await pg.exec(text);
       return (results.at(-1) ?? { rows: [] }) as SqlResult;
     },

@@ -1,13 +1,13 @@
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { Prisma } from "../db/generated/client";
+import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
 import { errors } from "../core/errors";
 import { WorkflowSchema } from "../workflow";
 import { EVAL_LIMITS } from "./limits";
 import { actorLabels, type Principal, actorRef } from "../auth/service";
-import { evalErrors, isUniqueViolation, jsonOrDbNull } from "./errors";
+import { evalErrors, isUniqueViolation } from "./errors";
 import { parseAnswerRows } from "./io";
 import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "./judging";
 import { getEvalQueue, type RunQueue } from "./queue";

@@ -118,11 +118,9 @@ export const AssertionSchema = z
     z.object({
       ...base,
       type: z.literal("payload-items-nonempty"),
-      path: jsonPath
-        .optional()
-        .meta({
-          description: "Path of the item list in the payload; default: the first array found (e.g. goods_list)",
-        }),
+      path: jsonPath.optional().meta({
+        description: "Path of the item list in the payload; default: the first array found (e.g. goods_list)",
+      }),
     }),
   ])
   .superRefine((a, ctx) => {
@@ -185,7 +183,7 @@ export const SampleKey = z
   .trim()
   .min(1)
   .max(L.maxKeyChars)
-  .regex(/^[A-Za-z0-9_.:\-]+$/, "letters, digits and _ . : - only");
+  .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _ . : - only");
 
 export const ExpectedPointsSchema = z
   .array(z.string().trim().min(1, "a point cannot be empty").max(L.maxPointChars))
@@ -315,16 +313,10 @@ export const CreateRunInput = z
     agentVersion: VersionNumber.optional().meta({
       description: "Workflow version of the set's agent to snapshot (default: its latest)",
     }),
-    concurrency: z
-      .number()
-      .int()
-      .min(1)
-      .max(L.maxConcurrency)
-      .optional()
-      .meta({
-        description:
-          "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)",
-      }),
+    concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({
+      description:
+        "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)",
+    }),
   })
   .meta({ id: "EvalRunCreate" });
 export const RerunInput = z
@@ -377,13 +369,10 @@ export const PastedAnswersInput = z
       .optional()
       .meta({ description: "Rows { sampleId | key, answer, payload?, traceId?, latencyMs?, error? }" }),
     format: ImportFormat.optional(),
-    content: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)",
-      }),
+    content: z.string().optional().meta({
+      description:
+        "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)",
+    }),
   })
   .meta({ id: "EvalPastedAnswers" });
 
@@ -426,12 +415,10 @@ export const VerdictInput = z
       .max(L.maxClassificationChars)
       .optional()
       .meta({ description: "Business scenario; default: the sample's classification" }),
-    expectedVersion: DbInt(0)
-      .optional()
-      .meta({
-        description:
-          "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history).",
-      }),
+    expectedVersion: DbInt(0).optional().meta({
+      description:
+        "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history).",
+    }),
   })
   .meta({ id: "EvalVerdictInput" });
 export type VerdictInputT = z.output<typeof VerdictInput>;

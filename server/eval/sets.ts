@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { Prisma } from "../db/generated/client";
+import type { Prisma } from "../db/generated/client";
 import { requireAgent } from "../agents/service";
 import { errors } from "../core/errors";
 import { EVAL_LIMITS } from "./limits";

@@ -86,15 +86,10 @@ export const ShadowConfigInput = z
     candidateWorkflow: workflowField(
       "Or: the candidate is this draft workflow (validated like any other); it wins over candidateVersion",
     ).optional(),
-    candidateNote: z
-      .string()
-      .trim()
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          'Where the candidate comes from, for people (e.g. "file candidate.json"); publishing a draft uses it as the new version\'s note',
-      }),
+    candidateNote: z.string().trim().max(200).optional().meta({
+      description:
+        'Where the candidate comes from, for people (e.g. "file candidate.json"); publishing a draft uses it as the new version\'s note',
+    }),
     liveRef: Ref.meta({ description: "The intent in the live version's trace, e.g. {{detect.result.scene}}" }),
     candidateRef: Ref.meta({ description: "The intent in the candidate, e.g. {{classify.result.scene}}" }),
     sampleRate: z.number().min(0).max(1).default(1).meta({ description: "Share of online chats shadowed (0..1)" }),

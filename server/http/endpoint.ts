@@ -1,4 +1,4 @@
-import { z, ZodError, type ZodType } from "zod";
+import { type z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "../db/client";
 import type { AuthMode } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
@@ -165,7 +165,7 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
       const params = parsePart(endpoint.params, await context.params, "path");
       const url = new URL(request.url);
       const query = parsePart(endpoint.query, Object.fromEntries(url.searchParams), "query");
-      let body: unknown = undefined;
+      let body: unknown;
       if (endpoint.body) {
         const type = request.headers.get("content-type") ?? "";
         if (type && !/^application\/(.+\+)?json\b/i.test(type)) {

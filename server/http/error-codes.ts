@@ -55,13 +55,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
 };
 
 /** One problem with an input: a JSON pointer (prefixed `path:`/`query:` outside the body), a message, a code. */
-const InputProblem = z
-  .object({ path: z.string(), message: z.string(), code: z.string() })
-  .meta({
-    id: "InputProblem",
-    description:
-      "path: JSON pointer (prefixed path: or query: outside the body); code: zod's issue code, unstorable_text, too_deep or malformed_path",
-  });
+const InputProblem = z.object({ path: z.string(), message: z.string(), code: z.string() }).meta({
+  id: "InputProblem",
+  description:
+    "path: JSON pointer (prefixed path: or query: outside the body); code: zod's issue code, unstorable_text, too_deep or malformed_path",
+});
 
 /**
  * The shape of one `details` entry for the codes whose details have one (every other code: anything). The OpenAPI

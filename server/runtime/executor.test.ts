@@ -757,7 +757,7 @@ describe("executeWorkflow", () => {
         if (code.includes("raise"))
           throw Object.assign(new Error("bad \u0000 byte"), { name: "SandboxError", code: "PYTHON_ERROR" });
         return {
-          result: { text: "a\u0000b", lone: "x\ud800", ["k\u0000"]: 1 },
+          result: { text: "a\u0000b", lone: "x\ud800", "k\u0000": 1 },
           stdout: "out\u0000",
           stderr: "",
           durationMs: 1,

@@ -12,26 +12,17 @@ export const ChatTurnSchema = z.object({
   content: z.string().max(100_000),
 });
 
-const SessionId = z
-  .string()
-  .trim()
-  .min(1)
-  .max(128)
-  .meta({
-    description:
-      "Conversation id chosen by the client. Earlier turns of this session (by the same caller) are given to llm nodes as history.",
-  });
+const SessionId = z.string().trim().min(1).max(128).meta({
+  description:
+    "Conversation id chosen by the client. Earlier turns of this session (by the same caller) are given to llm nodes as history.",
+});
 
 export const ChatInput = z
   .object({
-    message: z
-      .string()
-      .max(100_000)
-      .optional()
-      .meta({
-        description:
-          "The user's message; mapped onto the start output named query|message|question|input|text (else the first string output).",
-      }),
+    message: z.string().max(100_000).optional().meta({
+      description:
+        "The user's message; mapped onto the start output named query|message|question|input|text (else the first string output).",
+    }),
     input: z
       .record(z.string(), z.unknown())
       .optional()
@@ -58,12 +49,9 @@ export const TestRunInput = z
       .max(100_000)
       .optional()
       .meta({ description: "Mapped onto the start's message output like chat (input wins)." }),
-    mode: z
-      .enum(EXECUTION_MODES)
-      .default("pipeline")
-      .meta({
-        description: "pipeline_live: real HTTP; pipeline (default): http nodes dry-run; invoke: http nodes skipped.",
-      }),
+    mode: z.enum(EXECUTION_MODES).default("pipeline").meta({
+      description: "pipeline_live: real HTTP; pipeline (default): http nodes dry-run; invoke: http nodes skipped.",
+    }),
     sessionId: SessionId.optional(),
     history: z
       .array(ChatTurnSchema)
@@ -176,12 +164,10 @@ export const ChatOut = z
     answer: z.string(),
     payload: z.record(z.string(), z.unknown()).nullable(),
     traceId: z.string(),
-    cache: z
-      .enum(["hit", "miss", "bypass"])
-      .meta({
-        description:
-          "hit: answered from the cache; miss: ran and cached; bypass: ran, cache not used (session with history, memory nodes, TTL 0, no question text)",
-      }),
+    cache: z.enum(["hit", "miss", "bypass"]).meta({
+      description:
+        "hit: answered from the cache; miss: ran and cached; bypass: ran, cache not used (session with history, memory nodes, TTL 0, no question text)",
+    }),
     sessionId: z.string().nullable(),
   })
   .meta({ id: "ChatResponse" });

@@ -111,14 +111,12 @@ export const workflowField = (description: string) => z.unknown().meta({ ...WORK
 
 /** The body of POST /api/builder/validate (and the MCP tool's input): parsed as anything, documented as `{ workflow }`. */
 export const validateBodyField = () =>
-  z
-    .unknown()
-    .meta({
-      type: "object",
-      required: ["workflow"],
-      properties: { workflow: WORKFLOW_JSON_SCHEMA },
-      description: '{ "workflow": { "nodes": [...], "edges": [...] } }',
-    });
+  z.unknown().meta({
+    type: "object",
+    required: ["workflow"],
+    properties: { workflow: WORKFLOW_JSON_SCHEMA },
+    description: '{ "workflow": { "nodes": [...], "edges": [...] } }',
+  });
 
 export const ValidateRequestSchema = z
   .object({ workflow: WorkflowSchema })

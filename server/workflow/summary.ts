@@ -2,7 +2,7 @@
  * The machine-readable node-type summary served at GET /api/builder/node-types (and by the SDK's
  * list_node_types and the MCP tool builder_list_node_types). Pure data, derived from the contract.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { FINDING_CODES, type FindingCodeInfo } from "./codes";
 import {
   NODE_TYPES,

@@ -413,7 +413,7 @@ class Validator {
   }
 
   private nodeId(raw: Json, info: NodeInfo): void {
-    const path = info.path + "/id";
+    const path = `${info.path}/id`;
     if (!Object.hasOwn(raw, "id") || raw.id === undefined) {
       this.f.add("BODY_REQUIRED_FIELD", path, `Node at index ${info.index} has no "id".`);
       return;
@@ -462,7 +462,7 @@ class Validator {
   }
 
   private nodeType(raw: Json, info: NodeInfo): void {
-    const path = info.path + "/type";
+    const path = `${info.path}/type`;
     const label = () => (info.id !== undefined ? `Node ${q(info.id)}` : `Node at index ${info.index}`);
     if (!Object.hasOwn(raw, "type") || raw.type === undefined) {
       this.f.add(
@@ -494,7 +494,7 @@ class Validator {
   }
 
   private position(raw: Json, info: NodeInfo): void {
-    const path = info.path + "/position";
+    const path = `${info.path}/position`;
     const pos = own(raw, "position");
     if (pos === undefined) {
       this.f.add(

@@ -25,7 +25,7 @@ export async function api<T = any>(
   if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
   const res = await fetch(`${server.url}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

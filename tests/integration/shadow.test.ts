@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { api, servers, tokenWithRole, trpc, type ApiResult } from "./client";
-import type { ServerInfo } from "./global-setup";
 import { conditionDetector } from "@/server/eval/testing";
 
 /**

@@ -68,10 +68,11 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
     const unconfirmed = draft?.unconfirmed ?? 0;
     const ok = await confirm({
       title: `Freeze ${v.setName} v${v.version}?`,
-      description:
-        (unconfirmed
+      description: `${
+        unconfirmed
           ? `${unconfirmed} of its ${online} online sample${online === 1 ? " is" : "s are"} not confirmed yet: freezing takes ${unconfirmed === 1 ? "it" : "them"} in as they are. `
-          : "") + "A frozen version is immutable: runs use it as it is, and later pool additions go into a new draft.",
+          : ""
+      }A frozen version is immutable: runs use it as it is, and later pool additions go into a new draft.`,
       confirmLabel: unconfirmed ? `Freeze with ${unconfirmed} unconfirmed` : "Freeze",
     });
     if (ok) freezeMutation.mutate({ id: v.setId, version: v.version });

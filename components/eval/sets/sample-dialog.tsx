@@ -90,7 +90,7 @@ export function SampleDialog({
     question: question.trim(),
     expectedPoints: points.map((p) => p.trim()).filter(Boolean),
     classification: classification.trim(),
-    script: script && script.length ? script : null,
+    script: script?.length ? script : null,
     assertions: assertions.length ? (assertions as never) : null,
   };
   const save = () => {

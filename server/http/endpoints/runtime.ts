@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { AgentParams } from "../../agents/service";
 import { defineEndpoint } from "../endpoint";
 import { ErrorOut } from "../../core/errors";

@@ -55,7 +55,7 @@ export function parseV6(text: string): number[] | null {
     const v4 = parseV4(maybeV4);
     if (!v4) return null;
     tail = [(v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]];
-    s = s.slice(0, lastColon + 1) + "0:0"; // placeholder hextets, replaced below
+    s = `${s.slice(0, lastColon + 1)}0:0`; // placeholder hextets, replaced below
   }
   const [head = "", rest] = s.split("::");
   const parse = (part: string) => (part === "" ? [] : part.split(":").map((h) => parseInt(h, 16)));

@@ -19,7 +19,7 @@ export async function runCode(ctx: NodeContext<CodeConfig>): Promise<NodeOutcome
     : plainScope(scope);
   const input = { inputs, timeout: config.timeout };
   ctx.noteInput(input);
-  let sandbox;
+  let sandbox: Awaited<ReturnType<typeof ctx.deps.sandbox>>;
   try {
     sandbox = await ctx.deps.sandbox();
   } catch (e) {

@@ -315,8 +315,8 @@ function hardenGlobals() {
   // `anyFunction.constructor` is how a JsProxy reached Function without `import js`; also cover the async and
   // generator variants, which have their own prototypes.
   const protos = [
-    Object.getPrototypeOf(function () {}),
-    Object.getPrototypeOf(async function () {}),
+    Object.getPrototypeOf(() => {}),
+    Object.getPrototypeOf(async () => {}),
     Object.getPrototypeOf(function* () {}),
     Object.getPrototypeOf(async function* () {}),
   ];
@@ -344,8 +344,8 @@ function intrinsicRoots() {
     if (typeof d.value === "function") add(d.value.prototype);
   }
   const extra = [
-    function () {},
-    async function () {},
+    () => {},
+    async () => {},
     function* () {},
     async function* () {},
     [][Symbol.iterator](),

@@ -23,7 +23,7 @@ import {
   EvalRunOut,
   VerdictChangeOut,
 } from "../../../eval/out-schemas";
-import { base, notFound, conflict, invalid, page } from "./shared";
+import { base, notFound, conflict, invalid } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */
 
