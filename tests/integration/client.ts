@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import type { AppRouter } from "@/server/api/root";
 import { checkConformance } from "./conformance";
 import type { ServerInfo } from "./global-setup";
@@ -39,6 +39,16 @@ export async function api<T = any>(
     else throw new Error(`conformance: ${problem}`);
   }
   return { status: res.status, body: parsed as T, headers: res.headers, text };
+}
+
+/**
+ * The body of an answer with exactly `status` (200 unless given); any other status fails the test with the status and
+ * the body. For setup calls and for answers whose status is part of what a test checks.
+ */
+export async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
+  const r = await p;
+  expect(r.status, r.text).toBe(status);
+  return r.body;
 }
 
 /** Every conformance problem seen by api() in this file (FLOWBENCH_CONFORMANCE=report collects instead of failing). */

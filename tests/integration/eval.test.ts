@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, ok } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 import type { ServerInfo } from "./global-setup";
 
@@ -41,12 +41,6 @@ function questions(n: number, scripted = 0) {
         }
       : {}),
   }));
-}
-
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
 }
 
 async function frozenSet(
