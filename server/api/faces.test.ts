@@ -99,6 +99,7 @@ const TWINS: Record<string, string> = {
   evalReviewProgress: "eval.items.progress",
   evalQueueNeighbours: "eval.items.neighbours",
   evalSetVerdict: "eval.items.verdict",
+  evalUndoVerdict: "eval.items.undoVerdict",
   evalAdoptSuggestions: "eval.runs.adopt",
   evalRunReport: "eval.runs.report",
   evalRunGate: "eval.runs.gate",

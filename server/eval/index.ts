@@ -60,6 +60,7 @@ export {
 } from "./runs";
 export {
   setVerdict,
+  undoVerdict,
   adoptSuggestions,
   createBadCase,
   createBadCasesForRun,

@@ -1,5 +1,12 @@
 import { Prisma } from "../db/generated/client";
-import { SPOT_CHECK, SUGGESTION_JSON, needsSpotCheck, type Suggestion, type SuggestionVerdict } from "./suggest";
+import {
+  SPOT_CHECK,
+  SUGGESTION_JSON,
+  needsSpotCheck,
+  spotCheckLeft,
+  type Suggestion,
+  type SuggestionVerdict,
+} from "./suggest";
 import type { Assertion, Turn } from "./schemas";
 
 /** The item shape every face returns. */
@@ -126,6 +133,7 @@ export function queueRowOut(i: QueueRow) {
     suggestion: s ? { verdict: s.verdict, flags: s.flags.map((f) => f.flag) } : null,
     verdict: i.verdict ? { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
     spotCheck: needsSpotCheck(s),
+    spotCheckLeft: spotCheckLeft(s, i.verdict ? { source: (i.verdictSource ?? "human") as "human" | "adopted" } : null),
     badCase: i.badCase,
   };
 }

@@ -258,6 +258,10 @@ export const EvalQueueRowOut = z
     suggestion: z.object({ verdict: z.enum(["pass", "fail", "unknown"]), flags: z.array(z.string()) }).nullable(),
     verdict: z.object({ verdict: z.enum(["pass", "fail"]), source: z.enum(["human", "adopted"]) }).nullable(),
     spotCheck: z.boolean().meta({ description: "Suggestion fail or unknown, or any guardrail flag" }),
+    spotCheckLeft: z.boolean().meta({
+      description:
+        "A spot-check item without a verdict a person typed (no verdict, or adopted): the tag the queue shows",
+    }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalQueueRow" });
@@ -325,20 +329,39 @@ export const EvalQueueNeighboursOut = z
 
 export const GateResultOut = z
   .object({
-    passed: z.boolean(),
-    status: z.enum(["pass", "fail"]),
-    summary: z.string(),
+    passed: z.boolean().meta({ description: "status is pass" }),
+    status: z.enum(["pass", "fail", "pending"]).meta({
+      description:
+        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run); pending = not decided yet (still answering, questions without a verdict, spot-checks left)",
+    }),
+    summary: z.string().meta({ description: "One line starting with PASS, FAIL or PENDING" }),
     reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+    missing: z
+      .array(z.string())
+      .meta({ description: 'What a pending gate waits for, in words ("13 spot-checks left"); empty unless pending' }),
     counts: z.object({
       questions: z.number().int(),
       judged: z.number().int(),
       unjudged: z.number().int(),
-      pass: z.number().int(),
+      pass: z.number().int().meta({ description: "Human-confirmed passes: typed + adopted" }),
+      passTyped: z.number().int().meta({ description: "Passes a person typed" }),
+      passAdopted: z.number().int().meta({ description: "Passes adopted from machine suggestions" }),
       fail: z.number().int(),
+      typed: z.number().int().meta({ description: "Verdicts a person typed (pass or fail)" }),
+      adopted: z.number().int().meta({ description: "Verdicts adopted in bulk, not changed by a person" }),
+      spotChecksLeft: z
+        .number()
+        .int()
+        .meta({ description: "Spot-check questions without a verdict a person typed (no verdict, or adopted)" }),
       threshold: z.number().int(),
       missingPasses: z.number().int(),
+      reachablePasses: z.number().int().meta({
+        description:
+          "The most passes still possible: passes now plus every open question (no verdict, or an adopted fail still to spot-check)",
+      }),
     }),
     unjudged: z.array(z.string()),
+    spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
     failing: z.array(z.string()),
   })
   .meta({ id: "EvalGateResult" });
@@ -356,7 +379,21 @@ export const GateOut = z
       runStatus: z.string(),
       setKind: z.enum(SET_KINDS),
       threshold: z.number().int(),
-      questions: z.array(z.object({ key: z.string(), verdict: z.enum(["pass", "fail"]).nullable() })),
+      questions: z.array(
+        z.object({
+          key: z.string(),
+          verdict: z.enum(["pass", "fail"]).nullable(),
+          source: z
+            .enum(["human", "adopted"])
+            .nullable()
+            .optional()
+            .meta({ description: "Who made the verdict: typed by a person or adopted in bulk" }),
+          spotCheck: z
+            .boolean()
+            .optional()
+            .meta({ description: "On the spot-check list (suggestion fail or unknown, or any guardrail flag)" }),
+        }),
+      ),
     }),
     result: GateResultOut,
   })
@@ -438,6 +475,10 @@ export const ReportOut = z
       note: z.string().nullable(),
       excludedUnknown: z.number().int(),
       excludedAdopted: z.number().int(),
+      typed: z.number().int().meta({
+        description:
+          "Verdicts people typed: pairs + excludedUnknown, the same number as completeness.human (the pairs leave out typed verdicts whose suggestion was unknown or missing)",
+      }),
       basis: z.string(),
     }),
     latency: z.object({

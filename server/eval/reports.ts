@@ -6,7 +6,7 @@ import { compareRuns, pageOfQuestions, type CompareRunInput } from "./compare";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
 import { CompareQuery, UsageQuery } from "./schemas";
-import { SUGGESTION_JSON } from "./suggest";
+import { needsSpotCheck, SUGGESTION_JSON } from "./suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "./store";
 
 /**
@@ -89,14 +89,22 @@ const withRates = (g: Group) => ({
   humanPassRate: rate(g.humanPass, g.total),
 });
 
-export function gateInputFor(run: RunRow, rows: Array<Pick<ReportRow, "key" | "verdict">>): GateInput {
+type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags">;
+
+/** The gate's input from a run and its rows: each question's verdict, who made it, and whether it is a spot-check (the one rule). */
+export function gateInputFor(run: RunRow, rows: GateRow[]): GateInput {
   return {
     runId: run.id,
     shortId: run.shortId,
     runStatus: run.status,
     setKind: run.setVersion.set.kind,
     threshold: run.gateThreshold,
-    questions: rows.map((r) => ({ key: r.key, verdict: r.verdict })),
+    questions: rows.map((r) => ({
+      key: r.key,
+      verdict: r.verdict,
+      source: r.verdict ? (r.verdictSource === "adopted" ? "adopted" : "human") : null,
+      spotCheck: r.sv ? needsSpotCheck({ verdict: r.sv, flags: r.flags ?? [] }) : false,
+    })),
   };
 }
 
@@ -196,6 +204,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       ...agreement(pairs),
       excludedUnknown,
       excludedAdopted,
+      typed: pairs.length + excludedUnknown,
       basis: "human-typed verdicts vs pass/fail suggestions",
     },
     latency: {
@@ -228,10 +237,16 @@ export async function runReport(db: Db, idOrShort: string) {
 /** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */
 export async function runGate(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<{ key: string; verdict: "pass" | "fail" | null }>>`
-    SELECT s."key", i."verdict"::text AS "verdict" FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
+  const rows = await db.$queryRaw<Array<GateRow & { flags: unknown }>>`
+    SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource",
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags"
+    FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
-  const input = gateInputFor(run, rows);
+  const input = gateInputFor(
+    run,
+    rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null })),
+  );
   return {
     runId: run.id,
     shortId: run.shortId,

@@ -403,7 +403,10 @@ export const QueueFilterQuery = ListItemsQuery.omit({ limit: true, cursor: true 
 export const VerdictInput = z
   .object({
     verdict: z.enum(["pass", "fail"]),
-    basis: z.string().trim().max(L.maxBasisChars).optional().meta({ description: "Required for fail: what is wrong" }),
+    basis: z.string().trim().max(L.maxBasisChars).optional().meta({
+      description:
+        "The person's comment: required for fail (what is wrong), optional for pass (e.g. what to keep an eye on)",
+    }),
     attribution: z
       .string()
       .max(40)
@@ -433,6 +436,15 @@ export const UpdateBadCaseInput = z
     status: z.enum(BAD_CASE_STATUSES).optional(),
     title: z.string().trim().min(1).max(200).optional(),
     notes: z.string().max(4000).optional(),
+export const UndoVerdictInput = z
+  .object({
+    version: DbInt(1).meta({
+      description:
+        "The item's verdictVersion your verdict made (the verdict's answer says it): only that change is taken back; if anything was written since, 409 VERDICT_CONFLICT and nothing changes",
+    }),
+  })
+  .meta({ id: "EvalUndoVerdictInput" });
+
   })
   .meta({ id: "EvalBadCaseUpdate" });
 export const ListBadCasesQuery = z.object({

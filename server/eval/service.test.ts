@@ -350,19 +350,36 @@ describe("evaluation center services (embedded database)", () => {
       expect(after[2]!.verdict!.basis).toMatch(/^adopted machine suggestion/);
       const spot = await listItems(db, run.id, { spotCheck: "true" });
       expect(spot.items.map((i) => i.key)).toEqual(["q003", "q004"]);
-      // the adopted passes count as the verdicts they are (2 >= threshold 2), but the unknown one blocks
+      // the adopted passes count as the verdicts they are (2 >= threshold 2), but the unknown one blocks, and so does
+      // the adopted fail on the spot-check list until a person has typed its verdict: pending, not fail
       let gate = (await runGate(db, run.shortId)).result;
-      expect(gate.passed).toBe(false);
-      expect(gate.reasons.map((r) => r.code)).toEqual(["GATE_UNJUDGED"]);
+      expect(gate).toMatchObject({ passed: false, status: "pending" });
+      expect(gate.reasons.map((r) => r.code)).toEqual(["GATE_UNJUDGED", "GATE_SPOT_CHECKS_LEFT"]);
       expect(gate.unjudged).toEqual(["q004"]);
+      expect(gate.spotChecksLeft).toEqual(["q003", "q004"]);
       await setVerdict(db, run.id, after[3]!.id, { verdict: "pass" }, alice);
       gate = (await runGate(db, run.shortId)).result;
-      expect(gate).toMatchObject({ passed: true, counts: { pass: 3, fail: 1, unjudged: 0 } });
+      expect(gate).toMatchObject({ status: "pending", missing: ["1 spot-check left"], spotChecksLeft: ["q003"] });
+      // confirming the adopted fail (the same verdict, typed) checks it
+      await setVerdict(
+        db,
+        run.id,
+        after[2]!.id,
+        { verdict: "fail", basis: "greets only", attribution: "generation" },
+        alice,
+      );
+      gate = (await runGate(db, run.shortId)).result;
+      expect(gate).toMatchObject({
+        passed: true,
+        status: "pass",
+        counts: { pass: 3, passTyped: 1, passAdopted: 2, fail: 1, unjudged: 0, spotChecksLeft: 0, typed: 2 },
+      });
       // adopting again changes nothing
       expect((await adoptSuggestions(db, run.id, alice)).adopted).toBe(0);
       const report = await runReport(db, run.id);
-      expect(report.completeness).toMatchObject({ judged: 4, total: 4, adopted: 3, human: 1 });
-      expect(report.agreement).toMatchObject({ pairs: 0, excludedAdopted: 3, excludedUnknown: 1 });
+      expect(report.completeness).toMatchObject({ judged: 4, total: 4, adopted: 2, human: 2 });
+      // "Judge vs people" and "Completeness" count the same typed verdicts
+      expect(report.agreement).toMatchObject({ pairs: 1, excludedAdopted: 2, excludedUnknown: 1, typed: 2 });
     });
 
     it("the spot-check filter and needsSpotCheck are one rule, and the suggestion filters read the stored shape", async () => {
