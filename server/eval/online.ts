@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { type Principal, actorLabels, actorRef } from "../auth/service";
-import { errors, parseInput } from "../core/errors";
+import { ApiError, errors, parseInput } from "../core/errors";
 import { IdParam, dayBounds, dayRangeOf, dayRangeQuery } from "../core/params";
 import { requireAgent } from "../agents/service";
 import { ONLINE_SOURCES, messageField, workflowOf } from "../runtime";
@@ -592,21 +592,42 @@ export async function addTraceToPool(
 export const ConfirmParams = IdParam;
 
 /**
- * A person confirms that an online-sourced candidate belongs in the pool (the board's "Confirm"): `confirmedAt` and
- * `confirmedById` on the sample, copied into later versions. Regression-pool drafts only (a golden set: 409
- * SET_NOT_REGRESSION_POOL; a frozen version: 409 SET_VERSION_FROZEN). Idempotent: the first confirmation is kept.
+ * A person confirms that an online-sourced candidate belongs in the pool (the board's "Confirm"). Confirming is a
+ * property of the sample's trace in the pool: `confirmedAt` and `confirmedById` are written on every draft sample of
+ * the set with that trace (there may be more than one draft) and new drafts copy it (`createVersionTx`). Regression-pool
+ * drafts only (a golden set: 409 SET_NOT_REGRESSION_POOL; a frozen version: 409 SET_VERSION_FROZEN). Idempotent: the
+ * first confirmation is kept.
  */
 export async function confirmSample(db: Db, sampleId: string, actor: Principal | null) {
-  const { sample, versionNo } = await poolSample(db, sampleId);
-  if (sample.confirmedAt) return sampleOut(sample);
-  return writeConfirmation(db, sample.id, versionNo, { confirmedAt: new Date(), confirmedById: actorRef(actor) });
+  const found = await poolSample(db, sampleId);
+  if (found.sample.confirmedAt) return sampleOut(found.sample);
+  return writeConfirmation(db, found, { confirmedAt: new Date(), confirmedById: actorRef(actor) });
 }
 
-/** Takes a confirmation back (the sample is a candidate again); drafts only. */
+/**
+ * Takes a confirmation back (the sample is a candidate again), on every draft of the set with the trace. Once a frozen
+ * version holds the trace it is in the pool for good (confirmed, or taken in by that freeze): 409 SET_VERSION_FROZEN
+ * (remove the sample from the draft instead).
+ */
 export async function unconfirmSample(db: Db, sampleId: string) {
-  const { sample, versionNo } = await poolSample(db, sampleId);
+  const found = await poolSample(db, sampleId);
+  const { sample, setId } = found;
+  const frozenIn = sample.sourceTraceId
+    ? await db.evalSample.findFirst({
+        where: { sourceTraceId: sample.sourceTraceId, setVersion: { setId, status: "frozen" } },
+        orderBy: { setVersion: { version: "asc" } },
+        select: { setVersion: { select: { version: true } } },
+      })
+    : null;
+  if (frozenIn) {
+    throw new ApiError(
+      409,
+      "SET_VERSION_FROZEN",
+      `${sample.key} is in frozen version ${frozenIn.setVersion.version} of the pool, so it stays in the pool: remove it from this draft instead of taking the confirmation back`,
+    );
+  }
   if (!sample.confirmedAt) return sampleOut(sample);
-  return writeConfirmation(db, sample.id, versionNo, { confirmedAt: null, confirmedById: null });
+  return writeConfirmation(db, found, { confirmedAt: null, confirmedById: null });
 }
 
 async function poolSample(db: Db, sampleId: string) {
@@ -614,7 +635,9 @@ async function poolSample(db: Db, sampleId: string) {
     where: { id: sampleId },
     select: {
       ...sampleSelect,
-      setVersion: { select: { version: true, status: true, set: { select: { name: true, kind: true } } } },
+      setVersion: {
+        select: { version: true, status: true, setId: true, set: { select: { name: true, kind: true } } },
+      },
     },
   });
   if (!s) throw errors.notFound(`Sample ${sampleId}`);
@@ -622,17 +645,32 @@ async function poolSample(db: Db, sampleId: string) {
     throw evalErrors.notPool(s.setVersion.set.name, s.setVersion.set.kind);
   if (s.setVersion.status === "frozen") throw evalErrors.frozen(`Version ${s.setVersion.version}`);
   const { setVersion, ...sample } = s;
-  return { sample, versionNo: setVersion.version };
+  return { sample, versionNo: setVersion.version, setId: setVersion.setId };
 }
 
+/** The sample and every other draft sample of its set with the same trace (one confirmation per trace in the pool). */
 async function writeConfirmation(
   db: Db,
-  id: string,
-  versionNo: number,
+  { sample, versionNo, setId }: Awaited<ReturnType<typeof poolSample>>,
   data: { confirmedAt: Date | null; confirmedById: string | null },
 ) {
   try {
-    return sampleOut(await db.evalSample.update({ where: { id }, data, select: sampleSelect }));
+    await db.evalSample.updateMany({
+      where: sample.sourceTraceId
+        ? {
+            OR: [
+              { id: sample.id },
+              {
+                sourceTraceId: sample.sourceTraceId,
+                setVersion: { setId, status: "draft" },
+                confirmedAt: data.confirmedAt ? null : { not: null },
+              },
+            ],
+          }
+        : { id: sample.id },
+      data,
+    });
+    return sampleOut(await db.evalSample.findUniqueOrThrow({ where: { id: sample.id }, select: sampleSelect }));
   } catch (e) {
     if (isFrozenViolation(e)) throw evalErrors.frozen(`Version ${versionNo}`); // frozen meanwhile
     throw e;
@@ -667,6 +705,8 @@ type HistoryEntry = {
   run?: { id: string; shortId: string };
   verdict?: "pass" | "fail" | null;
   status?: string;
+  /** frozen: the sample was not confirmed when this freeze took it into the pool */
+  unconfirmed?: boolean;
 };
 
 /**
@@ -781,7 +821,18 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
     const caseItem = latest?.badCase ? latest : (runItems.find((i) => i.badCase) ?? null);
     const badCase = caseItem?.badCase ?? null;
     const points = (s.expectedPoints as string[]) ?? [];
-    const confirmed = !!s.confirmedAt;
+    const first = versions[0]!;
+    const firstFrozen = versions.find((v) => v.setVersion.status === "frozen");
+    // confirming is a property of the trace in the pool: a person's confirmation in any version, or a freeze that took
+    // it in unconfirmed ("Freeze with N unconfirmed"); either way later drafts never ask for it again
+    const byPerson =
+      versions.filter((v) => v.confirmedAt).sort((a, b) => a.confirmedAt!.getTime() - b.confirmedAt!.getTime())[0] ??
+      null;
+    const frozenUnconfirmed =
+      !!firstFrozen &&
+      !(byPerson && firstFrozen.setVersion.frozenAt && byPerson.confirmedAt! <= firstFrozen.setVersion.frozenAt);
+    const confirmedVia = byPerson ? ("person" as const) : firstFrozen ? ("freeze" as const) : null;
+    const confirmed = confirmedVia !== null;
     let stage: BoardStage;
     if (latest) {
       if (latest.badCase) stage = latest.badCase.status === "verified" ? "verified" : "bad_case";
@@ -791,12 +842,10 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
     } else if (s.setVersion.status === "frozen") stage = "frozen";
     else stage = !confirmed ? "candidate" : points.length ? "expectations" : "confirmed";
 
-    const first = versions[0]!;
-    const firstFrozen = versions.find((v) => v.setVersion.status === "frozen");
     const history: HistoryEntry[] = [
       { kind: "added", at: first.createdAt, by: label(first.addedById), version: first.setVersion.version },
     ];
-    if (s.confirmedAt) history.push({ kind: "confirmed", at: s.confirmedAt, by: label(s.confirmedById) });
+    if (byPerson) history.push({ kind: "confirmed", at: byPerson.confirmedAt, by: label(byPerson.confirmedById) });
     if (points.length) history.push({ kind: "expectations", at: null, by: null, points: points.length });
     if (firstFrozen)
       history.push({
@@ -804,6 +853,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
         at: firstFrozen.setVersion.frozenAt,
         by: label(firstFrozen.setVersion.frozenById),
         version: firstFrozen.setVersion.version,
+        ...(frozenUnconfirmed ? { unconfirmed: true } : {}),
       });
     for (const i of [...runItems].reverse().slice(-5)) {
       history.push({
@@ -847,6 +897,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
       expectedPoints: points.length,
       points,
       confirmed,
+      confirmedVia,
       sourceTraceId: s.sourceTraceId!,
       run: latest
         ? {
@@ -854,6 +905,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
             shortId: latest.run.shortId,
             status: latest.run.status,
             itemId: latest.id,
+            itemStatus: latest.status,
             verdict: latest.verdict,
           }
         : null,
@@ -878,7 +930,8 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
 
 /**
  * Every draft version of the agent's regression pools with its online-sourced samples counted exactly (whatever the
- * board shows): how many, and how many nobody confirmed (what the board's Freeze names before freezing).
+ * board shows): how many, and how many are still candidates (what the board's Freeze names before freezing): nobody
+ * confirmed their trace in any version of the pool and no frozen version took it in.
  */
 async function draftCounts(db: Db, agentId: string) {
   const rows = await db.$queryRaw<
@@ -892,7 +945,11 @@ async function draftCounts(db: Db, agentId: string) {
     }>
   >`
     SELECT e."id" AS "setId", e."name" AS "setName", v."version", v."id" AS "versionId",
-      count(s."id") AS "online", count(s."id") FILTER (WHERE s."confirmedAt" IS NULL) AS "unconfirmed"
+      count(s."id") AS "online",
+      count(s."id") FILTER (WHERE s."confirmedAt" IS NULL AND NOT EXISTS (
+        SELECT 1 FROM "EvalSample" o JOIN "EvalSetVersion" ov ON ov."id" = o."setVersionId"
+        WHERE o."sourceTraceId" = s."sourceTraceId" AND ov."setId" = e."id"
+          AND (o."confirmedAt" IS NOT NULL OR ov."status" = 'frozen'))) AS "unconfirmed"
     FROM "EvalSetVersion" v
     JOIN "EvalSet" e ON e."id" = v."setId"
     LEFT JOIN "EvalSample" s ON s."setVersionId" = v."id" AND s."sourceTraceId" IS NOT NULL

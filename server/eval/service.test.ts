@@ -99,7 +99,7 @@ describe("evaluation center services (embedded database)", () => {
     it("freezing needs samples, each with expected points", async () => {
       const set = await createSet(db, { agentId, name: "Empty", kind: "golden", gateThreshold: 1 }, null);
       await expect(freezeVersion(db, set.id, 1, null)).rejects.toMatchObject({
-        status: 400,
+        status: 409,
         code: "SET_VERSION_INCOMPLETE",
       });
       await addSample(db, set.id, 1, { key: "nopoints", question: "q" });
@@ -236,7 +236,7 @@ describe("evaluation center services (embedded database)", () => {
       const inPlatform = await createRun(db, { setVersionId, mode: "in_platform" }, null);
       await expect(
         submitPastedAnswers(db, inPlatform.id, { answers: [{ key: "q001", answer: "x" }] }),
-      ).rejects.toMatchObject({ status: 400, code: "RUN_MODE_MISMATCH" });
+      ).rejects.toMatchObject({ status: 409, code: "RUN_MODE_MISMATCH" });
       const pasted = await createRun(db, { setVersionId, mode: "pasted" }, null);
       const err = await submitPastedAnswers(db, pasted.id, { answers: [{ answer: "no id" }] }).catch((e) => e);
       expect(err).toMatchObject({
@@ -652,7 +652,7 @@ describe("evaluation center services (embedded database)", () => {
       });
       await expect(closeAnswering(db, run.id)).rejects.toMatchObject({ status: 409, code: "RUN_STATE_CONFLICT" });
       const platform = await createRun(db, { setVersionId, mode: "in_platform" }, null);
-      await expect(closeAnswering(db, platform.id)).rejects.toMatchObject({ status: 400, code: "RUN_MODE_MISMATCH" });
+      await expect(closeAnswering(db, platform.id)).rejects.toMatchObject({ status: 409, code: "RUN_MODE_MISMATCH" });
     });
 
     it("report: machine and human pass rates side by side, completeness, breakdowns, agreement, tokens", async () => {

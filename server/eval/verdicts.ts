@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { actorLabels, type Principal, actorRef } from "../auth/service";
 import { ApiError, errors } from "../core/errors";
+import { badCaseEvidence, verifyingRun } from "./bad-case-evidence";
 import { evalErrors, isUniqueViolation } from "./errors";
 import { itemOut, itemSelect } from "./items";
 import {
@@ -10,8 +11,8 @@ import {
   ATTRIBUTION_LIST,
   CreateBadCaseInput,
   ListBadCasesQuery,
-  UpdateBadCaseInput,
   UndoVerdictInput,
+  UpdateBadCaseInput,
   VerdictInput,
 } from "./schemas";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "./suggest";
@@ -156,7 +157,6 @@ export async function setVerdict(
   return { ...itemOut(row), changed: result.changed };
 }
 
-/** Writes every pass/fail suggestion as an adopted verdict, then lists the items to spot-check. */
 /**
  * Undo: takes back the caller's own last typed verdict on an item, one step. The item gets the verdict it had before
  * (an adopted one, another person's, or none) and the history keeps both changes: the verdict and its undo (a new
@@ -246,6 +246,7 @@ export async function undoVerdict(
   return { ...itemOut(row), undone };
 }
 
+/** Writes every pass/fail suggestion as an adopted verdict, then lists the items to spot-check. */
 export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Principal | null) {
   const run = await resolveRun(db, runIdOrShort);
   const items = await db.evalRunItem.findMany({
@@ -531,8 +532,16 @@ export async function getBadCase(db: Db, id: string) {
       r.shortId,
     ]),
   );
+  const run = await db.evalRun.findUniqueOrThrow({ where: { id: rest.runId }, select: { createdAt: true } });
   return {
     ...badCaseOut(rest, labels),
+    // the expected points, who passed the question in which later run (the Verify button's basis), the newest re-run
+    ...(await badCaseEvidence(db, {
+      runCreatedAt: run.createdAt,
+      setId: rest.run.setVersion.set.id,
+      key: rest.item.sample.key,
+      sampleId: rest.sampleId,
+    })),
     history: events.map((e) => ({
       ...e,
       runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null,
@@ -567,14 +576,10 @@ export async function updateBadCase(
   let verifiedRunId: string | undefined;
   if (data.status === "verified" && current.status !== "verified") {
     const key = current.item.sample.key;
-    const evidence = await db.evalRunItem.findFirst({
-      where: {
-        verdict: "pass",
-        sample: { key },
-        run: { createdAt: { gt: current.run.createdAt }, setVersion: { setId: current.run.setVersion.setId } },
-      },
-      orderBy: { run: { createdAt: "desc" } },
-      select: { runId: true },
+    const evidence = await verifyingRun(db, {
+      runCreatedAt: current.run.createdAt,
+      setId: current.run.setVersion.setId,
+      key,
     });
     if (!evidence) {
       throw new ApiError(
@@ -584,7 +589,7 @@ export async function updateBadCase(
         [{ key }],
       );
     }
-    verifiedRunId = evidence.runId;
+    verifiedRunId = evidence.run.id;
   }
   const changed = data.status !== undefined && data.status !== current.status;
   const row = await db.badCase.update({
