@@ -53,13 +53,13 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description:
       "Another verdict was written to the item since the version you sent as expectedVersion; nothing was written (details carry the current verdict and version).",
   },
-  VERDICT_BASIS_REQUIRED: {
-    status: 400,
   VERDICT_NOT_UNDOABLE: {
     status: 409,
     description:
       "Undo takes back only the caller's own last typed verdict on the item, one step: the item's last change is someone else's, an adoption, or already an undo (nothing was written).",
   },
+  VERDICT_BASIS_REQUIRED: {
+    status: 400,
     description: "A fail verdict needs a basis: a short text saying what is wrong.",
   },
   VERDICT_ATTRIBUTION_REQUIRED: {
