@@ -103,10 +103,12 @@ export const AssertionSchema = z
     z.object({
       ...base,
       type: z.literal("regex"),
-      value: text(L.maxRegexChars).min(1),
+      value: text(L.maxRegexChars)
+        .min(1)
+        .meta({ description: "A JavaScript regular expression that compiles with `flags` (else 400 naming /value)" }),
       flags: z
         .string()
-        .regex(/^[imsu]*$/, "flags may be i, m, s, u")
+        .regex(/^(?!.*(.).*\1)[imsu]*$/, "flags may be i, m, s, u, each once")
         .max(4)
         .optional(),
     }),
@@ -423,8 +425,25 @@ export const VerdictInput = z
         "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history).",
     }),
   })
-  .meta({ id: "EvalVerdictInput" });
+  .meta({
+    id: "EvalVerdictInput",
+    // what checkVerdict (verdicts.ts) refuses as VERDICT_BASIS_REQUIRED / VERDICT_ATTRIBUTION_REQUIRED
+    if: { properties: { verdict: { const: "fail" } }, required: ["verdict"] },
+    then: {
+      required: ["basis", "attribution"],
+      properties: { basis: { pattern: "\\S" }, attribution: { enum: ATTRIBUTION_LIST } },
+    },
+  });
 export type VerdictInputT = z.output<typeof VerdictInput>;
+
+export const UndoVerdictInput = z
+  .object({
+    version: DbInt(1).meta({
+      description:
+        "The item's verdictVersion your verdict made (the verdict's answer says it): only that change is taken back; if anything was written since, 409 VERDICT_CONFLICT and nothing changes",
+    }),
+  })
+  .meta({ id: "EvalUndoVerdictInput" });
 
 export const AdoptInput = z.object({}).meta({ id: "EvalAdopt" });
 
@@ -436,15 +455,6 @@ export const UpdateBadCaseInput = z
     status: z.enum(BAD_CASE_STATUSES).optional(),
     title: z.string().trim().min(1).max(200).optional(),
     notes: z.string().max(4000).optional(),
-export const UndoVerdictInput = z
-  .object({
-    version: DbInt(1).meta({
-      description:
-        "The item's verdictVersion your verdict made (the verdict's answer says it): only that change is taken back; if anything was written since, 409 VERDICT_CONFLICT and nothing changes",
-    }),
-  })
-  .meta({ id: "EvalUndoVerdictInput" });
-
   })
   .meta({ id: "EvalBadCaseUpdate" });
 export const ListBadCasesQuery = z.object({
