@@ -15,9 +15,10 @@ const PORT = Number(process.env.E2E_PORT);
 const SERVER_DIRS = `.tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT}`;
 
 /**
- * Spec files longest first (measured, see below), so two workers finish together: Playwright hands out files in
- * project order and within a project alphabetically, so each listed file is a project of its own. Files not listed
- * (new ones) run right after the two longest. Worker times measured on the 2-core CI machine: TODO.
+ * Spec files longest first, so the two workers finish together: Playwright hands out files in project order and
+ * within a project alphabetically, so each listed file is a project of its own. Files not listed (new ones) run right
+ * after the two longest. Alphabetical order gave one worker eval-annotation, eval-pages and eval (about 430 s of a
+ * 450 s stage on the 2-core CI machine). Reorder when a file's time changes (the list reporter prints each test's).
  */
 const LONGEST_FIRST = ["eval-pages", "eval-annotation", "eval", "eval-online-loop", "eval-shadow", "builder", "login"];
 const listed = (name: string) => `**/${name}.spec.ts`;
