@@ -1,11 +1,20 @@
 import fs from "node:fs";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
-import { expect, inject } from "vitest";
+import { describe, expect, inject } from "vitest";
 import type { AppRouter } from "@/server/api/root";
 import { checkConformance } from "./conformance";
 import type { ServerInfo } from "./global-setup";
 
 export const servers = (): ServerInfo[] => inject("servers");
+
+/**
+ * `describe` for tests that need no started server. `npm test` runs the PGlite and the PostgreSQL leg at once, in two
+ * processes that run the same files (global-setup.ts); these tests are registered in one of them only, so they run
+ * (and count) once.
+ */
+export function describeServerIndependent(name: string, fn: () => void) {
+  if (inject("serverIndependent") !== false) describe(name, fn);
+}
 
 export type ApiResult<T = any> = { status: number; body: T; headers: Headers; text: string };
 

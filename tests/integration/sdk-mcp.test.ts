@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { FlowbenchClient, FlowbenchError } from "@/sdk/typescript";
-import { api, minimalWorkflow, servers } from "./client";
+import { api, describeServerIndependent, minimalWorkflow, servers } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 
 function invalidWorkflow() {
@@ -58,7 +58,7 @@ async function misbehavingServer(): Promise<{ base: string; seen: string[]; clos
   };
 }
 
-describe("SDK failure modes (a misbehaving server, no Flowbench needed)", () => {
+describeServerIndependent("SDK failure modes (a misbehaving server, no Flowbench needed)", () => {
   it("TypeScript SDK: an answer whose body breaks off or stalls is a FlowbenchError (RESPONSE_INCOMPLETE / TIMEOUT), not a TypeError", async () => {
     const broken = http.createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
