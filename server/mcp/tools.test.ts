@@ -21,7 +21,7 @@ describe("MCP builder_validate", () => {
   it("declares the input it takes (any workflow value) and publishes the typed workflow in $defs; a bad config gets findings", async () => {
     const client = await connect();
     const tool = (await client.listTools()).tools.find((t) => t.name === "builder_validate")!;
-    const schema = tool.inputSchema as {
+    const schema = tool.inputSchema as unknown as {
       $defs: {
         Workflow: {
           properties: {
