@@ -179,6 +179,8 @@ await stage("unit", () => {
     "run",
     "--project",
     "unit",
+    "--project",
+    "unit-pure",
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${file}`,
