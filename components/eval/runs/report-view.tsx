@@ -74,8 +74,11 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             value={a.rawAgreement === null ? "—" : pct(a.rawAgreement)}
             hint={
               a.pairs
-                ? `raw agreement on ${a.pairs} pairs · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
-                : "no human-typed verdicts yet"
+                ? `raw agreement on ${a.pairs} of ${a.typed} typed verdicts${a.typed > a.pairs ? ` (${a.typed - a.pairs} without a pass/fail suggestion)` : ""} · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
+                : a.typed
+                  ? `${a.typed} typed verdicts, none with a pass/fail suggestion to compare`
+                  : "no human-typed verdicts yet"
+              // the same typed verdicts as Completeness: the pairs are those whose suggestion said pass or fail
             }
           />
         </dl>
