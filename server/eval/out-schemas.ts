@@ -449,6 +449,10 @@ export const ReportOut = z
       unknown: z.number().int(),
       none: z.number().int(),
       passRate: z.number().nullable(),
+      counted: z.number().int().meta({
+        description:
+          "The questions passRate divides by: while the run is answering, those answered so far (answered or failed); then all",
+      }),
       note: z.string(),
     }),
     human: z.object({
@@ -518,8 +522,20 @@ const runSide = z.object({
   mode: z.string(),
   workflowVersion: z.number().int(),
   environment: z.string(),
+  judged: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a human verdict (0: its human pass rate is null)" }),
+  suggested: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a machine suggestion (0: its machine pass rate is null)" }),
 });
-const rates = z.object({ a: z.number().nullable(), b: z.number().nullable(), delta: z.number().nullable() });
+const rates = z.object({
+  a: z.number().nullable().meta({ description: "null when the run has no verdict (human) or no suggestion (machine)" }),
+  b: z.number().nullable(),
+  delta: z.number().nullable().meta({ description: "b - a; null when either side is null" }),
+});
 export const CompareOut = z
   .object({
     runA: runSide,

@@ -13,9 +13,11 @@ import { progressOf, resolveRun, runOut, type RunRow } from "./store";
  * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
  * run that feeds it (`reportRows`), so a 10,000-item report is one round trip.
  *
- * Pass rates: machine pass rate = items whose suggestion is pass / all items; human-confirmed pass rate = items
- * whose verdict is pass / all items (an unjudged item is not a pass); both are reported side by side and never
- * mixed. `passRateOfJudged` divides by judged items instead. Completeness = judged / total.
+ * Pass rates: machine pass rate = items whose suggestion is pass / all items, but while the run is still answering
+ * / the items answered so far (answered or failed: the ones that can have a suggestion; `machine.counted` says how
+ * many), so a run half way through does not read as half failing; human-confirmed pass rate = items whose verdict is
+ * pass / all items (an unjudged item is not a pass); both are reported side by side and never mixed.
+ * `passRateOfJudged` divides by judged items instead. Completeness = judged / total.
  */
 export type ReportRow = {
   key: string;
@@ -58,6 +60,8 @@ function percentile(sorted: number[], p: number): number | null {
 
 type Group = {
   total: number;
+  /** answered or failed: what the machine rate counts while the run answers */
+  answered: number;
   machinePass: number;
   machineFail: number;
   machineUnknown: number;
@@ -67,6 +71,7 @@ type Group = {
 };
 const emptyGroup = (): Group => ({
   total: 0,
+  answered: 0,
   machinePass: 0,
   machineFail: 0,
   machineUnknown: 0,
@@ -76,6 +81,7 @@ const emptyGroup = (): Group => ({
 });
 function addTo(g: Group, r: ReportRow) {
   g.total++;
+  if (r.status === "answered" || r.status === "failed") g.answered++;
   if (r.sv === "pass") g.machinePass++;
   else if (r.sv === "fail") g.machineFail++;
   else if (r.sv === "unknown") g.machineUnknown++;
@@ -83,9 +89,12 @@ function addTo(g: Group, r: ReportRow) {
   if (r.verdict === "fail") g.humanFail++;
   if (r.verdict) g.judged++;
 }
-const withRates = (g: Group) => ({
+/** The questions the machine pass rate counts: the answered ones while the run answers, else all (the one place). */
+const machineBase = (run: RunRow, g: Pick<Group, "total" | "answered">) =>
+  run.status === "answering" ? g.answered : g.total;
+const withRates = (run: RunRow, { answered, ...g }: Group) => ({
   ...g,
-  machinePassRate: rate(g.machinePass, g.total),
+  machinePassRate: rate(g.machinePass, machineBase(run, { total: g.total, answered })),
   humanPassRate: rate(g.humanPass, g.total),
 });
 
@@ -125,6 +134,10 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
   };
   const judged = human.pass + human.fail;
   const adopted = count((r) => r.verdict !== null && r.verdictSource === "adopted");
+  const machineCounted = machineBase(run, {
+    total,
+    answered: count((r) => r.status === "answered" || r.status === "failed"),
+  });
 
   const byTier = new Map<string, Group>([[run.tier, emptyGroup()]]);
   const byClass = new Map<string, Group>();
@@ -181,7 +194,8 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
     completeness: { judged, total, ratio: rate(judged, total), human: judged - adopted, adopted },
     machine: {
       ...machine,
-      passRate: rate(machine.pass, total),
+      passRate: rate(machine.pass, machineCounted),
+      counted: machineCounted,
       note: "machine suggestions: assistance only, never counted by a gate",
     },
     human: {
@@ -191,10 +205,10 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
     },
     breakdown: {
-      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(g) })),
+      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(run, g) })),
       byClassification: [...byClass]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([classification, g]) => ({ classification, ...withRates(g) })),
+        .map(([classification, g]) => ({ classification, ...withRates(run, g) })),
       byAttribution: [...byAttribution]
         .sort((a, b) => b[1] - a[1])
         .map(([attribution, fails]) => ({ attribution, fails })),

@@ -215,11 +215,19 @@ describe("evaluation center services (embedded database)", () => {
         suggestion: { verdict: "pass" },
       });
       expect(after.items[1]!.suggestion!.verdict).toBe("fail");
+      // while answering, the machine pass rate counts the answered questions only (1 of 2, not 1 of 3)
+      const answering = await runReport(db, run.id);
+      expect(answering.machine).toMatchObject({ pass: 1, fail: 1, passRate: 0.5, counted: 2 });
+      expect(answering.breakdown.byTier[0]).toMatchObject({ total: 3, machinePass: 1, machinePassRate: 0.5 });
       const done = await submitPastedAnswers(db, run.id, {
         format: "csv",
         content: "key,answer,error\nq003,,upstream timeout\n",
       });
       expect(done.run.status).toBe("awaiting_review");
+      // answering over: every question counts
+      const answered = await runReport(db, run.id);
+      expect(answered.machine).toMatchObject({ pass: 1, passRate: 0.3333, counted: 3 });
+      expect(answered.breakdown.byTier[0]).toMatchObject({ total: 3, machinePassRate: 0.3333 });
       expect((await getItem(db, run.id, after.items[2]!.id)).suggestion!.flags.map((f) => f.flag)).toContain(
         "execution_error",
       );
