@@ -17,6 +17,25 @@ function invalidWorkflow() {
 }
 
 /**
+ * Runs a Python script with the SDK on its path, without blocking this process: a spawnSync of several seconds kept
+ * the test's HTTP client from seeing the server close an idle keep-alive connection, and the next POST then failed
+ * with "other side closed".
+ */
+function runPython(script: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", ["-c", script, ...args], {
+      env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("close", () => resolve({ stdout, stderr }));
+  });
+}
+
+/**
  * A local HTTP server that misbehaves the ways a proxy or a broken deployment does: HTML with 200, JSON of the wrong
  * shape, a validate answer that is no validation result, an HTML 502, a body that breaks off. `seen` lists requests.
  */
@@ -147,17 +166,7 @@ for name, call in calls.items():
 print(json.dumps(out))
 `;
     try {
-      const r = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-        const child = spawn("python3", ["-c", script, base], {
-          env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-        child.on("error", reject);
-        child.on("close", () => resolve({ stdout, stderr }));
-      });
+      const r = await runPython(script, [base]);
       expect(r.stderr).toBe("");
       expect(JSON.parse(r.stdout)).toEqual({
         broken: [200, "RESPONSE_INCOMPLETE"], // was a raw http.client.IncompleteRead
@@ -234,7 +243,7 @@ for (const server of servers()) {
       });
     });
 
-    it("Python SDK: client.list_node_types() and client.validate_workflow(workflow_dict)", () => {
+    it("Python SDK: client.list_node_types() and client.validate_workflow(workflow_dict)", async () => {
       const script = `
 import json, sys
 from flowbench import Client, FlowbenchError
@@ -259,21 +268,12 @@ except FlowbenchError as e:
     down = [e.status, e.code, "http://127.0.0.1:9/api/builder/node-types" in e.message]
 print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["valid"], "bad": bad["errors"][0]["code"], "badPath": bad["errors"][0]["path"], "unauth": unauth, "nan": nan, "down": down}))
 `;
-      const r = spawnSync(
-        "python3",
-        [
-          "-c",
-          script,
-          server.url,
-          server.adminToken,
-          JSON.stringify(minimalWorkflow()),
-          JSON.stringify(invalidWorkflow()),
-        ],
-        {
-          env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
-          encoding: "utf8",
-        },
-      );
+      const r = await runPython(script, [
+        server.url,
+        server.adminToken,
+        JSON.stringify(minimalWorkflow()),
+        JSON.stringify(invalidWorkflow()),
+      ]);
       expect(r.stderr).toBe("");
       const out = JSON.parse(r.stdout);
       expect(out).toEqual({
