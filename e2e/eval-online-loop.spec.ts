@@ -188,7 +188,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await expect(page).toHaveURL(/tab=runs.*run=R-/);
   const rerunId = new URL(page.url()).searchParams.get("run")!;
   expect(rerunId).not.toBe(runId);
-  await expect(page.getByText(`Re-run ${rerunId} started`)).toBeVisible();
+  // nobody pressed Start: the re-run answers by itself (the toast saying so may be gone on a slow machine)
   await expect(page.getByText("awaiting review").first()).toBeVisible({ timeout: 90_000 });
   await page.getByRole("tab", { name: "Online feedback loop" }).click();
   await expect(badCase).toContainText(`Judge in ${rerunId}`);
