@@ -396,7 +396,8 @@ function BadCaseView({ id }: { id: string }) {
   const toast = useToast();
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
-  const bc = useQuery(trpc.eval.badCases.get.queryOptions({ id }));
+  // the case sums up work done in other tabs (the re-run's answers and verdicts): read it afresh whenever it is shown
+  const bc = useQuery({ ...trpc.eval.badCases.get.queryOptions({ id }), refetchOnMount: "always" });
   const item = useQuery({
     ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }),
     enabled: !!bc.data,
