@@ -1,7 +1,7 @@
 import type { EvalReport } from "../types";
 
 /**
- * The release gate as the server decided it with THE gate rule (server/eval/gate.ts): the same answer as
+ * The release gate as the server decided it with THE gate rule (server/eval/reports/gate.ts): the same answer as
  * check_eval_golden_gate. Pass/fail in words and colour, with every reason.
  */
 export function GateBanner({
