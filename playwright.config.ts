@@ -1,6 +1,29 @@
-import { defineConfig } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import { defineConfig, type Project } from "@playwright/test";
 
-const PORT = Number(process.env.E2E_PORT ?? 3917);
+// The e2e server's port: E2E_PORT, else a free one, chosen once in the runner's process and handed to its workers
+// (which read this file again) through the environment. A fixed port failed at once when anything else listened there.
+process.env.E2E_PORT ||= spawnSync(
+  process.execPath,
+  [
+    "-e",
+    "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
+  ],
+  { encoding: "utf8" },
+).stdout.trim();
+const PORT = Number(process.env.E2E_PORT);
+const SERVER_DIRS = `.tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT}`;
+
+/**
+ * Spec files longest first, so the two workers finish together: Playwright hands out files in project order and
+ * within a project alphabetically, so each listed file is a project of its own. Files not listed (new ones) run right
+ * after the two longest. Alphabetical order gave one worker eval-annotation, eval-pages and eval (about 430 s of a
+ * 450 s stage on the 2-core CI machine). Reorder when a file's time changes (the list reporter prints each test's).
+ */
+const LONGEST_FIRST = ["eval-pages", "eval-annotation", "eval", "eval-online-loop", "eval-shadow", "builder", "login"];
+const listed = (name: string) => `**/${name}.spec.ts`;
+const projects: Project[] = LONGEST_FIRST.map((name) => ({ name, testMatch: listed(name) }));
+projects.splice(2, 0, { name: "other", testIgnore: LONGEST_FIRST.map(listed) });
 
 /**
  * Acceptance in a real browser: Debian's Chromium (Playwright's own download does not work on these machines)
@@ -16,6 +39,7 @@ export default defineConfig({
   // Two spec files at a time: the eval specs start servers of their own and the others use data they create
   // themselves, so files never share state. Tests within a file still run in order.
   workers: Number(process.env.E2E_WORKERS ?? 2),
+  projects,
   outputDir: `.tmp/e2e-results-${PORT}`,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
@@ -34,7 +58,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT} && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    // a fresh database, removed again when the server stops (the port differs from run to run: nothing else would)
+    command: `rm -rf ${SERVER_DIRS}; trap 'rm -rf ${SERVER_DIRS}' EXIT INT TERM; node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     url: `http://127.0.0.1:${PORT}/api/health/ready`,
     timeout: 120_000,
     reuseExistingServer: false,

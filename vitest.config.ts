@@ -1,8 +1,38 @@
 import os from "node:os";
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
+const unitInclude = [
+  "server/**/*.test.ts",
+  "components/**/*.test.{ts,tsx}",
+  "lib/**/*.test.ts",
+  "sample-app/**/*.test.ts",
+  "scripts/**/*.test.ts",
+];
+// Unit files of pure code (no database, child process, server, environment variable, mock or DOM): they share their
+// worker's modules (isolate: false) instead of importing zod, the workflow contract and the OpenAPI document again for
+// every file. A file that mocks, stubs or keeps state between tests belongs in "unit".
+const pureUnit = [
+  "server/workflow/**/*.test.ts",
+  "server/core/params.test.ts",
+  "server/core/text.test.ts",
+  "server/http/openapi.test.ts",
+  "server/http/routes.test.ts",
+  "server/runtime/redact.test.ts",
+  "server/mcp/tools.test.ts",
+  "server/eval/pure.test.ts",
+  "server/architecture.test.ts",
+  "components/builder/**/*.test.ts",
+  "components/eval/*.test.ts",
+  "components/ui/*.test.ts",
+  "scripts/lib/*.test.ts",
+  "sample-app/test/packaging.test.ts",
+];
+const integrationExclude: Record<string, string[]> = {
+  pglite: ["tests/integration/multi-instance.test.ts"],
+  postgresql: ["tests/integration/sample-gate.test.ts"],
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -16,13 +46,8 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: [
-            "server/**/*.test.ts",
-            "components/**/*.test.{ts,tsx}",
-            "lib/**/*.test.ts",
-            "sample-app/**/*.test.ts",
-            "scripts/**/*.test.ts",
-          ],
+          include: unitInclude,
+          exclude: [...configDefaults.exclude, ...pureUnit],
           environment: "node",
           testTimeout: 30_000,
           // a hook that opens a database waits for PGlite's WebAssembly to compile: seconds when both workers are busy
@@ -32,8 +57,21 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: "unit-pure",
+          include: pureUnit,
+          environment: "node",
+          isolate: false,
+          testTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // `npm test` runs the two database legs at once, in two processes (FLOWBENCH_IT_LEG, global-setup.ts): a
+          // file that starts servers of its own for one database runs only in that leg's process
+          exclude: integrationExclude[process.env.FLOWBENCH_IT_LEG ?? ""] ?? [],
           environment: "node",
           globalSetup: ["tests/integration/global-setup.ts"],
           testTimeout: 60_000,

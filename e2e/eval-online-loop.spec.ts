@@ -179,13 +179,14 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   });
   await call("POST", `/api/builder/agents/${agent.id}/publish`, { version: fixed.version.version });
 
-  // re-run the same batch from the Bad Case page, start it, pass it in the annotation view
+  // re-run the same batch from the Bad Case page (created and started at once), pass it in the annotation view
   await badCase.getByRole("link", { name: "Bad Case →" }).click();
+  await expect(page.getByRole("list", { name: "Expected points" })).toContainText("no eggs");
   await page.getByRole("button", { name: "Re-run the same batch" }).click();
   await expect(page).toHaveURL(/tab=runs.*run=R-/);
   const rerunId = new URL(page.url()).searchParams.get("run")!;
   expect(rerunId).not.toBe(runId);
-  await page.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByText(`Re-run ${rerunId} started`)).toBeVisible();
   await expect(page.getByText("awaiting review").first()).toBeVisible({ timeout: 90_000 });
   await page.getByRole("tab", { name: "Online feedback loop" }).click();
   await expect(badCase).toContainText(`Judge in ${rerunId}`);
@@ -194,11 +195,12 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await page.getByRole("button", { name: /^Pass/ }).click();
   await expect(page.getByText(/^Pass saved for/)).toBeAttached();
 
-  // verify from the board's link; the board moves the sample to Verified, with its history and the comparison
+  // verify from the board's link (a button saying what it rests on); the board moves the sample to Verified, with its
+  // history and the comparison
   await page.getByRole("tab", { name: "Online feedback loop" }).click();
   await badCase.getByRole("link", { name: `Passed in ${rerunId}: verify →` }).click();
   await expect(page).toHaveURL(/tab=bad-cases/);
-  await page.getByRole("combobox", { name: /Change the status of/ }).selectOption("verified");
+  await page.getByRole("button", { name: new RegExp(`^Verify: passed in ${rerunId} by `) }).click();
   await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(
     `passed (human verdict) in ${rerunId}`,
   );
@@ -216,7 +218,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/loop-9-compare.png`, fullPage: true });
 
-  // a narrow window: the board's columns stack
+  // a narrow window: the board's one row of columns scrolls sideways
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${server.url}/eval`);
   await expect(page.getByRole("region", { name: "Verified: 1" })).toBeVisible();

@@ -2,9 +2,11 @@
 /**
  * check_eval_golden_gate --run-id <RUN_ID> [--json] [--url URL] [--token TOKEN]
  *
- * The release gate (spec 4.3): passes (exit 0) only when every question of the run's set has a verdict and the
- * human-confirmed passes reach the set's threshold; a regression-pool run never passes; machine suggestions never
- * count. Exit 1 with a summary of what is missing or failing; exit 2 on usage, connection, auth or unknown run.
+ * The release gate (spec 4.3): passes (exit 0) only when every question of the run's set has a verdict, every
+ * spot-check question has one a person typed, and the human-confirmed passes reach the set's threshold; a
+ * regression-pool run never passes; machine suggestions never count. Exit 1 on FAIL (decided) and on PENDING (still
+ * answering, questions without a verdict, spot-checks left; printed with what is missing); exit 2 on usage,
+ * connection, auth or unknown run. `--json` carries `status` ("pass" | "fail" | "pending").
  * Talks to the server over REST (FLOWBENCH_URL, default http://localhost:3000; FLOWBENCH_TOKEN), so it works
  * against the embedded database and a deployment alike. It re-evaluates the gate with the same pure rule the
  * server uses (server/eval/reports/gate.ts) from the inputs the server returns.
@@ -16,7 +18,7 @@ const USAGE = `usage: check_eval_golden_gate --run-id <RUN_ID> [--json] [--url <
   RUN_ID     the short Run ID (R-7K2F9) or the run's id
   --json     print the result as JSON (for machines)
   env        FLOWBENCH_URL (default http://localhost:3000), FLOWBENCH_TOKEN (an API token with eval.read)
-exit codes   0 gate passed, 1 gate failed, 2 usage or connection error`;
+exit codes   0 PASS, 1 FAIL or PENDING (not decided yet: what is missing is printed), 2 usage or connection error`;
 
 type GateResponse = {
   runId: string;
@@ -30,14 +32,16 @@ type GateResponse = {
 
 function human(r: GateResponse, result: GateResult): string {
   const lines = [
-    `${result.passed ? "PASS" : "FAIL"} ${r.shortId} (set "${r.setName}" v${r.setVersion}, ${r.input.setKind}, run ${r.input.runStatus})`,
+    `${result.status.toUpperCase()} ${r.shortId} (set "${r.setName}" v${r.setVersion}, ${r.input.setKind}, run ${r.input.runStatus})`,
   ];
   const c = result.counts;
+  if (result.status === "pending") lines.push(`  waiting for: ${result.missing.join("; ")}`);
   lines.push(
-    `  human-confirmed passes: ${c.pass}/${c.questions} (threshold ${c.threshold}); failed ${c.fail}; without verdict ${c.unjudged}`,
+    `  human-confirmed passes: ${c.pass}/${c.questions} (${c.passTyped} typed, ${c.passAdopted} adopted; threshold ${c.threshold}); failed ${c.fail}; without verdict ${c.unjudged}; spot-checks left ${c.spotChecksLeft}`,
   );
   for (const reason of result.reasons) lines.push(`  - ${reason.code}: ${reason.message}`);
   if (result.unjudged.length) lines.push(`  missing verdicts: ${result.unjudged.join(", ")}`);
+  if (result.spotChecksLeft.length) lines.push(`  spot-checks left: ${result.spotChecksLeft.join(", ")}`);
   if (result.failing.length) lines.push(`  failing: ${result.failing.join(", ")}`);
   lines.push("  (machine suggestions never count)");
   return lines.join("\n");
@@ -61,6 +65,7 @@ void main(async () => {
       JSON.stringify(
         {
           passed: result.passed,
+          status: result.status,
           runId: r.runId,
           shortId: r.shortId,
           set: { id: r.setId, name: r.setName, version: r.setVersion },

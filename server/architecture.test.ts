@@ -38,7 +38,8 @@ describe("architecture", () => {
         stack.push(d.resolved);
       }
     }
-    const light = /^server\/(startup\.ts|core\/[^/]+\.ts|db\/url\.ts|http\/(startup-probes|methods-guard)\.ts)$/;
+    const light =
+      /^server\/(startup\.ts|core\/[^/]+\.ts|db\/url\.ts|http\/(startup-probes|methods-guard|front-door)\.ts)$/;
     expect([...seen].filter((s) => !light.test(s))).toEqual([]);
     expect(seen).toContain("server/http/startup-probes.ts");
   });

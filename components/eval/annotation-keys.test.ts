@@ -18,6 +18,11 @@ describe("annotation keyboard", () => {
     expect(actionFor({ key: "x" })).toBeNull();
   });
 
+  it("C comments on the verdict, U takes back one's last verdict", () => {
+    expect(["c", "C", "u", "U"].map((key) => actionFor({ key }))).toEqual(["comment", "comment", "undo", "undo"]);
+    expect(actionFor({ key: "u", target: { tagName: "TEXTAREA" } })).toBeNull();
+  });
+
   it("never fires while typing, inside a dialog, with a modifier or with a dialog open", () => {
     expect(actionFor({ key: "p", target: { tagName: "INPUT" } })).toBeNull();
     expect(actionFor({ key: "p", target: { tagName: "textarea" } })).toBeNull();
@@ -37,7 +42,7 @@ describe("annotation keyboard", () => {
 
   it("every action has a documented shortcut", () => {
     expect(new Set(SHORTCUTS.map((s) => s.action))).toEqual(
-      new Set(["pass", "fail", "next", "prev", "nextOpen", "raw", "help"]),
+      new Set(["pass", "fail", "comment", "undo", "next", "prev", "nextOpen", "raw", "help"]),
     );
   });
 

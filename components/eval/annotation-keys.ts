@@ -2,14 +2,16 @@
  * Keyboard-first annotation (pure): which key does what, when keys are ignored, and where the view goes after a
  * verdict. The annotation view binds these to the document; the help dialog (?) lists SHORTCUTS.
  */
-export type AnnotationAction = "pass" | "fail" | "next" | "prev" | "nextOpen" | "raw" | "help";
+export type AnnotationAction = "pass" | "fail" | "comment" | "undo" | "next" | "prev" | "nextOpen" | "raw" | "help";
 
 export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: AnnotationAction; label: string }> = [
   { keys: ["P"], action: "pass", label: "Pass" },
   { keys: ["F"], action: "fail", label: "Fail (asks for the basis and the attribution)" },
+  { keys: ["C"], action: "comment", label: "Comment on the verdict (pass included; no verdict yet: a pass with it)" },
+  { keys: ["U"], action: "undo", label: "Undo: take back your last verdict of this session (one step)" },
   { keys: ["J", "↓"], action: "next", label: "Next item" },
   { keys: ["K", "↑"], action: "prev", label: "Previous item" },
-  { keys: ["N"], action: "nextOpen", label: "Next item without a verdict" },
+  { keys: ["N"], action: "nextOpen", label: "Next item without a verdict (in Spot-check: next one left to check)" },
   { keys: ["R"], action: "raw", label: "Show or hide the raw JSON of the payload" },
   { keys: ["?"], action: "help", label: "This list of shortcuts" },
 ];
@@ -17,6 +19,8 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; action: AnnotationAction
 const BY_KEY: Record<string, AnnotationAction> = {
   p: "pass",
   f: "fail",
+  c: "comment",
+  u: "undo",
   j: "next",
   arrowdown: "next",
   k: "prev",

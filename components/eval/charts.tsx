@@ -18,6 +18,11 @@ const COLORS = {
 const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
 const tick = { fontSize: 12, fill: "#475569" };
 const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+/**
+ * A rate of 0 is a result, not a missing bar: recharts drops zero-width bars and their labels, so a 0 is drawn 2 px
+ * wide and keeps its "0%"; a missing rate (null: nothing to count) stays without a bar.
+ */
+const zeroStillShows = (v: unknown) => (v === 0 ? 2 : 0);
 
 /** Machine vs human-confirmed pass rate per group (never mixed: two bars per group). */
 export function PassRateBars({
@@ -37,7 +42,13 @@ export function PassRateBars({
           <YAxis type="category" dataKey="group" width={140} tick={tick} />
           <Tooltip formatter={(v) => pctLabel(v)} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
-          <Bar dataKey="machine" name="Machine suggestion" fill={COLORS.machine} isAnimationActive={false}>
+          <Bar
+            dataKey="machine"
+            name="Machine suggestion"
+            fill={COLORS.machine}
+            isAnimationActive={false}
+            minPointSize={zeroStillShows}
+          >
             <LabelList
               dataKey="machine"
               position="right"
@@ -45,7 +56,13 @@ export function PassRateBars({
               style={{ fontSize: 11, fill: "#334155" }}
             />
           </Bar>
-          <Bar dataKey="human" name="Human-confirmed" fill={COLORS.human} isAnimationActive={false}>
+          <Bar
+            dataKey="human"
+            name="Human-confirmed"
+            fill={COLORS.human}
+            isAnimationActive={false}
+            minPointSize={zeroStillShows}
+          >
             <LabelList
               dataKey="human"
               position="right"

@@ -15,6 +15,7 @@ export type QueueRow = Out["items"]["queue"]["items"][number];
 export type QueueCounts = Out["items"]["queue"]["counts"];
 export type EvalItem = Out["items"]["get"];
 export type BadCase = Out["badCases"]["list"]["items"][number];
+export type BadCaseDetail = Out["badCases"]["get"];
 export type Vocabulary = Out["meta"];
 export type Usage = Out["usage"];
 

@@ -99,6 +99,7 @@ const TWINS: Record<string, string> = {
   evalReviewProgress: "eval.items.progress",
   evalQueueNeighbours: "eval.items.neighbours",
   evalSetVerdict: "eval.items.verdict",
+  evalUndoVerdict: "eval.items.undoVerdict",
   evalAdoptSuggestions: "eval.runs.adopt",
   evalRunReport: "eval.runs.report",
   evalRunGate: "eval.runs.gate",
@@ -153,7 +154,8 @@ function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): 
   if (s.$ref) return full(defs[s.$ref.replace("#/$defs/", "")] ?? {}, defs);
   if (s.const !== undefined) return s.const;
   if (s.enum) return s.enum[0];
-  const alternatives = s.anyOf ?? s.oneOf;
+  // (an object's own anyOf, e.g. "message or input", only names required properties: every property is present here)
+  const alternatives = s.properties ? undefined : (s.anyOf ?? s.oneOf);
   if (alternatives) return full(alternatives.find((a) => a.type !== "null") ?? alternatives[0]!, defs);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
   switch (type) {

@@ -78,11 +78,12 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(mapErrors).use(storableInput);
+/** Every procedure: errors mapped to the one vocabulary, unstorable input refused; `procedure` adds the permission. */
+const baseProcedure = t.procedure.use(mapErrors).use(storableInput);
 
 /** A procedure that requires a principal holding `permission`. */
 export function procedure(permission: Permission) {
-  return publicProcedure.use(({ ctx, next }) => {
+  return baseProcedure.use(({ ctx, next }) => {
     if (!ctx.principal)
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
     if (!can(ctx.principal.role, permission)) {

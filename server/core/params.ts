@@ -28,10 +28,14 @@ export const QueryFlag = z
   .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
   .default(false);
 
-/** A calendar day (YYYY-MM-DD) both JavaScript and PostgreSQL hold: 1970-01-01 .. 9999-12-31 (year 0000 is a 400). */
-export const CalendarDay = z.iso.date().refine((d) => d >= "1970-01-01" && d <= "9999-12-31", {
-  message: "must be a day between 1970-01-01 and 9999-12-31",
-});
+/**
+ * A calendar day (YYYY-MM-DD) both JavaScript and PostgreSQL hold: 1970-01-01 .. 9999-12-31 (year 0000 is a 400).
+ * The year's bound is a pattern, so the OpenAPI document says it too (four digits cap it at 9999).
+ */
+export const CalendarDay = z.iso
+  .date()
+  .regex(/^(?:19[7-9]\d|[2-9]\d{3})-/, "must be a day between 1970-01-01 and 9999-12-31")
+  .meta({ format: "date" });
 
 // ---------------------------------------------------------------- ranges of days
 

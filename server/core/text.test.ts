@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_INPUT_DEPTH, findUnstorable, toStorable, toStorableText } from "./text";
+import { MAX_INPUT_DEPTH, STORABLE_TEXT_PATTERN, findUnstorable, toStorable, toStorableText } from "./text";
 
 const nest = (levels: number, leaf: unknown = "x"): unknown => {
   let v: unknown = leaf;
@@ -44,5 +44,26 @@ describe("toStorable (text the runtime produces)", () => {
     const input = { a: "x\u0000" };
     toStorable(input);
     expect(input.a).toBe("x\u0000");
+  });
+});
+
+describe("STORABLE_TEXT_PATTERN (the rule as JSON Schema says it)", () => {
+  it("agrees with findUnstorable, with and without the u flag (ajv compiles patterns with it)", () => {
+    const samples = [
+      "",
+      "plain",
+      "😀 paired",
+      "\u0000",
+      "a\u0000b",
+      "\ud800",
+      "x\udfff",
+      "\udfff\ud800",
+      "\ud83d\ude00\ud800",
+      "é\uffff",
+    ];
+    for (const flags of ["", "u"]) {
+      const re = new RegExp(STORABLE_TEXT_PATTERN, flags);
+      for (const s of samples) expect(re.test(s), `${JSON.stringify(s)} /${flags}`).toBe(findUnstorable(s) === null);
+    }
   });
 });

@@ -16,6 +16,13 @@
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/**
+ * The same rule as a JSON Schema `pattern` (ECMA-262, with or without the `u` flag), which the OpenAPI document puts
+ * on every input string and object key (server/http/openapi.ts): each character is neither NUL nor a surrogate, or
+ * is a high surrogate followed by a low one.
+ */
+export const STORABLE_TEXT_PATTERN = "^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$";
+
 /** Nesting deeper than this (objects and arrays) is refused as input. */
 export const MAX_INPUT_DEPTH = 100;
 

@@ -1,6 +1,6 @@
 import { PrismaClient } from "./generated/client";
 import type { SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { appAdapterFactory, closePglite } from "./adapters";
+import { appAdapterFactory } from "./adapters";
 import { databaseTarget, type DatabaseTarget } from "./url";
 
 export type Db = PrismaClient;
@@ -33,12 +33,4 @@ export function getDb(): Promise<PrismaClient> {
     globals.__flowbenchDb = { target, client };
   }
   return globals.__flowbenchDb.client;
-}
-
-export async function closeDb(): Promise<void> {
-  const current = globals.__flowbenchDb;
-  if (!current) return;
-  globals.__flowbenchDb = undefined;
-  await (await current.client).$disconnect();
-  if (current.target.kind === "pglite") await closePglite(current.target.dataDir);
 }

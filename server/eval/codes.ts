@@ -1,6 +1,7 @@
 /**
- * Stable error codes of the evaluation center (merged into ERROR_CODES, rendered in /docs). Pure data: no imports,
- * so server/http/errors.ts can include it without a cycle.
+ * Stable error codes of the evaluation center with their one status (merged into ERROR_CODES in
+ * server/http/error-codes.ts, rendered in /docs; `evalErrors` in ./errors.ts takes each status from here). Pure
+ * data: no imports, so the REST face can include it without a cycle.
  */
 export const EVAL_ERROR_CODES: Record<string, { status: number; description: string }> = {
   SET_VERSION_NOT_FROZEN: {
@@ -12,7 +13,7 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description: "The evaluation set version is frozen and immutable; create a new version (a copy) and edit that.",
   },
   SET_VERSION_INCOMPLETE: {
-    status: 400,
+    status: 409,
     description:
       "The version cannot be frozen: it has no samples, or samples without expected points (details list them).",
   },
@@ -39,8 +40,9 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description: "The operation is not allowed in the run's current state (details carry the state).",
   },
   RUN_MODE_MISMATCH: {
-    status: 400,
-    description: "The operation needs the other evaluation mode (e.g. pasted answers sent to an in-platform run).",
+    status: 409,
+    description:
+      "The operation needs the other evaluation mode (pasted answers sent to an in-platform run, closing answers of an in-platform run).",
   },
   ITEM_NOT_JUDGEABLE: {
     status: 409,
@@ -50,6 +52,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     status: 409,
     description:
       "Another verdict was written to the item since the version you sent as expectedVersion; nothing was written (details carry the current verdict and version).",
+  },
+  VERDICT_NOT_UNDOABLE: {
+    status: 409,
+    description:
+      "Undo takes back only the caller's own last typed verdict on the item, one step: the item's last change is someone else's, an adoption, or already an undo (nothing was written).",
   },
   VERDICT_BASIS_REQUIRED: {
     status: 400,

@@ -1,60 +1,57 @@
 import { Prisma } from "../db/generated/client";
 import { ApiError, errors } from "../core/errors";
+import { EVAL_ERROR_CODES } from "./codes";
 
-/** Error helpers of the evaluation center (the one error shape from server/http/errors.ts). */
+/** An ApiError (the one error shape, server/core/errors.ts) with the status the code table gives its code (./codes.ts). */
+export function evalError(code: string, message: string, details: unknown[] = []): ApiError {
+  const entry = EVAL_ERROR_CODES[code];
+  if (!entry) throw new Error(`${code} is not in the evaluation error table (server/eval/codes.ts)`);
+  return new ApiError(entry.status, code, message, details);
+}
+
+/** Error helpers of the evaluation center; each status comes from the code table. */
 export const evalErrors = {
   notFrozen: (what: string) =>
-    new ApiError(
-      400,
+    evalError(
       "SET_VERSION_NOT_FROZEN",
       `${what} is a draft: runs can only be created from a frozen version (freeze it first)`,
     ),
   frozen: (what: string) =>
-    new ApiError(
-      409,
-      "SET_VERSION_FROZEN",
-      `${what} is frozen and immutable: create a new version (a copy) and edit that`,
-    ),
-  incomplete: (message: string, details: unknown[]) => new ApiError(400, "SET_VERSION_INCOMPLETE", message, details),
-  hasRuns: (message: string) => new ApiError(409, "SET_HAS_RUNS", message),
+    evalError("SET_VERSION_FROZEN", `${what} is frozen and immutable: create a new version (a copy) and edit that`),
+  incomplete: (message: string, details: unknown[]) => evalError("SET_VERSION_INCOMPLETE", message, details),
+  hasRuns: (message: string) => evalError("SET_HAS_RUNS", message),
   importInvalid: (details: unknown[]) =>
-    new ApiError(
-      400,
+    evalError(
       "IMPORT_INVALID",
       `The import has ${details.length} error${details.length === 1 ? "" : "s"}; nothing was imported`,
       details,
     ),
   limit: (message: string, limit: string, value: number) =>
-    new ApiError(413, "EVAL_LIMIT_EXCEEDED", message, [{ limit, value }]),
-  runState: (message: string, status: string) => new ApiError(409, "RUN_STATE_CONFLICT", message, [{ status }]),
-  runMode: (message: string) => new ApiError(400, "RUN_MODE_MISMATCH", message),
+    evalError("EVAL_LIMIT_EXCEEDED", message, [{ limit, value }]),
+  runState: (message: string, status: string) => evalError("RUN_STATE_CONFLICT", message, [{ status }]),
+  runMode: (message: string) => evalError("RUN_MODE_MISMATCH", message),
   notJudgeable: (status: string) =>
-    new ApiError(
-      409,
-      "ITEM_NOT_JUDGEABLE",
-      `The item is ${status}: only answered or failed items can receive a verdict`,
-      [{ status }],
-    ),
+    evalError("ITEM_NOT_JUDGEABLE", `The item is ${status}: only answered or failed items can receive a verdict`, [
+      { status },
+    ]),
   verdictConflict: (expected: number, current: { verdictVersion: number; verdict: unknown }) =>
-    new ApiError(
-      409,
+    evalError(
       "VERDICT_CONFLICT",
       `The verdict changed since you read it (version ${expected}, now ${current.verdictVersion}): reload the item and decide again`,
       [{ expectedVersion: expected, verdictVersion: current.verdictVersion, verdict: current.verdict }],
     ),
   notPool: (name: string, kind: string) =>
-    new ApiError(
-      409,
+    evalError(
       "SET_NOT_REGRESSION_POOL",
       `"${name}" is a ${kind} set: online traces go into regression-pool sets only (a golden set is curated release evidence)`,
     ),
   traceNotOnline: (source: string) =>
     new ApiError(
       409,
-      "TRACE_NOT_ONLINE",
+      "TRACE_NOT_ONLINE", // the runtime's code too (feedback), so its status is in the REST table
       `Only online traces (chat, api) can become pool samples or leads; this one is ${source}`,
     ),
-  traceOtherAgent: () => new ApiError(409, "TRACE_OTHER_AGENT", "The trace belongs to another agent than the set"),
+  traceOtherAgent: () => evalError("TRACE_OTHER_AGENT", "The trace belongs to another agent than the set"),
   notFound: errors.notFound,
 };
 

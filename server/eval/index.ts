@@ -68,7 +68,7 @@ export {
 export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun } from "./runs/runs";
 export { closeAnswering, submitPastedAnswers, resuggestRun } from "./runs/pasted";
 export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "./runs/items";
-export { setVerdict, adoptSuggestions } from "./verdicts/verdicts";
+export { setVerdict, undoVerdict, adoptSuggestions } from "./verdicts/verdicts";
 export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts/bad-cases";
 export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare } from "./reports/comparison";

@@ -99,7 +99,7 @@ describe("evaluation center services (embedded database)", () => {
     it("freezing needs samples, each with expected points", async () => {
       const set = await createSet(db, { agentId, name: "Empty", kind: "golden", gateThreshold: 1 }, null);
       await expect(freezeVersion(db, set.id, 1, null)).rejects.toMatchObject({
-        status: 400,
+        status: 409,
         code: "SET_VERSION_INCOMPLETE",
       });
       await addSample(db, set.id, 1, { key: "nopoints", question: "q" });
@@ -215,11 +215,19 @@ describe("evaluation center services (embedded database)", () => {
         suggestion: { verdict: "pass" },
       });
       expect(after.items[1]!.suggestion!.verdict).toBe("fail");
+      // while answering, the machine pass rate counts the answered questions only (1 of 2, not 1 of 3)
+      const answering = await runReport(db, run.id);
+      expect(answering.machine).toMatchObject({ pass: 1, fail: 1, passRate: 0.5, counted: 2 });
+      expect(answering.breakdown.byTier[0]).toMatchObject({ total: 3, machinePass: 1, machinePassRate: 0.5 });
       const done = await submitPastedAnswers(db, run.id, {
         format: "csv",
         content: "key,answer,error\nq003,,upstream timeout\n",
       });
       expect(done.run.status).toBe("awaiting_review");
+      // answering over: every question counts
+      const answered = await runReport(db, run.id);
+      expect(answered.machine).toMatchObject({ pass: 1, passRate: 0.3333, counted: 3 });
+      expect(answered.breakdown.byTier[0]).toMatchObject({ total: 3, machinePassRate: 0.3333 });
       expect((await getItem(db, run.id, after.items[2]!.id)).suggestion!.flags.map((f) => f.flag)).toContain(
         "execution_error",
       );
@@ -236,7 +244,7 @@ describe("evaluation center services (embedded database)", () => {
       const inPlatform = await createRun(db, { setVersionId, mode: "in_platform" }, null);
       await expect(
         submitPastedAnswers(db, inPlatform.id, { answers: [{ key: "q001", answer: "x" }] }),
-      ).rejects.toMatchObject({ status: 400, code: "RUN_MODE_MISMATCH" });
+      ).rejects.toMatchObject({ status: 409, code: "RUN_MODE_MISMATCH" });
       const pasted = await createRun(db, { setVersionId, mode: "pasted" }, null);
       const err = await submitPastedAnswers(db, pasted.id, { answers: [{ answer: "no id" }] }).catch((e) => e);
       expect(err).toMatchObject({
@@ -350,19 +358,36 @@ describe("evaluation center services (embedded database)", () => {
       expect(after[2]!.verdict!.basis).toMatch(/^adopted machine suggestion/);
       const spot = await listItems(db, run.id, { spotCheck: "true" });
       expect(spot.items.map((i) => i.key)).toEqual(["q003", "q004"]);
-      // the adopted passes count as the verdicts they are (2 >= threshold 2), but the unknown one blocks
+      // the adopted passes count as the verdicts they are (2 >= threshold 2), but the unknown one blocks, and so does
+      // the adopted fail on the spot-check list until a person has typed its verdict: pending, not fail
       let gate = (await runGate(db, run.shortId)).result;
-      expect(gate.passed).toBe(false);
-      expect(gate.reasons.map((r) => r.code)).toEqual(["GATE_UNJUDGED"]);
+      expect(gate).toMatchObject({ passed: false, status: "pending" });
+      expect(gate.reasons.map((r) => r.code)).toEqual(["GATE_UNJUDGED", "GATE_SPOT_CHECKS_LEFT"]);
       expect(gate.unjudged).toEqual(["q004"]);
+      expect(gate.spotChecksLeft).toEqual(["q003", "q004"]);
       await setVerdict(db, run.id, after[3]!.id, { verdict: "pass" }, alice);
       gate = (await runGate(db, run.shortId)).result;
-      expect(gate).toMatchObject({ passed: true, counts: { pass: 3, fail: 1, unjudged: 0 } });
+      expect(gate).toMatchObject({ status: "pending", missing: ["1 spot-check left"], spotChecksLeft: ["q003"] });
+      // confirming the adopted fail (the same verdict, typed) checks it
+      await setVerdict(
+        db,
+        run.id,
+        after[2]!.id,
+        { verdict: "fail", basis: "greets only", attribution: "generation" },
+        alice,
+      );
+      gate = (await runGate(db, run.shortId)).result;
+      expect(gate).toMatchObject({
+        passed: true,
+        status: "pass",
+        counts: { pass: 3, passTyped: 1, passAdopted: 2, fail: 1, unjudged: 0, spotChecksLeft: 0, typed: 2 },
+      });
       // adopting again changes nothing
       expect((await adoptSuggestions(db, run.id, alice)).adopted).toBe(0);
       const report = await runReport(db, run.id);
-      expect(report.completeness).toMatchObject({ judged: 4, total: 4, adopted: 3, human: 1 });
-      expect(report.agreement).toMatchObject({ pairs: 0, excludedAdopted: 3, excludedUnknown: 1 });
+      expect(report.completeness).toMatchObject({ judged: 4, total: 4, adopted: 2, human: 2 });
+      // "Judge vs people" and "Completeness" count the same typed verdicts
+      expect(report.agreement).toMatchObject({ pairs: 1, excludedAdopted: 2, excludedUnknown: 1, typed: 2 });
     });
 
     it("the spot-check filter and needsSpotCheck are one rule, and the suggestion filters read the stored shape", async () => {
@@ -635,7 +660,7 @@ describe("evaluation center services (embedded database)", () => {
       });
       await expect(closeAnswering(db, run.id)).rejects.toMatchObject({ status: 409, code: "RUN_STATE_CONFLICT" });
       const platform = await createRun(db, { setVersionId, mode: "in_platform" }, null);
-      await expect(closeAnswering(db, platform.id)).rejects.toMatchObject({ status: 400, code: "RUN_MODE_MISMATCH" });
+      await expect(closeAnswering(db, platform.id)).rejects.toMatchObject({ status: 409, code: "RUN_MODE_MISMATCH" });
     });
 
     it("report: machine and human pass rates side by side, completeness, breakdowns, agreement, tokens", async () => {

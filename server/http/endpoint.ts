@@ -204,10 +204,12 @@ export function allowHeader(served: readonly string[]): string {
 
 /**
  * Handlers for the methods a route does not serve: 405 METHOD_NOT_ALLOWED in the one JSON error shape with an
- * `Allow` header (RFC 9110), instead of Next's empty 405. Each app/api route file exports them beside its own:
- * `export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);` (HEAD and OPTIONS Next answers itself).
+ * `Allow` header (RFC 9110), instead of Next's empty 405; and its OPTIONS: 204 with the same `Allow` (Next's own
+ * OPTIONS would list every method the file exports, these refusals included). Each app/api route file exports them
+ * beside its own: `export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);` (HEAD Next answers
+ * itself with GET).
  */
-export function otherMethods(served: RouteMethod[]): Record<RouteMethod, (request: Request) => Response> {
+export function otherMethods(served: RouteMethod[]): Record<RouteMethod | "OPTIONS", (request: Request) => Response> {
   const allow = allowHeader(served);
   const refuse = (request: Request) =>
     json(
@@ -221,8 +223,10 @@ export function otherMethods(served: RouteMethod[]): Record<RouteMethod, (reques
       },
       { allow },
     );
-  return Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<
+  const options = () => new Response(null, { status: 204, headers: { allow, "cache-control": "no-store" } });
+  const handlers = Object.fromEntries(ROUTE_METHODS.map((m) => [m, refuse])) as Record<
     RouteMethod,
     (request: Request) => Response
   >;
+  return { ...handlers, OPTIONS: options };
 }

@@ -22,6 +22,10 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     description: "The workflow has validation errors; details (and `errors`) list the findings.",
   },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
+  SELF_LOCKOUT: {
+    status: 400,
+    description: "An admin may not disable their own account or remove their own admin role (Settings, tRPC).",
+  },
   CONFLICT: { status: 409, description: "The request conflicts with the current state (e.g. a duplicate e-mail)." },
   AGENT_HAS_FROZEN_SETS: {
     status: 409,

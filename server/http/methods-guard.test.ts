@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,8 @@ import { installMethodsGuard, loadRouteMethods } from "./methods-guard";
 /**
  * The start-up guard for methods Next.js cannot represent: the seven standard methods as Allow until the route table
  * is loaded (start-up loads it last, so the endpoint list never delays the probes), then the route's own methods.
+ * It reaches a server through front-door.ts (the `http.server.request.start` diagnostics channel), never by patching
+ * `http.Server.prototype`.
  */
 let server: http.Server;
 let base: string;
@@ -42,5 +45,6 @@ describe("the methods guard", () => {
     expect((await send("TRACE", "/api/eval/meta")).allow).toBe("GET, HEAD, OPTIONS");
     expect((await send("PROPFIND", "/api/builder/agents/abc")).allow).toBe("GET, PATCH, DELETE, HEAD, OPTIONS");
     expect((await send("TRACE", "/eval")).allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"); // no REST route: the seven
+    expect(http.Server.prototype.emit).toBe(EventEmitter.prototype.emit); // nothing patched
   });
 });

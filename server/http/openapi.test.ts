@@ -2,6 +2,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { MAX_DB_INT } from "../core/params";
+import { STORABLE_TEXT_PATTERN } from "../core/text";
 import { ENDPOINTS } from "./endpoints";
 import { openapiDocument } from "./openapi";
 
@@ -186,5 +187,94 @@ describe("error details are typed in the document where the code table gives the
     expect(upload413(error("EVAL_LIMIT_EXCEEDED", [{ limit: "maxImportBytes", value: 5 }]))).toBe(true);
     expect(upload413(error("PAYLOAD_TOO_LARGE", [{ limitBytes: 5 }]))).toBe(true);
     expect(upload413(error("PAYLOAD_TOO_LARGE", [{ limit: 5 }]))).toBe(false);
+  });
+});
+
+/**
+ * Rules the server enforces are said by the document too (JSON Schema where it can, the description where it cannot),
+ * so a client or fuzzer that follows the document is never refused for a rule it could not see.
+ */
+describe("the rules the server enforces are in the documented schemas", () => {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats(ajv);
+  ajv.addSchema(doc as object, "openapi");
+  const component = (name: string) => ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+  const bodyOf = (path: string, method: string) =>
+    ajv.compile(doc.paths[path]![method]!.requestBody!.content!["application/json"]!.schema as object);
+
+  it("every input string and object key refuses a NUL and an unpaired surrogate (free values say so)", () => {
+    const problems: string[] = [];
+    let strings = 0;
+    for (const { op, name } of operations) {
+      for (const input of inputSchemas(op)) {
+        for (const { node, at } of walk(input.schema, input.at)) {
+          if (node.type === "string" && node.enum === undefined && node.const === undefined && node.format !== "date") {
+            strings++;
+            const patterns = [node.pattern, ...((node.allOf as Schema[] | undefined) ?? []).map((s) => s.pattern)];
+            if (!patterns.includes(STORABLE_TEXT_PATTERN)) problems.push(`${name} ${at}: string without the rule`);
+          }
+          if (node.type === "object" && (node.propertyNames as Schema | undefined)?.pattern !== STORABLE_TEXT_PATTERN)
+            problems.push(`${name} ${at}: object keys without the rule`);
+        }
+      }
+    }
+    expect(strings).toBeGreaterThan(100);
+    expect(problems).toEqual([]);
+    const chat = component("ChatRequest");
+    expect(chat({ message: "hello 😀" })).toBe(true);
+    expect(chat({ message: "a\u0000b" })).toBe(false);
+    expect(chat({ message: "x\ud800" })).toBe(false);
+    expect(chat({ input: { "k\u0000": 1 } })).toBe(false);
+    const free = (doc.components.schemas!.ChatRequest!.properties as Record<string, Schema>).input!
+      .additionalProperties as Schema;
+    expect(free.description).toMatch(/NUL.*unpaired surrogate.*100 levels/);
+  });
+
+  it("days before 1970 are refused", () => {
+    const usage = doc.paths["/api/eval/usage"]!.get!.parameters!.find((p) => p.name === "from")!;
+    const day = ajv.compile(usage.schema as object);
+    expect([day("1970-01-01"), day("2026-02-28"), day("1969-12-31"), day("0000-01-01"), day("2026-02-30")]).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it("regex flags may not repeat; a chat needs message or input; a shadow a candidate version or workflow", () => {
+    const assertion = component("EvalAssertion");
+    expect(assertion({ type: "regex", value: "a+", flags: "im" })).toBe(true);
+    expect(assertion({ type: "regex", value: "a+", flags: "ii" })).toBe(false);
+    const chat = component("ChatRequest");
+    expect([chat({ message: "hi" }), chat({ input: {} }), chat({}), chat({ sessionId: "s" })]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    const shadow = component("ShadowConfigInput");
+    const refs = { liveRef: "{{a.result.x}}", candidateRef: "{{b.result.x}}" };
+    expect(shadow({ ...refs, candidateVersion: 2 })).toBe(true);
+    expect(shadow(refs)).toBe(false);
+  });
+
+  it("a fail verdict needs a basis and an attribution", () => {
+    const verdict = component("EvalVerdictInput");
+    expect(verdict({ verdict: "pass" })).toBe(true);
+    expect(verdict({ verdict: "fail", basis: "misses the dish", attribution: "generation" })).toBe(true);
+    expect(verdict({ verdict: "fail", attribution: "generation" })).toBe(false);
+    expect(verdict({ verdict: "fail", basis: "   ", attribution: "generation" })).toBe(false);
+    expect(verdict({ verdict: "fail", basis: "why" })).toBe(false);
+    expect(verdict({ verdict: "fail", basis: "why", attribution: "nobody" })).toBe(false);
+  });
+
+  it("a workflow has a start and an end node: an empty one breaks the documented schema", () => {
+    const provision = bodyOf("/api/builder/agents", "post");
+    const node = (id: string, type: string) => ({ id, type, position: { x: 0, y: 0 } });
+    const edges = [{ source: "s", target: "e" }];
+    expect(provision({ name: "a", workflow: { nodes: [node("s", "start"), node("e", "end")], edges } })).toBe(true);
+    expect(provision({ name: "a", workflow: { nodes: [], edges: [] } })).toBe(false);
+    expect(provision({ name: "a", workflow: { nodes: [node("s", "start")], edges: [] } })).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { ErrorOut } from "../core/errors";
 import { PERMISSIONS } from "../auth/roles";
 import { FINDING_CODES, WORKFLOW_LIMITS } from "../workflow";
 import { RUNTIME_ERROR_CODES } from "../runtime/errors";
+import { MAX_INPUT_DEPTH, STORABLE_TEXT_PATTERN } from "../core/text";
 
 function table(head: string[], rows: string[][]): string {
   const esc = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
@@ -149,6 +150,52 @@ function authText(e: Endpoint): string {
   return `${who}${e.permission ? ` whose role has ${e.permission}` : ""} (401 without, 403 with a role that lacks it).`;
 }
 
+/** Formats whose own syntax already leaves no room for NUL or a surrogate. */
+const TEXT_FORMATS = new Set(["date", "date-time", "time", "email", "uuid", "uri", "cuid", "cuid2", "ulid"]);
+
+/**
+ * The input rules every operation shares (server/core/text.ts), said by the document where JSON Schema can say them:
+ * every input string and object key matches STORABLE_TEXT_PATTERN (no NUL, no unpaired surrogate); a free JSON value
+ * says it (and the nesting limit, which JSON Schema cannot) in its description. Output schemas are left as they are.
+ */
+function inputRules(ctx: { jsonSchema: Record<string, unknown>; zodSchema: unknown; io: "input" | "output" }): void {
+  if (ctx.io !== "input") return;
+  const s = ctx.jsonSchema;
+  const kind = (ctx.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def?.type;
+  if (kind === "unknown" || kind === "any") {
+    // a value parsed as anything but documented by a JSON Schema given whole in its meta (the workflow): a copy with
+    // the rule on every string and key inside (the meta objects are shared with MCP and the node-type contract)
+    for (const key of ["properties", "items", "oneOf", "anyOf", "allOf", "additionalProperties"] as const)
+      if (s[key] !== undefined) s[key] = storableCopy(s[key]);
+    if (s.type === undefined && s.properties === undefined) {
+      const rule = `Any JSON value; its strings and keys may not hold a NUL or an unpaired surrogate, and it nests at most ${MAX_INPUT_DEPTH} levels.`;
+      s.description = typeof s.description === "string" ? `${s.description} ${rule}` : rule;
+    }
+  }
+  storableRule(s);
+}
+
+/** Adds the storable-text rule to one JSON Schema node (a string's pattern, an object's property names). */
+function storableRule(s: Record<string, unknown>): void {
+  if (s.type === "string" && s.enum === undefined && s.const === undefined && !TEXT_FORMATS.has(String(s.format))) {
+    if (s.pattern === undefined) s.pattern = STORABLE_TEXT_PATTERN;
+    else if (s.pattern !== STORABLE_TEXT_PATTERN)
+      s.allOf = [...((s.allOf as unknown[]) ?? []), { pattern: STORABLE_TEXT_PATTERN }];
+  }
+  if (s.type === "object") s.propertyNames = { ...(s.propertyNames as object), pattern: STORABLE_TEXT_PATTERN };
+}
+
+/** A deep copy of a JSON Schema fragment with the storable-text rule on every node. */
+function storableCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(storableCopy);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value))
+    out[k] = k === "const" || k === "enum" || k === "default" || k === "examples" ? v : storableCopy(v);
+  storableRule(out); // (on a `properties` map too: harmless, its `type` is a schema, never "string" or "object")
+  return out;
+}
+
 const cache = new WeakMap<readonly Endpoint[], ReturnType<typeof createDocument>>();
 
 /** OpenAPI 3.1, generated from the endpoint list and the same zod schemas the handlers parse with. */
@@ -217,6 +264,6 @@ function build(endpoints: readonly Endpoint[]) {
       },
       paths: paths as Parameters<typeof createDocument>[0]["paths"],
     },
-    { allowEmptySchema: { unknown: true, custom: true } },
+    { allowEmptySchema: { unknown: true, custom: true }, override: inputRules },
   );
 }

@@ -1,5 +1,6 @@
-import http from "node:http";
+import type http from "node:http";
 import { readiness } from "../core/readiness";
+import { addDoor } from "./front-door";
 
 /**
  * Next.js holds every request until instrumentation's `register()` (our start-up: migrations, possibly waiting for
@@ -11,38 +12,32 @@ import { readiness } from "../core/readiness";
  * - `GET /api/health/ready` (readiness): 503 `{ status: "starting" | "failed", since, detail, database }`.
  * Every other request waits for start-up as before (a browser opening the app during the first start's migrations
  * sees the page once they are applied). Once ready, the routes in app/api/health answer with their database checks.
- * Same mechanism as the methods guard (server/http/methods-guard.ts): HTTP servers dispatch through `emit("request")`.
+ * Answered through front-door.ts (public Node APIs), like the methods guard (server/http/methods-guard.ts).
  */
-type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 type Globals = { __flowbenchStartupProbes?: boolean };
 
 export function installStartupProbes(databaseKind: string): void {
   const g = globalThis as typeof globalThis & Globals;
   if (g.__flowbenchStartupProbes) return;
   g.__flowbenchStartupProbes = true;
-  const emit = http.Server.prototype.emit as Emit;
-  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === "request") {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      const state = readiness();
-      if (state.state !== "ready" && (req.method === "GET" || req.method === "HEAD")) {
-        const path = (req.url ?? "").split("?")[0];
-        const answer = (status: number, body: unknown) => {
-          res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-          res.end(req.method === "HEAD" ? undefined : JSON.stringify(body));
-          return true;
-        };
-        const database = { kind: databaseKind, status: "starting" };
-        if (path === "/api/health") return answer(200, { status: "ok", database });
-        if (path === "/api/health/ready")
-          return answer(503, {
-            status: state.state,
-            since: state.since,
-            ...(state.detail ? { detail: state.detail } : {}),
-            database,
-          });
-      }
-    }
-    return emit.call(this, event, ...args);
-  } as typeof http.Server.prototype.emit;
+  addDoor((req: http.IncomingMessage, res: http.ServerResponse) => {
+    const state = readiness();
+    if (state.state === "ready" || (req.method !== "GET" && req.method !== "HEAD")) return false;
+    const path = (req.url ?? "").split("?")[0];
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : JSON.stringify(body));
+      return true;
+    };
+    const database = { kind: databaseKind, status: "starting" };
+    if (path === "/api/health") return answer(200, { status: "ok", database });
+    if (path === "/api/health/ready")
+      return answer(503, {
+        status: state.state,
+        since: state.since,
+        ...(state.detail ? { detail: state.detail } : {}),
+        database,
+      });
+    return false;
+  });
 }

@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { ValidationResultSchema, workflowField } from "../workflow";
+import { ValidationResultSchema, WORKFLOW_JSON_SCHEMA } from "../workflow";
 
 /** What builder_list_node_types returns as structuredContent (its top level; each part is described in the text). */
 const NodeTypesOutput = {
@@ -12,6 +12,21 @@ const NodeTypesOutput = {
   limits: z.record(z.string(), z.number()),
   findingCodes: z.record(z.string(), z.object({ severity: z.string(), description: z.string() }).passthrough()),
 };
+
+/**
+ * builder_validate's input as the tool takes it: `workflow` may be any JSON value (an unknown node type, a temperature
+ * out of range, a missing field: each is answered with findings, never refused), so a client that checks arguments
+ * against the declared schema before sending can ask about any workflow. The typed shape a valid workflow has (each
+ * node `oneOf` by `type` with that type's config schema) is published beside it as `$defs.Workflow`.
+ */
+const ValidateInput = z
+  .object({
+    workflow: z.unknown().meta({
+      description:
+        "The workflow to check: { nodes: [...], edges: [...] }. Any JSON value is accepted and answered with findings; a valid workflow has the shape of #/$defs/Workflow.",
+    }),
+  })
+  .meta({ $defs: { Workflow: WORKFLOW_JSON_SCHEMA } });
 
 /** What the builder tools need; the in-app endpoint calls the services, the stdio server calls REST via the SDK. */
 export type BuilderToolsApi = {
@@ -55,7 +70,7 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
       title: "Validate a workflow",
       description:
         "Validates a workflow graph {nodes, edges} without storing it. Returns { valid, errors, warnings }; every finding has a stable code and a JSON-pointer path into { workflow }.",
-      inputSchema: { workflow: workflowField("The workflow object: { nodes: [...], edges: [...] }") },
+      inputSchema: ValidateInput,
       outputSchema: ValidationResultSchema.shape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

@@ -33,7 +33,7 @@ export const ChatInput = z
     message: "Send `message` or `input`",
     path: ["message"],
   })
-  .meta({ id: "ChatRequest" });
+  .meta({ id: "ChatRequest", anyOf: [{ required: ["message"] }, { required: ["input"] }] });
 
 export const TestRunInput = z
   .object({

@@ -92,12 +92,18 @@ function workflowJsonSchema(): JsonSchema {
       required: contract.requiredAnyOf.length ? [...node.required, "config"] : node.required,
     };
   });
+  // at least one start and one end node (else WORKFLOW_NO_START / WORKFLOW_NO_END), so never an empty workflow
+  const hasNode = (type: string) => ({
+    contains: { type: "object", properties: { type: { const: type } }, required: ["type"] },
+  });
   return {
     ...workflow,
     properties: {
       ...properties,
       nodes: {
         ...properties.nodes,
+        minItems: 2,
+        allOf: [hasNode("start"), hasNode("end")],
         items: { title: "Node", description: "One node; its `type` selects the config schema.", oneOf: variants },
       },
     },

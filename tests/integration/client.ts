@@ -1,11 +1,20 @@
 import fs from "node:fs";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
-import { inject } from "vitest";
+import { describe, expect, inject } from "vitest";
 import type { AppRouter } from "@/server/api/root";
 import { checkConformance } from "./conformance";
 import type { ServerInfo } from "./global-setup";
 
 export const servers = (): ServerInfo[] => inject("servers");
+
+/**
+ * `describe` for tests that need no started server. `npm test` runs the PGlite and the PostgreSQL leg at once, in two
+ * processes that run the same files (global-setup.ts); these tests are registered in one of them only, so they run
+ * (and count) once.
+ */
+export function describeServerIndependent(name: string, fn: () => void) {
+  if (inject("serverIndependent") !== false) describe(name, fn);
+}
 
 export type ApiResult<T = any> = { status: number; body: T; headers: Headers; text: string };
 
@@ -39,6 +48,16 @@ export async function api<T = any>(
     else throw new Error(`conformance: ${problem}`);
   }
   return { status: res.status, body: parsed as T, headers: res.headers, text };
+}
+
+/**
+ * The body of an answer with exactly `status` (200 unless given); any other status fails the test with the status and
+ * the body. For setup calls and for answers whose status is part of what a test checks.
+ */
+export async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
+  const r = await p;
+  expect(r.status, r.text).toBe(status);
+  return r.body;
 }
 
 /** Every conformance problem seen by api() in this file (FLOWBENCH_CONFORMANCE=report collects instead of failing). */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import agentJson from "@/server/seed/meal-recommendation/agent.json";
 import { ROOT } from "../../scripts/lib/app-server";
-import { api, servers, type ApiResult } from "./client";
+import { api, servers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -13,12 +13,6 @@ import type { ServerInfo } from "./global-setup";
  * low-scored traces with expectations, a judged run, Bad Cases, a shadow with disagreements; a second run makes
  * nothing; a run that stopped halfway is completed by the next one.
  */
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
 function demo(server: ServerInfo, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
     execFile(

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, ok } from "./client";
 
 /**
  * What the annotation page reads besides the queue's rows, over real HTTP on both databases: the review progress
  * counted now (GET /runs/{id}/progress) and one item's place and the items around it under the queue filters
  * (GET /runs/{id}/items/{itemId}/neighbours); each response is checked against its documented schema by api().
  */
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
 for (const server of servers()) {
   describe(`annotation queue reads on ${server.name}`, () => {
     it("progress after verdicts and adoption; an item's neighbours beyond the first page; the same through tRPC; 400/404/401 in the one error shape", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -10,12 +10,6 @@ import type { ServerInfo } from "./global-setup";
 
 const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
 const BAD = "Sorry, I cannot help with that.";
-
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
 
 const key = (i: number) => `q${String(i + 1).padStart(2, "0")}`;
 function questions(n: number) {

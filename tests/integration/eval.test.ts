@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, ok } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 import type { ServerInfo } from "./global-setup";
 
@@ -41,12 +41,6 @@ function questions(n: number, scripted = 0) {
         }
       : {}),
   }));
-}
-
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
 }
 
 async function frozenSet(
@@ -239,10 +233,11 @@ for (const server of servers()) {
       expect(upload.unmatched).toEqual([expect.objectContaining({ key: "q99" })]);
       expect(upload.run.status).toBe("awaiting_review");
 
-      // the gate before any verdict: exit 1, machine suggestions do not count
+      // the gate before any verdict: pending (exit 1), machine suggestions do not count
       let gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId], env);
       expect(gate.code, gate.stderr).toBe(1);
-      expect(gate.stdout).toContain("FAIL");
+      expect(gate.stdout).toMatch(/^PENDING /);
+      expect(gate.stdout).toContain("waiting for: 30 questions without a verdict");
       expect(gate.stdout).toContain("0/30");
 
       const adopted = await ok(api(server, "POST", `/api/eval/runs/${run.id}/adopt`, { body: {} }));
@@ -253,14 +248,31 @@ for (const server of servers()) {
       expect(spot.items[0].verdict).toMatchObject({ verdict: "fail", source: "adopted" });
       expect(spot.items[0].suggestion.flags.map((f: { flag: string }) => f.flag)).toContain("refusal");
 
-      // 27 adopted passes -> the gate passes
+      // 27 adopted passes, but the 3 adopted fails are spot-checks no person has looked at: pending
+      gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"], env);
+      expect(gate.code, gate.stderr).toBe(1);
+      expect(JSON.parse(gate.stdout)).toMatchObject({
+        passed: false,
+        status: "pending",
+        result: { missing: ["3 spot-checks left"], spotChecksLeft: ["q28", "q29", "q30"] },
+      });
+      const restGate = await ok(api(server, "GET", `/api/eval/runs/${run.shortId}/gate`));
+      expect(restGate.result).toMatchObject({ status: "pending", counts: { spotChecksLeft: 3 } });
+      // a person confirms each refusal: the gate passes
+      for (const spotItem of spot.items)
+        await ok(
+          api(server, "PUT", `/api/eval/runs/${run.id}/items/${spotItem.id}/verdict`, {
+            body: { verdict: "fail", basis: "refuses to answer", attribution: "guardrail" },
+          }),
+        );
       gate = await cli("check_eval_golden_gate", ["--run-id", run.shortId, "--json"], env);
       expect(gate.code, gate.stderr).toBe(0);
       const json = JSON.parse(gate.stdout);
       expect(json).toMatchObject({
         passed: true,
+        status: "pass",
         shortId: run.shortId,
-        result: { counts: { pass: 27, fail: 3, unjudged: 0, threshold: 26 } },
+        result: { counts: { pass: 27, passTyped: 0, passAdopted: 27, fail: 3, unjudged: 0, threshold: 26 } },
       });
 
       // humans overturn two passes -> 25/30 -> exit 1
@@ -286,6 +298,7 @@ for (const server of servers()) {
       expect(history.history.map((h: { after: { source: string } }) => h.after.source)).toEqual(["adopted", "human"]);
       gate = await cli("check_eval_golden_gate", ["--run-id", run.id], env);
       expect(gate.code).toBe(1);
+      expect(gate.stdout).toMatch(/^FAIL /);
       expect(gate.stdout).toContain("25/30");
       expect(gate.stdout).toContain("GATE_BELOW_THRESHOLD");
 
@@ -293,15 +306,15 @@ for (const server of servers()) {
       const report = await ok(api(server, "GET", `/api/eval/runs/${run.shortId}/report`));
       expect(report.machine).toMatchObject({ pass: 27, fail: 3, passRate: 0.9 });
       expect(report.human).toMatchObject({ pass: 25, fail: 5, passRate: 0.8333 });
-      expect(report.completeness).toMatchObject({ judged: 30, total: 30, ratio: 1, adopted: 28, human: 2 });
+      expect(report.completeness).toMatchObject({ judged: 30, total: 30, ratio: 1, adopted: 25, human: 5 });
       expect(report.breakdown.byTier).toEqual([expect.objectContaining({ tier: "pipeline_live", total: 30 })]);
       // the adopted refusals got an attribution derived from their guardrail flag
       expect(report.breakdown.byAttribution).toEqual([
         { attribution: "guardrail", fails: 3 },
         { attribution: "data", fails: 2 },
       ]);
-      expect(report.agreement).toMatchObject({ pairs: 2, agreed: 0, rawAgreement: 0 });
-      expect(report.gate).toMatchObject({ passed: false, counts: { pass: 25 } });
+      expect(report.agreement).toMatchObject({ pairs: 5, agreed: 3, rawAgreement: 0.6, typed: 5 });
+      expect(report.gate).toMatchObject({ passed: false, status: "fail", counts: { pass: 25, typed: 5 } });
       expect(report.latency.items).toBe(30);
       expect(report.run.status).toBe("completed");
 

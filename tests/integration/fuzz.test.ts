@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkConformance } from "./conformance";
-import { api, minimalWorkflow, servers } from "./client";
+import { api, minimalWorkflow, servers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 import { resolve, sampleOf, type JsonSchema } from "./schema-values";
 
@@ -80,12 +80,6 @@ const HOSTILE_BODIES = ["{nope", "[]", "null", '"text"', "1", DEEP, '{"\\ud800":
 
 const weekAgo = () => new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 const today = () => new Date().toISOString().slice(0, 10);
-
-async function ok<T = any>(p: Promise<{ status: number; body: T; text: string }>, status = 200): Promise<T> {
-  const r = await p;
-  if (r.status !== status) throw new Error(`seeding: expected ${status}, got ${r.status}: ${r.text.slice(0, 300)}`);
-  return r.body;
-}
 
 /** A small real world the operations can act on. */
 async function seedWorld(server: ServerInfo): Promise<Seed> {

@@ -18,15 +18,26 @@ export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "ad
 declare module "vitest" {
   export interface ProvidedContext {
     servers: ServerInfo[];
+    /** whether this process runs the tests that need no started server (the PGlite leg's process does) */
+    serverIndependent: boolean;
     /** A local stand-in for the owner's API; both app servers have it as WEBHOOK_BASE_URL. */
     webhookUrl: string;
   }
 }
 
+/** The legs this process runs: FLOWBENCH_IT_LEG=pglite or =postgresql runs one (`npm test` runs both legs at once, in
+ * two processes, each with its own server); unset runs both in this process, one after the other. */
+export function integrationLegs(): Array<"pglite" | "postgresql"> {
+  const leg = process.env.FLOWBENCH_IT_LEG;
+  if (leg === "pglite" || leg === "postgresql") return [leg];
+  if (leg) throw new Error(`FLOWBENCH_IT_LEG=${leg}: expected pglite or postgresql`);
+  return ["pglite", "postgresql"];
+}
+
 /**
- * Starts the production build twice: on the embedded PGlite and on a fresh database of the PostgreSQL server.
- * Every integration test runs against both. The server leg is skipped with a printed notice only when no
- * PostgreSQL server is reachable.
+ * Starts the production build on the embedded PGlite and on a fresh database of the PostgreSQL server (or on the one
+ * FLOWBENCH_IT_LEG names). Every integration test that takes `servers()` runs against each. The server leg is skipped
+ * with a printed notice only when no PostgreSQL server is reachable.
  */
 export default async function setup(project: TestProject) {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
@@ -39,15 +50,21 @@ export default async function setup(project: TestProject) {
   }
   const cleanups: Array<() => Promise<void>> = [];
   const servers: StartedServer[] = [];
-  const pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-pglite-"));
-  cleanups.push(async () => fs.rmSync(pgliteDir, { recursive: true, force: true }));
+  const legs = integrationLegs();
 
   const webhook = await startWebhookServer();
   cleanups.push(webhook.close);
   const runtimeEnv = { WEBHOOK_BASE_URL: webhook.url };
 
-  const starts: Array<Promise<StartedServer>> = [startServer("pglite", `pglite:${pgliteDir}`, runtimeEnv)];
-  if (await postgresReachable()) {
+  const starts: Array<Promise<StartedServer>> = [];
+  if (legs.includes("pglite")) {
+    const pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-pglite-"));
+    cleanups.push(async () => fs.rmSync(pgliteDir, { recursive: true, force: true }));
+    starts.push(startServer("pglite", `pglite:${pgliteDir}`, runtimeEnv));
+  }
+  if (!legs.includes("postgresql")) {
+    /* this process runs the PGlite leg only */
+  } else if (await postgresReachable()) {
     const database = await createPostgresDatabase();
     cleanups.push(database.drop);
     starts.push(startServer("postgresql", database.url, runtimeEnv));
@@ -64,6 +81,7 @@ export default async function setup(project: TestProject) {
     throw e;
   }
   project.provide("webhookUrl", webhook.url);
+  project.provide("serverIndependent", legs.includes("pglite"));
   project.provide(
     "servers",
     servers.map(({ name, url, adminToken, adminEmail, adminPassword }) => ({

@@ -70,5 +70,24 @@ for (const server of servers()) {
       expect(checked).toBeGreaterThan(150);
       expect(problems).toEqual([]);
     });
+
+    it("OPTIONS on every path answers 204 with exactly the Allow its 405 sends; on an unknown API path 404", async () => {
+      const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const problems: string[] = [];
+      for (const [template, operations] of Object.entries(doc.paths)) {
+        const allow = expectedAllow(Object.keys(operations).map((m) => m.toUpperCase()));
+        const res = await raw(`${server.url}${template.replace(/\{[^}]+\}/g, "x1")}`, "OPTIONS", server.adminToken);
+        if (res.status !== 204 || res.allow !== allow)
+          problems.push(
+            `OPTIONS ${template}: ${res.status} allow=${res.allow ?? "(none)"} (expected 204 allow=${allow})`,
+          );
+      }
+      expect(problems).toEqual([]);
+      const unknown = await raw(`${server.url}/api/no-such-thing`, "OPTIONS", server.adminToken);
+      expect(unknown.status).toBe(404);
+      expect(JSON.parse(unknown.body)).toMatchObject({ error: { code: "NOT_FOUND" } });
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -9,12 +9,6 @@ import type { ServerInfo } from "./global-setup";
  * comparison marks the Bad Case's question fixed -> the Bad Case verified (refused before the passing re-run). The board
  * follows every step; a later run that fails the verified question takes it back to "in a run".
  */
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
 async function settled(server: ServerInfo, runId: string) {
   const until = Date.now() + 90_000;
   for (;;) {

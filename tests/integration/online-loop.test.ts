@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { api, minimalWorkflow, servers, tokenWithRole, trpc, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -8,12 +8,6 @@ import type { ServerInfo } from "./global-setup";
  * existing sample, 20 concurrent adds of one trace make one sample, a frozen pool gets a new draft, a conversation
  * becomes a script with preset turns).
  */
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
 function httpWorkflow() {
   const wf = minimalWorkflow();
   wf.nodes.splice(1, 0, {

@@ -8,7 +8,7 @@ import { createLogger } from "@/sample-app/src/logger";
 import { startApp, type RunningApp } from "@/sample-app/src/server";
 import { SEED_SCENES } from "@/sample-app/src/seed-data";
 import { ROOT, startServer, type StartedServer } from "../../scripts/lib/app-server";
-import { api, type ApiResult } from "./client";
+import { api, ok } from "./client";
 
 /**
  * The README walk-through, end to end: the platform (embedded database, sample agent seeded) and the meal-scenes
@@ -39,12 +39,6 @@ function cli(name: string, args: string[]): Promise<{ code: number; stdout: stri
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
 }
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { FlowbenchClient, FlowbenchError } from "@/sdk/typescript";
-import { api, minimalWorkflow, servers } from "./client";
+import { api, describeServerIndependent, minimalWorkflow, servers } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 
 function invalidWorkflow() {
@@ -16,8 +16,69 @@ function invalidWorkflow() {
   return wf;
 }
 
-describe("SDK failure modes (a misbehaving server, no Flowbench needed)", () => {
-  it("TypeScript SDK: an answer whose body breaks off or stalls is a FlowbenchError (CONNECTION_FAILED / TIMEOUT), not a TypeError", async () => {
+/**
+ * Runs a Python script with the SDK on its path, without blocking this process: a spawnSync of several seconds kept
+ * the test's HTTP client from seeing the server close an idle keep-alive connection, and the next POST then failed
+ * with "other side closed".
+ */
+function runPython(script: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("python3", ["-c", script, ...args], {
+      env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("close", () => resolve({ stdout, stderr }));
+  });
+}
+
+/**
+ * A local HTTP server that misbehaves the ways a proxy or a broken deployment does: HTML with 200, JSON of the wrong
+ * shape, a validate answer that is no validation result, an HTML 502, a body that breaks off. `seen` lists requests.
+ */
+async function misbehavingServer(): Promise<{ base: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} `);
+    req.resume();
+    const url = req.url ?? "";
+    if (url.startsWith("/api/builder/node-types")) {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html><body>Welcome to the proxy</body></html>");
+    } else if (url.startsWith("/api/builder/recipes/")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"unexpected":true}');
+    } else if (url.startsWith("/api/builder/validate")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    } else if (url.includes("/versions")) {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html><body>502 Bad Gateway</body></html>");
+    } else if (url.startsWith("/api/broken-body")) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      res.write('{"nodeTypes":[');
+      setTimeout(() => res.destroy(), 20);
+    } else {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end('{"error":{"code":"NOT_FOUND","message":"no","details":[]}}');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+describeServerIndependent("SDK failure modes (a misbehaving server, no Flowbench needed)", () => {
+  it("TypeScript SDK: an answer whose body breaks off or stalls is a FlowbenchError (RESPONSE_INCOMPLETE / TIMEOUT), not a TypeError", async () => {
     const broken = http.createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
       res.write('{"nodeTypes":[');
@@ -30,7 +91,7 @@ describe("SDK failure modes (a misbehaving server, no Flowbench needed)", () => 
       expect(reset).toBeInstanceOf(FlowbenchError);
       expect(reset).toMatchObject({
         status: 200,
-        code: "CONNECTION_FAILED",
+        code: "RESPONSE_INCOMPLETE",
         message: expect.stringContaining(`${base}/api/builder/node-types`),
       });
       const stalled = await new FlowbenchClient({ baseUrl: base, token: "x", timeoutMs: 300 })
@@ -41,6 +102,81 @@ describe("SDK failure modes (a misbehaving server, no Flowbench needed)", () => 
     } finally {
       broken.closeAllConnections();
       await new Promise((r) => broken.close(r));
+    }
+  });
+
+  it("TypeScript SDK: HTML or a wrongly shaped 2xx, a non-result from validate and unserialisable arguments are errors with their own codes and true statuses", async () => {
+    const { base, seen, close } = await misbehavingServer();
+    try {
+      const client = new FlowbenchClient({ baseUrl: base, token: "x" });
+      const caught = async (p: Promise<unknown>) => {
+        const e = await p.then(
+          () => null,
+          (x: unknown) => x,
+        );
+        expect(e).toBeInstanceOf(FlowbenchError);
+        return { status: (e as FlowbenchError).status, code: (e as FlowbenchError).code };
+      };
+      expect(await caught(client.listNodeTypes())).toEqual({ status: 200, code: "UNEXPECTED_RESPONSE" }); // HTML
+      expect(await caught(client.getRecipe("minimal"))).toEqual({ status: 200, code: "UNEXPECTED_RESPONSE" }); // { unexpected }
+      expect(await caught(client.validateWorkflow(minimalWorkflow()))).toEqual({
+        status: 200,
+        code: "UNEXPECTED_RESPONSE",
+      }); // a 200 that is not a validation result (was reported as 400)
+      expect(await caught(client.addVersion("a1", { workflow: minimalWorkflow() }))).toEqual({
+        status: 502,
+        code: "HTTP_502",
+      }); // a proxy's HTML error page
+      expect(await caught(client.createAgent({ name: "big", workflow: { n: 10n } }))).toEqual({
+        status: 0,
+        code: "REQUEST_NOT_SERIALIZABLE",
+      }); // a BigInt (was CONNECTION_FAILED)
+      expect(seen.filter((r) => r.startsWith("POST /api/builder/agents "))).toEqual([]); // nothing was sent
+      expect(await caught(client.request("GET", "/api/broken-body"))).toEqual({
+        status: 200,
+        code: "RESPONSE_INCOMPLETE",
+      });
+    } finally {
+      await close();
+    }
+  });
+
+  it("Python SDK: a body that breaks off, HTML or a wrongly shaped 2xx and a non-result from validate are FlowbenchErrors with their own codes", async () => {
+    const { base, close } = await misbehavingServer();
+    const script = `
+import json, sys
+from flowbench import Client, FlowbenchError
+c = Client(sys.argv[1], token="x")
+out = {}
+calls = {
+    "broken": lambda: c.request("GET", "/api/broken-body"),
+    "html": lambda: c.list_node_types(),
+    "shape": lambda: c.get_recipe("minimal"),
+    "validate": lambda: c.validate_workflow({"nodes": [], "edges": []}),
+    "proxy": lambda: c.add_version("a1", {"nodes": [], "edges": []}),
+}
+for name, call in calls.items():
+    try:
+        call()
+        out[name] = None
+    except FlowbenchError as e:
+        out[name] = [e.status, e.code]
+    except Exception as e:
+        out[name] = ["raw", type(e).__name__]
+print(json.dumps(out))
+`;
+    try {
+      const r = await runPython(script, [base]);
+      expect(r.stderr).toBe("");
+      expect(JSON.parse(r.stdout)).toEqual({
+        broken: [200, "RESPONSE_INCOMPLETE"], // was a raw http.client.IncompleteRead
+        html: [200, "UNEXPECTED_RESPONSE"],
+        shape: [200, "UNEXPECTED_RESPONSE"],
+        validate: [200, "UNEXPECTED_RESPONSE"],
+        proxy: [502, "HTTP_502"],
+      });
+    } finally {
+      await close();
     }
   });
 
@@ -107,7 +243,7 @@ for (const server of servers()) {
       });
     });
 
-    it("Python SDK: client.list_node_types() and client.validate_workflow(workflow_dict)", () => {
+    it("Python SDK: client.list_node_types() and client.validate_workflow(workflow_dict)", async () => {
       const script = `
 import json, sys
 from flowbench import Client, FlowbenchError
@@ -132,21 +268,12 @@ except FlowbenchError as e:
     down = [e.status, e.code, "http://127.0.0.1:9/api/builder/node-types" in e.message]
 print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["valid"], "bad": bad["errors"][0]["code"], "badPath": bad["errors"][0]["path"], "unauth": unauth, "nan": nan, "down": down}))
 `;
-      const r = spawnSync(
-        "python3",
-        [
-          "-c",
-          script,
-          server.url,
-          server.adminToken,
-          JSON.stringify(minimalWorkflow()),
-          JSON.stringify(invalidWorkflow()),
-        ],
-        {
-          env: { ...process.env, PYTHONPATH: path.join(ROOT, "sdk", "python") },
-          encoding: "utf8",
-        },
-      );
+      const r = await runPython(script, [
+        server.url,
+        server.adminToken,
+        JSON.stringify(minimalWorkflow()),
+        JSON.stringify(invalidWorkflow()),
+      ]);
       expect(r.stderr).toBe("");
       const out = JSON.parse(r.stdout);
       expect(out).toEqual({
@@ -158,6 +285,33 @@ print(json.dumps({"types": [t["type"] for t in types["nodeTypes"]], "ok": ok["va
         nan: [400, "INVALID_JSON"],
         down: [0, "CONNECTION_FAILED", true],
       });
+    });
+
+    it("MCP over HTTP refuses a JSON-RPC batch (protocol 2025-11-25 has none) with 400 -32600, unless the client declares 2025-03-26", async () => {
+      const batch = [
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ];
+      const accept = "application/json, text/event-stream";
+      for (const version of [undefined, "2025-11-25", "2025-06-18"]) {
+        const res = await api(server, "POST", "/api/mcp", {
+          body: batch,
+          headers: { accept, ...(version ? { "mcp-protocol-version": version } : {}) },
+        });
+        expect(res.status, String(version)).toBe(400);
+        expect(res.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 }, id: null });
+      }
+      const one = await api(server, "POST", "/api/mcp", {
+        body: batch[0],
+        headers: { accept, "mcp-protocol-version": "2025-11-25" },
+      });
+      expect(one.status).toBe(200);
+      const old = await api(server, "POST", "/api/mcp", {
+        body: batch,
+        headers: { accept, "mcp-protocol-version": "2025-03-26" },
+      });
+      expect(old.status).toBe(200);
+      expect(old.body).toHaveLength(2);
     });
 
     it("MCP over HTTP refuses a request without the Streamable HTTP Accept header with a documented 406", async () => {

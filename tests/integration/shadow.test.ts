@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, servers, tokenWithRole, trpc, type ApiResult } from "./client";
+import { api, servers, tokenWithRole, trpc, ok } from "./client";
 import { conditionDetector } from "@/server/eval/testing";
 
 /**
@@ -7,12 +7,6 @@ import { conditionDetector } from "@/server/eval/testing";
  * candidate (a draft workflow) with a different rule, live chats shadowed in the background without changing the
  * answer, replay, and the report (agreement, matrix, disagreements).
  */
-async function ok<T = any>(p: Promise<ApiResult<T>>, status = 200): Promise<T> {
-  const r = await p;
-  expect(r.status, r.text).toBe(status);
-  return r.body;
-}
-
 for (const server of servers()) {
   describe(`intent shadow on ${server.name}`, () => {
     it("configure, shadow live chats in the background, replay, report; roles", async () => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, minimalWorkflow, servers, trpc, trpcErrorOf } from "./client";
+import { api, minimalWorkflow, ok, servers, trpc, trpcErrorOf } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 
 /** Every app/api route file, as an OpenAPI-style path with its exported methods. */
@@ -90,6 +90,46 @@ for (const server of servers()) {
       expect(asset.headers.get("content-type")).toContain("javascript");
       expect((await fetch(`${server.url}/docs/assets/swagger-ui.css`)).status).toBe(200);
       expect((await fetch(`${server.url}/docs/assets/..%2Fpackage.json`)).status).toBe(404);
+    });
+
+    it("state conflicts are 409 as the code table says: closing answers of an in-platform run, freezing an empty version", async () => {
+      const agent = await ok(
+        api(server, "POST", "/api/builder/agents", { body: { name: "conflicts", workflow: minimalWorkflow() } }),
+        201,
+      );
+      const set = await ok(
+        api(server, "POST", "/api/eval/sets", {
+          body: { agentId: agent.agent.id, name: "conflicts", kind: "golden", gateThreshold: 1 },
+        }),
+        201,
+      );
+      const empty = await api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`);
+      expect([empty.status, empty.body.error.code]).toEqual([409, "SET_VERSION_INCOMPLETE"]);
+      const rows = [{ key: "q01", question: "Which dish?", expected_points: ["names a dish"] }];
+      await ok(
+        api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+          body: { format: "json", content: JSON.stringify(rows) },
+        }),
+      );
+      const frozen = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: frozen.id, mode: "in_platform", tier: "pipeline" },
+        }),
+        201,
+      );
+      const close = await api(server, "POST", `/api/eval/runs/${run.id}/close`);
+      expect([close.status, close.body.error.code]).toEqual([409, "RUN_MODE_MISMATCH"]);
+      const pasted = await api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+        body: { answers: [{ key: "q01", answer: "x" }] },
+      });
+      expect([pasted.status, pasted.body.error.code]).toEqual([409, "RUN_MODE_MISMATCH"]);
+      const viaTrpc = trpcErrorOf(
+        await trpc(server)
+          .eval.runs.close.mutate({ id: run.id })
+          .catch((e) => e),
+      );
+      expect([viaTrpc.httpStatus, viaTrpc.appCode]).toEqual([409, "RUN_MODE_MISMATCH"]);
     });
 
     it("health answers without auth and names the database", async () => {

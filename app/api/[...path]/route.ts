@@ -1,6 +1,6 @@
 import { json } from "@/server/http/endpoint";
 
-// Unknown API paths answer JSON, never Next's HTML 404 page.
+// Unknown API paths answer JSON, never Next's HTML 404 page (OPTIONS too: there is no route whose methods to list).
 function notFound(request: Request): Response {
   const { pathname } = new URL(request.url);
   return json(404, {
@@ -8,4 +8,11 @@ function notFound(request: Request): Response {
   });
 }
 
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+export {
+  notFound as GET,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+  notFound as OPTIONS,
+};

@@ -2,4 +2,4 @@ import { handle, otherMethods } from "@/server/http/endpoint";
 import { mcp } from "@/server/http/endpoints/mcp";
 
 export const POST = handle(mcp);
-export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

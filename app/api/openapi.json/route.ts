@@ -2,4 +2,4 @@ import { handle, otherMethods } from "@/server/http/endpoint";
 import { openapi } from "@/server/http/endpoints";
 
 export const GET = handle(openapi);
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -2,4 +2,4 @@ import { handle, otherMethods } from "@/server/http/endpoint";
 import { tracesList } from "@/server/http/endpoints/runtime";
 
 export const GET = handle(tracesList);
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

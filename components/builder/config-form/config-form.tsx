@@ -2,7 +2,7 @@
 
 /**
  * Renders a node's config form from `formModel(type)` (the contract) — the same component for all 8 types.
- * Each widget kind maps to one renderer in widgets.tsx; findings from the server are shown under their field.
+ * Each widget kind maps to one renderer in widgets/ (a file each); findings from the server are shown under their field.
  */
 import { memo, useMemo, type ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";

@@ -134,3 +134,96 @@ export function FailDialog({
     </Dialog>
   );
 }
+
+export type CommentInput = { verdict: "pass" | "fail"; basis: string; attribution?: string; classification?: string };
+
+/**
+ * A comment on any verdict, pass included (C): kept as the verdict's basis and in its history. On an item without a
+ * verdict it is a pass with a comment (a fail goes through F, which asks where it broke); on an item with one it keeps
+ * that verdict, its attribution and scenario, and the comment makes it the person's own (an adopted one is then checked).
+ */
+export function CommentDialog({
+  open,
+  onClose,
+  item,
+  onSubmit,
+}: {
+  open: boolean;
+  onClose: () => void;
+  item?: EvalItem;
+  onSubmit: (input: CommentInput) => void;
+}) {
+  const [text, setText] = useState("");
+  const [tried, setTried] = useState(false);
+  const seed = open && item ? `${item.id}:${item.verdictVersion}` : null;
+  useEffect(() => {
+    if (!seed || !item) return;
+    const v = item.verdict;
+    setText(v?.source === "human" ? (v.basis ?? "") : "");
+    setTried(false);
+  }, [seed]); // eslint-disable-line react-hooks/exhaustive-deps
+  const v = item?.verdict;
+  const verdict = v?.verdict ?? "pass";
+  const submit = () => {
+    setTried(true);
+    if (!text.trim()) return;
+    onSubmit({
+      verdict,
+      basis: text.trim(),
+      ...(verdict === "fail" ? { attribution: v?.attribution ?? undefined } : {}),
+      ...(v?.classification ? { classification: v.classification } : {}),
+    });
+  };
+  const label = v ? `Save comment on the ${v.verdict}` : "Pass with this comment";
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="md"
+      title={v ? `Comment on the ${v.verdict}` : "Pass with a comment"}
+      description={
+        v
+          ? `The comment is kept with the verdict and in its history${v.source === "adopted" ? "; the adopted verdict becomes yours (checked)" : ""}.`
+          : "The item has no verdict yet: this saves a pass with your comment. For a fail, press F."
+      }
+      initialFocus="textarea"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant={verdict === "fail" ? "dangerSolid" : "success"} onClick={submit}>
+            {label}
+          </Button>
+        </>
+      }
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+      >
+        <Field
+          label="Comment"
+          hint="Ctrl+Enter saves."
+          error={tried && !text.trim() ? "Write the comment first" : undefined}
+        >
+          <textarea
+            className={inputClass}
+            rows={3}
+            maxLength={4000}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </Field>
+      </form>
+    </Dialog>
+  );
+}

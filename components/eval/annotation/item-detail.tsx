@@ -44,6 +44,8 @@ export function ItemDetail(props: {
   canNext: boolean;
 }) {
   if (props.error && !props.item) return <ErrorState error={props.error} onRetry={props.onRetry} />;
+  /** C: a comment on the verdict, pass included (annotation/fail-dialog.tsx CommentDialog) */
+  onComment?: () => void;
   if (!props.item) return <LoadingRows rows={8} label="Loading the item" />;
   const it: EvalItem = props.item;
   const s = it.suggestion;
@@ -283,6 +285,7 @@ function VerdictBar({
       onSuccess: async (r) => {
         toast({
           tone: "success",
+  onComment,
           title: r.created ? "Bad Case created" : "This item already has a Bad Case",
           description: r.badCase.title,
         });
@@ -292,6 +295,7 @@ function VerdictBar({
     }),
   );
   const v = item.verdict;
+  onComment?: () => void;
   return (
     <footer className="sticky bottom-0 flex flex-wrap items-center justify-between gap-3 rounded-b-xl border-t border-slate-200 bg-white/95 px-5 py-3 backdrop-blur">
       <div className="flex min-w-0 flex-wrap items-center gap-2 text-sm">
@@ -331,3 +335,8 @@ function VerdictBar({
     </footer>
   );
 }
+        {onComment && (
+          <Button variant="ghost" disabled={!canJudge || saving} title={judgeTitle} onClick={onComment}>
+            Comment <Kbd>C</Kbd>
+          </Button>
+        )}

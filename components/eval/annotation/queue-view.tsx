@@ -17,19 +17,21 @@ import { Breadcrumbs } from "../breadcrumbs";
 import { RunStatusBadge, VerdictBadge } from "../badges";
 import { queueFilter } from "../url-state";
 import { errorInfo } from "../types";
-import { FailDialog } from "./fail-dialog";
+import { CommentDialog, FailDialog } from "./fail-dialog";
 import { ItemDetail } from "./item-detail";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useAnnotationKeys } from "./use-annotation-keys";
 import { useQueue } from "./use-queue";
 import { useQueueNav } from "./use-queue-nav";
 import { useReviewProgress } from "./use-review-progress";
-import { useVerdict } from "./use-verdict";
+import { useJudging } from "./use-verdict";
 
 /**
  * The annotation queue of one run: the item list (filters in the URL) beside the item's detail. Keyboard first:
- * P pass, F fail (a dialog asks basis and attribution), J/K next/previous, N next without a verdict, R raw JSON,
- * ? help. After a verdict the view moves to the next item without one; the next items are fetched ahead.
+ * P pass, F fail (a dialog asks basis and attribution), C comment, U undo one's last verdict, J/K next/previous, N next
+ * left, R raw JSON, ? help. After a verdict the view moves at once (optimistically, use-verdict.ts) to the next item
+ * left: without a verdict, or in the Spot-check list one no person has typed a verdict on; the next items are fetched
+ * ahead. The Spot-check list opens on its first item left; when none is left the page says so and offers the report.
  */
 export function QueueView({ runId }: { runId: string }) {
   const trpc = useTRPC();
@@ -41,7 +43,8 @@ export function QueueView({ runId }: { runId: string }) {
   const filter = useMemo(() => queueFilter(url), [url]);
   const queue = useQueue(runId, filter);
   const rows = queue.rows;
-  const itemId = url.item ?? rows[0]?.id;
+  // the Spot-check list opens on its first item left to check, not on one a person already decided
+  const itemId = url.item ?? (url.spot ? (rows.find((r) => r.spotCheckLeft) ?? rows[0]) : rows[0])?.id;
   const nav = useQueueNav(runId, filter, queue, itemId);
   // the open item is what its detail says (loaded from the server), wherever it sits in the list
   const detail = useQuery({
@@ -53,8 +56,8 @@ export function QueueView({ runId }: { runId: string }) {
   const progress = useReviewProgress(runId, { answering: queue.run?.status === "answering" });
   const [failing, setFailing] = useState(false);
   const [help, setHelp] = useState(false);
+  const [commenting, setCommenting] = useState(false);
   const [raw, setRaw] = useState(false);
-  const [announce, setAnnounce] = useState("");
   const [checking, setChecking] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
   const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
@@ -82,24 +85,15 @@ export function QueueView({ runId }: { runId: string }) {
     listRef.current?.querySelector<HTMLElement>(`[data-item="${itemId}"]`)?.scrollIntoView({ block: "nearest" });
   }, [itemId]);
 
-  const verdict = useVerdict(runId, {
-    saved: async (item, v) => {
-      queue.patchRow(item.id, {
-        verdict: item.verdict ? { verdict: item.verdict.verdict, source: item.verdict.source } : null,
-      });
+  const judging = useJudging(runId, {
+    rows,
+    patchRow: queue.patchRow,
+    settled: () => {
       queue.settleOthers();
       progress.refreshSoon();
       void qc.invalidateQueries({ queryKey: trpc.eval.runs.pathKey() });
-      const patched = rows.map((r) =>
-        r.id === item.id ? { ...r, verdict: { verdict: v.verdict, source: "human" as const } } : r,
-      );
-      const next = await nav.nextOpenAfter(item.id, patched).catch(() => null);
-      setAnnounce(
-        `${v.verdict === "pass" ? "Pass" : "Fail"} saved for ${item.key}.${next ? ` Next: ${next.key}.` : " Every listed item has a verdict."}`,
-      );
-      if (next) open(next.id);
     },
-    conflict: () => {
+    resync: () => {
       void queue.refresh();
       progress.refreshSoon();
     },
@@ -109,14 +103,22 @@ export function QueueView({ runId }: { runId: string }) {
       onSuccess: async (r) => {
         toast({
           tone: "success",
+    nextLeftLocal: nav.nextLeftLocal,
+    nextOpenAfter: nav.nextOpenAfter,
+    open: (id) => open(id),
           title: `${r.adopted} suggestion${r.adopted === 1 ? "" : "s"} adopted as verdicts`,
+  const { setNoneLeft } = judging;
+  // a new list (another filter) starts without the "nothing left" note
+  const listKey = JSON.stringify(filter);
+  useEffect(() => setNoneLeft(false), [listKey, setNoneLeft]);
           description: `${r.spotCheck.length} items to spot-check are listed now.`,
         });
         // every adopted item has a new verdict version: reload the details rather than judge on a stale one
         await qc.resetQueries({ queryKey: trpc.eval.items.get.pathKey() });
         await queue.refresh();
         void qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
-        go({ spot: "1", verdict: undefined, suggestion: undefined, item: r.spotCheck[0]?.id }, { replace: true });
+        const firstLeft = r.spotCheck.find((i) => !i.verdict || i.verdict.source === "adopted") ?? r.spotCheck[0];
+        go({ spot: "1", verdict: undefined, suggestion: undefined, item: firstLeft?.id }, { replace: true });
       },
       onError: (e) => toast({ tone: "error", title: "Nothing adopted", description: errorInfo(e).message }),
     }),
@@ -161,7 +163,7 @@ export function QueueView({ runId }: { runId: string }) {
   };
 
   const judgeable = current?.status === "answered" || current?.status === "failed";
-  const canJudge = caps.annotate && judgeable && !verdict.isPending;
+  const canJudge = caps.annotate && judgeable;
   const judgeTitle = !caps.annotate
     ? deniedReason(role, "annotate")
     : !current
@@ -171,7 +173,7 @@ export function QueueView({ runId }: { runId: string }) {
           ? "This item was cancelled before it was answered"
           : "This item has no answer yet"
         : undefined;
-  const pass = () => canJudge && current && verdict.mutate({ item: current, verdict: "pass" });
+  const pass = () => canJudge && current && judging.judge({ item: current, verdict: "pass" });
   const fail = () => canJudge && setFailing(true);
   useAnnotationKeys(
     {
@@ -179,16 +181,23 @@ export function QueueView({ runId }: { runId: string }) {
       fail,
       next: () => move(1),
       prev: () => move(-1),
+  const comment = () => canJudge && setCommenting(true);
+  const undo = () => caps.annotate && void judging.undo();
       nextOpen: () =>
         itemId &&
         void nav.nextOpenAfter(itemId).then(
-          (r) => open(r?.id),
+          (r) => {
+            setNoneLeft(!r || r.id === itemId);
+            open(r?.id);
+          },
+      comment,
+      undo,
           () => undefined,
         ),
       raw: () => setRaw((r) => !r),
       help: () => setHelp(true),
     },
-    { dialogOpen: failing || help },
+    { dialogOpen: failing || commenting || help },
   );
 
   if (queue.error) return <ErrorState error={queue.error} onRetry={() => queue.refetch()} />;
@@ -250,7 +259,8 @@ export function QueueView({ runId }: { runId: string }) {
               <strong className="tabular-nums">{c.adopted}</strong> adopted
             </span>
             <span className={c.spotCheckLeft ? "text-amber-800" : "text-slate-600"}>
-              <strong className="tabular-nums">{c.spotCheckLeft}</strong> spot-check left
+              <strong className="tabular-nums">{c.spotCheckLeft}</strong> spot-check{c.spotCheckLeft === 1 ? "" : "s"}{" "}
+              left
             </span>
             {run?.status === "answering" && (
               <span className="inline-flex items-center gap-2 text-slate-600">
@@ -274,7 +284,39 @@ export function QueueView({ runId }: { runId: string }) {
                   ["all", "All", { spot: undefined, verdict: undefined }],
                   ["open", "No verdict", { spot: undefined, verdict: "none" }],
                   ["spot", "Spot-check", { spot: "1", verdict: undefined }],
+            {judging.last && (
+              <Button
+                size="sm"
+                variant="secondary"
+                className="ml-auto"
+                disabled={!caps.annotate || judging.undoing}
+                title="Takes back your last verdict of this session; the history keeps both"
+                onClick={undo}
+              >
+                Undo your {judging.last.verdict} on <span className="font-mono">{judging.last.key}</span> <Kbd>U</Kbd>
+              </Button>
+            )}
                 ] as const
+          {(judging.noneLeft || (url.spot && c.spotCheckLeft === 0 && c.total > 0)) && !queue.isLoading && (
+            <div
+              role="status"
+              className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-950"
+            >
+              <span>
+                {url.spot
+                  ? "Nothing is left to spot-check: every spot-check item has a verdict a person typed."
+                  : "Nothing is left in this list: every listed item has a verdict."}
+              </span>
+              {run && (
+                <EvalLink
+                  to={{ tab: "runs", run: run.shortId }}
+                  className="rounded-md bg-emerald-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-emerald-800"
+                >
+                  Open the report and the gate
+                </EvalLink>
+              )}
+            </div>
+          )}
               ).map(([id, label, patch]) => (
                 <ToggleChip key={id} pressed={view === id} onClick={() => setFilter(patch)}>
                   {label}
@@ -361,7 +403,11 @@ export function QueueView({ runId }: { runId: string }) {
                       <span className="line-clamp-2 text-slate-800">{r.question}</span>
                       <span className="mt-1 flex flex-wrap items-center gap-1.5 text-[11px]">
                         <Dot verdict={r.suggestion?.verdict} />
-                        {r.spotCheck && <span className="text-amber-700">spot-check</span>}
+                        {r.spotCheckLeft ? (
+                          <span className="text-amber-700">spot-check</span>
+                        ) : r.spotCheck && r.verdict ? (
+                          <span className="text-slate-500">checked</span>
+                        ) : null}
                         {r.suggestion?.flags.length ? (
                           <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span>
                         ) : null}
@@ -410,7 +456,7 @@ export function QueueView({ runId }: { runId: string }) {
               vocabulary={meta.data}
               canJudge={canJudge}
               judgeTitle={judgeTitle}
-              saving={verdict.isPending}
+              saving={false}
               onPass={pass}
               onFail={fail}
               onPrev={() => move(-1)}
@@ -424,21 +470,32 @@ export function QueueView({ runId }: { runId: string }) {
         </section>
       </div>
       <span className="sr-only" aria-live="polite">
-        {announce}
+        {judging.announce}
       </span>
       <FailDialog
         open={failing}
         onClose={() => setFailing(false)}
         item={current}
         vocabulary={meta.data}
-        saving={verdict.isPending}
+        saving={false}
         onSubmit={(input) => {
           if (!current || !canJudge) return;
           setFailing(false);
-          verdict.mutate({ item: current, verdict: "fail", ...input });
+          judging.judge({ item: current, verdict: "fail", ...input });
+        }}
+      />
+      <CommentDialog
+        open={commenting}
+        onClose={() => setCommenting(false)}
+        item={current}
+        onSubmit={(input) => {
+          if (!current || !canJudge) return;
+          setCommenting(false);
+          judging.judge({ item: current, ...input });
         }}
       />
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
+              onComment={comment}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
 import { useTRPC } from "@/lib/trpc";
-import { neighbour, nextOpenItem, windowNav } from "../annotation-keys";
+import { neighbour, windowNav } from "../annotation-keys";
 import type { In, QueueRow } from "../types";
 
 type Filter = NonNullable<In["items"]["neighbours"]["query"]>;
@@ -17,6 +17,19 @@ type Queue = {
 type Target = { id: string; key?: string };
 
 /**
+ * An item still to do in this queue: without a verdict; under the spot-check filter, every spot-check item no person
+ * has typed a verdict on (adopted ones too: `spotCheckLeft`, the server's one rule). The server's `nextOpen` is the same.
+ */
+export const isLeft = (r: QueueRow, spot: boolean) => (spot ? r.spotCheckLeft : !r.verdict);
+
+/** The next item left after `currentId` (then from the top), else null. */
+export function nextLeftItem(rows: readonly QueueRow[], currentId: string | undefined, spot: boolean): QueueRow | null {
+  const i = currentId ? rows.findIndex((x) => x.id === currentId) : -1;
+  const left = (r: QueueRow) => isLeft(r, spot);
+  return rows.slice(i + 1).find(left) ?? rows.slice(0, Math.max(0, i)).find(left) ?? null;
+}
+
+/**
  * Where the open item sits in the queue and where J, K, N and "after a verdict" lead. An item in the loaded rows moves
  * within them (no request; the rows ahead are fetched ahead). An item the list has not loaded (a shared link to item
  * 150 of a run, from a Bad Case or the online-loop board) asks the server for its place and the items around it under
@@ -24,6 +37,7 @@ type Target = { id: string; key?: string };
  * back to the list's first row.
  */
 export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId: string | undefined) {
+  const spot = !!filter.spotCheck;
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { rows } = queue;
@@ -46,9 +60,9 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
   const ahead = useMemo<Array<Target | null | undefined>>(
     () =>
       inList
-        ? [rows[index + 1], rows[index + 2], rows[index - 1], nextOpenItem(rows, itemId)]
+        ? [rows[index + 1], rows[index + 2], rows[index - 1], nextLeftItem(rows, itemId, spot)]
         : [placed?.next, placed?.prev],
-    [inList, rows, index, itemId, placed?.next, placed?.prev],
+    [inList, rows, index, itemId, placed?.next, placed?.prev, spot],
   );
   useEffect(() => {
     for (const r of ahead)
@@ -58,22 +72,32 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
       void queue.fetchNextPage();
   }, [ahead, qc, trpc, runId, inList, index, rows.length, queue]);
 
-  /** The next item without a verdict after `id`: from the loaded rows (as patched after a verdict) when they hold it, else the server's answer. */
+  /**
+   * The next item left after `id` from the loaded rows (as patched after a verdict), without asking the server:
+   * a row, null when none is left anywhere, undefined when only the server knows (rows beyond the loaded pages).
+   */
+  const nextLeftLocal = useCallback(
+    (id: string, patched: QueueRow[] = rows): Target | null | undefined => {
+      const i = patched.findIndex((r) => r.id === id);
+      if (i === -1) return undefined;
+      const after = patched.slice(i + 1).find((r) => isLeft(r, spot));
+      if (after) return after;
+      return queue.hasNextPage ? undefined : nextLeftItem(patched, id, spot); // wraps to the top
+    },
+    [rows, spot, queue.hasNextPage],
+  );
+  /** The next item left after `id`: from the loaded rows when they hold it, else the server's answer (`nextOpen`). */
   const nextOpenAfter = useCallback(
     async (id: string, patched: QueueRow[] = rows): Promise<Target | null> => {
-      const i = patched.findIndex((r) => r.id === id);
-      if (i !== -1) {
-        const after = patched.slice(i + 1).find((r) => !r.verdict);
-        if (after) return after;
-        if (!queue.hasNextPage) return nextOpenItem(patched, id); // wraps to the top
-      }
+      const local = nextLeftLocal(id, patched);
+      if (local !== undefined) return local;
       const fresh = await qc.fetchQuery({
         ...trpc.eval.items.neighbours.queryOptions({ id: runId, itemId: id, query: filter }),
         staleTime: 0,
       });
       return fresh.nextOpen;
     },
-    [qc, trpc, runId, filter, rows, queue.hasNextPage],
+    [qc, trpc, runId, filter, rows, nextLeftLocal],
   );
 
   return {
@@ -83,6 +107,7 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
     next: inList ? neighbour(rows, itemId, 1) : placed?.next,
     prev: inList ? neighbour(rows, itemId, -1) : placed?.prev,
     inList,
+    nextLeftLocal,
     nextOpenAfter,
   };
 }

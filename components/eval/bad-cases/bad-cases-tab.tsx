@@ -19,7 +19,8 @@ import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { BadCaseBadge, badCaseTone } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, plural, when, words } from "../format";
-import { errorInfo, type BadCase } from "../types";
+import { useCreateAndStart } from "../runs/use-create-and-start";
+import { errorInfo, type BadCase, type BadCaseDetail } from "../types";
 
 const PAGE = 50;
 
@@ -238,7 +239,8 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
     }),
   );
   // one control, not a badge beside a select saying the same word: those who may change the status get the select
-  // in the status's colours; the others see the badge, with the reason they cannot change it
+  // in the status's colours; the others see the badge, with the reason they cannot change it. "verified" is not an
+  // option: it is the case page's Verify button, which says what it rests on (the run and who passed the question)
   if (!caps.annotate) {
     return (
       <span title={deniedReason(role, "annotate")}>
@@ -257,11 +259,13 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
       disabled={update.isPending}
       onChange={(e) => update.mutate({ id: badCase.id, body: { status: e.target.value as BadCase["status"] } })}
     >
-      {statuses.map((s) => (
-        <option key={s} value={s}>
-          {s === "wont_fix" ? "won't fix" : words(s)}
-        </option>
-      ))}
+      {statuses
+        .filter((s) => s !== "verified" || badCase.status === "verified")
+        .map((s) => (
+          <option key={s} value={s}>
+            {s === "wont_fix" ? "won't fix" : words(s)}
+          </option>
+        ))}
     </select>
   );
 }
@@ -393,10 +397,6 @@ function BadCaseView({ id }: { id: string }) {
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
   const bc = useQuery(trpc.eval.badCases.get.queryOptions({ id }));
-  const reruns = useQuery({
-    ...trpc.eval.runs.list.queryOptions({ rerunOf: bc.data?.runId ?? "", limit: 20 }),
-    enabled: !!bc.data,
-  });
   const item = useQuery({
     ...trpc.eval.items.get.queryOptions({ id: bc.data?.runId ?? "", itemId: bc.data?.itemId ?? "" }),
     enabled: !!bc.data,
@@ -412,24 +412,28 @@ function BadCaseView({ id }: { id: string }) {
       onError: (e) => toast({ tone: "error", title: "Not saved", description: errorInfo(e).message }),
     }),
   );
-  const rerun = useMutation(
-    trpc.eval.runs.rerun.mutationOptions({
-      onSuccess: async (r) => {
-        toast({
-          tone: "success",
-          title: `Re-run ${r.shortId} created`,
-          description: "Start it on the run page; when it is judged, compare.",
-        });
-        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
-        go({ tab: "runs", run: r.shortId });
-      },
-      onError: (e) => toast({ tone: "error", title: "No re-run", description: errorInfo(e).message }),
-    }),
-  );
+  // the same batch again, created AND started (like the board's run button): the shared create-and-start hook
+  const runs = useCreateAndStart();
+  async function rerun(runId: string) {
+    const out = await runs.rerunAndStart(runId);
+    if (!out.ok && out.step === "create") {
+      toast({ tone: "error", title: "No re-run", description: out.message });
+      return;
+    }
+    // started, or created and not answering (the hook said so and why): the run's page is next either way
+    if (out.ok)
+      toast({
+        tone: "success",
+        title: `Re-run ${out.run.shortId} started`,
+        description: "Judge the question when it is answered, then verify the Bad Case here.",
+      });
+    await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+    go({ tab: "runs", run: out.run.shortId });
+  }
   if (bc.error) return <ErrorState error={bc.error} onRetry={() => bc.refetch()} />;
   if (!bc.data) return <LoadingRows rows={4} label="Loading the Bad Case" />;
   const b = bc.data;
-  const latest = reruns.data?.items[0];
+  const later = b.latestRun;
   return (
     <div className="space-y-5">
       <Breadcrumbs items={[{ label: "Bad Case", to: { tab: "bad-cases" } }, { label: b.sampleKey }]} />
@@ -443,7 +447,7 @@ function BadCaseView({ id }: { id: string }) {
         </div>
         <StatusSelect badCase={b} />
       </div>
-      <div className="grid gap-5 lg:grid-cols-[1fr_20rem]">
+      <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
         <Card title="The failed answer">
           <div className="space-y-3 text-sm">
             <p className="font-medium text-slate-900">{b.question}</p>
@@ -459,6 +463,18 @@ function BadCaseView({ id }: { id: string }) {
                 )}
               </>
             )}
+            <div>
+              <h3 className="font-medium text-slate-800">Expected points</h3>
+              {b.expectedPoints.length ? (
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700" aria-label="Expected points">
+                  {b.expectedPoints.map((p, i) => (
+                    <li key={i}>{p}</li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="mt-1 text-slate-500">None.</p>
+              )}
+            </div>
             <p className="text-slate-700">
               <span className="font-medium">Attribution:</span> {b.attribution ? words(b.attribution) : "—"} ·{" "}
               <span className="font-medium">Scenario:</span> {b.classification || "—"}
@@ -474,28 +490,43 @@ function BadCaseView({ id }: { id: string }) {
         <Card title="After the fix">
           <div className="space-y-3 text-sm">
             <p className="text-slate-600">
-              Fix the agent, then re-run the same batch and compare: the question should now pass. Once a person judged
-              it pass in the re-run, set the status to verified (the server checks that run).
+              Fix the agent, then re-run the same batch: the question should now pass. Once a person passed it in a
+              later run, verify the Bad Case.
             </p>
             <Button
               variant="secondary"
               className="w-full"
-              disabled={!caps.manage || rerun.isPending}
-              title={caps.manage ? undefined : deniedReason(role, "manage")}
-              onClick={() => rerun.mutate({ id: b.runId, body: {} })}
+              disabled={!caps.manage || runs.isPending}
+              title={caps.manage ? "Creates the re-run and starts it" : deniedReason(role, "manage")}
+              onClick={() => rerun(b.runId)}
             >
-              Re-run the same batch
+              {runs.isPending ? "Starting the re-run…" : "Re-run the same batch"}
             </Button>
-            {latest ? (
-              <EvalLink
-                to={{ tab: "runs", view: "compare", a: b.runShortId, b: latest.shortId, q: b.sampleKey }}
-                className="block text-center font-medium text-brand-700 hover:underline"
-              >
-                Compare {b.runShortId} with its re-run {latest.shortId}
-              </EvalLink>
+            {later ? (
+              <div className="rounded-lg bg-slate-50 p-2" aria-label="The latest re-run">
+                <p className="text-slate-800">
+                  <span className="font-medium">
+                    {later.runId === b.verifiableBy?.runId ? "Re-run" : "Latest re-run"}
+                  </span>{" "}
+                  <EvalLink
+                    to={{ tab: "annotation", run: later.runShortId, item: later.itemId }}
+                    className="font-mono font-medium text-brand-700 hover:underline"
+                  >
+                    {later.runShortId}
+                  </EvalLink>
+                  : <LaterVerdict later={later} />
+                </p>
+                <EvalLink
+                  to={{ tab: "runs", view: "compare", a: b.runShortId, b: later.runShortId, q: b.sampleKey }}
+                  className="mt-1 block font-medium text-brand-700 hover:underline"
+                >
+                  Compare {b.runShortId} with {later.runShortId} →
+                </EvalLink>
+              </div>
             ) : (
               <p className="text-xs text-slate-500">No re-run yet.</p>
             )}
+            <Verify badCase={b} />
           </div>
         </Card>
       </div>
@@ -552,5 +583,76 @@ function BadCaseView({ id }: { id: string }) {
         </div>
       </Card>
     </div>
+  );
+}
+
+/** What a later run said of the question: its verdict and who gave it, or why there is none yet. */
+function LaterVerdict({ later }: { later: NonNullable<BadCaseDetail["latestRun"]> }) {
+  if (later.verdict)
+    return (
+      <>
+        <Badge tone={later.verdict === "pass" ? "success" : "danger"}>{later.verdict}</Badge>
+        {later.byLabel && (
+          <span className="text-slate-600">
+            {" "}
+            {later.verdictSource === "adopted" ? "adopted" : "judged"} by {later.byLabel}
+          </span>
+        )}
+      </>
+    );
+  if (later.itemStatus === "answered" || later.itemStatus === "failed")
+    return <span className="text-slate-600">answered, not judged yet</span>;
+  return (
+    <span className="text-slate-600">
+      not answered yet (the run is {words(later.runStatus)}
+      {later.itemStatus === "cancelled" ? ", the question was cancelled" : ""})
+    </span>
+  );
+}
+
+/**
+ * Verifying is one button that says what it rests on ("Verify: passed in R-KC3Q5 by Ana"): the newest later run with a
+ * pass for the question (the server checks the same rule). Without one it says what is missing.
+ */
+function Verify({ badCase: b }: { badCase: BadCaseDetail }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const toast = useToast();
+  const { caps, role } = useCaps();
+  const update = useMutation(
+    trpc.eval.badCases.update.mutationOptions({
+      onSuccess: async () => {
+        toast({ tone: "success", title: "Bad Case verified" });
+        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+      },
+      onError: (e) => toast({ tone: "error", title: "Not verified", description: errorInfo(e).message }),
+    }),
+  );
+  if (b.status === "verified") {
+    const by = [...b.history].reverse().find((h) => h.toStatus === "verified");
+    return (
+      <p className="rounded-lg bg-emerald-50 p-2 text-emerald-900 ring-1 ring-emerald-200">
+        Verified{by?.runShortId ? `: passed in ${by.runShortId}` : ""}
+        {by?.byLabel ? `, verified by ${by.byLabel}` : ""}.
+      </p>
+    );
+  }
+  const e = b.verifiableBy;
+  if (!e)
+    return (
+      <p className="rounded-lg border border-dashed border-slate-300 p-2 text-slate-600">
+        Not verifiable yet: no later run of {b.setName} has a pass for {b.sampleKey}.
+      </p>
+    );
+  const basis = `passed in ${e.runShortId}${e.byLabel ? ` by ${e.byLabel}` : ""}${e.verdictSource === "adopted" ? " (adopted)" : ""}`;
+  return (
+    <Button
+      className="w-full"
+      disabled={!caps.annotate || update.isPending}
+      title={caps.annotate ? `Set the status to verified: ${basis}` : deniedReason(role, "annotate")}
+      onClick={() => update.mutate({ id: b.id, body: { status: "verified" } })}
+    >
+      Verify: {basis}
+    </Button>
   );
 }

@@ -55,10 +55,19 @@ export function LoopBoard({
         Low-scored and flagged answers become leads; a lead added to a regression pool is confirmed, given expectations,
         frozen and run at pipeline_live; its fails become Bad Cases, verified by a re-run on the fixed agent.
       </p>
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+      <p className="text-xs text-slate-500">
+        Eight columns in one row: scroll sideways for the later stages; a long column scrolls inside itself.
+      </p>
+      {/* one row of fixed-width columns that scrolls sideways; each column is at most a screen tall and scrolls its cards */}
+      <div
+        role="region"
+        aria-label="Board columns"
+        tabIndex={0}
+        className="flex items-start gap-3 overflow-x-auto pb-2"
+      >
         <section
           aria-label={`Leads: ${newLeads ?? "…"} new`}
-          className="min-w-0 rounded-xl bg-amber-50 p-2 ring-1 ring-amber-200"
+          className="w-64 shrink-0 rounded-xl bg-amber-50 p-2 ring-1 ring-amber-200"
         >
           <h3
             className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800"
@@ -80,10 +89,10 @@ export function LoopBoard({
             <section
               key={st.id}
               aria-label={`${st.label}: ${col.length}`}
-              className="min-w-0 rounded-xl bg-slate-100 p-2"
+              className="flex max-h-[calc(100dvh-5rem)] w-64 shrink-0 flex-col rounded-xl bg-slate-100 p-2"
             >
               <h3
-                className="flex items-baseline justify-between px-1 text-sm font-semibold text-slate-800"
+                className="flex shrink-0 items-baseline justify-between px-1 text-sm font-semibold text-slate-800"
                 title={st.hint}
               >
                 {st.label} <span className="text-xs font-normal text-slate-600">{col.length}</span>
@@ -95,7 +104,7 @@ export function LoopBoard({
                     key={`${v.setId}:${v.version}`}
                     size="sm"
                     variant="secondary"
-                    className="mt-2 w-full"
+                    className="mt-2 w-full shrink-0"
                     disabled={!caps.manage || actions.busy.freeze}
                     title={manageTitle ?? "Freezing makes the version immutable; samples without expectations block it"}
                     onClick={() => actions.freeze(v)}
@@ -108,7 +117,7 @@ export function LoopBoard({
                   <Button
                     key={`${v.setId}:${v.version}`}
                     size="sm"
-                    className="mt-2 w-full"
+                    className="mt-2 w-full shrink-0"
                     disabled={!caps.manage || actions.busy.run}
                     title={manageTitle ?? "An in-platform run at pipeline_live (real calls, like online)"}
                     onClick={() => actions.runAtLive(v)}
@@ -116,7 +125,7 @@ export function LoopBoard({
                     Run v{v.version} at pipeline_live
                   </Button>
                 ))}
-              <ul className="mt-2 space-y-2">
+              <ul className="mt-2 min-h-0 flex-1 space-y-2 overflow-y-auto">
                 {col.slice(0, SHOWN).map((c) => (
                   <SampleCard
                     key={`${c.setId}:${c.key}`}
@@ -163,7 +172,7 @@ function SampleCard({
       <p className="mt-1 line-clamp-2 text-sm text-slate-800">{c.question}</p>
       <div className="mt-1 flex flex-wrap items-center gap-1.5">
         {!c.confirmed && draft && <Badge tone="warning">not confirmed</Badge>}
-        {c.run && <VerdictBadge verdict={c.run.verdict} />}
+        {c.run && (answered(c.run) ? <VerdictBadge verdict={c.run.verdict} /> : <Badge>no answer yet</Badge>)}
         {c.badCase && (
           <Badge tone={c.badCase.status === "verified" ? "success" : "danger"}>
             Bad Case {words(c.badCase.status)}
@@ -209,14 +218,7 @@ function SampleCard({
           </Button>
         )}
         {c.stage === "frozen" && <span className="text-slate-500">frozen, not run yet</span>}
-        {c.run && (
-          <EvalLink
-            to={{ tab: "annotation", run: c.run.shortId, item: c.run.itemId }}
-            className="font-medium text-brand-700 hover:underline"
-          >
-            {c.run.verdict ? `${c.run.shortId}: ${c.run.verdict}` : `Judge in ${c.run.shortId}`} →
-          </EvalLink>
-        )}
+        {c.run && <RunLine run={c.run} />}
         {c.badCase && (
           <EvalLink
             to={{ tab: "bad-cases", case: c.badCase.id }}
@@ -238,6 +240,39 @@ function SampleCard({
       </div>
       <History card={c} />
     </li>
+  );
+}
+
+type CardRun = NonNullable<BoardCard["run"]>;
+/** Only an answered (or failed) item can be judged: the others have no answer for P/F to judge. */
+const answered = (r: CardRun) => r.verdict !== null || r.itemStatus === "answered" || r.itemStatus === "failed";
+
+/** The latest run's item: its verdict, "Judge in R-…" when it has an answer, else why there is nothing to judge yet. */
+function RunLine({ run: r }: { run: CardRun }) {
+  if (answered(r))
+    return (
+      <EvalLink
+        to={{ tab: "annotation", run: r.shortId, item: r.itemId }}
+        className="font-medium text-brand-700 hover:underline"
+      >
+        {r.verdict ? `${r.shortId}: ${r.verdict}` : `Judge in ${r.shortId}`} →
+      </EvalLink>
+    );
+  const why =
+    r.itemStatus === "cancelled"
+      ? `${r.shortId} was cancelled before this question was answered: nothing to judge.`
+      : r.status === "created"
+        ? `${r.shortId} is not started: no answer to judge yet (Pass/Fail open once it is answered).`
+        : r.status === "failed" || r.status === "cancelled"
+          ? `${r.shortId} ${words(r.status)} before this question was answered: nothing to judge.`
+          : `${r.shortId} is answering: no answer to judge yet (Pass/Fail open once it is answered).`;
+  return (
+    <span className="basis-full text-slate-600">
+      {why}{" "}
+      <EvalLink to={{ tab: "runs", run: r.shortId }} className="font-medium text-brand-700 hover:underline">
+        Open {r.shortId} →
+      </EvalLink>
+    </span>
   );
 }
 
@@ -302,7 +337,7 @@ function History({ card }: { card: BoardCard }) {
       case "expectations":
         return `${h.points} expected point${h.points === 1 ? "" : "s"}`;
       case "frozen":
-        return `Frozen in v${h.version}${by}`;
+        return `Frozen in v${h.version}${by}${h.unconfirmed ? " without a confirmation (the freeze took it in)" : ""}`;
       case "run":
         return `In ${h.run?.shortId} (v${h.version}): ${h.verdict ?? "not judged"}`;
       case "bad_case":

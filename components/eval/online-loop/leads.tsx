@@ -31,7 +31,7 @@ export function LeadsSection({
   agentName: string;
   state: ReturnType<typeof useLeads>;
 }) {
-  const { url, maxScore, leads, counts, pages, setFilter, filtered, statuses, signals } = state;
+  const { url, maxScore, leads, counts, range, pages, setFilter, filtered, statuses, signals } = state;
   const data = leads.data;
   const rows = data?.items ?? [];
   return (
@@ -71,12 +71,13 @@ export function LeadsSection({
           onChange={(v) => setFilter({ score: Number(v) === 2 ? undefined : Number(v) })}
           options={[1, 2, 3, 4, 5].map((n) => ({ value: String(n), label: `≤ ${n} of 5` }))}
         />
+        {/* the range the chart and the list read: the URL's days, else the default last 30 days */}
         <FilterField label="From">
           <input
             type="date"
             className={cn(inputClass, "mt-1 w-40")}
-            value={url.from ?? ""}
-            max={url.to}
+            value={range.from}
+            max={range.to}
             onChange={(e) => setFilter({ from: e.target.value || undefined })}
           />
         </FilterField>
@@ -84,8 +85,8 @@ export function LeadsSection({
           <input
             type="date"
             className={cn(inputClass, "mt-1 w-40")}
-            value={url.to ?? ""}
-            min={url.from}
+            value={range.to}
+            min={range.from}
             onChange={(e) => setFilter({ to: e.target.value || undefined })}
           />
         </FilterField>

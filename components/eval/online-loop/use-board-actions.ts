@@ -70,7 +70,7 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
       title: `Freeze ${v.setName} v${v.version}?`,
       description: `${
         unconfirmed
-          ? `${unconfirmed} of its ${online} online sample${online === 1 ? " is" : "s are"} not confirmed yet: freezing takes ${unconfirmed === 1 ? "it" : "them"} in as they are. `
+          ? `${unconfirmed} of its ${online} online sample${online === 1 ? "" : "s"} ${unconfirmed === 1 ? "is" : "are"} not confirmed yet: freezing takes ${unconfirmed === 1 ? "it in as it is" : "them in as they are"}. `
           : ""
       }A frozen version is immutable: runs use it as it is, and later pool additions go into a new draft.`,
       confirmLabel: unconfirmed ? `Freeze with ${unconfirmed} unconfirmed` : "Freeze",

@@ -4,12 +4,15 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { useEvalUrl } from "../context";
 import type { LeadCounts } from "../types";
+import { usageRange } from "../url-state";
 import { useCursorPages } from "../use-cursor-pages";
 
 export const LEADS_PAGE = 20;
 /**
  * The leads of the online-loop tab, from the URL's filters (status, signal, score, from, to): a page of leads (cursor
  * pages) and the counts per day by status over the whole range (the chart and the board's lead count; every status).
+ * Both read one range of days, the chart's: the URL's `from`/`to`, else the server's default (the last 30 days), which
+ * the From/To inputs show (`range`).
  * The statuses and signals, with their names and meanings, are the server's vocabulary (`eval.meta`); a status in
  * the URL counts once the vocabulary knows it (the URL's `status` is shared with other tabs' filters).
  */
@@ -22,13 +25,8 @@ export function useLeads(agentId: string) {
   const signals = vocabulary.data?.leadSignals ?? [];
   const status = statuses.find((s) => s.id === url.status)?.id;
   const maxScore = url.score ?? 2;
-  const filters = {
-    agentId,
-    maxScore,
-    ...(url.signal ? { signal: url.signal } : {}),
-    ...(url.from ? { from: url.from } : {}),
-    ...(url.to ? { to: url.to } : {}),
-  };
+  const { from, to } = usageRange(url);
+  const filters = { agentId, maxScore, ...(url.signal ? { signal: url.signal } : {}), from, to };
   const leads = useQuery({
     ...trpc.eval.online.leads.queryOptions({
       ...filters,
@@ -53,6 +51,8 @@ export function useLeads(agentId: string) {
     maxScore,
     leads,
     counts: counts.data as LeadCounts | undefined,
+    /** the days the chart and the list read (the server's answer once it is there) */
+    range: { from: counts.data?.from ?? from, to: counts.data?.to ?? to },
     countsError: counts.error,
     pages,
     setFilter,

@@ -120,16 +120,16 @@ export function CompareView({ agentId }: { agentId: string }) {
             <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
               <Stat
                 label="Human-confirmed pass rate"
-                value={`${pct(c.passRates.human.a)} → ${pct(c.passRates.human.b)}`}
-                hint={delta(c.passRates.human.delta)}
+                value={rates(c.passRates.human, c.runA.judged, c.runB.judged, "no verdicts")}
+                hint={change(c.passRates.human.delta, c, "judged", "verdicts")}
                 tone={
                   (c.passRates.human.delta ?? 0) < 0 ? "bad" : (c.passRates.human.delta ?? 0) > 0 ? "good" : "default"
                 }
               />
               <Stat
                 label="Machine pass rate"
-                value={`${pct(c.passRates.machine.a)} → ${pct(c.passRates.machine.b)}`}
-                hint={delta(c.passRates.machine.delta)}
+                value={rates(c.passRates.machine, c.runA.suggested, c.runB.suggested, "no suggestions")}
+                hint={change(c.passRates.machine.delta, c, "suggested", "suggestions")}
               />
               <Stat
                 label="Fixed"
@@ -295,6 +295,20 @@ export function CompareView({ agentId }: { agentId: string }) {
 }
 
 const delta = (d: number | null) => (d === null ? "—" : `${d > 0 ? "+" : ""}${(d * 100).toFixed(1)} points`);
+
+/** "60% → 100%"; a run with nothing to count says so ("no verdicts"), never 0 %; both without: said once. */
+function rates(r: { a: number | null; b: number | null }, countedA: number, countedB: number, none: string) {
+  if (!countedA && !countedB) return none;
+  return `${countedA ? pct(r.a) : none} → ${countedB ? pct(r.b) : none}`;
+}
+
+/** The change in points, or which run has nothing to compare yet. */
+function change(d: number | null, c: EvalCompare, counted: "judged" | "suggested", noun: string) {
+  const without = [c.runA, c.runB].filter((r) => !r[counted]).map((r) => r.shortId);
+  if (without.length === 2) return `neither run has ${noun} yet`;
+  if (without.length === 1) return `no change to show: ${without[0]} has no ${noun} yet`;
+  return delta(d);
+}
 
 function AnswerSide({ label, runId, itemId }: { label: string; runId: string; itemId?: string }) {
   const trpc = useTRPC();

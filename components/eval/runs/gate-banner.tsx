@@ -2,7 +2,8 @@ import type { EvalReport } from "../types";
 
 /**
  * The release gate as the server decided it with THE gate rule (server/eval/reports/gate.ts): the same answer as
- * check_eval_golden_gate. Pass/fail in words and colour, with every reason.
+ * check_eval_golden_gate. PASS (green), FAIL (red: decided) or PENDING (neutral: still answering, questions without a
+ * verdict, spot-checks left; with what is missing), in words and colour, with every reason and how the passes were made.
  */
 export function GateBanner({
   gate,
@@ -28,27 +29,37 @@ export function GateBanner({
       </section>
     );
   }
-  const passed = gate.passed;
+  const status = gate.status;
+  const look = {
+    pass: { box: "border-emerald-300 bg-emerald-50 text-emerald-950", icon: "✓", word: "PASS" },
+    fail: { box: "border-red-300 bg-red-50 text-red-950", icon: "✕", word: "FAIL" },
+    // not decided yet: neutral, never a red FAIL on a run that is still answering or being judged
+    pending: { box: "border-slate-300 bg-slate-50 text-slate-900", icon: "◷", word: "PENDING" },
+  }[status];
   return (
-    <section
-      aria-label="Release gate"
-      data-gate={gate.status}
-      className={`rounded-xl border px-4 py-3 ${passed ? "border-emerald-300 bg-emerald-50 text-emerald-950" : "border-red-300 bg-red-50 text-red-950"}`}
-    >
+    <section aria-label="Release gate" data-gate={status} className={`rounded-xl border px-4 py-3 ${look.box}`}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
         <p className="text-base font-semibold">
-          <span aria-hidden="true">{passed ? "✓ " : "✕ "}</span>
-          Release gate: {passed ? "PASS" : "FAIL"}
+          <span aria-hidden="true">{look.icon} </span>
+          Release gate: {look.word}
+          {status === "pending" && <span className="font-normal"> (not decided yet)</span>}
         </p>
         <p className="text-sm tabular-nums">
-          {c.pass} of {c.questions} human-confirmed passes · threshold {c.threshold}
+          {c.pass} of {c.questions} human-confirmed passes: {c.passTyped} typed, {c.passAdopted} adopted · threshold{" "}
+          {c.threshold}
           {currentThreshold !== undefined && currentThreshold !== c.threshold
             ? ` (fixed when the run was created; the set asks ${currentThreshold} of later runs)`
             : ""}
           {c.unjudged ? ` · ${c.unjudged} without a verdict` : " · every question judged"}
+          {c.spotChecksLeft ? ` · ${c.spotChecksLeft} spot-check${c.spotChecksLeft === 1 ? "" : "s"} left` : ""}
         </p>
       </div>
-      {!passed && (
+      {status === "pending" && (
+        <p className="mt-2 text-sm">
+          <span className="font-medium">Waiting for:</span> {gate.missing.join("; ")}.
+        </p>
+      )}
+      {status !== "pass" && (
         <ul className="mt-2 list-disc space-y-0.5 pl-5 text-sm">
           {gate.reasons.map((r) => (
             <li key={r.code}>{r.message}</li>
@@ -56,8 +67,8 @@ export function GateBanner({
         </ul>
       )}
       <p className="mt-2 text-xs opacity-80">
-        Machine suggestions never count: only verdicts people typed or adopted. The gate CLI `check_eval_golden_gate`
-        reads the same rule.
+        Machine suggestions never count: only verdicts people typed or adopted, and a spot-check item counts once a
+        person has typed its verdict. The gate CLI `check_eval_golden_gate` reads the same rule (exit 0 only for PASS).
       </p>
     </section>
   );

@@ -27,7 +27,8 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
   const trpc = useTRPC();
   const report = useQuery({
     ...trpc.eval.runs.report.queryOptions({ id: runId }),
-    refetchInterval: live ? 3000 : false,
+    // while the run answers, and after it while suggestions are still being made (the LLM judge works after answering)
+    refetchInterval: (q) => (live || (q.state.data && suggestionsPending(q.state.data)) ? 3000 : false),
   });
   if (report.error) return <ErrorState error={report.error} onRetry={() => report.refetch()} />;
   if (!report.data) return <LoadingRows rows={6} label="Loading the report" />;
@@ -43,6 +44,8 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
     human: g.humanPassRate,
   }));
   const a = r.agreement;
+  const answering = r.machine.counted < r.completeness.total;
+  const pending = suggestionsPending(r);
 
   return (
     <div id="report" className="space-y-5">
@@ -50,7 +53,7 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
 
       <Card
         title="Pass rates"
-        description="Of all questions: an unjudged question is not a pass. Machine and human numbers are never mixed."
+        description={`Of all questions: an unjudged question is not a pass${answering ? " (the machine's rate counts the questions answered so far while the run answers)" : ""}. Machine and human numbers are never mixed.`}
       >
         <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           <Stat
@@ -62,7 +65,7 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
           <Stat
             label="Machine suggestion pass rate"
             value={pct(r.machine.passRate)}
-            hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown — assistance only`}
+            hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown${answering ? `, of ${r.machine.counted} answered so far` : ""}${pending ? ` · ${pending} still being judged` : ""} — assistance only`}
           />
           <Stat
             label="Completeness"
@@ -74,8 +77,11 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             value={a.rawAgreement === null ? "—" : pct(a.rawAgreement)}
             hint={
               a.pairs
-                ? `raw agreement on ${a.pairs} pairs · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
-                : "no human-typed verdicts yet"
+                ? `raw agreement on ${a.pairs} of ${a.typed} typed verdicts${a.typed > a.pairs ? ` (${a.typed - a.pairs} without a pass/fail suggestion)` : ""} · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
+                : a.typed
+                  ? `${a.typed} typed verdicts, none with a pass/fail suggestion to compare`
+                  : "no human-typed verdicts yet"
+              // the same typed verdicts as Completeness: the pairs are those whose suggestion said pass or fail
             }
           />
         </dl>
@@ -194,6 +200,12 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
       </div>
     </div>
   );
+}
+
+/** Answered questions whose machine suggestion has not been made yet (the LLM judge runs after answering). */
+function suggestionsPending(r: EvalReport): number {
+  const t = r.totals;
+  return Math.max(0, r.machine.none - t.pending - t.answering - t.cancelled);
 }
 
 /** The numbers behind a chart, one click away (charts.tsx: nothing is only in a picture). */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -35,6 +35,16 @@ export function RunView({ runId }: { runId: string }) {
   // the report is asked for together with the run (one batched request), not after the run has arrived
   useQuery({ ...trpc.eval.runs.report.queryOptions({ id: runId }), enabled: !run.data || !LIVE.has(run.data.status) });
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+  // when answering ends (seen by the poll above), everything read while it answered is out of date: the report (gate,
+  // pass rates, suggestion counts), the runs list, the review progress. Read again now, not at the next reload.
+  const status = run.data?.status;
+  const seen = useRef(status);
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = status;
+    if (before && status && LIVE.has(before) && !LIVE.has(status))
+      void qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
+  }, [status, qc, trpc]);
   const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
   const start = useMutation(
     trpc.eval.runs.start.mutationOptions({

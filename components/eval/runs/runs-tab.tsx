@@ -131,16 +131,19 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
         </EmptyState>
       ) : (
         <>
+          {/* five columns that all fit at 1024 px beside the navigation (Run IDs on one line, long set names wrap; the
+              mode and tier sit under the status, what is judged under what is answered); narrower, the table scrolls
+              sideways inside its focusable region, never the page */}
           <Table caption="Runs">
             <THead>
               <tr>
-                <Th>Run</Th>
+                <Th className="whitespace-nowrap">Run</Th>
                 <Th>Set</Th>
-                <Th>Mode · tier</Th>
-                <Th>Status</Th>
-                <Th className="min-w-48">Answered</Th>
                 <Th>
-                  Judged <span className="normal-case tracking-normal">(by people + adopted)</span>
+                  Status <span className="normal-case tracking-normal">· mode · tier</span>
+                </Th>
+                <Th className="min-w-44">
+                  Answered <span className="normal-case tracking-normal">· judged</span>
                 </Th>
                 <Th>Created</Th>
               </tr>
@@ -148,29 +151,30 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
             <tbody>
               {rows.map((r) => (
                 <Tr key={r.id}>
-                  <Td>
+                  <Td className="whitespace-nowrap">
                     <EvalLink
                       to={{ tab: "runs", run: r.shortId }}
                       className="font-mono font-semibold text-brand-700 hover:underline"
                     >
                       {r.shortId}
                     </EvalLink>
-                    {r.environment && <div className="text-xs text-slate-500">{r.environment}</div>}
+                    {r.environment && (
+                      <div className="max-w-32 truncate text-xs text-slate-500" title={r.environment}>
+                        {r.environment}
+                      </div>
+                    )}
                   </Td>
-                  <Td>
-                    <div className="font-medium text-slate-800">{r.setName}</div>
+                  <Td className="max-w-64">
+                    <div className="break-words font-medium text-slate-800">{r.setName}</div>
                     <div className="text-xs text-slate-500">
                       v{r.setVersion} · agent v{r.workflowVersion}
                     </div>
                   </Td>
                   <Td>
-                    <div className="text-xs text-slate-600">
-                      {r.mode === "pasted" ? "pasted answers" : "in platform"}
-                    </div>
-                    <TierBadge tier={r.tier} />
-                  </Td>
-                  <Td>
                     <RunStatusBadge status={r.status} />
+                    <div className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-600">
+                      {r.mode === "pasted" ? "pasted answers" : "in platform"} <TierBadge tier={r.tier} />
+                    </div>
                   </Td>
                   <Td>
                     <Progress
@@ -179,13 +183,17 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
                       failed={r.progress.failed}
                       label={`Answered items of ${r.shortId}`}
                     />
-                  </Td>
-                  <Td className="whitespace-nowrap tabular-nums text-slate-700">
-                    <JudgedCell progress={r.progress} />
+                    <div className="mt-1 whitespace-nowrap text-xs tabular-nums text-slate-700">
+                      judged <JudgedCell progress={r.progress} />
+                    </div>
                   </Td>
                   <Td className="text-slate-600">
-                    <span title={when(r.createdAt)}>{ago(r.createdAt)}</span>
-                    <div className="text-xs text-slate-500">{r.createdByLabel ?? "—"}</div>
+                    <span className="whitespace-nowrap" title={when(r.createdAt)}>
+                      {ago(r.createdAt)}
+                    </span>
+                    <div className="max-w-32 truncate text-xs text-slate-500" title={r.createdByLabel ?? undefined}>
+                      {r.createdByLabel ?? "—"}
+                    </div>
                   </Td>
                 </Tr>
               ))}

@@ -14,8 +14,8 @@ export type CreateAndStartOutcome =
   | { ok: true; run: CreatedRun; started: boolean };
 
 /**
- * Creates a run and (unless `start` is false) starts it: the one way the create-run dialog and the online loop's
- * board do it. A start can fail after the run was created in two ways, and both leave the run not answering: the
+ * Creates a run and (unless `start` is false) starts it: the one way the create-run dialog, the online loop's board and
+ * a Bad Case's "Re-run the same batch" (`rerunAndStart`: the run's re-run, created the same way) do it. A start can fail after the run was created in two ways, and both leave the run not answering: the
  * server refuses it (an error), or the run fails at once (status `failed`: its snapshot cannot run). Either way the run
  * exists, so an error toast names it ("Run R-… was created but did not start") with the reason, and the outcome
  * carries the run so the caller leads to it. A creation that fails is returned for the caller to show where it fits.
@@ -30,12 +30,15 @@ export function useCreateAndStart() {
       input,
       start,
     }: {
-      input: In["runs"]["create"];
+      input: { create: In["runs"]["create"] } | { rerunOf: string };
       start: boolean;
     }): Promise<CreateAndStartOutcome> => {
       let run: CreatedRun;
       try {
-        run = await client.eval.runs.create.mutate(input);
+        run =
+          "rerunOf" in input
+            ? await client.eval.runs.rerun.mutate({ id: input.rerunOf, body: {} })
+            : await client.eval.runs.create.mutate(input.create);
       } catch (e) {
         return { ok: false, step: "create", message: errorInfo(e).message };
       }
@@ -61,7 +64,9 @@ export function useCreateAndStart() {
   return {
     /** never rejects: every failure is in the outcome */
     createAndStart: (input: In["runs"]["create"], { start = true }: { start?: boolean } = {}) =>
-      mutation.mutateAsync({ input, start }),
+      mutation.mutateAsync({ input: { create: input }, start }),
+    /** "re-run the same batch" of a run (its id or Run ID), started; never rejects either */
+    rerunAndStart: (runId: string) => mutation.mutateAsync({ input: { rerunOf: runId }, start: true }),
     isPending: mutation.isPending,
   };
 }

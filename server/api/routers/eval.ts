@@ -58,6 +58,8 @@ import {
   UpdateVersionInput,
   UsageQuery,
   VerdictInput,
+  UndoVerdictInput,
+  undoVerdict,
   addSample,
   adoptSuggestions,
   cancelRun,
@@ -239,6 +241,9 @@ export const evalRouter = router({
     verdict: procedure("eval.annotate")
       .input(RunItemParams.extend({ body: VerdictInput }))
       .mutation(({ ctx, input }) => setVerdict(ctx.db, input.id, input.itemId, input.body, ctx.principal)),
+    undoVerdict: procedure("eval.annotate")
+      .input(RunItemParams.extend({ body: UndoVerdictInput }))
+      .mutation(({ ctx, input }) => undoVerdict(ctx.db, input.id, input.itemId, input.body, ctx.principal)),
     badCase: procedure("eval.annotate")
       .input(RunItemParams.extend({ body: CreateBadCaseInput }))
       .mutation(({ ctx, input }) => createBadCase(ctx.db, input.id, input.itemId, input.body, ctx.principal)),

@@ -15,6 +15,8 @@ type HistoryEntry = {
   run?: { id: string; shortId: string };
   verdict?: "pass" | "fail" | null;
   status?: string;
+  /** frozen: the sample was not confirmed when this freeze took it into the pool */
+  unconfirmed?: boolean;
 };
 
 /**
@@ -129,7 +131,18 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
     const caseItem = latest?.badCase ? latest : (runItems.find((i) => i.badCase) ?? null);
     const badCase = caseItem?.badCase ?? null;
     const points = (s.expectedPoints as string[]) ?? [];
-    const confirmed = !!s.confirmedAt;
+    const first = versions[0]!;
+    const firstFrozen = versions.find((v) => v.setVersion.status === "frozen");
+    // confirming is a property of the trace in the pool: a person's confirmation in any version, or a freeze that took
+    // it in unconfirmed ("Freeze with N unconfirmed"); either way later drafts never ask for it again
+    const byPerson =
+      versions.filter((v) => v.confirmedAt).sort((a, b) => a.confirmedAt!.getTime() - b.confirmedAt!.getTime())[0] ??
+      null;
+    const frozenUnconfirmed =
+      !!firstFrozen &&
+      !(byPerson && firstFrozen.setVersion.frozenAt && byPerson.confirmedAt! <= firstFrozen.setVersion.frozenAt);
+    const confirmedVia = byPerson ? ("person" as const) : firstFrozen ? ("freeze" as const) : null;
+    const confirmed = confirmedVia !== null;
     let stage: BoardStage;
     if (latest) {
       if (latest.badCase) stage = latest.badCase.status === "verified" ? "verified" : "bad_case";
@@ -139,12 +152,10 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
     } else if (s.setVersion.status === "frozen") stage = "frozen";
     else stage = !confirmed ? "candidate" : points.length ? "expectations" : "confirmed";
 
-    const first = versions[0]!;
-    const firstFrozen = versions.find((v) => v.setVersion.status === "frozen");
     const history: HistoryEntry[] = [
       { kind: "added", at: first.createdAt, by: label(first.addedById), version: first.setVersion.version },
     ];
-    if (s.confirmedAt) history.push({ kind: "confirmed", at: s.confirmedAt, by: label(s.confirmedById) });
+    if (byPerson) history.push({ kind: "confirmed", at: byPerson.confirmedAt, by: label(byPerson.confirmedById) });
     if (points.length) history.push({ kind: "expectations", at: null, by: null, points: points.length });
     if (firstFrozen)
       history.push({
@@ -152,6 +163,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
         at: firstFrozen.setVersion.frozenAt,
         by: label(firstFrozen.setVersion.frozenById),
         version: firstFrozen.setVersion.version,
+        ...(frozenUnconfirmed ? { unconfirmed: true } : {}),
       });
     for (const i of [...runItems].reverse().slice(-5)) {
       history.push({
@@ -195,6 +207,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
       expectedPoints: points.length,
       points,
       confirmed,
+      confirmedVia,
       sourceTraceId: s.sourceTraceId!,
       run: latest
         ? {
@@ -202,6 +215,7 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
             shortId: latest.run.shortId,
             status: latest.run.status,
             itemId: latest.id,
+            itemStatus: latest.status,
             verdict: latest.verdict,
           }
         : null,
@@ -226,7 +240,8 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
 
 /**
  * Every draft version of the agent's regression pools with its online-sourced samples counted exactly (whatever the
- * board shows): how many, and how many nobody confirmed (what the board's Freeze names before freezing).
+ * board shows): how many, and how many are still candidates (what the board's Freeze names before freezing): nobody
+ * confirmed their trace in any version of the pool and no frozen version took it in.
  */
 async function draftCounts(db: Db, agentId: string) {
   const rows = await db.$queryRaw<
@@ -240,7 +255,11 @@ async function draftCounts(db: Db, agentId: string) {
     }>
   >`
     SELECT e."id" AS "setId", e."name" AS "setName", v."version", v."id" AS "versionId",
-      count(s."id") AS "online", count(s."id") FILTER (WHERE s."confirmedAt" IS NULL) AS "unconfirmed"
+      count(s."id") AS "online",
+      count(s."id") FILTER (WHERE s."confirmedAt" IS NULL AND NOT EXISTS (
+        SELECT 1 FROM "EvalSample" o JOIN "EvalSetVersion" ov ON ov."id" = o."setVersionId"
+        WHERE o."sourceTraceId" = s."sourceTraceId" AND ov."setId" = e."id"
+          AND (o."confirmedAt" IS NOT NULL OR ov."status" = 'frozen'))) AS "unconfirmed"
     FROM "EvalSetVersion" v
     JOIN "EvalSet" e ON e."id" = v."setId"
     LEFT JOIN "EvalSample" s ON s."setVersionId" = v."id" AND s."sourceTraceId" IS NOT NULL

@@ -239,13 +239,14 @@ describe("leads of the online loop", () => {
         unconfirmed: 0,
       },
     ]);
-    // frozen: no longer a draft; the next add opens v2, which copies the samples (and their confirmations)
+    // frozen: no longer a draft; the next add opens v2, which copies the samples: the two v1 took in unconfirmed are
+    // in the pool since that freeze, so only the new one is a candidate
     await freezeVersion(db, pool.id, 1, null);
     await addTraceToPool(db, pool.id, { traceId: await trace(9) }, null);
     expect((await loopBoard(db, { agentId })).drafts.find((d) => d.setId === pool.id)).toMatchObject({
       version: 2,
       onlineSamples: 4,
-      unconfirmed: 3,
+      unconfirmed: 1,
     });
   });
 });

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { type Principal, actorRef } from "../../auth/service";
-import { errors } from "../../core/errors";
+import { ApiError, errors } from "../../core/errors";
 import { evalErrors, isFrozenViolation, isUniqueViolation } from "../errors";
 import { compactName } from "../suggestions/guardrails";
 import { EVAL_LIMITS } from "../limits";
@@ -114,21 +114,42 @@ export async function addTraceToPool(
 }
 
 /**
- * A person confirms that an online-sourced candidate belongs in the pool (the board's "Confirm"): `confirmedAt` and
- * `confirmedById` on the sample, copied into later versions. Regression-pool drafts only (a golden set: 409
- * SET_NOT_REGRESSION_POOL; a frozen version: 409 SET_VERSION_FROZEN). Idempotent: the first confirmation is kept.
+ * A person confirms that an online-sourced candidate belongs in the pool (the board's "Confirm"). Confirming is a
+ * property of the sample's trace in the pool: `confirmedAt` and `confirmedById` are written on every draft sample of
+ * the set with that trace (there may be more than one draft) and new drafts copy it (`createVersionTx`). Regression-pool
+ * drafts only (a golden set: 409 SET_NOT_REGRESSION_POOL; a frozen version: 409 SET_VERSION_FROZEN). Idempotent: the
+ * first confirmation is kept.
  */
 export async function confirmSample(db: Db, sampleId: string, actor: Principal | null) {
-  const { sample, versionNo } = await poolSample(db, sampleId);
-  if (sample.confirmedAt) return sampleOut(sample);
-  return writeConfirmation(db, sample.id, versionNo, { confirmedAt: new Date(), confirmedById: actorRef(actor) });
+  const found = await poolSample(db, sampleId);
+  if (found.sample.confirmedAt) return sampleOut(found.sample);
+  return writeConfirmation(db, found, { confirmedAt: new Date(), confirmedById: actorRef(actor) });
 }
 
-/** Takes a confirmation back (the sample is a candidate again); drafts only. */
+/**
+ * Takes a confirmation back (the sample is a candidate again), on every draft of the set with the trace. Once a frozen
+ * version holds the trace it is in the pool for good (confirmed, or taken in by that freeze): 409 SET_VERSION_FROZEN
+ * (remove the sample from the draft instead).
+ */
 export async function unconfirmSample(db: Db, sampleId: string) {
-  const { sample, versionNo } = await poolSample(db, sampleId);
+  const found = await poolSample(db, sampleId);
+  const { sample, setId } = found;
+  const frozenIn = sample.sourceTraceId
+    ? await db.evalSample.findFirst({
+        where: { sourceTraceId: sample.sourceTraceId, setVersion: { setId, status: "frozen" } },
+        orderBy: { setVersion: { version: "asc" } },
+        select: { setVersion: { select: { version: true } } },
+      })
+    : null;
+  if (frozenIn) {
+    throw new ApiError(
+      409,
+      "SET_VERSION_FROZEN",
+      `${sample.key} is in frozen version ${frozenIn.setVersion.version} of the pool, so it stays in the pool: remove it from this draft instead of taking the confirmation back`,
+    );
+  }
   if (!sample.confirmedAt) return sampleOut(sample);
-  return writeConfirmation(db, sample.id, versionNo, { confirmedAt: null, confirmedById: null });
+  return writeConfirmation(db, found, { confirmedAt: null, confirmedById: null });
 }
 
 async function poolSample(db: Db, sampleId: string) {
@@ -136,7 +157,9 @@ async function poolSample(db: Db, sampleId: string) {
     where: { id: sampleId },
     select: {
       ...sampleSelect,
-      setVersion: { select: { version: true, status: true, set: { select: { name: true, kind: true } } } },
+      setVersion: {
+        select: { version: true, status: true, setId: true, set: { select: { name: true, kind: true } } },
+      },
     },
   });
   if (!s) throw errors.notFound(`Sample ${sampleId}`);
@@ -144,17 +167,32 @@ async function poolSample(db: Db, sampleId: string) {
     throw evalErrors.notPool(s.setVersion.set.name, s.setVersion.set.kind);
   if (s.setVersion.status === "frozen") throw evalErrors.frozen(`Version ${s.setVersion.version}`);
   const { setVersion, ...sample } = s;
-  return { sample, versionNo: setVersion.version };
+  return { sample, versionNo: setVersion.version, setId: setVersion.setId };
 }
 
+/** The sample and every other draft sample of its set with the same trace (one confirmation per trace in the pool). */
 async function writeConfirmation(
   db: Db,
-  id: string,
-  versionNo: number,
+  { sample, versionNo, setId }: Awaited<ReturnType<typeof poolSample>>,
   data: { confirmedAt: Date | null; confirmedById: string | null },
 ) {
   try {
-    return sampleOut(await db.evalSample.update({ where: { id }, data, select: sampleSelect }));
+    await db.evalSample.updateMany({
+      where: sample.sourceTraceId
+        ? {
+            OR: [
+              { id: sample.id },
+              {
+                sourceTraceId: sample.sourceTraceId,
+                setVersion: { setId, status: "draft" },
+                confirmedAt: data.confirmedAt ? null : { not: null },
+              },
+            ],
+          }
+        : { id: sample.id },
+      data,
+    });
+    return sampleOut(await db.evalSample.findUniqueOrThrow({ where: { id: sample.id }, select: sampleSelect }));
   } catch (e) {
     if (isFrozenViolation(e)) throw evalErrors.frozen(`Version ${versionNo}`); // frozen meanwhile
     throw e;

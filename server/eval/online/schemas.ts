@@ -155,9 +155,14 @@ export const LoopBoardOut = z
         question: z.string(),
         expectedPoints: z.number().int(),
         points: z.array(z.string()).meta({ description: "The expected points" }),
-        confirmed: z
-          .boolean()
-          .meta({ description: "A person confirmed the candidate (POST /api/eval/samples/{id}/confirm)" }),
+        confirmed: z.boolean().meta({
+          description:
+            "The sample's trace is in the pool for good: a person confirmed it in some version (POST /api/eval/samples/{id}/confirm), or a frozen version took it in unconfirmed; later drafts never ask again",
+        }),
+        confirmedVia: z
+          .enum(["person", "freeze"])
+          .nullable()
+          .meta({ description: "person: confirmed by a person; freeze: frozen unconfirmed in an earlier version" }),
         sourceTraceId: z.string(),
         run: z
           .object({
@@ -165,6 +170,10 @@ export const LoopBoardOut = z
             shortId: z.string(),
             status: z.string(),
             itemId: z.string(),
+            itemStatus: z.string().meta({
+              description:
+                "The item's answering state: answered or failed can be judged; pending, answering and cancelled have no answer",
+            }),
             verdict: z.enum(["pass", "fail"]).nullable(),
           })
           .nullable()
@@ -185,6 +194,10 @@ export const LoopBoardOut = z
               run: RunRef.optional(),
               verdict: z.enum(["pass", "fail"]).nullable().optional(),
               status: z.string().optional(),
+              unconfirmed: z
+                .boolean()
+                .optional()
+                .meta({ description: "frozen: nobody had confirmed the sample when this freeze took it in" }),
             }),
           )
           .meta({
@@ -201,10 +214,10 @@ export const LoopBoardOut = z
           version: z.number().int(),
           versionId: z.string(),
           onlineSamples: z.number().int().meta({ description: "Samples of the version added from online traces" }),
-          unconfirmed: z
-            .number()
-            .int()
-            .meta({ description: "Of those, the ones nobody confirmed (what freezing would take in as they are)" }),
+          unconfirmed: z.number().int().meta({
+            description:
+              "Of those, the candidates: nobody confirmed their trace in any version of the pool and no frozen version took it in (what freezing would take in as they are)",
+          }),
         }),
       )
       .meta({

@@ -35,6 +35,20 @@ describe("compare", () => {
     expect(c.passRates.human).toEqual({ a: 0.4, b: 0.6, delta: 0.2 });
     expect(c.warnings).toEqual([]);
   });
+  it("a run without verdicts has no human pass rate (null, not 0 %), and no delta", () => {
+    const a = run("A", [it_("q1", null, "pass"), it_("q2", null, "fail")]);
+    const b = run("B", [it_("q1", "pass"), it_("q2", null, null)]);
+    const c = compareRuns(a, b);
+    expect(c.passRates.human).toEqual({ a: null, b: 0.5, delta: null });
+    expect(c.passRates.machine).toEqual({ a: 0.5, b: 0.5, delta: 0 });
+    expect(c.runA).toMatchObject({ judged: 0, suggested: 2 });
+    expect(c.runB).toMatchObject({ judged: 1, suggested: 1 });
+    const none = compareRuns(run("A", [it_("q1", null, null)]), run("B", [it_("q1", null, null)]));
+    expect(none.passRates).toEqual({
+      human: { a: null, b: null, delta: null },
+      machine: { a: null, b: null, delta: null },
+    });
+  });
   it("warns on different set versions and tiers; unmatched keys are only_a / only_b", () => {
     const c = compareRuns(
       run("A", [it_("q1", "pass")]),

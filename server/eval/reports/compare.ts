@@ -97,22 +97,15 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
     };
   });
   const count = (r: CompareRunInput, f: (i: CompareRunInput["items"][number]) => boolean) => r.items.filter(f).length;
-  const hA = rate(
-    count(a, (i) => i.human === "pass"),
-    a.items.length,
-  );
-  const hB = rate(
-    count(b, (i) => i.human === "pass"),
-    b.items.length,
-  );
-  const mA = rate(
-    count(a, (i) => i.machine === "pass"),
-    a.items.length,
-  );
-  const mB = rate(
-    count(b, (i) => i.machine === "pass"),
-    b.items.length,
-  );
+  // a run without a single verdict (or suggestion) has no pass rate to compare: null, not 0 %
+  const judged = { a: count(a, (i) => i.human !== null), b: count(b, (i) => i.human !== null) };
+  const suggested = { a: count(a, (i) => i.machine !== null), b: count(b, (i) => i.machine !== null) };
+  const share = (r: CompareRunInput, f: (i: CompareRunInput["items"][number]) => boolean) =>
+    rate(count(r, f), r.items.length);
+  const hA = judged.a ? share(a, (i) => i.human === "pass") : null;
+  const hB = judged.b ? share(b, (i) => i.human === "pass") : null;
+  const mA = suggested.a ? share(a, (i) => i.machine === "pass") : null;
+  const mB = suggested.b ? share(b, (i) => i.machine === "pass") : null;
   const delta = (x: number | null, y: number | null) =>
     x === null || y === null ? null : Math.round((y - x) * 10000) / 10000;
   return {
@@ -124,6 +117,8 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
       mode: a.mode,
       workflowVersion: a.workflowVersion,
       environment: a.environment,
+      judged: judged.a,
+      suggested: suggested.a,
     },
     runB: {
       id: b.id,
@@ -133,6 +128,8 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
       mode: b.mode,
       workflowVersion: b.workflowVersion,
       environment: b.environment,
+      judged: judged.b,
+      suggested: suggested.b,
     },
     warnings,
     summary,

@@ -1,5 +1,6 @@
 /**
- * THE gate rule (spec 4.3 and 8), one pure function used by the gate CLI, the run report and the UI banner.
+ * THE gate rule (spec 4.3 and 8), one pure function used by the gate CLI, the run report, `GET /runs/{id}/gate` and
+ * the UI banner.
  *
  * A run passes the golden gate only when ALL of these hold:
  *   - the run's set is a golden set (a regression_pool run can never pass: track B never replaces track A);
@@ -7,10 +8,26 @@
  *   - every question of the set version has a verdict (human-typed, or a machine suggestion a person adopted in bulk:
  *     adopted suggestions count exactly as the verdicts they became; an unknown suggestion never becomes a verdict,
  *     so it blocks);
+ *   - every spot-check question (suggestion fail or unknown, or a guardrail flag: `needsSpotCheck`) has a verdict a
+ *     person typed: an adopted verdict on one is not checked yet;
  *   - human-confirmed passes >= the set's threshold (an absolute count, e.g. 26 of 30).
  * Machine suggestions themselves never count.
+ *
+ * Three outcomes (`status`):
+ *   - `pass`: all of the above;
+ *   - `fail`: decided, no verdict a person can still give changes it: a regression pool, a cancelled or failed run,
+ *     a threshold above the number of questions, every question judged (and checked) below the threshold, or the
+ *     threshold out of reach even if every open question (no verdict, or an adopted fail still to spot-check) passed;
+ *   - `pending`: not decided yet: still answering, questions without a verdict, or spot-checks left.
  */
-export type GateQuestion = { key: string; verdict: "pass" | "fail" | null };
+export type GateQuestion = {
+  key: string;
+  verdict: "pass" | "fail" | null;
+  /** who made the verdict: typed by a person, or adopted in bulk (absent: typed, as before this field existed) */
+  source?: "human" | "adopted" | null;
+  /** the question is on the spot-check list (the one rule, `needsSpotCheck`); absent: not */
+  spotCheck?: boolean;
+};
 export type GateInput = {
   runId: string;
   shortId: string;
@@ -19,81 +36,159 @@ export type GateInput = {
   threshold: number;
   questions: GateQuestion[];
 };
+export type GateStatus = "pass" | "fail" | "pending";
 export type GateReasonCode =
   | "GATE_TRACK_B"
   | "GATE_RUN_STATE"
+  | "GATE_ANSWERING"
   | "GATE_NO_QUESTIONS"
   | "GATE_UNJUDGED"
+  | "GATE_SPOT_CHECKS_LEFT"
   | "GATE_BELOW_THRESHOLD"
+  | "GATE_OUT_OF_REACH"
   | "GATE_THRESHOLD_UNREACHABLE";
 export type GateResult = {
   passed: boolean;
-  status: "pass" | "fail";
+  status: GateStatus;
   summary: string;
   reasons: Array<{ code: GateReasonCode; message: string }>;
+  /** what a pending gate waits for, in words ("13 spot-checks left"); empty unless pending */
+  missing: string[];
   counts: {
     questions: number;
     judged: number;
     unjudged: number;
     pass: number;
+    /** passes a person typed */
+    passTyped: number;
+    /** passes adopted from machine suggestions */
+    passAdopted: number;
     fail: number;
+    /** verdicts a person typed (pass or fail) */
+    typed: number;
+    /** verdicts adopted in bulk and not changed by a person */
+    adopted: number;
+    /** spot-check questions without a verdict a person typed */
+    spotChecksLeft: number;
     threshold: number;
     missingPasses: number;
+    /** the most passes still possible: passes now, plus every open question (no verdict, or an adopted fail still to spot-check) */
+    reachablePasses: number;
   };
   unjudged: string[];
+  spotChecksLeft: string[];
   failing: string[];
 };
 
 const READY = new Set(["awaiting_review", "completed"]);
+const STILL_ANSWERING = new Set(["created", "answering"]);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const list = (keys: string[]) => `${keys.slice(0, 10).join(", ")}${keys.length > 10 ? ", ..." : ""}`;
 
 export function evaluateGate(input: GateInput): GateResult {
   const q = input.questions;
+  const typedOf = (x: GateQuestion) => x.verdict !== null && x.source !== "adopted";
   const pass = q.filter((x) => x.verdict === "pass").length;
+  const passTyped = q.filter((x) => x.verdict === "pass" && typedOf(x)).length;
   const fail = q.filter((x) => x.verdict === "fail").length;
+  const typed = q.filter(typedOf).length;
   const unjudged = q.filter((x) => x.verdict === null).map((x) => x.key);
+  const spotLeft = q.filter((x) => x.spotCheck && !typedOf(x));
+  const spotChecksLeft = spotLeft.map((x) => x.key);
+  // an adopted fail still to spot-check may become a pass; an adopted pass already counts
+  const reachablePasses = pass + unjudged.length + spotLeft.filter((x) => x.verdict === "fail").length;
   const failing = q.filter((x) => x.verdict === "fail").map((x) => x.key);
-  const reasons: GateResult["reasons"] = [];
+
+  const decided: GateResult["reasons"] = [];
+  const open: GateResult["reasons"] = [];
+  const missing: string[] = [];
   if (input.setKind !== "golden") {
-    reasons.push({
+    decided.push({
       code: "GATE_TRACK_B",
       message: "the run's set is a regression pool (track B): only golden-set runs (track A) can pass the release gate",
     });
   }
-  if (!READY.has(input.runStatus))
-    reasons.push({
+  if (STILL_ANSWERING.has(input.runStatus)) {
+    open.push({ code: "GATE_ANSWERING", message: `the run is ${input.runStatus}: it has not finished answering` });
+    missing.push(input.runStatus === "created" ? "the run has not started" : "the run is still answering");
+  } else if (!READY.has(input.runStatus)) {
+    decided.push({
       code: "GATE_RUN_STATE",
       message: `the run is ${input.runStatus}; it must have finished answering (awaiting_review or completed)`,
     });
-  if (q.length === 0) reasons.push({ code: "GATE_NO_QUESTIONS", message: "the set version has no questions" });
+  }
+  if (q.length === 0) decided.push({ code: "GATE_NO_QUESTIONS", message: "the set version has no questions" });
   if (unjudged.length) {
-    reasons.push({
+    open.push({
       code: "GATE_UNJUDGED",
-      message: `${unjudged.length} of ${q.length} questions have no verdict: ${unjudged.slice(0, 10).join(", ")}${unjudged.length > 10 ? ", ..." : ""}`,
+      message: `${unjudged.length} of ${q.length} questions have no verdict: ${list(unjudged)}`,
     });
+    missing.push(`${plural(unjudged.length, "question")} without a verdict`);
+  }
+  if (spotChecksLeft.length) {
+    open.push({
+      code: "GATE_SPOT_CHECKS_LEFT",
+      message: `${plural(spotChecksLeft.length, "spot-check")} left (adopted or no verdict, not yet checked by a person): ${list(spotChecksLeft)}`,
+    });
+    missing.push(`${plural(spotChecksLeft.length, "spot-check")} left`);
   }
   if (input.threshold > q.length) {
-    reasons.push({
+    decided.push({
       code: "GATE_THRESHOLD_UNREACHABLE",
       message: `the threshold ${input.threshold} is more than the ${q.length} questions of the set`,
     });
+  } else if (reachablePasses < input.threshold) {
+    decided.push(
+      open.length
+        ? {
+            code: "GATE_OUT_OF_REACH",
+            message: `even if every open question passed there would be ${reachablePasses} human-confirmed passes, the threshold is ${input.threshold}`,
+          }
+        : {
+            code: "GATE_BELOW_THRESHOLD",
+            message: `${pass} human-confirmed passes, the threshold is ${input.threshold} (${input.threshold - pass} more needed)`,
+          },
+    );
   } else if (pass < input.threshold) {
-    reasons.push({
+    open.push({
       code: "GATE_BELOW_THRESHOLD",
-      message: `${pass} human-confirmed passes, the threshold is ${input.threshold} (${input.threshold - pass} more needed)`,
+      message: `${pass} human-confirmed passes so far, the threshold is ${input.threshold} (${input.threshold - pass} more needed)`,
     });
+    missing.push(`${plural(input.threshold - pass, "more pass", "more passes")}`);
   }
-  const passed = reasons.length === 0;
+  const status: GateStatus = decided.length ? "fail" : open.length ? "pending" : "pass";
+  const reasons = [...decided, ...open];
   const counts = {
     questions: q.length,
     judged: pass + fail,
     unjudged: unjudged.length,
     pass,
+    passTyped,
+    passAdopted: pass - passTyped,
     fail,
+    typed,
+    adopted: pass + fail - typed,
+    spotChecksLeft: spotChecksLeft.length,
     threshold: input.threshold,
     missingPasses: Math.max(0, input.threshold - pass),
+    reachablePasses,
   };
-  const summary = passed
-    ? `PASS ${input.shortId}: ${pass}/${q.length} human-confirmed passes (threshold ${input.threshold}), every question judged`
-    : `FAIL ${input.shortId}: ${pass}/${q.length} human-confirmed passes (threshold ${input.threshold}), ${unjudged.length} unjudged, ${fail} failed; ${reasons.map((r) => r.message).join("; ")}`;
-  return { passed, status: passed ? "pass" : "fail", summary, reasons, counts, unjudged, failing };
+  const head = `${pass}/${q.length} human-confirmed passes (${passTyped} typed, ${pass - passTyped} adopted; threshold ${input.threshold})`;
+  const summary =
+    status === "pass"
+      ? `PASS ${input.shortId}: ${head}, every question judged`
+      : status === "pending"
+        ? `PENDING ${input.shortId}: ${head}; waiting for: ${missing.join(", ")}`
+        : `FAIL ${input.shortId}: ${head}, ${unjudged.length} unjudged, ${fail} failed; ${reasons.map((r) => r.message).join("; ")}`;
+  return {
+    passed: status === "pass",
+    status,
+    summary,
+    reasons,
+    missing: status === "pending" ? missing : [],
+    counts,
+    unjudged,
+    spotChecksLeft,
+    failing,
+  };
 }

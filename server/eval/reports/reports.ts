@@ -1,16 +1,18 @@
 import type { Db } from "../../db/client";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
-import { SUGGESTION_JSON } from "../suggestions/suggest";
+import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 
 /**
  * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
  * run that feeds it (`reportRows`), so a 10,000-item report is one round trip.
  *
- * Pass rates: machine pass rate = items whose suggestion is pass / all items; human-confirmed pass rate = items
- * whose verdict is pass / all items (an unjudged item is not a pass); both are reported side by side and never
- * mixed. `passRateOfJudged` divides by judged items instead. Completeness = judged / total.
+ * Pass rates: machine pass rate = items whose suggestion is pass / all items, but while the run is still answering
+ * / the items answered so far (answered or failed: the ones that can have a suggestion; `machine.counted` says how
+ * many), so a run half way through does not read as half failing; human-confirmed pass rate = items whose verdict is
+ * pass / all items (an unjudged item is not a pass); both are reported side by side and never mixed.
+ * `passRateOfJudged` divides by judged items instead. Completeness = judged / total.
  */
 export type ReportRow = {
   key: string;
@@ -53,6 +55,8 @@ function percentile(sorted: number[], p: number): number | null {
 
 type Group = {
   total: number;
+  /** answered or failed: what the machine rate counts while the run answers */
+  answered: number;
   machinePass: number;
   machineFail: number;
   machineUnknown: number;
@@ -62,6 +66,7 @@ type Group = {
 };
 const emptyGroup = (): Group => ({
   total: 0,
+  answered: 0,
   machinePass: 0,
   machineFail: 0,
   machineUnknown: 0,
@@ -71,6 +76,7 @@ const emptyGroup = (): Group => ({
 });
 function addTo(g: Group, r: ReportRow) {
   g.total++;
+  if (r.status === "answered" || r.status === "failed") g.answered++;
   if (r.sv === "pass") g.machinePass++;
   else if (r.sv === "fail") g.machineFail++;
   else if (r.sv === "unknown") g.machineUnknown++;
@@ -78,20 +84,31 @@ function addTo(g: Group, r: ReportRow) {
   if (r.verdict === "fail") g.humanFail++;
   if (r.verdict) g.judged++;
 }
-const withRates = (g: Group) => ({
+/** The questions the machine pass rate counts: the answered ones while the run answers, else all (the one place). */
+const machineBase = (run: RunRow, g: Pick<Group, "total" | "answered">) =>
+  run.status === "answering" ? g.answered : g.total;
+const withRates = (run: RunRow, { answered, ...g }: Group) => ({
   ...g,
-  machinePassRate: rate(g.machinePass, g.total),
+  machinePassRate: rate(g.machinePass, machineBase(run, { total: g.total, answered })),
   humanPassRate: rate(g.humanPass, g.total),
 });
 
-export function gateInputFor(run: RunRow, rows: Array<Pick<ReportRow, "key" | "verdict">>): GateInput {
+type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags">;
+
+/** The gate's input from a run and its rows: each question's verdict, who made it, and whether it is a spot-check (the one rule). */
+export function gateInputFor(run: RunRow, rows: GateRow[]): GateInput {
   return {
     runId: run.id,
     shortId: run.shortId,
     runStatus: run.status,
     setKind: run.setVersion.set.kind,
     threshold: run.gateThreshold,
-    questions: rows.map((r) => ({ key: r.key, verdict: r.verdict })),
+    questions: rows.map((r) => ({
+      key: r.key,
+      verdict: r.verdict,
+      source: r.verdict ? (r.verdictSource === "adopted" ? "adopted" : "human") : null,
+      spotCheck: r.sv ? needsSpotCheck({ verdict: r.sv, flags: r.flags ?? [] }) : false,
+    })),
   };
 }
 
@@ -112,6 +129,10 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
   };
   const judged = human.pass + human.fail;
   const adopted = count((r) => r.verdict !== null && r.verdictSource === "adopted");
+  const machineCounted = machineBase(run, {
+    total,
+    answered: count((r) => r.status === "answered" || r.status === "failed"),
+  });
 
   const byTier = new Map<string, Group>([[run.tier, emptyGroup()]]);
   const byClass = new Map<string, Group>();
@@ -168,7 +189,8 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
     completeness: { judged, total, ratio: rate(judged, total), human: judged - adopted, adopted },
     machine: {
       ...machine,
-      passRate: rate(machine.pass, total),
+      passRate: rate(machine.pass, machineCounted),
+      counted: machineCounted,
       note: "machine suggestions: assistance only, never counted by a gate",
     },
     human: {
@@ -178,10 +200,10 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
     },
     breakdown: {
-      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(g) })),
+      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(run, g) })),
       byClassification: [...byClass]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([classification, g]) => ({ classification, ...withRates(g) })),
+        .map(([classification, g]) => ({ classification, ...withRates(run, g) })),
       byAttribution: [...byAttribution]
         .sort((a, b) => b[1] - a[1])
         .map(([attribution, fails]) => ({ attribution, fails })),
@@ -191,6 +213,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       ...agreement(pairs),
       excludedUnknown,
       excludedAdopted,
+      typed: pairs.length + excludedUnknown,
       basis: "human-typed verdicts vs pass/fail suggestions",
     },
     latency: {
@@ -223,10 +246,16 @@ export async function runReport(db: Db, idOrShort: string) {
 /** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */
 export async function runGate(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<{ key: string; verdict: "pass" | "fail" | null }>>`
-    SELECT s."key", i."verdict"::text AS "verdict" FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
+  const rows = await db.$queryRaw<Array<GateRow & { flags: unknown }>>`
+    SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource",
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags"
+    FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
-  const input = gateInputFor(run, rows);
+  const input = gateInputFor(
+    run,
+    rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null })),
+  );
   return {
     runId: run.id,
     shortId: run.shortId,

@@ -46,20 +46,39 @@ export const UsageQuery = dayRangeQuery({ agentId: z.string().max(64).optional()
 
 export const GateResultOut = z
   .object({
-    passed: z.boolean(),
-    status: z.enum(["pass", "fail"]),
-    summary: z.string(),
+    passed: z.boolean().meta({ description: "status is pass" }),
+    status: z.enum(["pass", "fail", "pending"]).meta({
+      description:
+        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run); pending = not decided yet (still answering, questions without a verdict, spot-checks left)",
+    }),
+    summary: z.string().meta({ description: "One line starting with PASS, FAIL or PENDING" }),
     reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+    missing: z
+      .array(z.string())
+      .meta({ description: 'What a pending gate waits for, in words ("13 spot-checks left"); empty unless pending' }),
     counts: z.object({
       questions: z.number().int(),
       judged: z.number().int(),
       unjudged: z.number().int(),
-      pass: z.number().int(),
+      pass: z.number().int().meta({ description: "Human-confirmed passes: typed + adopted" }),
+      passTyped: z.number().int().meta({ description: "Passes a person typed" }),
+      passAdopted: z.number().int().meta({ description: "Passes adopted from machine suggestions" }),
       fail: z.number().int(),
+      typed: z.number().int().meta({ description: "Verdicts a person typed (pass or fail)" }),
+      adopted: z.number().int().meta({ description: "Verdicts adopted in bulk, not changed by a person" }),
+      spotChecksLeft: z
+        .number()
+        .int()
+        .meta({ description: "Spot-check questions without a verdict a person typed (no verdict, or adopted)" }),
       threshold: z.number().int(),
       missingPasses: z.number().int(),
+      reachablePasses: z.number().int().meta({
+        description:
+          "The most passes still possible: passes now plus every open question (no verdict, or an adopted fail still to spot-check)",
+      }),
     }),
     unjudged: z.array(z.string()),
+    spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
     failing: z.array(z.string()),
   })
   .meta({ id: "EvalGateResult" });
@@ -77,7 +96,21 @@ export const GateOut = z
       runStatus: z.string(),
       setKind: z.enum(SET_KINDS),
       threshold: z.number().int(),
-      questions: z.array(z.object({ key: z.string(), verdict: z.enum(["pass", "fail"]).nullable() })),
+      questions: z.array(
+        z.object({
+          key: z.string(),
+          verdict: z.enum(["pass", "fail"]).nullable(),
+          source: z
+            .enum(["human", "adopted"])
+            .nullable()
+            .optional()
+            .meta({ description: "Who made the verdict: typed by a person or adopted in bulk" }),
+          spotCheck: z
+            .boolean()
+            .optional()
+            .meta({ description: "On the spot-check list (suggestion fail or unknown, or any guardrail flag)" }),
+        }),
+      ),
     }),
     result: GateResultOut,
   })
@@ -134,6 +167,10 @@ export const ReportOut = z
       unknown: z.number().int(),
       none: z.number().int(),
       passRate: z.number().nullable(),
+      counted: z.number().int().meta({
+        description:
+          "The questions passRate divides by: while the run is answering, those answered so far (answered or failed); then all",
+      }),
       note: z.string(),
     }),
     human: z.object({
@@ -160,6 +197,10 @@ export const ReportOut = z
       note: z.string().nullable(),
       excludedUnknown: z.number().int(),
       excludedAdopted: z.number().int(),
+      typed: z.number().int().meta({
+        description:
+          "Verdicts people typed: pairs + excludedUnknown, the same number as completeness.human (the pairs leave out typed verdicts whose suggestion was unknown or missing)",
+      }),
       basis: z.string(),
     }),
     latency: z.object({
@@ -201,9 +242,20 @@ const runSide = z.object({
   mode: z.string(),
   workflowVersion: z.number().int(),
   environment: z.string(),
+  judged: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a human verdict (0: its human pass rate is null)" }),
+  suggested: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a machine suggestion (0: its machine pass rate is null)" }),
 });
-
-const rates = z.object({ a: z.number().nullable(), b: z.number().nullable(), delta: z.number().nullable() });
+const rates = z.object({
+  a: z.number().nullable().meta({ description: "null when the run has no verdict (human) or no suggestion (machine)" }),
+  b: z.number().nullable(),
+  delta: z.number().nullable().meta({ description: "b - a; null when either side is null" }),
+});
 
 export const CompareOut = z
   .object({

@@ -3,6 +3,7 @@ import {
   SPOT_CHECK,
   SUGGESTION_JSON,
   needsSpotCheck,
+  spotCheckLeft,
   type Suggestion,
   type SuggestionVerdict,
 } from "../suggestions/suggest";
@@ -133,6 +134,7 @@ export function queueRowOut(i: QueueRow) {
     suggestion: s ? { verdict: s.verdict, flags: s.flags.map((f) => f.flag) } : null,
     verdict: i.verdict ? { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
     spotCheck: needsSpotCheck(s),
+    spotCheckLeft: spotCheckLeft(s, i.verdict ? { source: (i.verdictSource ?? "human") as "human" | "adopted" } : null),
     badCase: i.badCase,
   };
 }

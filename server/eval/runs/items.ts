@@ -112,6 +112,15 @@ export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof
   };
 }
 
+/**
+ * Items still to do in a queue: without a verdict; under the spot-check filter also the adopted ones, since a
+ * spot-check item is left until a person has typed its verdict (`spotCheckLeft` in suggest.ts, the same rule as the
+ * progress's `spotCheckLeft` count and the gate's spot-checks).
+ */
+function openWhere(q: { spotCheck?: boolean }): Prisma.EvalRunItemWhereInput {
+  return q.spotCheck ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] } : { verdict: null };
+}
+
 /** How many matching items on each side of an item `queueNeighbours` returns. */
 export const NEIGHBOUR_WINDOW = 20;
 
@@ -121,7 +130,8 @@ export const NEIGHBOUR_WINDOW = 20;
  * NEIGHBOUR_WINDOW matching items before it (`before`, in queue order: its previous one is the last) and after it
  * (`after`: its next one is the first) with the place of the first of them (`firstPosition`: of `before`, the item when it
  * matches, `after`, in that order), and the next matching
- * item without a verdict after it, else the first one before it (`nextOpen`: where the view goes after a verdict).
+ * item still to do after it, else the first one before it (`nextOpen`: where the view goes after a verdict; still to
+ * do = no verdict, and under the spot-check filter also an adopted verdict: `openWhere`).
  * Lets a page move with J/K from an item it has not loaded in its list, without loading the pages before it.
  */
 export async function queueNeighbours(
@@ -166,7 +176,7 @@ export async function queueNeighbours(
       select: queueSelect,
     }),
     db.evalRunItem.findFirst({
-      where: { AND: [where, afterIt, { verdict: null }] },
+      where: { AND: [where, afterIt, openWhere(q)] },
       orderBy: itemOrder,
       select: queueSelect,
     }),
@@ -174,7 +184,7 @@ export async function queueNeighbours(
   const nextOpen =
     openAfter ??
     (await db.evalRunItem.findFirst({
-      where: { AND: [where, beforeIt, { verdict: null }] },
+      where: { AND: [where, beforeIt, openWhere(q)] },
       orderBy: itemOrder,
       select: queueSelect,
     }));

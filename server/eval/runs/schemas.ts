@@ -277,6 +277,10 @@ export const EvalQueueRowOut = z
     suggestion: z.object({ verdict: z.enum(["pass", "fail", "unknown"]), flags: z.array(z.string()) }).nullable(),
     verdict: z.object({ verdict: z.enum(["pass", "fail"]), source: z.enum(["human", "adopted"]) }).nullable(),
     spotCheck: z.boolean().meta({ description: "Suggestion fail or unknown, or any guardrail flag" }),
+    spotCheckLeft: z.boolean().meta({
+      description:
+        "A spot-check item without a verdict a person typed (no verdict, or adopted): the tag the queue shows",
+    }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalQueueRow" });

@@ -198,7 +198,8 @@ export async function createVersion(
 /**
  * `createVersion` inside the caller's transaction, under the set's row lock (so it serialises with the online loop's
  * pool adds, which create a draft under the same lock). Samples are copied whole, including who added and who
- * confirmed them (a confirmation survives new versions).
+ * confirmed them (a confirmation survives new versions; it is the trace's in the pool, so a source row without one
+ * takes the first confirmation of the same trace in the set).
  */
 export async function createVersionTx(
   tx: Tx,
@@ -225,10 +226,19 @@ export async function createVersionTx(
     select: { id: true },
   });
   if (source) {
+    // a sample's confirmation is its trace's in the pool: the source row's, else the first one of the same trace in
+    // any version of the set (a copy of an older version, or of a draft made before the confirmation)
     await tx.$executeRaw`
       INSERT INTO "EvalSample" ("id", "setVersionId", "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", "referenceAnswer", "addedById", "confirmedAt", "confirmedById", "createdAt")
-      SELECT 'c' || md5(random()::text || clock_timestamp()::text || "id"), ${created.id}, "key", "position", "question", "expectedPoints", "classification", "script", "assertions", "sourceTraceId", "referenceAnswer", "addedById", "confirmedAt", "confirmedById", now()
-      FROM "EvalSample" WHERE "setVersionId" = ${source.id}`;
+      SELECT 'c' || md5(random()::text || clock_timestamp()::text || s."id"), ${created.id}, s."key", s."position", s."question", s."expectedPoints", s."classification", s."script", s."assertions", s."sourceTraceId", s."referenceAnswer", s."addedById",
+        COALESCE(s."confirmedAt", c."confirmedAt"), CASE WHEN s."confirmedAt" IS NULL THEN c."confirmedById" ELSE s."confirmedById" END, now()
+      FROM "EvalSample" s
+      LEFT JOIN LATERAL (
+        SELECT o."confirmedAt", o."confirmedById" FROM "EvalSample" o JOIN "EvalSetVersion" ov ON ov."id" = o."setVersionId"
+        WHERE s."confirmedAt" IS NULL AND o."sourceTraceId" = s."sourceTraceId" AND ov."setId" = ${setId} AND o."confirmedAt" IS NOT NULL
+        ORDER BY o."confirmedAt" ASC LIMIT 1
+      ) c ON true
+      WHERE s."setVersionId" = ${source.id}`;
   }
   return versionOut(await tx.evalSetVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect }));
 }

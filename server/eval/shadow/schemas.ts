@@ -78,7 +78,7 @@ export const ShadowConfigInput = z
     message: "give candidateVersion or candidateWorkflow",
     path: ["candidateVersion"],
   })
-  .meta({ id: "ShadowConfigInput" });
+  .meta({ id: "ShadowConfigInput", anyOf: [{ required: ["candidateVersion"] }, { required: ["candidateWorkflow"] }] });
 
 export const ShadowParams = z.object({ agentId: IdParam.shape.id });
 export const ReplayInput = z.object({ limit: z.number().int().min(1).max(SHADOW_LIMITS.maxReplay).default(50) });

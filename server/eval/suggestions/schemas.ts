@@ -46,10 +46,12 @@ export const AssertionSchema = z
     z.object({
       ...base,
       type: z.literal("regex"),
-      value: text(L.maxRegexChars).min(1),
+      value: text(L.maxRegexChars)
+        .min(1)
+        .meta({ description: "A JavaScript regular expression that compiles with `flags` (else 400 naming /value)" }),
       flags: z
         .string()
-        .regex(/^[imsu]*$/, "flags may be i, m, s, u")
+        .regex(/^(?!.*(.).*\1)[imsu]*$/, "flags may be i, m, s, u, each once")
         .max(4)
         .optional(),
     }),

@@ -77,8 +77,21 @@ export const SUGGESTION_JSON = {
  */
 export const SPOT_CHECK = { verdicts: ["fail", "unknown"] as readonly SuggestionVerdict[], anyFlag: true } as const;
 
-/** Spot-check after bulk adoption (SPOT_CHECK). */
-export function needsSpotCheck(s: Pick<Suggestion, "verdict" | "flags"> | null | undefined): boolean {
+/**
+ * A spot-check item is "left" until a person has typed a verdict on it (confirming the adopted one counts): no verdict,
+ * or a verdict adopted in bulk. The gate (gate.ts) is pending while any is left; the queue's tag and its P/F/N follow it.
+ */
+export function spotCheckLeft(
+  s: { verdict: SuggestionVerdict; flags: readonly unknown[] } | null | undefined,
+  verdict: { source: "human" | "adopted" } | null,
+): boolean {
+  return needsSpotCheck(s) && (!verdict || verdict.source === "adopted");
+}
+
+/** Spot-check after bulk adoption (SPOT_CHECK). `flags`: the flags or their names (only whether any fired counts). */
+export function needsSpotCheck(
+  s: { verdict: SuggestionVerdict; flags: readonly unknown[] } | null | undefined,
+): boolean {
   if (!s) return false;
   return SPOT_CHECK.verdicts.includes(s.verdict) || (SPOT_CHECK.anyFlag && s.flags.length > 0);
 }

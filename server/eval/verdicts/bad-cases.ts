@@ -8,6 +8,7 @@ import type { Prisma } from "../../db/generated/client";
 import { actorLabels, type Principal, actorRef } from "../../auth/service";
 import { ApiError, errors } from "../../core/errors";
 import { isUniqueViolation } from "../errors";
+import { badCaseEvidence, verifyingRun } from "./bad-case-evidence";
 import { CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput } from "./schemas";
 import { resolveRun } from "../runs/run-rows";
 
@@ -227,8 +228,16 @@ export async function getBadCase(db: Db, id: string) {
       r.shortId,
     ]),
   );
+  const run = await db.evalRun.findUniqueOrThrow({ where: { id: rest.runId }, select: { createdAt: true } });
   return {
     ...badCaseOut(rest, labels),
+    // the expected points, who passed the question in which later run (the Verify button's basis), the newest re-run
+    ...(await badCaseEvidence(db, {
+      runCreatedAt: run.createdAt,
+      setId: rest.run.setVersion.set.id,
+      key: rest.item.sample.key,
+      sampleId: rest.sampleId,
+    })),
     history: events.map((e) => ({
       ...e,
       runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null,
@@ -263,14 +272,10 @@ export async function updateBadCase(
   let verifiedRunId: string | undefined;
   if (data.status === "verified" && current.status !== "verified") {
     const key = current.item.sample.key;
-    const evidence = await db.evalRunItem.findFirst({
-      where: {
-        verdict: "pass",
-        sample: { key },
-        run: { createdAt: { gt: current.run.createdAt }, setVersion: { setId: current.run.setVersion.setId } },
-      },
-      orderBy: { run: { createdAt: "desc" } },
-      select: { runId: true },
+    const evidence = await verifyingRun(db, {
+      runCreatedAt: current.run.createdAt,
+      setId: current.run.setVersion.setId,
+      key,
     });
     if (!evidence) {
       throw new ApiError(
@@ -280,7 +285,7 @@ export async function updateBadCase(
         [{ key }],
       );
     }
-    verifiedRunId = evidence.runId;
+    verifiedRunId = evidence.run.id;
   }
   const changed = data.status !== undefined && data.status !== current.status;
   const row = await db.badCase.update({

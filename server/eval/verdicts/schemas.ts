@@ -33,7 +33,10 @@ export const BadCaseParams = IdParam;
 export const VerdictInput = z
   .object({
     verdict: z.enum(["pass", "fail"]),
-    basis: z.string().trim().max(L.maxBasisChars).optional().meta({ description: "Required for fail: what is wrong" }),
+    basis: z.string().trim().max(L.maxBasisChars).optional().meta({
+      description:
+        "The person's comment: required for fail (what is wrong), optional for pass (e.g. what to keep an eye on)",
+    }),
     attribution: z
       .string()
       .max(40)
@@ -50,9 +53,26 @@ export const VerdictInput = z
         "The item's verdictVersion you decided on; if another verdict was written since, 409 VERDICT_CONFLICT and nothing is written. Omit to write regardless (last write wins, still recorded in the history).",
     }),
   })
-  .meta({ id: "EvalVerdictInput" });
+  .meta({
+    id: "EvalVerdictInput",
+    // what checkVerdict (verdicts.ts) refuses as VERDICT_BASIS_REQUIRED / VERDICT_ATTRIBUTION_REQUIRED
+    if: { properties: { verdict: { const: "fail" } }, required: ["verdict"] },
+    then: {
+      required: ["basis", "attribution"],
+      properties: { basis: { pattern: "\\S" }, attribution: { enum: ATTRIBUTION_LIST } },
+    },
+  });
 
 export type VerdictInputT = z.output<typeof VerdictInput>;
+
+export const UndoVerdictInput = z
+  .object({
+    version: DbInt(1).meta({
+      description:
+        "The item's verdictVersion your verdict made (the verdict's answer says it): only that change is taken back; if anything was written since, 409 VERDICT_CONFLICT and nothing changes",
+    }),
+  })
+  .meta({ id: "EvalUndoVerdictInput" });
 
 export const AdoptInput = z.object({}).meta({ id: "EvalAdopt" });
 
@@ -126,7 +146,29 @@ export const BadCaseOut = z
   })
   .meta({ id: "EvalBadCase" });
 
+const BadCaseLaterItem = z.object({
+  runId: z.string(),
+  runShortId: z.string(),
+  runStatus: z.string(),
+  itemId: z.string(),
+  itemStatus: z.string().meta({ description: "The item's answering state (pending, answering, answered, failed…)" }),
+  verdict: z.enum(["pass", "fail"]).nullable(),
+  verdictSource: z.enum(["human", "adopted"]).nullable(),
+  byLabel: z.string().nullable().meta({ description: "Who gave (or adopted) the verdict" }),
+  at: dateOrNull,
+});
+
 export const BadCaseDetailOut = BadCaseOut.extend({
+  expectedPoints: z
+    .array(z.string())
+    .meta({ description: "The question's expected points (of the failed run's version)" }),
+  verifiableBy: BadCaseLaterItem.nullable().meta({
+    description:
+      "The evidence `verified` needs: the newest later run of the set with a pass (typed or adopted) for the question, who gave it; null while there is none (setting verified is then 409 BAD_CASE_NOT_VERIFIED)",
+  }),
+  latestRun: BadCaseLaterItem.nullable().meta({
+    description: "The newest later run of the set with the question (a re-run), its item and verdict, whatever it is",
+  }),
   history: z.array(
     z.object({
       kind: z.enum(["created", "status"]),

@@ -5,7 +5,7 @@ import { type Principal, actorRef } from "../../auth/service";
 import { ApiError, errors } from "../../core/errors";
 import { evalErrors } from "../errors";
 import { itemOut, itemSelect } from "../runs/item-rows";
-import { ATTRIBUTIONS, ATTRIBUTION_LIST, VerdictInput } from "./schemas";
+import { ATTRIBUTIONS, ATTRIBUTION_LIST, UndoVerdictInput, VerdictInput } from "./schemas";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
 import { maybeComplete, resolveRun } from "../runs/run-rows";
 
@@ -146,6 +146,95 @@ export async function setVerdict(
   await maybeComplete(db, run.id);
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
   return { ...itemOut(row), changed: result.changed };
+}
+
+/**
+ * Undo: takes back the caller's own last typed verdict on an item, one step. The item gets the verdict it had before
+ * (an adopted one, another person's, or none) and the history keeps both changes: the verdict and its undo (a new
+ * change whose `after` carries `undoOf`: the version taken back). Refused (409, nothing written) when anything was
+ * written since `version` (VERDICT_CONFLICT), or the item's last change is not the caller's typed verdict
+ * (VERDICT_NOT_UNDOABLE: someone else's, an adoption, or an undo itself: there is no redo). A completed run whose
+ * item loses its verdict is awaiting review again.
+ */
+export async function undoVerdict(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof UndoVerdictInput>,
+  actor: Principal | null,
+) {
+  const data = UndoVerdictInput.parse(input);
+  const run = await resolveRun(db, runIdOrShort);
+  const by = actorRef(actor);
+  const notUndoable = (why: string) =>
+    new ApiError(409, "VERDICT_NOT_UNDOABLE", `Nothing to undo on this item: ${why}`, [{ version: data.version }]);
+  const undone = await db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    const item = await tx.evalRunItem.findUniqueOrThrow({
+      where: { id: itemId },
+      select: {
+        id: true,
+        verdict: true,
+        verdictSource: true,
+        verdictBasis: true,
+        attribution: true,
+        classification: true,
+        verdictVersion: true,
+      },
+    });
+    const current = snapshot(item);
+    if (item.verdictVersion !== data.version)
+      throw evalErrors.verdictConflict(data.version, { verdictVersion: item.verdictVersion, verdict: current });
+    const changes = await tx.verdictChange.findMany({
+      where: { itemId, version: { in: [data.version - 1, data.version] } },
+      orderBy: { version: "asc" },
+    });
+    const last = changes.find((c) => c.version === data.version);
+    const earlier = changes.find((c) => c.version === data.version - 1) ?? null;
+    const after = last?.after as (VerdictSnapshot & { undoOf?: number }) | null | undefined;
+    if (!last || !after) throw notUndoable("it has no verdict history");
+    if (after.undoOf !== undefined) throw notUndoable("its last change is already an undo (one step only)");
+    if (after.source !== "human") throw notUndoable("its last change is an adoption, not a typed verdict");
+    if (!by || last.byId !== by) throw notUndoable("its last verdict was written by someone else");
+    const restored = (last.before ?? null) as VerdictSnapshot | null;
+    const version = item.verdictVersion + 1;
+    await tx.evalRunItem.update({
+      where: { id: item.id },
+      data: {
+        verdict: restored?.verdict ?? null,
+        verdictSource: restored?.source ?? null,
+        verdictBasis: restored?.basis ?? null,
+        attribution: restored?.attribution ?? null,
+        classification: restored ? restored.classification : item.classification,
+        verdictById: restored ? (earlier?.byId ?? null) : null,
+        verdictAt: restored ? (earlier?.at ?? null) : null,
+        verdictVersion: version,
+      },
+    });
+    await tx.verdictChange.create({
+      data: {
+        itemId: item.id,
+        version,
+        before: (current ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        after: (restored
+          ? { ...restored, undoOf: data.version }
+          : { verdict: null, undoOf: data.version }) as unknown as Prisma.InputJsonValue,
+        byId: by,
+      },
+    });
+    if (!restored)
+      await tx.evalRun.updateMany({
+        where: { id: run.id, status: "completed" },
+        data: { status: "awaiting_review", completedAt: null },
+      });
+    return data.version;
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return { ...itemOut(row), undone };
 }
 
 /** Writes every pass/fail suggestion as an adopted verdict, then lists the items to spot-check. */

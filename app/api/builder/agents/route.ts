@@ -3,4 +3,4 @@ import { builderCreateAgent, builderListAgents } from "@/server/http/endpoints/b
 
 export const GET = handle(builderListAgents);
 export const POST = handle(builderCreateAgent);
-export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

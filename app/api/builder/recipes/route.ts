@@ -2,4 +2,4 @@ import { handle, otherMethods } from "@/server/http/endpoint";
 import { builderListRecipes } from "@/server/http/endpoints/builder";
 
 export const GET = handle(builderListRecipes);
-export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -77,9 +77,14 @@ export const evalGetBadCase = defineEndpoint({
   path: "/api/eval/bad-cases/{id}",
   operationId: "evalGetBadCase",
   summary: "One Bad Case",
+  description:
+    "With its history, the question's expected points, `verifiableBy` (the newest later run of the set with a pass for the question, typed or adopted, and who gave it: what setting the status to verified rests on; null while there is none) and `latestRun` (the newest later run holding the question, e.g. the re-run, with its verdict or its answering state).",
   permission: "eval.read",
   params: BadCaseParams,
-  responses: { 200: { description: "The Bad Case with its history", schema: BadCaseDetailOut }, ...notFound },
+  responses: {
+    200: { description: "The Bad Case with its history and the evidence for verifying it", schema: BadCaseDetailOut },
+    ...notFound,
+  },
   handler: async ({ db, params }) => ({ status: 200, body: await getBadCase(db, params.id) }),
 });
 

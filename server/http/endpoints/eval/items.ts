@@ -13,6 +13,8 @@ import {
   RunItemParams,
   RunParams,
   setVerdict,
+  UndoVerdictInput,
+  undoVerdict,
   VerdictInput,
 } from "../../../eval";
 import {
@@ -34,7 +36,7 @@ export const evalListItems = defineEndpoint({
   operationId: "evalListItems",
   summary: "A run's items: answer, payload, trace, latency, tokens, error, suggestion, verdict",
   description:
-    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag).",
+    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not).",
   permission: "eval.read",
   params: RunParams,
   query: ListItemsQuery,
@@ -70,7 +72,7 @@ export const evalSetVerdict = defineEndpoint({
   operationId: "evalSetVerdict",
   summary: "Record (or change) the human verdict of an item",
   description:
-    "pass or fail. A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
+    "pass or fail, with an optional comment in `basis` (a pass may carry one too). A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
   permission: "eval.annotate",
   params: RunItemParams,
   body: VerdictInput,
@@ -86,6 +88,31 @@ export const evalSetVerdict = defineEndpoint({
   handler: async ({ db, params, body, principal }) => ({
     status: 200,
     body: await setVerdict(db, params.id, params.itemId, body, principal),
+  }),
+});
+
+export const evalUndoVerdict = defineEndpoint({
+  ...base,
+  method: "POST",
+  path: "/api/eval/runs/{id}/items/{itemId}/verdict/undo",
+  operationId: "evalUndoVerdict",
+  summary: "Undo: take back your own last typed verdict on an item (one step)",
+  description:
+    "Send `version`: the item's verdictVersion your verdict made (its answer says it). The item gets back the verdict it had before (adopted, another person's, or none) and the history keeps both changes: your verdict and its undo (`after.undoOf` names the version taken back). 409 VERDICT_CONFLICT when anything was written since (nothing changes); 409 VERDICT_NOT_UNDOABLE when the item's last change is not your typed verdict (someone else's, an adoption, or an undo: there is no redo). A completed run whose item loses its verdict awaits review again. The annotation page's U key and Undo button.",
+  permission: "eval.annotate",
+  params: RunItemParams,
+  body: UndoVerdictInput,
+  responses: {
+    200: {
+      description: "The item as it is now, and the version taken back",
+      schema: EvalItemOut.extend({ undone: z.number().int() }),
+    },
+    ...notFound,
+    ...conflict("VERDICT_CONFLICT or VERDICT_NOT_UNDOABLE"),
+  },
+  handler: async ({ db, params, body, principal }) => ({
+    status: 200,
+    body: await undoVerdict(db, params.id, params.itemId, body, principal),
   }),
 });
 
@@ -128,7 +155,7 @@ export const evalListQueue = defineEndpoint({
   operationId: "evalListQueue",
   summary: "The annotation queue: compact item rows and the review progress",
   description:
-    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark, Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
+    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark and whether it is left (`spotCheckLeft`: no verdict a person typed), Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
   permission: "eval.read",
   params: RunParams,
   query: ListItemsQuery,
@@ -159,7 +186,7 @@ export const evalQueueNeighbours = defineEndpoint({
   summary:
     "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
   description:
-    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item without a verdict after it, else the first one before it.",
+    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict).",
   permission: "eval.read",
   params: RunItemParams,
   query: QueueFilterQuery,

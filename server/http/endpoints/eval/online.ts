@@ -118,7 +118,7 @@ export const evalLoopBoard = defineEndpoint({
   operationId: "evalLoopBoard",
   summary: "The online loop's board: each online-sourced pool sample and its stage",
   description:
-    "Stages: candidate (in a draft, not confirmed) -> confirmed (a person confirmed it) -> expectations (confirmed, with expected points) -> frozen (frozen version, no run yet) -> in_run (the latest run with the sample, its verdict) -> bad_case (a Bad Case not verified yet) -> verified (the Bad Case was verified by a later run, and the latest run does not fail it). From the first run on, the stage follows the latest run item. Each card has its history and links (source trace, annotation item, comparison).",
+    "Stages: candidate (in a draft, its trace neither confirmed in any version of the pool nor frozen before) -> confirmed (a person confirmed it, or an earlier freeze took it in unconfirmed) -> expectations (confirmed, with expected points) -> frozen (frozen version, no run yet) -> in_run (the latest run with the sample, its verdict) -> bad_case (a Bad Case not verified yet) -> verified (the Bad Case was verified by a later run, and the latest run does not fail it). From the first run on, the stage follows the latest run item. Each card has its history and links (source trace, annotation item, comparison).",
   permission: "eval.read",
   query: BoardQuery,
   responses: { 200: { description: "The board", schema: LoopBoardOut }, ...notFound },
@@ -132,7 +132,7 @@ export const evalConfirmSample = defineEndpoint({
   operationId: "evalConfirmSample",
   summary: "Confirm a regression-pool candidate (the online loop's board)",
   description:
-    "A person confirms that the sample belongs in the pool: confirmedAt and confirmedById are set (idempotent: the first confirmation is kept) and are copied into later versions. Drafts of regression-pool sets only: a golden set is 409 SET_NOT_REGRESSION_POOL, a frozen version 409 SET_VERSION_FROZEN. Freezing does not require it (the board warns with a count).",
+    "A person confirms that the sample belongs in the pool. Confirming is a property of the sample's trace in the pool: confirmedAt and confirmedById are set on every draft sample of the set with the same trace (idempotent: the first confirmation is kept) and new versions copy it (from the copied sample, else from the trace's first confirmation in the set). Drafts of regression-pool sets only: a golden set is 409 SET_NOT_REGRESSION_POOL, a frozen version 409 SET_VERSION_FROZEN. Freezing does not require it (the board warns with a count); a sample frozen unconfirmed is in the pool since that freeze and is not a candidate in later drafts.",
   permission: "eval.manage",
   params: ConfirmParams,
   responses: {
@@ -149,6 +149,8 @@ export const evalUnconfirmSample = defineEndpoint({
   path: "/api/eval/samples/{id}/confirm",
   operationId: "evalUnconfirmSample",
   summary: "Take a confirmation back (the sample is a candidate again)",
+  description:
+    "On every draft sample of the set with the same trace. A trace already in a frozen version of the pool stays in the pool: 409 SET_VERSION_FROZEN (remove the sample from the draft instead).",
   permission: "eval.manage",
   params: ConfirmParams,
   responses: {

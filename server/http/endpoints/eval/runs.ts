@@ -100,7 +100,7 @@ export const evalCloseAnswering = defineEndpoint({
   summary:
     "Pasted mode: close answering; questions without an answer become failed (NOT_ANSWERED) and the run awaits review",
   description:
-    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (400 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
+    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (409 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
   permission: "eval.manage",
   params: RunParams,
   responses: {
@@ -113,9 +113,8 @@ export const evalCloseAnswering = defineEndpoint({
         })
         .meta({ id: "EvalCloseAnswering" }),
     },
-    ...invalid("RUN_MODE_MISMATCH"),
     ...notFound,
-    ...conflict("RUN_STATE_CONFLICT"),
+    ...conflict("RUN_MODE_MISMATCH (an in-platform run) or RUN_STATE_CONFLICT"),
   },
   handler: async ({ db, params }) => ({ status: 200, body: await closeAnswering(db, params.id) }),
 });
@@ -168,9 +167,9 @@ export const evalPasteAnswers = defineEndpoint({
         run: EvalRunOut,
       }),
     },
-    ...invalid("IMPORT_INVALID or RUN_MODE_MISMATCH"),
+    ...invalid("IMPORT_INVALID"),
     ...notFound,
-    ...conflict("RUN_STATE_CONFLICT"),
+    ...conflict("RUN_MODE_MISMATCH (an in-platform run) or RUN_STATE_CONFLICT"),
     413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut },
   },
   handler: async ({ db, params, body }) => ({ status: 200, body: await submitPastedAnswers(db, params.id, body) }),

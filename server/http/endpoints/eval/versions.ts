@@ -99,13 +99,13 @@ export const evalFreezeVersion = defineEndpoint({
   operationId: "evalFreezeVersion",
   summary: "Freeze a version: immutable from now on (service and database); idempotent",
   description:
-    "Needs at least one sample and expected points on every sample (400 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
+    "Needs at least one sample and expected points on every sample (409 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
   permission: "eval.manage",
   params: SetVersionParams,
   responses: {
     200: { description: "The frozen version", schema: EvalVersionOut },
-    ...invalid("SET_VERSION_INCOMPLETE"),
     ...notFound,
+    ...conflict("SET_VERSION_INCOMPLETE: no samples, or samples without expected points"),
   },
   handler: async ({ db, params, principal }) => ({
     status: 200,

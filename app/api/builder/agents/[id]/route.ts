@@ -4,4 +4,4 @@ import { builderDeleteAgent, builderGetAgent, builderUpdateAgent } from "@/serve
 export const GET = handle(builderGetAgent);
 export const PATCH = handle(builderUpdateAgent);
 export const DELETE = handle(builderDeleteAgent);
-export const { POST, PUT } = otherMethods(["GET", "PATCH", "DELETE"]);
+export const { POST, PUT, OPTIONS } = otherMethods(["GET", "PATCH", "DELETE"]);

@@ -3,4 +3,4 @@ import { evalGetBadCase, evalUpdateBadCase } from "@/server/http/endpoints/eval"
 
 export const GET = handle(evalGetBadCase);
 export const PATCH = handle(evalUpdateBadCase);
-export const { POST, PUT, DELETE } = otherMethods(["GET", "PATCH"]);
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

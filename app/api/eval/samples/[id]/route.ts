@@ -4,4 +4,4 @@ import { evalDeleteSample, evalGetSample, evalUpdateSample } from "@/server/http
 export const GET = handle(evalGetSample);
 export const PATCH = handle(evalUpdateSample);
 export const DELETE = handle(evalDeleteSample);
-export const { POST, PUT } = otherMethods(["GET", "PATCH", "DELETE"]);
+export const { POST, PUT, OPTIONS } = otherMethods(["GET", "PATCH", "DELETE"]);

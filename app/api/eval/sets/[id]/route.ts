@@ -4,4 +4,4 @@ import { evalDeleteSet, evalGetSet, evalUpdateSet } from "@/server/http/endpoint
 export const GET = handle(evalGetSet);
 export const PATCH = handle(evalUpdateSet);
 export const DELETE = handle(evalDeleteSet);
-export const { POST, PUT } = otherMethods(["GET", "PATCH", "DELETE"]);
+export const { POST, PUT, OPTIONS } = otherMethods(["GET", "PATCH", "DELETE"]);

@@ -3,4 +3,4 @@ import { evalGetShadow, evalPutShadow } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalGetShadow);
 export const PUT = handle(evalPutShadow);
-export const { POST, PATCH, DELETE } = otherMethods(["GET", "PUT"]);
+export const { POST, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "PUT"]);

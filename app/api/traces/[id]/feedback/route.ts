@@ -2,4 +2,4 @@ import { handle, otherMethods } from "@/server/http/endpoint";
 import { tracesFeedback } from "@/server/http/endpoints/runtime";
 
 export const POST = handle(tracesFeedback);
-export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

@@ -3,4 +3,4 @@ import { builderAddVersion, builderListVersions } from "@/server/http/endpoints/
 
 export const GET = handle(builderListVersions);
 export const POST = handle(builderAddVersion);
-export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

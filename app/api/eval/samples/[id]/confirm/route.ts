@@ -3,4 +3,4 @@ import { evalConfirmSample, evalUnconfirmSample } from "@/server/http/endpoints/
 
 export const POST = handle(evalConfirmSample);
 export const DELETE = handle(evalUnconfirmSample);
-export const { GET, PUT, PATCH } = otherMethods(["POST", "DELETE"]);
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods(["POST", "DELETE"]);

@@ -3,4 +3,4 @@ import { evalDismissLead, evalRestoreLead } from "@/server/http/endpoints/eval";
 
 export const POST = handle(evalDismissLead);
 export const DELETE = handle(evalRestoreLead);
-export const { GET, PUT, PATCH } = otherMethods(["POST", "DELETE"]);
+export const { GET, PUT, PATCH, OPTIONS } = otherMethods(["POST", "DELETE"]);

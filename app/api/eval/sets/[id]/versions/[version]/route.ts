@@ -4,4 +4,4 @@ import { evalDeleteVersion, evalGetVersion, evalUpdateVersion } from "@/server/h
 export const GET = handle(evalGetVersion);
 export const PATCH = handle(evalUpdateVersion);
 export const DELETE = handle(evalDeleteVersion);
-export const { POST, PUT } = otherMethods(["GET", "PATCH", "DELETE"]);
+export const { POST, PUT, OPTIONS } = otherMethods(["GET", "PATCH", "DELETE"]);

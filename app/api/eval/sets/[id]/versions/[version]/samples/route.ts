@@ -3,4 +3,4 @@ import { evalAddSample, evalListSamples } from "@/server/http/endpoints/eval";
 
 export const GET = handle(evalListSamples);
 export const POST = handle(evalAddSample);
-export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);
