@@ -17,7 +17,13 @@ import type { DatabaseTarget } from "./url";
  */
 let dump: Promise<Blob> | undefined;
 function migratedDump(): Promise<Blob> {
-  dump ??= (async () => {
+  dump ??= (async () => new Blob([fs.readFileSync(await migratedDumpFile())]))();
+  return dump;
+}
+
+let dumpFile: Promise<string> | undefined;
+function migratedDumpFile(): Promise<string> {
+  dumpFile ??= (async () => {
     const list = migrationsList();
     const hash = crypto.createHash("sha256");
     for (const m of list.migrationDirectories) hash.update(`${m.path}\0${m.migrationFile.content.value}\0`);
@@ -34,9 +40,41 @@ function migratedDump(): Promise<Blob> {
       fs.writeFileSync(partial, Buffer.from(await made.arrayBuffer()));
       fs.renameSync(partial, file);
     }
-    return new Blob([fs.readFileSync(file)]);
+    return file;
   })();
-  return dump;
+  return dumpFile;
+}
+
+let templateDir: Promise<string> | undefined;
+/** The migrated empty database as a PGlite folder beside the dump (made from it once, then reused). */
+function migratedTemplateDir(): Promise<string> {
+  templateDir ??= (async () => {
+    const file = await migratedDumpFile();
+    const dir = file.replace(/\.tar$/, ".pgdata");
+    if (!fs.existsSync(dir)) {
+      // made aside and renamed, like the dump; a process that loses the race drops its own copy
+      const partial = `${dir}.${process.pid}.${crypto.randomUUID()}`;
+      await openPglite(partial, { loadDataDir: new Blob([fs.readFileSync(file)]) });
+      await closePglite(partial);
+      try {
+        fs.renameSync(partial, dir);
+      } catch (e) {
+        fs.rmSync(partial, { recursive: true, force: true });
+        if (!fs.existsSync(dir)) throw e;
+      }
+    }
+    return dir;
+  })();
+  return templateDir;
+}
+
+/**
+ * Fills `dataDir` (absent or empty) with the migrated empty database, for a server started on `pglite:<dataDir>` by
+ * tests: a copy of a template folder (a fraction of a second) instead of every migration at start-up (about 4 s on
+ * 2 cores). Start-up still runs the schema engine, which finds nothing to apply.
+ */
+export async function fillMigratedPgliteDir(dataDir: string): Promise<void> {
+  fs.cpSync(await migratedTemplateDir(), dataDir, { recursive: true });
 }
 
 type PgliteTarget = Extract<DatabaseTarget, { kind: "pglite" }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, minimalWorkflow, ok, servers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /**
  * Undo of one's own last verdict (POST /runs/{id}/items/{itemId}/verdict/undo, tRPC eval.items.undoVerdict) and the
@@ -80,8 +80,12 @@ for (const server of servers()) {
       const denied = await api(server, "POST", path, { token: viewer, body });
       expect(denied.status).toBe(403);
       expect(denied.body.error.code).toBeTruthy();
-      // the admin did not write it: not theirs to take back
-      const notMine = await api(server, "POST", path, { body });
+      // another person (a user of their own, signed in): not theirs to take back. (The annotator token above was
+      // made by the admin, so it is the admin's: a person's tokens are the same person.)
+      const email = `other-${server.name}-${Date.now()}@example.com`;
+      await trpc(server).admin.users.create.mutate({ email, password: "other-password-1", role: "annotator" });
+      const cookie = await signIn(server.url, email, "other-password-1");
+      const notMine = await api(server, "POST", path, { token: null, headers: { cookie }, body });
       expect(notMine.status).toBe(409);
       expect(notMine.body.error.code).toBe("VERDICT_NOT_UNDOABLE");
       const stale = await api(server, "POST", path, { token: annotator, body: { version: 1 } });

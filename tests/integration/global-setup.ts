@@ -65,7 +65,7 @@ export default async function setup(project: TestProject) {
   if (!legs.includes("postgresql")) {
     /* this process runs the PGlite leg only */
   } else if (await postgresReachable()) {
-    const database = await createPostgresDatabase();
+    const database = await createPostgresDatabase({ migrated: true });
     cleanups.push(database.drop);
     starts.push(startServer("postgresql", database.url, runtimeEnv));
   } else {

@@ -528,18 +528,22 @@ for (const server of servers()) {
       expect(added.version).toBe(2);
       expect(added.likelyDuplicateOf).toBe(sample.key); // same normalised question as the copied sample
       expect((await ok(api(server, "GET", `/api/eval/sets/${pool.id}/versions/2/samples`))).items).toHaveLength(2);
-      // the board: each sample by its newest version, with its stage
-      // (not confirmed yet: both are candidates, points or not)
+      // the board: each sample by its newest version, with its stage. v1 took the first sample in unconfirmed: it is
+      // in the pool since that freeze (with its expected points), not a candidate again in v2; the new one is
       const board = await ok(api(server, "GET", `/api/eval/online/board?agentId=${agentId}`));
-      expect(board.counts).toMatchObject({ candidate: 2, confirmed: 0, expectations: 0, frozen: 0, in_run: 0 });
+      expect(board.counts).toMatchObject({ candidate: 1, confirmed: 0, expectations: 1, frozen: 0, in_run: 0 });
       expect(
         board.cards.map((c: { key: string; stage: string; version: number }) => [c.key, c.stage, c.version]).sort(),
       ).toEqual(
         [
-          [sample.key, "candidate", 2],
+          [sample.key, "expectations", 2],
           [added.sample.key, "candidate", 2],
         ].sort(),
       );
+      expect(board.cards.find((c: { key: string }) => c.key === sample.key)).toMatchObject({
+        confirmed: true,
+        confirmedVia: "freeze",
+      });
 
       // not an online trace / another agent's / unknown
       const other = await agentWith(server, `loop-other-${Date.now()}`, minimalWorkflow());

@@ -14,14 +14,20 @@ import { TraceSteps } from "../trace-steps";
 import { errorInfo, type EvalItem, type Vocabulary } from "../types";
 
 type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
+/** The judge's coverage of one expected point, in the words a person would say it ("covered: <point>"). */
 const COVERAGE: Record<string, { label: string; className: string }> = {
   covered: { label: "covered", className: "bg-emerald-50 text-emerald-800 ring-emerald-200" },
-  partial: { label: "partial", className: "bg-amber-50 text-amber-800 ring-amber-200" },
+  partial: { label: "partly covered", className: "bg-amber-50 text-amber-800 ring-amber-200" },
   missing: { label: "missing", className: "bg-red-50 text-red-800 ring-red-200" },
   unclear: { label: "unclear", className: "bg-slate-100 text-slate-700 ring-slate-200" },
 };
 
-/** Everything a person needs to judge one answer, in reading order, with the verdict bar at the bottom. */
+/**
+ * Everything a person needs to judge one answer, with the verdict bar at the bottom (sticky: always on screen in the
+ * pane). Reading order: the question, the answer (or the conversation), the rubric (expected points with the judge's
+ * coverage, the machine suggestion), then the structured payload, the execution steps and the verdict history. When
+ * the item is wide enough (a container query, 40rem) the rubric stands beside the answer; narrower, directly under it.
+ */
 export function ItemDetail(props: {
   runId: string;
   /** the item as the server sent it; undefined while it loads (no verdict can be given then) */
@@ -38,14 +44,14 @@ export function ItemDetail(props: {
   saving: boolean;
   onPass: () => void;
   onFail: () => void;
+  /** C: a comment on the verdict, pass included (annotation/fail-dialog.tsx CommentDialog) */
+  onComment?: () => void;
   onPrev: () => void;
   onNext: () => void;
   canPrev: boolean;
   canNext: boolean;
 }) {
   if (props.error && !props.item) return <ErrorState error={props.error} onRetry={props.onRetry} />;
-  /** C: a comment on the verdict, pass included (annotation/fail-dialog.tsx CommentDialog) */
-  onComment?: () => void;
   if (!props.item) return <LoadingRows rows={8} label="Loading the item" />;
   const it: EvalItem = props.item;
   const s = it.suggestion;
@@ -55,11 +61,13 @@ export function ItemDetail(props: {
   return (
     <article
       aria-labelledby="item-question"
-      className="flex min-h-full flex-col rounded-xl border border-slate-200 bg-white"
+      className="@container flex min-h-full flex-col rounded-xl border border-slate-200 bg-white"
     >
       <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 px-5 py-3">
-        <div className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-mono font-semibold">{it.key}</span>
+        <div className="flex min-w-0 flex-wrap items-center gap-2 text-sm">
+          <span className="max-w-56 truncate font-mono font-semibold" title={it.key}>
+            {it.key}
+          </span>
           {props.position && props.total ? (
             <span className="text-slate-500">
               {props.position} of {props.total}
@@ -79,128 +87,138 @@ export function ItemDetail(props: {
         </div>
       </header>
 
-      <div className="flex-1 space-y-5 px-5 py-4">
-        <section>
-          <h3 id="item-question" className="text-base font-semibold leading-snug text-slate-900">
+      <div className="grid flex-1 content-start gap-5 px-5 py-4 @min-[40rem]:grid-cols-[minmax(0,1fr)_minmax(15rem,20rem)] @min-[40rem]:grid-rows-[auto_auto_1fr]">
+        <section className="min-w-0 @min-[40rem]:col-span-2">
+          <h3 id="item-question" className="text-base font-semibold leading-snug text-slate-900 wrap-break-word">
             {it.question}
           </h3>
         </section>
 
-        {turns ? (
-          <section aria-label="Conversation">
-            <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Conversation</h4>
-            <ol className="space-y-2">
-              {turns.map((t, i) => (
-                <li key={i} className="space-y-2">
-                  <Bubble role={t.role} preset={!!t.preset} text={t.content} />
-                  {t.answer !== undefined && t.answer !== null && !t.preset && (
-                    <Bubble role="assistant" text={t.answer} answer />
-                  )}
-                </li>
-              ))}
-            </ol>
+        <div className="min-w-0 space-y-5 @min-[40rem]:col-start-1 @min-[40rem]:row-start-2">
+          {turns ? (
+            <section aria-label="Conversation">
+              <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Conversation</h4>
+              <ol className="space-y-2">
+                {turns.map((t, i) => (
+                  <li key={i} className="space-y-2">
+                    <Bubble role={t.role} preset={!!t.preset} text={t.content} />
+                    {t.answer !== undefined && t.answer !== null && !t.preset && (
+                      <Bubble role="assistant" text={t.answer} answer />
+                    )}
+                  </li>
+                ))}
+              </ol>
+            </section>
+          ) : (
+            <section aria-label="Answer">
+              <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Answer</h4>
+              {it.answer ? (
+                <p className="whitespace-pre-wrap wrap-break-word rounded-lg bg-slate-50 p-3 text-sm leading-relaxed text-slate-800">
+                  {it.answer}
+                </p>
+              ) : (
+                <p className="text-sm text-slate-500">No answer.</p>
+              )}
+            </section>
+          )}
+          {it.error && (
+            <p role="note" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+              Execution error: {it.error}
+            </p>
+          )}
+        </div>
+
+        <div className="min-w-0 space-y-5 @min-[40rem]:col-start-2 @min-[40rem]:row-span-2 @min-[40rem]:row-start-2">
+          <section aria-label="Expected points">
+            <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Expected points</h4>
+            <ul className="space-y-1.5">
+              {it.expectedPoints.map((p, i) => {
+                const cov = s?.coverage[i];
+                const style = COVERAGE[cov?.status ?? ""] ?? null;
+                // the words the judge did not find explain a partial point; under a covered or a missing one they only confuse
+                const notFound = cov?.status === "partial" && !cov.evidence ? (cov.missing ?? []) : [];
+                return (
+                  <li key={i} className="flex items-start gap-2 text-sm">
+                    {style && (
+                      <span
+                        className={`mt-0.5 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${style.className}`}
+                      >
+                        {style.label}
+                        <span className="sr-only">: </span>
+                      </span>
+                    )}
+                    <span className="min-w-0 wrap-break-word">
+                      <span className="text-slate-800">{p}</span>
+                      {cov?.evidence && <span className="block text-xs text-slate-500">“{cov.evidence}”</span>}
+                      {notFound.length > 0 && (
+                        <span className="block text-xs text-slate-500">
+                          {notFound.length === 1 ? "this word is" : "these words are"} not in the answer:{" "}
+                          {notFound.map((w) => `“${w}”`).join(", ")}
+                        </span>
+                      )}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
           </section>
-        ) : (
-          <section aria-label="Answer">
-            <h4 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Answer</h4>
-            {it.answer ? (
-              <p className="whitespace-pre-wrap rounded-lg bg-slate-50 p-3 text-sm leading-relaxed text-slate-800">
-                {it.answer}
-              </p>
+
+          <section aria-label="Machine suggestion" className="rounded-lg border border-dashed border-slate-300 p-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Machine suggestion</h4>
+              <SuggestionBadge verdict={s?.verdict} />
+              {s && <span className="text-xs text-slate-500">{s.judge}</span>}
+              <span className="text-xs text-slate-500">· assistance only, never counted</span>
+            </div>
+            {s ? (
+              <div className="mt-2 space-y-2 text-sm">
+                <p className="text-slate-700">{s.rationale}</p>
+                {s.flags.length > 0 && (
+                  <ul className="space-y-1" aria-label="Guardrail flags">
+                    {s.flags.map((f, i) => (
+                      <li key={i} className="flex flex-wrap items-start gap-2">
+                        <FlagBadge flag={f.flag} meaning={flagMeaning(f.flag)} />
+                        <span className="text-xs text-slate-600">{flagMeaning(f.flag) ?? f.message}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {s.failedRules.length > 0 && (
+                  <ul className="space-y-1" aria-label="Failed rules">
+                    {s.failedRules.map((r, i) => (
+                      <li key={i} className="text-xs text-red-800">
+                        ✕ {r.label}: {r.message}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {s.judgeError && <p className="text-xs text-amber-800">{s.judgeError}</p>}
+              </div>
             ) : (
-              <p className="text-sm text-slate-500">No answer.</p>
+              <p className="mt-2 text-sm text-slate-500">No suggestion yet.</p>
             )}
           </section>
-        )}
-        {it.error && (
-          <p role="note" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            Execution error: {it.error}
-          </p>
-        )}
+        </div>
 
-        {it.payload && <PayloadView payload={it.payload} raw={props.raw} onToggleRaw={props.onToggleRaw} />}
+        <div className="min-w-0 space-y-5 @min-[40rem]:col-start-1 @min-[40rem]:row-start-3">
+          {it.payload && <PayloadView payload={it.payload} raw={props.raw} onToggleRaw={props.onToggleRaw} />}
 
-        <section aria-label="Expected points">
-          <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">Expected points</h4>
-          <ul className="space-y-1.5">
-            {it.expectedPoints.map((p, i) => {
-              const cov = s?.coverage[i];
-              const style = COVERAGE[cov?.status ?? ""] ?? null;
-              return (
-                <li key={i} className="flex items-start gap-2 text-sm">
-                  {style ? (
-                    <span
-                      className={`mt-0.5 shrink-0 rounded px-1.5 py-0.5 text-[11px] font-medium ring-1 ring-inset ${style.className}`}
-                    >
-                      {style.label}
-                    </span>
-                  ) : (
-                    <span className="mt-0.5 w-14 shrink-0" />
-                  )}
-                  <span>
-                    <span className="text-slate-800">{p}</span>
-                    {cov?.evidence && <span className="block text-xs text-slate-500">“{cov.evidence}”</span>}
-                    {!cov?.evidence && cov?.missing?.length ? (
-                      <span className="block text-xs text-slate-500">not found: {cov.missing.join(", ")}</span>
-                    ) : null}
-                  </span>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-
-        <section aria-label="Machine suggestion" className="rounded-lg border border-dashed border-slate-300 p-3">
-          <div className="flex flex-wrap items-center gap-2">
-            <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Machine suggestion</h4>
-            <SuggestionBadge verdict={s?.verdict} />
-            {s && <span className="text-xs text-slate-500">{s.judge}</span>}
-            <span className="text-xs text-slate-500">· assistance only, never counted</span>
-          </div>
-          {s ? (
-            <div className="mt-2 space-y-2 text-sm">
-              <p className="text-slate-700">{s.rationale}</p>
-              {s.flags.length > 0 && (
-                <ul className="space-y-1" aria-label="Guardrail flags">
-                  {s.flags.map((f, i) => (
-                    <li key={i} className="flex flex-wrap items-start gap-2">
-                      <FlagBadge flag={f.flag} meaning={flagMeaning(f.flag)} />
-                      <span className="text-xs text-slate-600">{flagMeaning(f.flag) ?? f.message}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {s.failedRules.length > 0 && (
-                <ul className="space-y-1" aria-label="Failed rules">
-                  {s.failedRules.map((r, i) => (
-                    <li key={i} className="text-xs text-red-800">
-                      ✕ {r.label}: {r.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              {s.judgeError && <p className="text-xs text-amber-800">{s.judgeError}</p>}
-            </div>
-          ) : (
-            <p className="mt-2 text-sm text-slate-500">No suggestion yet.</p>
+          {it.traceId && (
+            <details className="group">
+              <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
+                Execution steps{" "}
+                <span className="font-normal normal-case">
+                  ({ms(it.latencyMs)} · {it.promptTokens + it.completionTokens} tokens)
+                </span>
+              </summary>
+              <div className="mt-2">
+                <TraceSteps traceId={it.traceId} />
+              </div>
+            </details>
           )}
-        </section>
 
-        {it.traceId && (
-          <details className="group">
-            <summary className="cursor-pointer text-xs font-semibold uppercase tracking-wide text-slate-500">
-              Execution steps{" "}
-              <span className="font-normal normal-case">
-                ({ms(it.latencyMs)} · {it.promptTokens + it.completionTokens} tokens)
-              </span>
-            </summary>
-            <div className="mt-2">
-              <TraceSteps traceId={it.traceId} />
-            </div>
-          </details>
-        )}
-
-        <History history={it.history} />
+          <History history={it.history} />
+        </div>
       </div>
 
       <VerdictBar {...props} item={it} />
@@ -229,7 +247,7 @@ function Bubble({
           {role}
           {preset ? " · preset (context, not asked)" : answer ? " · the agent's answer" : ""}
         </div>
-        <p className="whitespace-pre-wrap">{text}</p>
+        <p className="whitespace-pre-wrap wrap-break-word">{text}</p>
       </div>
     </div>
   );
@@ -267,6 +285,7 @@ function VerdictBar({
   saving,
   onPass,
   onFail,
+  onComment,
   runId,
 }: {
   item: EvalItem;
@@ -276,6 +295,7 @@ function VerdictBar({
   saving: boolean;
   onPass: () => void;
   onFail: () => void;
+  onComment?: () => void;
 }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -285,7 +305,6 @@ function VerdictBar({
       onSuccess: async (r) => {
         toast({
           tone: "success",
-  onComment,
           title: r.created ? "Bad Case created" : "This item already has a Bad Case",
           description: r.badCase.title,
         });
@@ -295,7 +314,6 @@ function VerdictBar({
     }),
   );
   const v = item.verdict;
-  onComment?: () => void;
   return (
     <footer className="sticky bottom-0 flex flex-wrap items-center justify-between gap-3 rounded-b-xl border-t border-slate-200 bg-white/95 px-5 py-3 backdrop-blur">
       <div className="flex min-w-0 flex-wrap items-center gap-2 text-sm">
@@ -319,6 +337,11 @@ function VerdictBar({
             Make Bad Case
           </Button>
         )}
+        {onComment && (
+          <Button variant="ghost" disabled={!canJudge || saving} title={judgeTitle} onClick={onComment}>
+            Comment <Kbd>C</Kbd>
+          </Button>
+        )}
         <Button
           variant="secondary"
           className="border-red-300 text-red-700 hover:bg-red-50"
@@ -335,8 +358,3 @@ function VerdictBar({
     </footer>
   );
 }
-        {onComment && (
-          <Button variant="ghost" disabled={!canJudge || saving} title={judgeTitle} onClick={onComment}>
-            Comment <Kbd>C</Kbd>
-          </Button>
-        )}

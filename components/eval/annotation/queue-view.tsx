@@ -23,6 +23,7 @@ import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useAnnotationKeys } from "./use-annotation-keys";
 import { useQueue } from "./use-queue";
 import { useQueueNav } from "./use-queue-nav";
+import { usePaneScroll } from "./use-pane-scroll";
 import { useReviewProgress } from "./use-review-progress";
 import { useJudging } from "./use-verdict";
 
@@ -55,11 +56,16 @@ export function QueueView({ runId }: { runId: string }) {
   const current = detail.data && detail.data.id === itemId ? detail.data : undefined;
   const progress = useReviewProgress(runId, { answering: queue.run?.status === "answering" });
   const [failing, setFailing] = useState(false);
-  const [help, setHelp] = useState(false);
   const [commenting, setCommenting] = useState(false);
+  const [help, setHelp] = useState(false);
   const [raw, setRaw] = useState(false);
   const [checking, setChecking] = useState(false);
   const listRef = useRef<HTMLOListElement>(null);
+  const areaRef = useRef<HTMLDivElement>(null);
+  const paneRef = useRef<HTMLElement>(null);
+  // from 1024 to 1279 px the item pane gets the width: the queue is one click away (always shown from 1280 up)
+  const [queueOpen, setQueueOpen] = useState(false);
+  usePaneScroll(areaRef, paneRef, itemId);
   const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
 
   const open = (id: string | undefined, replace = false) => id && go({ item: id }, { replace });
@@ -97,20 +103,20 @@ export function QueueView({ runId }: { runId: string }) {
       void queue.refresh();
       progress.refreshSoon();
     },
+    nextLeftLocal: nav.nextLeftLocal,
+    nextOpenAfter: nav.nextOpenAfter,
+    open: (id) => open(id),
   });
+  const { setNoneLeft } = judging;
+  // a new list (another filter) starts without the "nothing left" note
+  const listKey = JSON.stringify(filter);
+  useEffect(() => setNoneLeft(false), [listKey, setNoneLeft]);
   const adopt = useMutation(
     trpc.eval.runs.adopt.mutationOptions({
       onSuccess: async (r) => {
         toast({
           tone: "success",
-    nextLeftLocal: nav.nextLeftLocal,
-    nextOpenAfter: nav.nextOpenAfter,
-    open: (id) => open(id),
           title: `${r.adopted} suggestion${r.adopted === 1 ? "" : "s"} adopted as verdicts`,
-  const { setNoneLeft } = judging;
-  // a new list (another filter) starts without the "nothing left" note
-  const listKey = JSON.stringify(filter);
-  useEffect(() => setNoneLeft(false), [listKey, setNoneLeft]);
           description: `${r.spotCheck.length} items to spot-check are listed now.`,
         });
         // every adopted item has a new verdict version: reload the details rather than judge on a stale one
@@ -175,14 +181,16 @@ export function QueueView({ runId }: { runId: string }) {
         : undefined;
   const pass = () => canJudge && current && judging.judge({ item: current, verdict: "pass" });
   const fail = () => canJudge && setFailing(true);
+  const comment = () => canJudge && setCommenting(true);
+  const undo = () => caps.annotate && void judging.undo();
   useAnnotationKeys(
     {
       pass,
       fail,
+      comment,
+      undo,
       next: () => move(1),
       prev: () => move(-1),
-  const comment = () => canJudge && setCommenting(true);
-  const undo = () => caps.annotate && void judging.undo();
       nextOpen: () =>
         itemId &&
         void nav.nextOpenAfter(itemId).then(
@@ -190,8 +198,6 @@ export function QueueView({ runId }: { runId: string }) {
             setNoneLeft(!r || r.id === itemId);
             open(r?.id);
           },
-      comment,
-      undo,
           () => undefined,
         ),
       raw: () => setRaw((r) => !r),
@@ -227,6 +233,16 @@ export function QueueView({ runId }: { runId: string }) {
               Report
             </EvalLink>
           )}
+          <Button
+            size="sm"
+            variant="secondary"
+            className="hidden lg:inline-flex xl:hidden"
+            aria-expanded={queueOpen}
+            aria-controls="annotation-queue"
+            onClick={() => setQueueOpen((o) => !o)}
+          >
+            {queueOpen ? "Hide the queue" : "Show the queue"}
+          </Button>
           <Button size="sm" variant="ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
             <Kbd>?</Kbd> Shortcuts
           </Button>
@@ -268,22 +284,6 @@ export function QueueView({ runId }: { runId: string }) {
                 {run.progress.total}
               </span>
             )}
-          </div>
-        </div>
-      )}
-
-      <div className="grid gap-4 lg:h-[calc(100vh-16rem)] lg:min-h-[32rem] lg:grid-cols-[minmax(18rem,24rem)_1fr]">
-        <section
-          aria-label="Items"
-          className="flex max-h-[70vh] min-h-0 flex-col rounded-xl border border-slate-200 bg-white lg:max-h-none"
-        >
-          <div className="space-y-2 border-b border-slate-100 p-3">
-            <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
-              {(
-                [
-                  ["all", "All", { spot: undefined, verdict: undefined }],
-                  ["open", "No verdict", { spot: undefined, verdict: "none" }],
-                  ["spot", "Spot-check", { spot: "1", verdict: undefined }],
             {judging.last && (
               <Button
                 size="sm"
@@ -296,7 +296,7 @@ export function QueueView({ runId }: { runId: string }) {
                 Undo your {judging.last.verdict} on <span className="font-mono">{judging.last.key}</span> <Kbd>U</Kbd>
               </Button>
             )}
-                ] as const
+          </div>
           {(judging.noneLeft || (url.spot && c.spotCheckLeft === 0 && c.total > 0)) && !queue.isLoading && (
             <div
               role="status"
@@ -317,6 +317,26 @@ export function QueueView({ runId }: { runId: string }) {
               )}
             </div>
           )}
+        </div>
+      )}
+
+      <div
+        ref={areaRef}
+        className={`grid gap-4 lg:h-[var(--pane-h,calc(100vh-16rem))] xl:grid-cols-[18rem_minmax(0,1fr)] ${queueOpen ? "lg:grid-cols-[17rem_minmax(0,1fr)]" : "lg:grid-cols-[minmax(0,1fr)]"}`}
+      >
+        <section
+          id="annotation-queue"
+          aria-label="Items"
+          className={`flex max-h-[70vh] min-h-0 flex-col rounded-xl border border-slate-200 bg-white lg:max-h-none ${queueOpen ? "" : "lg:hidden xl:flex"}`}
+        >
+          <div className="space-y-2 border-b border-slate-100 p-3">
+            <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
+              {(
+                [
+                  ["all", "All", { spot: undefined, verdict: undefined }],
+                  ["open", "No verdict", { spot: undefined, verdict: "none" }],
+                  ["spot", "Spot-check", { spot: "1", verdict: undefined }],
+                ] as const
               ).map(([id, label, patch]) => (
                 <ToggleChip key={id} pressed={view === id} onClick={() => setFilter(patch)}>
                   {label}
@@ -398,7 +418,9 @@ export function QueueView({ runId }: { runId: string }) {
                     aria-current={r.id === itemId ? "true" : undefined}
                     className={`flex gap-2 px-3 py-2 text-sm ${r.id === itemId ? "bg-brand-50 ring-2 ring-inset ring-brand-500/40" : "hover:bg-slate-50"}`}
                   >
-                    <span className="w-12 shrink-0 font-mono text-xs text-slate-600">{r.key}</span>
+                    <span className="w-14 shrink-0 truncate font-mono text-xs text-slate-600" title={r.key}>
+                      {r.key}
+                    </span>
                     <span className="min-w-0 flex-1">
                       <span className="line-clamp-2 text-slate-800">{r.question}</span>
                       <span className="mt-1 flex flex-wrap items-center gap-1.5 text-[11px]">
@@ -442,7 +464,11 @@ export function QueueView({ runId }: { runId: string }) {
           </p>
         </section>
 
-        <section aria-label="Item" className="min-h-0 min-w-0 lg:overflow-y-auto lg:rounded-xl">
+        <section
+          ref={paneRef}
+          aria-label="Item"
+          className="min-h-0 min-w-0 lg:overflow-y-auto lg:overscroll-contain lg:rounded-xl"
+        >
           {itemId ? (
             <ItemDetail
               runId={runId}
@@ -459,6 +485,7 @@ export function QueueView({ runId }: { runId: string }) {
               saving={false}
               onPass={pass}
               onFail={fail}
+              onComment={comment}
               onPrev={() => move(-1)}
               onNext={() => move(1)}
               canPrev={!!nav.prev && nav.prev.id !== itemId}
@@ -495,7 +522,6 @@ export function QueueView({ runId }: { runId: string }) {
         }}
       />
       <ShortcutsDialog open={help} onClose={() => setHelp(false)} />
-              onComment={comment}
     </div>
   );
 }

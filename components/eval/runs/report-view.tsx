@@ -76,12 +76,12 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             label="Judge vs people"
             value={a.rawAgreement === null ? "—" : pct(a.rawAgreement)}
             hint={
+              // the same typed verdicts as Completeness: the pairs are those whose suggestion said pass or fail
               a.pairs
                 ? `raw agreement on ${a.pairs} of ${a.typed} typed verdicts${a.typed > a.pairs ? ` (${a.typed - a.pairs} without a pass/fail suggestion)` : ""} · κ ${a.kappa === null ? "—" : a.kappa.toFixed(2)} (${kappaWords(a.kappa)})`
                 : a.typed
                   ? `${a.typed} typed verdicts, none with a pass/fail suggestion to compare`
                   : "no human-typed verdicts yet"
-              // the same typed verdicts as Completeness: the pairs are those whose suggestion said pass or fail
             }
           />
         </dl>

@@ -57,6 +57,7 @@ export const VerdictInput = z
     id: "EvalVerdictInput",
     // what checkVerdict (verdicts.ts) refuses as VERDICT_BASIS_REQUIRED / VERDICT_ATTRIBUTION_REQUIRED
     if: { properties: { verdict: { const: "fail" } }, required: ["verdict"] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
     then: {
       required: ["basis", "attribution"],
       properties: { basis: { pattern: "\\S" }, attribution: { enum: ATTRIBUTION_LIST } },
