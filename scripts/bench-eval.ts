@@ -50,8 +50,8 @@ export async function benchAnswering(opts: {
     dropPg = d.drop;
   }
   const { db, target, close } = await createEvalTestDb(url);
-  const { EvalQueue, registerEvalQueue } = await import("../server/eval/queue");
-  const { createRun, startRun } = await import("../server/eval/runs");
+  const { EvalQueue, registerEvalQueue } = await import("../server/eval/index");
+  const { createRun, startRun } = await import("../server/eval/runs/runs");
   const queue = await EvalQueue.start({ db, target, worker: true, concurrency, pollMs: 100, log: () => undefined });
   registerEvalQueue(queue);
   try {
@@ -171,10 +171,10 @@ export async function benchReportHttp(n = 10_000, repeats = 7) {
 /** The report service in process (same database work, no HTTP), seeded directly. */
 export async function benchReportInProcess(n = 10_000, repeats = 7) {
   const { createEvalTestDb, seedAgent } = await import("../server/eval/testing");
-  const { createSet, freezeVersion, importSamples } = await import("../server/eval/sets");
-  const { createRun, submitPastedAnswers } = await import("../server/eval/runs");
-  const { adoptSuggestions } = await import("../server/eval/verdicts");
-  const { runReport } = await import("../server/eval/reports");
+  const { createSet, freezeVersion, importSamples } = await import("../server/eval/index");
+  const { createRun, submitPastedAnswers } = await import("../server/eval/index");
+  const { adoptSuggestions } = await import("../server/eval/verdicts/verdicts");
+  const { runReport } = await import("../server/eval/reports/reports");
   const { db, close } = await createEvalTestDb();
   try {
     const { samples, answers } = reportSeed(n);

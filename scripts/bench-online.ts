@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { conditionDetector, createEvalTestDb } from "../server/eval/testing";
-import { leadsPerDay, listLeads } from "../server/eval/online";
+import { leadsPerDay, listLeads } from "../server/eval/online/leads";
 import { createAgent } from "../server/agents/service";
 import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
 

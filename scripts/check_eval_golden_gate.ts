@@ -9,9 +9,9 @@
  * connection, auth or unknown run. `--json` carries `status` ("pass" | "fail" | "pending").
  * Talks to the server over REST (FLOWBENCH_URL, default http://localhost:3000; FLOWBENCH_TOKEN), so it works
  * against the embedded database and a deployment alike. It re-evaluates the gate with the same pure rule the
- * server uses (server/eval/gate.ts) from the inputs the server returns.
+ * server uses (server/eval/reports/gate.ts) from the inputs the server returns.
  */
-import { evaluateGate, type GateInput, type GateResult } from "../server/eval/gate";
+import { evaluateGate, type GateInput, type GateResult } from "../server/eval/reports/gate";
 import { ConnectError, UsageError, getJson, main, parseFlags, serverFrom } from "./lib/cli-http";
 
 const USAGE = `usage: check_eval_golden_gate --run-id <RUN_ID> [--json] [--url <FLOWBENCH_URL>] [--token <FLOWBENCH_TOKEN>]

@@ -4,12 +4,12 @@
  *                        [--threshold 26] [--json] [--url URL] [--token TOKEN]
  *
  * Part of the sample gate: checks that the sample agent's gate set is the set the gate "26 of 30" assumes (see
- * server/eval/wave-c.ts): a frozen golden version of exactly 30 questions, at least 2 of them multi-turn script
+ * server/eval/reports/wave-c.ts): a frozen golden version of exactly 30 questions, at least 2 of them multi-turn script
  * questions, every question with expected points, a threshold of at least 26. The set comes from --set-id (its
  * latest frozen version, or --version), --run-id (the run's set version) or FLOWBENCH_GATE_SET_ID.
  * Exit 0 pass, 1 fail (problems listed), 2 usage or connection error. Talks to the server over REST.
  */
-import { checkWaveCSize, WAVE_C_DEFAULTS } from "../server/eval/wave-c";
+import { checkWaveCSize, WAVE_C_DEFAULTS } from "../server/eval/reports/wave-c";
 import { UsageError, getJson, main, parseFlags, serverFrom } from "./lib/cli-http";
 
 const USAGE = `usage: check_eval_wave_c_size (--set-id <SET_ID> | --run-id <RUN_ID>) [--version N] [--questions 30] [--min-script 2] [--threshold 26] [--json]

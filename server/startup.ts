@@ -84,7 +84,7 @@ export async function startServer(): Promise<void> {
   if (env().EVAL_WORKER === "on") {
     // the evaluation answering queue (pg-boss) and its worker, in this server process, after migrations
     try {
-      const { startEvalWorker } = await import("./eval/queue");
+      const { startEvalWorker } = await import("./eval/runs/worker");
       await startEvalWorker(await getDb(), target);
     } catch (e) {
       console.error(
@@ -92,7 +92,7 @@ export async function startServer(): Promise<void> {
       );
     }
   }
-  // the intent shadow listens to online answers (in the background; server/eval/shadow.ts)
+  // the intent shadow listens to online answers (in the background; server/eval/shadow/)
   try {
     const [{ onOnlineAnswer }, { enqueueShadow, getEvalQueue }] = await Promise.all([
       import("./runtime"),

@@ -5,7 +5,7 @@
  * Two rules, one per direction:
  * - **Input is refused**: every input of both faces passes through `findUnstorable` before its schema
  *   (server/http/endpoint.ts for REST path, query and body; the tRPC base procedure in server/api/trpc.ts), and so
- *   does every value decoded later from an uploaded file (server/eval/io.ts: a `\u0000` escape in a JSON/JSONL file
+ *   does every value decoded later from an uploaded file (server/eval/sets/records.ts: a `\u0000` escape in a JSON/JSONL file
  *   or in a CSV cell's JSON becomes NUL only then; a row error). Such a value is a 400 naming its field, never a
  *   database error. A value nested deeper than `MAX_INPUT_DEPTH` is refused the same way (it cannot be checked,
  *   and no schema of the API nests that deep).

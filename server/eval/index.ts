@@ -3,13 +3,26 @@
  * pg-boss queue, or pasted answers), machine suggestions (rules, judge, guardrails), human verdicts, Bad Cases,
  * reports, comparison, usage and the gate. See README.md.
  */
-export * from "./schemas";
+export * from "./sets/schemas";
+export * from "./runs/schemas";
+export * from "./suggestions/schemas";
+export * from "./verdicts/schemas";
+export * from "./reports/schemas";
+export * from "./online/schemas";
+export * from "./shadow/schemas";
 export { EVAL_LIMITS } from "./limits";
-export { evalVocabulary, RULE_TYPES, TIER_MEANINGS, RUN_LIFECYCLE, type EvalVocabulary } from "./vocabulary";
+export {
+  evalVocabulary,
+  EvalVocabularyOut,
+  RULE_TYPES,
+  TIER_MEANINGS,
+  RUN_LIFECYCLE,
+  type EvalVocabulary,
+} from "./vocabulary";
 export { EVAL_ERROR_CODES } from "./codes";
-export { evaluateGate, type GateInput, type GateResult } from "./gate";
-export { agreement, type Agreement } from "./kappa";
-export { compareRuns, type CompareResult } from "./compare";
+export { evaluateGate, type GateInput, type GateResult } from "./reports/gate";
+export { agreement, type Agreement } from "./reports/kappa";
+export { compareRuns, type CompareResult } from "./reports/compare";
 export {
   coverageJudge,
   llmJudge,
@@ -17,12 +30,20 @@ export {
   type JudgeProvider,
   type JudgeResult,
   type PointCoverage,
-} from "./judge";
-export { evaluateAssertions, evaluateAssertion, type RuleResult } from "./rules";
-export { computeFlags, type Flag } from "./guardrails";
-export { combineSuggestion, needsSpotCheck, inferAttribution, BLOCKING_FLAGS, type Suggestion } from "./suggest";
-export { parseSampleFile, exportSamples, parseAnswerRows, SAMPLE_COLUMNS, type RowError, type SampleDoc } from "./io";
-export { checkWaveCSize, WAVE_C_DEFAULTS } from "./wave-c";
+} from "./suggestions/judge";
+export { evaluateAssertions, evaluateAssertion, type RuleResult } from "./suggestions/rules";
+export { computeFlags, type Flag } from "./suggestions/guardrails";
+export {
+  combineSuggestion,
+  needsSpotCheck,
+  inferAttribution,
+  BLOCKING_FLAGS,
+  type Suggestion,
+} from "./suggestions/suggest";
+export { parseSampleFile, exportSamples, SAMPLE_COLUMNS, type SampleDoc } from "./sets/io";
+export { parseAnswerRows } from "./runs/answer-rows";
+export type { RowError } from "./sets/records";
+export { checkWaveCSize, WAVE_C_DEFAULTS } from "./reports/wave-c";
 export {
   createSet,
   listSets,
@@ -34,6 +55,8 @@ export {
   updateVersion,
   freezeVersion,
   deleteVersion,
+} from "./sets/sets";
+export {
   listSamples,
   addSample,
   getSample,
@@ -41,72 +64,23 @@ export {
   deleteSample,
   importSamples,
   exportVersion,
-} from "./sets";
-export {
-  createRun,
-  rerunRun,
-  getRun,
-  listRuns,
-  startRun,
-  cancelRun,
-  closeAnswering,
-  listItems,
-  listQueue,
-  reviewProgress,
-  queueNeighbours,
-  getItem,
-  submitPastedAnswers,
-  resuggestRun,
-} from "./runs";
-export {
-  setVerdict,
-  undoVerdict,
-  adoptSuggestions,
-  createBadCase,
-  createBadCasesForRun,
-  listBadCases,
-  getBadCase,
-  updateBadCase,
-} from "./verdicts";
-export { runReport, runGate, compare, usage, buildReport } from "./reports";
-export {
-  loopBoard,
-  BoardQuery,
-  BOARD_STAGES,
-  listLeads,
-  leadsPerDay,
-  LeadCountsQuery,
-  COUNT_SCAN,
-  confirmSample,
-  unconfirmSample,
-  ConfirmParams,
-  dismissLead,
-  restoreLead,
-  addTraceToPool,
-  LeadsQuery,
-  DismissLeadInput,
-  TraceParam,
-  PoolAddInput,
-  PoolParams,
-} from "./online";
-export { EvalQueue, startEvalWorker, registerEvalQueue, getEvalQueue, EVAL_QUEUE } from "./queue";
-export {
-  getShadowConfig,
-  putShadowConfig,
-  replayShadow,
-  shadowReport,
-  listDisagreements,
-  publishShadowCandidate,
-  shadowOnlineAnswer,
-  enqueueShadow,
-  flushShadowJobs,
-  shadowTrace,
-  intentSubworkflow,
-  liveIntentOf,
-  ShadowConfigInput,
-  ShadowParams,
-  ReplayInput,
-  ShadowReportQuery,
-  DisagreementsQuery,
-  SHADOW_LIMITS,
-} from "./shadow";
+} from "./sets/samples";
+export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun } from "./runs/runs";
+export { closeAnswering, submitPastedAnswers, resuggestRun } from "./runs/pasted";
+export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "./runs/items";
+export { setVerdict, undoVerdict, adoptSuggestions } from "./verdicts/verdicts";
+export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts/bad-cases";
+export { runReport, runGate, buildReport } from "./reports/reports";
+export { compare } from "./reports/comparison";
+export { usage } from "./reports/usage";
+export { loopBoard } from "./online/board";
+export { listLeads, leadsPerDay, COUNT_SCAN, dismissLead, restoreLead } from "./online/leads";
+export { confirmSample, unconfirmSample, addTraceToPool } from "./online/pool";
+export { EvalQueue } from "./runs/queue";
+export { startEvalWorker, registerEvalQueue, getEvalQueue } from "./runs/worker";
+export { EVAL_QUEUE } from "./runs/queue-jobs";
+export { getShadowConfig, putShadowConfig } from "./shadow/config";
+export { replayShadow, shadowReport, listDisagreements } from "./shadow/report";
+export { publishShadowCandidate } from "./shadow/publish";
+export { shadowOnlineAnswer, enqueueShadow, flushShadowJobs } from "./shadow/jobs";
+export { shadowTrace, intentSubworkflow, liveIntentOf } from "./shadow/intent";

@@ -12,8 +12,9 @@ import { createMigratedMemoryDb } from "../db/test-db";
 import { parseDatabaseUrl, type DatabaseTarget } from "../db/url";
 import type { Db } from "../db/client";
 import { createAgent } from "../agents/service";
-import { addSample, createSet, freezeVersion, importSamples } from "./sets";
-import type { SampleInputT } from "./schemas";
+import { addSample, importSamples } from "./sets/samples";
+import { createSet, freezeVersion } from "./sets/sets";
+import type { SampleInputT } from "./sets/schemas";
 
 export async function createEvalTestDb(
   url?: string,

@@ -1,22 +1,11 @@
-import type { z } from "zod";
-import { OUTCOMES, OUTCOME_WORDS } from "./compare";
+import { z } from "zod";
 import { EVAL_LIMITS } from "./limits";
-import {
-  ATTRIBUTIONS,
-  AssertionSchema,
-  BAD_CASE_STATUSES,
-  GUARDRAIL_FLAGS,
-  ITEM_STATUSES,
-  LEAD_SIGNALS,
-  LEAD_SIGNAL_WORDS,
-  LEAD_STATUSES,
-  LEAD_STATUS_WORDS,
-  RUN_MODES,
-  RUN_STATUSES,
-  SET_KINDS,
-  TIERS,
-  type Tier,
-} from "./schemas";
+import { LEAD_SIGNALS, LEAD_SIGNAL_WORDS, LEAD_STATUSES, LEAD_STATUS_WORDS } from "./online/schemas";
+import { OUTCOMES, OUTCOME_WORDS } from "./reports/compare";
+import { ITEM_STATUSES, RUN_MODES, RUN_STATUSES, TIERS, type Tier } from "./runs/schemas";
+import { SET_KINDS } from "./sets/schemas";
+import { AssertionSchema, GUARDRAIL_FLAGS } from "./suggestions/schemas";
+import { ATTRIBUTIONS, BAD_CASE_STATUSES } from "./verdicts/schemas";
 
 /** What each chain tier does (spec 4.2); shown where a run's tier is chosen. */
 export const TIER_MEANINGS: Record<Tier, string> = {
@@ -80,3 +69,44 @@ export function evalVocabulary() {
   };
 }
 export type EvalVocabulary = ReturnType<typeof evalVocabulary>;
+
+/** The answer's shape (OpenAPI). */
+export const EvalVocabularyOut = z
+  .object({
+    attributions: z
+      .record(z.string(), z.string())
+      .meta({ description: "attribution -> meaning (failure points in the chain)" }),
+    guardrailFlags: z.record(z.string(), z.string()).meta({ description: "flag -> meaning" }),
+    ruleTypes: z.array(z.string()),
+    rules: z.array(
+      z.object({
+        type: z.string(),
+        fields: z.array(
+          z.object({
+            name: z.string(),
+            kind: z.enum(["text", "number", "json", "choice"]),
+            optional: z.boolean(),
+            choices: z.array(z.string()).optional(),
+          }),
+        ),
+      }),
+    ),
+    tiers: z.array(z.object({ tier: z.enum(TIERS), meaning: z.string() })),
+    modes: z.array(z.enum(RUN_MODES)),
+    setKinds: z.array(z.enum(SET_KINDS)),
+    runStatuses: z.array(z.enum(RUN_STATUSES)),
+    itemStatuses: z.array(z.enum(ITEM_STATUSES)),
+    badCaseStatuses: z.array(z.enum(BAD_CASE_STATUSES)),
+    leadSignals: z
+      .array(z.object({ id: z.enum(LEAD_SIGNALS), label: z.string(), meaning: z.string() }))
+      .meta({ description: "The online loop's lead signals: the name people read and what each means" }),
+    leadStatuses: z
+      .array(z.object({ id: z.enum(LEAD_STATUSES), label: z.string(), meaning: z.string() }))
+      .meta({ description: "A lead's statuses" }),
+    compareOutcomes: z
+      .array(z.object({ id: z.enum(OUTCOMES), label: z.string(), meaning: z.string() }))
+      .meta({ description: "A question's outcome in the comparison of two runs" }),
+    lifecycle: z.string(),
+    limits: z.record(z.string(), z.number()),
+  })
+  .meta({ id: "EvalVocabulary" });

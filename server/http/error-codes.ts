@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import { FindingOut } from "../agents/schemas";
 import { EVAL_ERROR_CODES } from "../eval/codes";
-import { RowErrorOut } from "../eval/out-schemas";
+import { RowErrorOut } from "../eval/sets/schemas";
 import { RunError } from "../runtime/schemas";
 
 /** Stable codes used outside validation findings; the docs render this table. */

@@ -11,7 +11,7 @@ export type { ChatTurn } from "../llm/types";
 export type ExecutionMode = "pipeline_live" | "pipeline" | "invoke";
 export const EXECUTION_MODES = ["pipeline_live", "pipeline", "invoke"] as const satisfies readonly ExecutionMode[];
 
-/** `shadow`: a candidate's intent computed beside online traffic (server/eval/shadow.ts); never online. */
+/** `shadow`: a candidate's intent computed beside online traffic (server/eval/shadow/); never online. */
 export type ExecutionSource = "chat" | "eval" | "test_run" | "api" | "shadow";
 export const EXECUTION_SOURCES = [
   "chat",

@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import { createAgent, publishVersion } from "../agents/service";
-import { createSet, freezeVersion, importSamples } from "../eval/sets";
+import { createSet, freezeVersion } from "../eval/sets/sets";
+import { importSamples } from "../eval/sets/samples";
 import agent from "./meal-recommendation/agent.json";
 import golden from "./meal-recommendation/golden-set.json";
 

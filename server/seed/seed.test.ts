@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb } from "../db/test-db";
 import type { Db } from "../db/client";
-import { listSamples, getSet } from "../eval/sets";
-import { checkWaveCSize } from "../eval/wave-c";
+import { listSamples } from "../eval/sets/samples";
+import { getSet } from "../eval/sets/sets";
+import { checkWaveCSize } from "../eval/reports/wave-c";
 import { seedSampleAgent } from ".";
 
 describe("seeding the sample agent", () => {

@@ -1,7 +1,7 @@
 import type { EvalReport } from "../types";
 
 /**
- * The release gate as the server decided it with THE gate rule (server/eval/gate.ts): the same answer as
+ * The release gate as the server decided it with THE gate rule (server/eval/reports/gate.ts): the same answer as
  * check_eval_golden_gate. PASS (green), FAIL (red: decided) or PENDING (neutral: still answering, questions without a
  * verdict, spot-checks left; with what is missing), in words and colour, with every reason and how the passes were made.
  */

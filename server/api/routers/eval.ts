@@ -310,6 +310,6 @@ export const evalRouter = router({
       .mutation(({ ctx, input }) => restoreLead(ctx.db, input.traceId)),
     addToPool: procedure("eval.manage")
       .input(PoolParams.extend({ body: PoolAddInput }))
-      .mutation(async ({ ctx, input }) => (await addTraceToPool(ctx.db, input.id, input.body, ctx.principal)).body),
+      .mutation(({ ctx, input }) => addTraceToPool(ctx.db, input.id, input.body, ctx.principal)),
   }),
 });

@@ -15,7 +15,7 @@ import { originRules } from "../../runtime/http/policy";
 import { getSandbox } from "../../runtime/sandbox";
 import type { RuntimeDeps } from "../../runtime/nodes/context";
 import { validateWorkflow, type Workflow } from "../../workflow";
-import { suggest } from "../../eval/judging";
+import { suggest } from "../../eval/suggestions/judging";
 import agent from "./agent.json";
 import golden from "./golden-set.json";
 

@@ -13,7 +13,7 @@ import {
   updateBadCase,
   UpdateBadCaseInput,
 } from "../../../eval";
-import { BadCaseDetailOut, BadCaseOut } from "../../../eval/out-schemas";
+import { BadCaseDetailOut, BadCaseOut } from "../../../eval/verdicts/schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** Bad Cases over REST (/api/eval/*); handlers only call server/eval. */

@@ -24,7 +24,7 @@ import {
   EvalReviewProgressOut,
   EvalRunOut,
   VerdictChangeOut,
-} from "../../../eval/out-schemas";
+} from "../../../eval/runs/schemas";
 import { base, notFound, conflict, invalid } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */

@@ -1,6 +1,6 @@
 import { defineEndpoint } from "../../endpoint";
 import { evalVocabulary } from "../../../eval";
-import { EvalVocabularyOut } from "../../../eval/out-schemas";
+import { EvalVocabularyOut } from "../../../eval/vocabulary";
 import { base } from "./shared";
 
 /** The evaluation vocabulary over REST; the same function answers tRPC `eval.meta`. */

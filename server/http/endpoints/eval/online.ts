@@ -17,14 +17,8 @@ import {
   TraceParam,
   unconfirmSample,
 } from "../../../eval";
-import {
-  EvalSampleOut,
-  LoopBoardOut,
-  LeadCountsOut,
-  LeadsPageOut,
-  LeadStatusOut,
-  PoolAddOut,
-} from "../../../eval/out-schemas";
+import { EvalSampleOut } from "../../../eval/sets/schemas";
+import { LoopBoardOut, LeadCountsOut, LeadsPageOut, LeadStatusOut, PoolAddOut } from "../../../eval/online/schemas";
 import { base, notFound, conflict } from "./shared";
 
 /** The online feedback loop over REST (/api/eval/online/*, /api/eval/sets/{id}/pool); handlers only call server/eval. */
@@ -110,7 +104,11 @@ export const evalAddToPool = defineEndpoint({
     ...notFound,
     ...conflict("SET_NOT_REGRESSION_POOL (a golden set), TRACE_NOT_ONLINE or TRACE_OTHER_AGENT"),
   },
-  handler: async ({ db, params, body, principal }) => addTraceToPool(db, params.id, body, principal),
+  handler: async ({ db, params, body, principal }) => {
+    const added = await addTraceToPool(db, params.id, body, principal);
+    // a trace already in the set is answered 200 with duplicate: true; a new sample 201
+    return { status: added.duplicate ? 200 : 201, body: added };
+  },
 });
 
 export const evalLoopBoard = defineEndpoint({

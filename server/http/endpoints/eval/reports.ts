@@ -1,6 +1,6 @@
 import { defineEndpoint } from "../../endpoint";
 import { compare, CompareQuery, runGate, RunParams, runReport } from "../../../eval";
-import { CompareOut, GateOut, ReportOut } from "../../../eval/out-schemas";
+import { CompareOut, GateOut, ReportOut } from "../../../eval/reports/schemas";
 import { base, notFound, invalid } from "./shared";
 
 /** Report, gate, comparison over REST (/api/eval/*); handlers only call server/eval. */

@@ -18,7 +18,7 @@ import {
   startRun,
   submitPastedAnswers,
 } from "../../../eval";
-import { EvalRunOut } from "../../../eval/out-schemas";
+import { EvalRunOut } from "../../../eval/runs/schemas";
 import { base, notFound, conflict, invalid, page, uploadLimit } from "./shared";
 
 /** Runs and their lifecycle, pasted answers, re-judging over REST (/api/eval/*); handlers only call server/eval. */

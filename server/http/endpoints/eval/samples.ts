@@ -1,6 +1,6 @@
 import { defineEndpoint } from "../../endpoint";
 import { deleteSample, getSample, SampleParams, SamplePatch, updateSample } from "../../../eval";
-import { EvalSampleOut } from "../../../eval/out-schemas";
+import { EvalSampleOut } from "../../../eval/sets/schemas";
 import { base, notFound, conflict, invalid } from "./shared";
 
 /** One sample over REST (/api/eval/*); handlers only call server/eval. */

@@ -10,7 +10,7 @@ import {
   updateSet,
   UpdateSetInput,
 } from "../../../eval";
-import { EvalSetDetailOut, EvalSetOut } from "../../../eval/out-schemas";
+import { EvalSetDetailOut, EvalSetOut } from "../../../eval/sets/schemas";
 import { base, notFound, conflict, invalid, page } from "./shared";
 
 /** Evaluation sets over REST (/api/eval/*); handlers only call server/eval. */

@@ -21,7 +21,7 @@ import {
   ShadowDisagreementsOut,
   ShadowPublishOut,
   ShadowReportOut,
-} from "../../../eval/out-schemas";
+} from "../../../eval/shadow/schemas";
 import { ValidationErrorOut } from "../../../agents/schemas";
 import { ErrorOut } from "../../../core/errors";
 import { base, notFound, conflict, invalid } from "./shared";

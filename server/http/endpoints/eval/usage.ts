@@ -1,6 +1,6 @@
 import { defineEndpoint } from "../../endpoint";
 import { usage, UsageQuery } from "../../../eval";
-import { UsageOut } from "../../../eval/out-schemas";
+import { UsageOut } from "../../../eval/reports/schemas";
 import { base, invalid } from "./shared";
 
 /** Usage over REST (/api/eval/*); handlers only call server/eval. */

@@ -21,7 +21,7 @@ import {
   updateVersion,
   UpdateVersionInput,
 } from "../../../eval";
-import { EvalSampleOut, EvalVersionOut } from "../../../eval/out-schemas";
+import { EvalSampleOut, EvalVersionOut } from "../../../eval/sets/schemas";
 import { base, notFound, conflict, invalid, uploadLimit } from "./shared";
 
 /** A set's versions and the samples of a version (import, export) over REST (/api/eval/*); handlers only call server/eval. */

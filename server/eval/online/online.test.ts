@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "../../db/generated/client";
+import { addVersion, createAgent } from "../../agents/service";
+import { addTraceToPool, confirmSample } from "./pool";
+import { leadsPerDay, listLeads } from "./leads";
+import { loopBoard } from "./board";
+import { addSample } from "../sets/samples";
+import { createSet, freezeVersion } from "../sets/sets";
+import { LEAD_SIGNALS, LEAD_STATUSES } from "./schemas";
+import { createEvalTestDb, llmWorkflow } from "../testing";
+
+/**
+ * Leads per day read only the traces that can be leads (a SQL superset of the guardrail rules' signals) and count
+ * exactly what the unfiltered scan of the list finds, for every signal, status and score filter; the list reads its
+ * cards' heavy columns and conversations for the leads it found, in one query each.
+ */
+let db: PrismaClient;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ db, close } = await createEvalTestDb());
+}, 120_000);
+afterAll(async () => close?.());
+
+const http = (status: string, output: unknown) => ({ nodeId: "http_1", type: "http", status, output });
+const llm = { nodeId: "llm_1", type: "llm", status: "succeeded", output: { result: "an answer" } };
+
+function withHttp() {
+  const wf = llmWorkflow();
+  wf.nodes.splice(1, 0, {
+    id: "http_1",
+    type: "http",
+    config: { url: "https://example.com/menu" } as never,
+    position: { x: 120, y: 0 },
+  } as never);
+  wf.edges = [
+    { source: "start", target: "http_1" },
+    { source: "http_1", target: "llm_1" },
+    { source: "llm_1", target: "end" },
+  ];
+  return wf;
+}
+
+describe("leads of the online loop", () => {
+  it("the counts per day read candidates only and count exactly what the list finds, under every filter", async () => {
+    const created = await createAgent(db, { name: "leads", workflow: llmWorkflow() }, null, {});
+    const agentId = created.agent.id;
+    const plain = created.version.id;
+    const withHttpNodes = (await addVersion(db, agentId, { workflow: withHttp() }, null, {})).version.id;
+    type T = {
+      mode?: "pipeline_live" | "pipeline" | "invoke";
+      status?: "succeeded" | "failed";
+      steps?: unknown[];
+      payload?: unknown;
+      error?: unknown;
+      version?: string;
+      score?: number;
+      sessionId?: string;
+    };
+    const kinds: T[] = [
+      {}, // nothing: never a lead
+      { score: 5 }, // a good score
+      { score: 2 }, // low_score
+      { score: 1, sessionId: "s1" },
+      { status: "failed", error: { code: "X", message: "down" } }, // execution_error
+      { error: { code: "Y", message: "warned" } },
+      { version: withHttpNodes }, // no_query: http nodes, no http step
+      { version: withHttpNodes, steps: [http("failed", null)] }, // no_query
+      { version: withHttpNodes, steps: [http("succeeded", { ok: false, status: 500 })] }, // no_query (ok false)
+      { version: withHttpNodes, steps: [http("succeeded", { ok: true, result: { items: [{ name: "tofu" }] } })] }, // a good query
+      { version: withHttpNodes, steps: [http("succeeded", { ok: true, result: { items: [] } })] }, // empty_items
+      {
+        version: withHttpNodes,
+        steps: [
+          http("succeeded", { ok: true, result: { items: [] } }),
+          http("succeeded", { ok: true, result: { items: [{ name: "x" }] } }),
+        ],
+      }, // not empty: one list has items
+      { version: withHttpNodes, mode: "invoke", steps: [] }, // invoke: no tool signals
+      { version: withHttpNodes, mode: "pipeline", steps: [http("succeeded", { ok: true, result: { items: [] } })] }, // empty lists count at pipeline_live only
+      { payload: { goods_list: [] } }, // empty_items from the payload
+      { payload: { goods_list: [{ name: "tofu" }], note: "[]" } }, // "[]" in a string: a candidate, not a lead
+      { payload: { goods_list: [{ name: "tofu" }] } },
+      { steps: [http("succeeded", { ok: true, result: [] })] }, // an http step although the version has no http node
+    ];
+    const ids: string[] = [];
+    const now = Date.now();
+    for (const [i, k] of [...kinds, ...kinds].entries()) {
+      const t = await db.trace.create({
+        data: {
+          agentId,
+          workflowVersionId: k.version ?? plain,
+          source: i % 3 === 0 ? "api" : "chat",
+          mode: k.mode ?? "pipeline_live",
+          status: k.status ?? "succeeded",
+          sessionId: k.sessionId ?? null,
+          input: { query: `question ${i}` },
+          answer: `answer ${i}`,
+          steps: [
+            { nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } },
+            llm,
+            ...((k.steps ?? []) as object[]),
+          ],
+          ...(k.payload !== undefined ? { payload: k.payload as object } : {}),
+          ...(k.error !== undefined ? { error: k.error as object } : {}),
+          startedAt: new Date(now - i * 3_600_000),
+          finishedAt: new Date(now - i * 3_600_000 + 1000),
+        },
+      });
+      if (k.score) await db.traceFeedback.create({ data: { traceId: t.id, score: k.score } });
+      ids.push(t.id);
+    }
+    // statuses: one in a pool, one dismissed
+    const pool = await db.evalSet.create({
+      data: { agentId, name: "pool", kind: "regression_pool", gateThreshold: 0, versions: { create: { version: 1 } } },
+      include: { versions: true },
+    });
+    await db.evalSample.create({
+      data: { setVersionId: pool.versions[0]!.id, key: "p1", position: 1, question: "q", sourceTraceId: ids[2]! },
+    });
+    await db.leadDismissal.create({ data: { traceId: ids[4]!, reason: "known outage" } });
+
+    const all = await leadsPerDay(db, { agentId });
+    expect(all.total).toBe(2 * 10); // per copy: 2 low scores, 2 errors, 3 no_query, 3 empty_items (steps, payload, a step of a version without http nodes)
+    // only the candidates left the database: not the good traces
+    expect(all.scanned).toBeLessThan(ids.length);
+    expect(all.scanned).toBeGreaterThanOrEqual(all.total);
+    for (const signal of [undefined, ...LEAD_SIGNALS]) {
+      for (const status of [undefined, ...LEAD_STATUSES]) {
+        for (const maxScore of [1, 2, 5]) {
+          const filters = { agentId, maxScore, ...(signal ? { signal } : {}), ...(status ? { status } : {}) };
+          const listed = await listLeads(db, { ...filters, limit: 100 });
+          const counted = await leadsPerDay(db, filters);
+          const label = JSON.stringify(filters);
+          expect(counted.total, label).toBe(listed.items.length);
+          for (const st of LEAD_STATUSES)
+            expect(counted.byStatus[st], `${label} ${st}`).toBe(listed.items.filter((l) => l.status === st).length);
+        }
+      }
+    }
+    // the list's cards carry what the scan did not read
+    const page = await listLeads(db, { agentId, signal: "empty_items", limit: 100 });
+    expect(page.items.map((l) => l.message).sort()).toEqual([
+      "question 10",
+      "question 14",
+      "question 17",
+      "question 28",
+      "question 32",
+      "question 35",
+    ]);
+    expect(page.items.find((l) => l.message === "question 14")).toMatchObject({
+      answer: "answer 14",
+      payload: { goods_list: [] },
+      signals: ["empty_items"],
+    });
+  });
+
+  it("a lead's conversation is its chat session's earlier turns (same caller), for every lead of a page in one query", async () => {
+    const created = await createAgent(db, { name: "conversations", workflow: llmWorkflow() }, null, {});
+    const agentId = created.agent.id;
+    const at = (m: number) => new Date(Date.parse("2026-01-10T10:00:00Z") + m * 60_000);
+    const turn = async (
+      session: string | null,
+      minute: number,
+      text: string,
+      opts: { score?: number; createdById?: string; source?: string } = {},
+    ) => {
+      const t = await db.trace.create({
+        data: {
+          agentId,
+          workflowVersionId: created.version.id,
+          source: opts.source ?? "chat",
+          mode: "pipeline_live",
+          status: "succeeded",
+          sessionId: session,
+          createdById: opts.createdById ?? null,
+          input: { query: text },
+          answer: `re: ${text}`,
+          startedAt: at(minute),
+          finishedAt: at(minute),
+        },
+      });
+      if (opts.score) await db.traceFeedback.create({ data: { traceId: t.id, score: opts.score } });
+      return t.id;
+    };
+    await turn("a", 0, "first in a");
+    await turn("a", 1, "second in a");
+    await turn("a", 2, "someone else in a", { createdById: "other" });
+    await turn("a", 3, "third in a", { score: 1 });
+    await turn("a", 4, "after the lead in a");
+    await turn("b", 5, "first in b");
+    await turn("b", 6, "second in b", { score: 2 });
+    await turn(null, 7, "no session", { score: 1 });
+    const page = await listLeads(db, { agentId, from: "2026-01-10", to: "2026-01-10" });
+    const byMessage = new Map(page.items.map((l) => [l.message, l.conversation.map((c) => c.content)]));
+    expect(byMessage.get("third in a")).toEqual(["first in a", "re: first in a", "second in a", "re: second in a"]);
+    expect(byMessage.get("second in b")).toEqual(["first in b", "re: first in b"]);
+    expect(byMessage.get("no session")).toEqual([]);
+  });
+
+  it("the board counts each pool draft's online samples and the unconfirmed ones exactly, in the database", async () => {
+    const created = await createAgent(db, { name: "board drafts", workflow: llmWorkflow() }, null, {});
+    const agentId = created.agent.id;
+    const trace = async (i: number) =>
+      (
+        await db.trace.create({
+          data: {
+            agentId,
+            workflowVersionId: created.version.id,
+            source: "chat",
+            mode: "pipeline_live",
+            status: "succeeded",
+            input: { query: `q ${i}` },
+            answer: `a ${i}`,
+          },
+        })
+      ).id;
+    const pool = await createSet(db, { agentId, name: "Pool A", kind: "regression_pool", gateThreshold: 0 }, null);
+    const added = [];
+    for (let i = 0; i < 3; i++)
+      added.push(await addTraceToPool(db, pool.id, { traceId: await trace(i), expectedPoints: ["a point"] }, null));
+    await confirmSample(db, added[0]!.sample.id, null);
+    await addSample(db, pool.id, 1, { question: "typed by hand", expectedPoints: ["x"] }); // not online-sourced: not counted
+    const other = await createSet(db, { agentId, name: "Pool B", kind: "regression_pool", gateThreshold: 0 }, null); // an empty draft
+    expect((await loopBoard(db, { agentId })).drafts).toEqual([
+      {
+        setId: pool.id,
+        setName: "Pool A",
+        version: 1,
+        versionId: expect.any(String),
+        onlineSamples: 3,
+        unconfirmed: 2,
+      },
+      {
+        setId: other.id,
+        setName: "Pool B",
+        version: 1,
+        versionId: expect.any(String),
+        onlineSamples: 0,
+        unconfirmed: 0,
+      },
+    ]);
+    // frozen: no longer a draft; the next add opens v2, which copies the samples: the two v1 took in unconfirmed are
+    // in the pool since that freeze, so only the new one is a candidate
+    await freezeVersion(db, pool.id, 1, null);
+    await addTraceToPool(db, pool.id, { traceId: await trace(9) }, null);
+    expect((await loopBoard(db, { agentId })).drafts.find((d) => d.setId === pool.id)).toMatchObject({
+      version: 2,
+      onlineSamples: 4,
+      unconfirmed: 1,
+    });
+  });
+});

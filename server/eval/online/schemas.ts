@@ -1,0 +1,288 @@
+/**
+ * The online feedback loop (leads, the regression pool, the board): vocabulary, inputs and outputs. Pure: no I/O.
+ */
+import { z } from "zod";
+import { IdParam, dayRangeQuery } from "../../core/params";
+import { EVAL_LIMITS } from "../limits";
+import { EvalSampleOut } from "../sets/schemas";
+import { GUARDRAIL_FLAGS } from "../suggestions/schemas";
+
+const date = z.iso.datetime();
+const dateOrNull = date.nullable();
+
+/** The online loop's lead signals: a low feedback score, or a guardrail flag on an online trace (names people read, meanings). */
+export const LEAD_SIGNALS = ["low_score", "execution_error", "empty_items", "no_query"] as const;
+
+export type LeadSignal = (typeof LEAD_SIGNALS)[number];
+
+export const LEAD_SIGNAL_WORDS: Record<LeadSignal, { label: string; meaning: string }> = {
+  low_score: { label: "Low score", meaning: "A user's feedback score at or below maxScore" },
+  execution_error: { label: "Execution error", meaning: GUARDRAIL_FLAGS.execution_error },
+  empty_items: { label: "Empty items", meaning: GUARDRAIL_FLAGS.empty_items },
+  no_query: { label: "No query", meaning: GUARDRAIL_FLAGS.no_query },
+};
+
+/** A lead's status. */
+export const LEAD_STATUSES = ["new", "in_pool", "dismissed"] as const;
+
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+export const LEAD_STATUS_WORDS: Record<LeadStatus, { label: string; meaning: string }> = {
+  new: { label: "New", meaning: "Neither in a regression pool nor dismissed" },
+  in_pool: { label: "In pool", meaning: "A sample of a regression pool has the trace as its source" },
+  dismissed: { label: "Dismissed", meaning: "A person set it aside, with a reason" },
+};
+
+const TurnOut = z.object({ role: z.enum(["user", "assistant"]), content: z.string(), preset: z.boolean() });
+
+export const LeadOut = z
+  .object({
+    traceId: z.string(),
+    startedAt: date,
+    traceStatus: z.string(),
+    sessionId: z.string().nullable(),
+    message: z.string().meta({ description: "The user's message" }),
+    conversation: z.array(TurnOut).meta({ description: "Earlier turns of the session (same caller), oldest first" }),
+    answer: z.string().nullable(),
+    payload: z.unknown(),
+    score: z.number().int().nullable().meta({ description: "The lowest feedback score (1..5), if any" }),
+    comment: z.string().nullable(),
+    signals: z.array(z.enum(LEAD_SIGNALS)),
+    flags: z.array(z.object({ flag: z.string(), message: z.string() })),
+    status: z.enum(LEAD_STATUSES),
+    pool: z
+      .object({
+        setId: z.string(),
+        setName: z.string(),
+        version: z.number().int(),
+        versionStatus: z.string(),
+        sampleId: z.string(),
+        key: z.string(),
+      })
+      .nullable(),
+    dismissal: z
+      .object({
+        reason: z.string(),
+        by: z.string().nullable(),
+        byLabel: z
+          .string()
+          .nullable()
+          .meta({ description: "Who dismissed it, for people (name, e-mail or token name)" }),
+        at: date,
+      })
+      .nullable(),
+  })
+  .meta({ id: "EvalLead" });
+
+export const LeadsPageOut = z.object({
+  items: z.array(LeadOut),
+  nextCursor: z
+    .string()
+    .nullable()
+    .meta({ description: "Continues the scan; null when every trace in range was looked at" }),
+  scanned: z.number().int().meta({ description: "Online traces looked at for this page (at most 2000)" }),
+  perDay: z
+    .array(z.object({ day: z.string(), count: z.number().int() }))
+    .meta({ description: "Leads of this page per day (UTC)" }),
+});
+
+const LeadDayCounts = {
+  total: z.number().int(),
+  new: z.number().int(),
+  in_pool: z.number().int(),
+  dismissed: z.number().int(),
+};
+
+export const LeadCountsOut = z
+  .object({
+    from: z.string().meta({ description: "First day counted (UTC)" }),
+    to: z.string().meta({ description: "Last day counted (UTC, inclusive)" }),
+    total: z.number().int(),
+    byStatus: z.object({ new: z.number().int(), in_pool: z.number().int(), dismissed: z.number().int() }),
+    days: z
+      .array(z.object({ day: z.string(), ...LeadDayCounts }))
+      .meta({ description: "Every day of the range, oldest first (zero days included)" }),
+    scanned: z.number().int().meta({
+      description:
+        "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first",
+    }),
+    complete: z.boolean().meta({
+      description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to",
+    }),
+    coveredFrom: dateOrNull,
+  })
+  .meta({ id: "EvalLeadCounts" });
+
+export const LeadStatusOut = z.object({
+  traceId: z.string(),
+  status: z.enum(["new", "dismissed"]),
+  dismissal: z.object({ reason: z.string(), by: z.string().nullable(), at: date }).optional(),
+});
+
+export const PoolAddOut = z
+  .object({
+    duplicate: z
+      .boolean()
+      .meta({ description: "true: the trace was already in this pool; the existing sample is returned" }),
+    version: z.number().int().meta({ description: "The pool version holding the sample" }),
+    sample: EvalSampleOut,
+    likelyDuplicateOf: z
+      .string()
+      .nullable()
+      .meta({ description: "Key of a sample of the same version whose normalised question is the same" }),
+  })
+  .meta({ id: "EvalPoolAdd" });
+
+const BOARD_STAGE = z.enum(["candidate", "confirmed", "expectations", "frozen", "in_run", "bad_case", "verified"]);
+
+const RunRef = z.object({ id: z.string(), shortId: z.string() });
+
+export const LoopBoardOut = z
+  .object({
+    counts: z.record(BOARD_STAGE, z.number().int()),
+    cards: z.array(
+      z.object({
+        stage: BOARD_STAGE,
+        setId: z.string(),
+        setName: z.string(),
+        version: z.number().int(),
+        versionStatus: z.string(),
+        versionId: z.string(),
+        sampleId: z
+          .string()
+          .meta({ description: "The sample in its newest version (edit it while that version is a draft)" }),
+        key: z.string(),
+        question: z.string(),
+        expectedPoints: z.number().int(),
+        points: z.array(z.string()).meta({ description: "The expected points" }),
+        confirmed: z.boolean().meta({
+          description:
+            "The sample's trace is in the pool for good: a person confirmed it in some version (POST /api/eval/samples/{id}/confirm), or a frozen version took it in unconfirmed; later drafts never ask again",
+        }),
+        confirmedVia: z
+          .enum(["person", "freeze"])
+          .nullable()
+          .meta({ description: "person: confirmed by a person; freeze: frozen unconfirmed in an earlier version" }),
+        sourceTraceId: z.string(),
+        run: z
+          .object({
+            id: z.string(),
+            shortId: z.string(),
+            status: z.string(),
+            itemId: z.string(),
+            itemStatus: z.string().meta({
+              description:
+                "The item's answering state: answered or failed can be judged; pending, answering and cancelled have no answer",
+            }),
+            verdict: z.enum(["pass", "fail"]).nullable(),
+          })
+          .nullable()
+          .meta({ description: "The latest run with the sample, its item and verdict" }),
+        badCase: z.object({ id: z.string(), status: z.string(), runShortId: z.string() }).nullable(),
+        compare: z.object({ a: z.string(), b: z.string() }).nullable().meta({
+          description:
+            "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)",
+        }),
+        history: z
+          .array(
+            z.object({
+              kind: z.enum(["added", "confirmed", "expectations", "frozen", "run", "bad_case", "verified"]),
+              at: dateOrNull,
+              by: z.string().nullable().meta({ description: "Who, for people" }),
+              version: z.number().int().optional(),
+              points: z.number().int().optional(),
+              run: RunRef.optional(),
+              verdict: z.enum(["pass", "fail"]).nullable().optional(),
+              status: z.string().optional(),
+              unconfirmed: z
+                .boolean()
+                .optional()
+                .meta({ description: "frozen: nobody had confirmed the sample when this freeze took it in" }),
+            }),
+          )
+          .meta({
+            description:
+              "What happened to the sample, oldest first: added, confirmed, expectations, frozen in vN, each run (last 5) with its verdict, the Bad Case, verified by run R",
+          }),
+      }),
+    ),
+    drafts: z
+      .array(
+        z.object({
+          setId: z.string(),
+          setName: z.string(),
+          version: z.number().int(),
+          versionId: z.string(),
+          onlineSamples: z.number().int().meta({ description: "Samples of the version added from online traces" }),
+          unconfirmed: z.number().int().meta({
+            description:
+              "Of those, the candidates: nobody confirmed their trace in any version of the pool and no frozen version took it in (what freezing would take in as they are)",
+          }),
+        }),
+      )
+      .meta({
+        description:
+          "Every draft version of the agent's regression pools, counted exactly in the database (the cards are capped)",
+      }),
+  })
+  .meta({ id: "EvalLoopBoard" });
+
+const leadFilters = {
+  agentId: z.string().min(1).max(64),
+  maxScore: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(2)
+    .meta({ description: "A feedback score at or below this is a lead (default 2)" }),
+  signal: z.enum(LEAD_SIGNALS).optional(),
+  status: z
+    .enum(LEAD_STATUSES)
+    .optional()
+    .meta({ description: "new, in_pool (a regression-pool sample has the trace) or dismissed" }),
+};
+/** The leads of a range of days (open: a missing side is unbounded), a page at a time. */
+export const LeadsQuery = dayRangeQuery(
+  {
+    ...leadFilters,
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(80).optional().meta({ description: "nextCursor of the previous page" }),
+  },
+  { bounded: false },
+);
+/** The same filters as the list; the range is bounded (the last 30 days by default, at most 366). */
+export const LeadCountsQuery = dayRangeQuery(leadFilters, { bounded: true });
+
+export const DismissLeadInput = z.object({ reason: z.string().trim().min(1).max(EVAL_LIMITS.maxBasisChars) });
+export const TraceParam = z.object({ traceId: z.string().min(1).max(64) });
+
+export const PoolAddInput = z.object({
+  traceId: z.string().min(1).max(64),
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(EVAL_LIMITS.maxQuestionChars)
+    .optional()
+    .meta({ description: "Default: the user's message of the trace" }),
+  expectedPoints: z
+    .array(z.string().trim().min(1).max(EVAL_LIMITS.maxPointChars))
+    .max(EVAL_LIMITS.maxPointsPerSample)
+    .optional(),
+  classification: z.string().trim().max(EVAL_LIMITS.maxClassificationChars).optional(),
+});
+export const PoolParams = IdParam;
+export const ConfirmParams = IdParam;
+
+export const BOARD_STAGES = [
+  "candidate",
+  "confirmed",
+  "expectations",
+  "frozen",
+  "in_run",
+  "bad_case",
+  "verified",
+] as const;
+export type BoardStage = (typeof BOARD_STAGES)[number];
+export const BoardQuery = z.object({ agentId: z.string().min(1).max(64) });

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { evaluateGate, type GateInput, type GateQuestion } from "./gate";
+
+describe("the gate rule", () => {
+  const gate = (pass: number, fail: number, unjudged: number, over: Partial<GateInput> = {}) =>
+    evaluateGate({
+      runId: "r",
+      shortId: "R-TEST1",
+      runStatus: "awaiting_review",
+      setKind: "golden",
+      threshold: 26,
+      questions: [
+        ...Array.from({ length: pass }, (_, i) => ({ key: `p${i}`, verdict: "pass" as const })),
+        ...Array.from({ length: fail }, (_, i) => ({ key: `f${i}`, verdict: "fail" as const })),
+        ...Array.from({ length: unjudged }, (_, i) => ({ key: `u${i}`, verdict: null })),
+      ],
+      ...over,
+    });
+  it("25/30 fails, 26/30 passes, 26/30 with one unjudged fails", () => {
+    expect(gate(25, 5, 0).passed).toBe(false);
+    expect(gate(25, 5, 0).reasons.map((r) => r.code)).toEqual(["GATE_BELOW_THRESHOLD"]);
+    expect(gate(26, 4, 0).passed).toBe(true);
+    const oneOpen = gate(26, 3, 1);
+    expect(oneOpen.passed).toBe(false);
+    expect(oneOpen.reasons.map((r) => r.code)).toEqual(["GATE_UNJUDGED"]);
+    expect(oneOpen.unjudged).toEqual(["u0"]);
+  });
+  it("24 of 28 for the generic golden flow", () => {
+    expect(gate(24, 4, 0, { threshold: 24 }).passed).toBe(true);
+    expect(gate(23, 5, 0, { threshold: 24 }).passed).toBe(false);
+  });
+  it("a regression pool run can never pass; unfinished runs and impossible thresholds fail", () => {
+    expect(gate(30, 0, 0, { setKind: "regression_pool" }).reasons.map((r) => r.code)).toEqual(["GATE_TRACK_B"]);
+    expect(gate(30, 0, 0, { runStatus: "answering" }).passed).toBe(false);
+    expect(gate(30, 0, 0, { runStatus: "cancelled" }).passed).toBe(false);
+    expect(gate(2, 0, 0, { threshold: 3 }).reasons.map((r) => r.code)).toEqual(["GATE_THRESHOLD_UNREACHABLE"]);
+    expect(gate(0, 0, 0, { threshold: 0 }).reasons.map((r) => r.code)).toEqual(["GATE_NO_QUESTIONS"]);
+  });
+});
+
+/** The gate's three outcomes (issue 20): pass, fail (decided), pending (answering, unjudged, spot-checks left). */
+const run = (questions: GateQuestion[], over: { runStatus?: string; threshold?: number; kind?: "golden" } = {}) =>
+  evaluateGate({
+    runId: "r",
+    shortId: "R-GATE1",
+    runStatus: over.runStatus ?? "awaiting_review",
+    setKind: over.kind ?? "golden",
+    threshold: over.threshold ?? 3,
+    questions,
+  });
+const q = (key: string, verdict: "pass" | "fail" | null, extra: Partial<GateQuestion> = {}): GateQuestion => ({
+  key,
+  verdict,
+  ...extra,
+});
+
+describe("the gate: pass / fail / pending", () => {
+  it("still answering is pending, never fail, while the threshold can be reached", () => {
+    const g = run([q("a", "pass"), q("b", null), q("c", null), q("d", null)], { runStatus: "answering" });
+    expect(g.status).toBe("pending");
+    expect(g.passed).toBe(false);
+    expect(g.missing).toEqual(["the run is still answering", "3 questions without a verdict", "2 more passes"]);
+    expect(g.summary).toMatch(/^PENDING R-GATE1: /);
+    expect(g.reasons.map((r) => r.code)).toEqual(["GATE_ANSWERING", "GATE_UNJUDGED", "GATE_BELOW_THRESHOLD"]);
+  });
+  it("fail is decided: the threshold out of reach even if every open question passed", () => {
+    const g = run([q("a", "fail"), q("b", "fail"), q("c", "pass"), q("d", null)], { runStatus: "answering" });
+    expect(g.status).toBe("fail");
+    expect(g.counts.reachablePasses).toBe(2);
+    expect(g.reasons.map((r) => r.code)).toContain("GATE_OUT_OF_REACH");
+    expect(g.missing).toEqual([]);
+    expect(g.summary).toMatch(/^FAIL /);
+  });
+  it("all judged below the threshold fails; all judged at the threshold passes", () => {
+    expect(run([q("a", "pass"), q("b", "pass"), q("c", "fail")]).status).toBe("fail");
+    expect(run([q("a", "pass"), q("b", "pass"), q("c", "pass")]).status).toBe("pass");
+  });
+  it("spot-checks left keep the gate pending; an adopted fail to check still counts as a possible pass", () => {
+    const adoptedPass = (k: string, spotCheck = false) => q(k, "pass", { source: "adopted", spotCheck });
+    const questions = [
+      adoptedPass("a"),
+      adoptedPass("b"),
+      adoptedPass("c", true), // flagged, adopted pass: counts as a pass but is not checked
+      q("d", "fail", { source: "adopted", spotCheck: true }),
+    ];
+    const g = run(questions);
+    expect(g.status).toBe("pending");
+    expect(g.missing).toEqual(["2 spot-checks left"]);
+    expect(g.spotChecksLeft).toEqual(["c", "d"]);
+    expect(g.counts).toMatchObject({ pass: 3, passTyped: 0, passAdopted: 3, typed: 0, adopted: 4, spotChecksLeft: 2 });
+    // a person confirms both: pass, with the passes told apart
+    const checked = run([
+      adoptedPass("a"),
+      adoptedPass("b"),
+      q("c", "pass", { source: "human", spotCheck: true }),
+      q("d", "fail", { source: "human", spotCheck: true }),
+    ]);
+    expect(checked.status).toBe("pass");
+    expect(checked.counts).toMatchObject({ pass: 3, passTyped: 1, passAdopted: 2, typed: 2, adopted: 2 });
+    expect(checked.summary).toContain("3/4 human-confirmed passes (1 typed, 2 adopted; threshold 3)");
+    // with only adopted fails left to check, the threshold is out of reach only when they could not make it up
+    const short = run(
+      [
+        adoptedPass("a"),
+        q("b", "fail", { source: "adopted", spotCheck: true }),
+        q("c", "fail", { source: "human", spotCheck: true }),
+      ],
+      { threshold: 3 },
+    );
+    expect(short.status).toBe("fail");
+    expect(short.counts.reachablePasses).toBe(2);
+  });
+  it("a regression pool, a cancelled run and a threshold above the questions are decided fails", () => {
+    const all = [q("a", "pass"), q("b", "pass"), q("c", "pass")];
+    expect(evaluateGate({ ...base(all), setKind: "regression_pool" }).status).toBe("fail");
+    expect(run(all, { runStatus: "cancelled" }).status).toBe("fail");
+    expect(run(all, { threshold: 4 }).status).toBe("fail");
+  });
+  it("inputs without source or spotCheck (older clients) read as typed verdicts, not spot-checks", () => {
+    const g = run([q("a", "pass"), q("b", "pass"), q("c", "pass")]);
+    expect(g).toMatchObject({ status: "pass", counts: { typed: 3, passTyped: 3, spotChecksLeft: 0 } });
+  });
+});
+
+function base(questions: GateQuestion[]) {
+  return {
+    runId: "r",
+    shortId: "R-GATE1",
+    runStatus: "awaiting_review",
+    setKind: "golden" as const,
+    threshold: 3,
+    questions,
+  };
+}

@@ -1,0 +1,268 @@
+import type { Db } from "../../db/client";
+import { evaluateGate, type GateInput } from "./gate";
+import { agreement, type Binary } from "./kappa";
+import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
+import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
+
+/**
+ * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
+ * run that feeds it (`reportRows`), so a 10,000-item report is one round trip.
+ *
+ * Pass rates: machine pass rate = items whose suggestion is pass / all items, but while the run is still answering
+ * / the items answered so far (answered or failed: the ones that can have a suggestion; `machine.counted` says how
+ * many), so a run half way through does not read as half failing; human-confirmed pass rate = items whose verdict is
+ * pass / all items (an unjudged item is not a pass); both are reported side by side and never mixed.
+ * `passRateOfJudged` divides by judged items instead. Completeness = judged / total.
+ */
+export type ReportRow = {
+  key: string;
+  question: string;
+  status: string;
+  verdict: "pass" | "fail" | null;
+  verdictSource: string | null;
+  attribution: string | null;
+  classification: string;
+  sv: "pass" | "fail" | "unknown" | null;
+  flags: string[] | null;
+  latencyMs: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  llmCalls: number;
+  judgeTokens: number;
+  judgeCalls: number;
+};
+
+export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
+  const rows = await db.$queryRaw<Array<ReportRow & { flags: unknown }>>`
+    SELECT s."key", s."question", i."status"::text AS "status", i."verdict"::text AS "verdict", i."verdictSource", i."attribution",
+      COALESCE(NULLIF(i."classification", ''), s."classification") AS "classification",
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags",
+      i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls"
+    FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
+    WHERE i."runId" = ${runId}
+    ORDER BY s."position", s."key"`;
+  return rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null }));
+}
+
+const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10000) / 10000);
+
+function percentile(sorted: number[], p: number): number | null {
+  if (!sorted.length) return null;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+type Group = {
+  total: number;
+  /** answered or failed: what the machine rate counts while the run answers */
+  answered: number;
+  machinePass: number;
+  machineFail: number;
+  machineUnknown: number;
+  humanPass: number;
+  humanFail: number;
+  judged: number;
+};
+const emptyGroup = (): Group => ({
+  total: 0,
+  answered: 0,
+  machinePass: 0,
+  machineFail: 0,
+  machineUnknown: 0,
+  humanPass: 0,
+  humanFail: 0,
+  judged: 0,
+});
+function addTo(g: Group, r: ReportRow) {
+  g.total++;
+  if (r.status === "answered" || r.status === "failed") g.answered++;
+  if (r.sv === "pass") g.machinePass++;
+  else if (r.sv === "fail") g.machineFail++;
+  else if (r.sv === "unknown") g.machineUnknown++;
+  if (r.verdict === "pass") g.humanPass++;
+  if (r.verdict === "fail") g.humanFail++;
+  if (r.verdict) g.judged++;
+}
+/** The questions the machine pass rate counts: the answered ones while the run answers, else all (the one place). */
+const machineBase = (run: RunRow, g: Pick<Group, "total" | "answered">) =>
+  run.status === "answering" ? g.answered : g.total;
+const withRates = (run: RunRow, { answered, ...g }: Group) => ({
+  ...g,
+  machinePassRate: rate(g.machinePass, machineBase(run, { total: g.total, answered })),
+  humanPassRate: rate(g.humanPass, g.total),
+});
+
+type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags">;
+
+/** The gate's input from a run and its rows: each question's verdict, who made it, and whether it is a spot-check (the one rule). */
+export function gateInputFor(run: RunRow, rows: GateRow[]): GateInput {
+  return {
+    runId: run.id,
+    shortId: run.shortId,
+    runStatus: run.status,
+    setKind: run.setVersion.set.kind,
+    threshold: run.gateThreshold,
+    questions: rows.map((r) => ({
+      key: r.key,
+      verdict: r.verdict,
+      source: r.verdict ? (r.verdictSource === "adopted" ? "adopted" : "human") : null,
+      spotCheck: r.sv ? needsSpotCheck({ verdict: r.sv, flags: r.flags ?? [] }) : false,
+    })),
+  };
+}
+
+/** The report from a run and its rows (pure). */
+export function buildReport(run: RunRow, rows: ReportRow[]) {
+  const total = rows.length;
+  const count = (f: (r: ReportRow) => boolean) => rows.filter(f).length;
+  const machine = {
+    pass: count((r) => r.sv === "pass"),
+    fail: count((r) => r.sv === "fail"),
+    unknown: count((r) => r.sv === "unknown"),
+    none: count((r) => r.sv === null),
+  };
+  const human = {
+    pass: count((r) => r.verdict === "pass"),
+    fail: count((r) => r.verdict === "fail"),
+    unjudged: count((r) => r.verdict === null),
+  };
+  const judged = human.pass + human.fail;
+  const adopted = count((r) => r.verdict !== null && r.verdictSource === "adopted");
+  const machineCounted = machineBase(run, {
+    total,
+    answered: count((r) => r.status === "answered" || r.status === "failed"),
+  });
+
+  const byTier = new Map<string, Group>([[run.tier, emptyGroup()]]);
+  const byClass = new Map<string, Group>();
+  const byAttribution = new Map<string, number>();
+  const byFlag = new Map<string, number>();
+  for (const r of rows) {
+    addTo(byTier.get(run.tier)!, r);
+    const c = r.classification || "(none)";
+    if (!byClass.has(c)) byClass.set(c, emptyGroup());
+    addTo(byClass.get(c)!, r);
+    if (r.verdict === "fail")
+      byAttribution.set(r.attribution ?? "(none)", (byAttribution.get(r.attribution ?? "(none)") ?? 0) + 1);
+    for (const f of r.flags ?? []) byFlag.set(f, (byFlag.get(f) ?? 0) + 1);
+  }
+
+  const pairs: Array<{ machine: Binary; human: Binary }> = [];
+  let excludedUnknown = 0;
+  let excludedAdopted = 0;
+  for (const r of rows) {
+    if (!r.verdict) continue;
+    if (r.verdictSource === "adopted") {
+      excludedAdopted++;
+      continue;
+    }
+    if (r.sv === "pass" || r.sv === "fail") pairs.push({ machine: r.sv, human: r.verdict });
+    else excludedUnknown++;
+  }
+
+  const lat = rows
+    .map((r) => r.latencyMs)
+    .filter((x): x is number => typeof x === "number")
+    .sort((a, b) => a - b);
+  const sum = (f: (r: ReportRow) => number) => rows.reduce((s, r) => s + f(r), 0);
+  const latencyTotal = lat.reduce((s, x) => s + x, 0);
+
+  return {
+    generatedAt: new Date().toISOString(),
+    set: {
+      id: run.setVersion.set.id,
+      name: run.setVersion.set.name,
+      kind: run.setVersion.set.kind,
+      version: run.setVersion.version,
+      gateThreshold: run.gateThreshold,
+      currentGateThreshold: run.setVersion.set.gateThreshold,
+    },
+    totals: {
+      items: total,
+      pending: count((r) => r.status === "pending"),
+      answering: count((r) => r.status === "answering"),
+      answered: count((r) => r.status === "answered"),
+      failed: count((r) => r.status === "failed"),
+      cancelled: count((r) => r.status === "cancelled"),
+    },
+    completeness: { judged, total, ratio: rate(judged, total), human: judged - adopted, adopted },
+    machine: {
+      ...machine,
+      passRate: rate(machine.pass, machineCounted),
+      counted: machineCounted,
+      note: "machine suggestions: assistance only, never counted by a gate",
+    },
+    human: {
+      ...human,
+      passRate: rate(human.pass, total),
+      passRateOfJudged: rate(human.pass, judged),
+      note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
+    },
+    breakdown: {
+      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(run, g) })),
+      byClassification: [...byClass]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([classification, g]) => ({ classification, ...withRates(run, g) })),
+      byAttribution: [...byAttribution]
+        .sort((a, b) => b[1] - a[1])
+        .map(([attribution, fails]) => ({ attribution, fails })),
+      byFlag: [...byFlag].sort((a, b) => b[1] - a[1]).map(([flag, items]) => ({ flag, items })),
+    },
+    agreement: {
+      ...agreement(pairs),
+      excludedUnknown,
+      excludedAdopted,
+      typed: pairs.length + excludedUnknown,
+      basis: "human-typed verdicts vs pass/fail suggestions",
+    },
+    latency: {
+      items: lat.length,
+      totalMs: latencyTotal,
+      meanMs: lat.length ? Math.round(latencyTotal / lat.length) : null,
+      p50Ms: percentile(lat, 50),
+      p95Ms: percentile(lat, 95),
+      maxMs: lat.at(-1) ?? null,
+    },
+    tokens: {
+      answering: {
+        promptTokens: sum((r) => r.promptTokens),
+        completionTokens: sum((r) => r.completionTokens),
+        totalTokens: sum((r) => r.promptTokens + r.completionTokens),
+        modelCalls: sum((r) => r.llmCalls),
+      },
+      judging: { tokens: sum((r) => r.judgeTokens), modelCalls: sum((r) => r.judgeCalls) },
+    },
+    gate: evaluateGate(gateInputFor(run, rows)),
+  };
+}
+
+export async function runReport(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  const [rows, progress] = await Promise.all([reportRows(db, run.id), progressOf(db, run.id)]);
+  return { run: runOut(run, progress), ...buildReport(run, rows) };
+}
+
+/** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */
+export async function runGate(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  const rows = await db.$queryRaw<Array<GateRow & { flags: unknown }>>`
+    SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource",
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags"
+    FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
+    WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
+  const input = gateInputFor(
+    run,
+    rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null })),
+  );
+  return {
+    runId: run.id,
+    shortId: run.shortId,
+    setId: run.setVersion.set.id,
+    setName: run.setVersion.set.name,
+    setVersion: run.setVersion.version,
+    input,
+    result: evaluateGate(input),
+  };
+}

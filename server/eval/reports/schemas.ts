@@ -1,0 +1,342 @@
+/**
+ * Reports, the gate, run comparison and usage: inputs and outputs. Pure: no I/O.
+ */
+import { z } from "zod";
+import { MAX_DB_INT, dayRangeQuery } from "../../core/params";
+import { OUTCOMES as COMPARE_OUTCOMES, OUTCOMES } from "./compare";
+import { EvalRunOut } from "../runs/schemas";
+import { TIERS } from "../runs/schemas";
+import { SET_KINDS } from "../sets/schemas";
+import { BAD_CASE_STATUSES } from "../verdicts/schemas";
+
+const date = z.iso.datetime();
+const dateOrNull = date.nullable();
+
+export const CompareQuery = z.object({
+  run_a: z.string().min(1).max(64),
+  run_b: z.string().min(1).max(64),
+  outcome: z
+    .enum(COMPARE_OUTCOMES)
+    .optional()
+    .meta({ description: "Only questions with this outcome (the summary still counts all)" }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only questions whose sample key is this (case-insensitive) or whose text contains it" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: "Page size. Without it every (filtered) question is returned, as before paging existed" }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_DB_INT)
+    .default(0)
+    .meta({ description: "Questions to skip (page.offset + page size for the next page)" }),
+});
+
+export const UsageQuery = dayRangeQuery({ agentId: z.string().max(64).optional() }, { bounded: true });
+
+export const GateResultOut = z
+  .object({
+    passed: z.boolean().meta({ description: "status is pass" }),
+    status: z.enum(["pass", "fail", "pending"]).meta({
+      description:
+        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run); pending = not decided yet (still answering, questions without a verdict, spot-checks left)",
+    }),
+    summary: z.string().meta({ description: "One line starting with PASS, FAIL or PENDING" }),
+    reasons: z.array(z.object({ code: z.string(), message: z.string() })),
+    missing: z
+      .array(z.string())
+      .meta({ description: 'What a pending gate waits for, in words ("13 spot-checks left"); empty unless pending' }),
+    counts: z.object({
+      questions: z.number().int(),
+      judged: z.number().int(),
+      unjudged: z.number().int(),
+      pass: z.number().int().meta({ description: "Human-confirmed passes: typed + adopted" }),
+      passTyped: z.number().int().meta({ description: "Passes a person typed" }),
+      passAdopted: z.number().int().meta({ description: "Passes adopted from machine suggestions" }),
+      fail: z.number().int(),
+      typed: z.number().int().meta({ description: "Verdicts a person typed (pass or fail)" }),
+      adopted: z.number().int().meta({ description: "Verdicts adopted in bulk, not changed by a person" }),
+      spotChecksLeft: z
+        .number()
+        .int()
+        .meta({ description: "Spot-check questions without a verdict a person typed (no verdict, or adopted)" }),
+      threshold: z.number().int(),
+      missingPasses: z.number().int(),
+      reachablePasses: z.number().int().meta({
+        description:
+          "The most passes still possible: passes now plus every open question (no verdict, or an adopted fail still to spot-check)",
+      }),
+    }),
+    unjudged: z.array(z.string()),
+    spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
+    failing: z.array(z.string()),
+  })
+  .meta({ id: "EvalGateResult" });
+
+export const GateOut = z
+  .object({
+    runId: z.string(),
+    shortId: z.string(),
+    setId: z.string(),
+    setName: z.string(),
+    setVersion: z.number().int(),
+    input: z.object({
+      runId: z.string(),
+      shortId: z.string(),
+      runStatus: z.string(),
+      setKind: z.enum(SET_KINDS),
+      threshold: z.number().int(),
+      questions: z.array(
+        z.object({
+          key: z.string(),
+          verdict: z.enum(["pass", "fail"]).nullable(),
+          source: z
+            .enum(["human", "adopted"])
+            .nullable()
+            .optional()
+            .meta({ description: "Who made the verdict: typed by a person or adopted in bulk" }),
+          spotCheck: z
+            .boolean()
+            .optional()
+            .meta({ description: "On the spot-check list (suggestion fail or unknown, or any guardrail flag)" }),
+        }),
+      ),
+    }),
+    result: GateResultOut,
+  })
+  .meta({ id: "EvalGate" });
+
+const groupOut = z.object({
+  total: z.number().int(),
+  machinePass: z.number().int(),
+  machineFail: z.number().int(),
+  machineUnknown: z.number().int(),
+  humanPass: z.number().int(),
+  humanFail: z.number().int(),
+  judged: z.number().int(),
+  machinePassRate: z.number().nullable(),
+  humanPassRate: z.number().nullable(),
+});
+
+export const ReportOut = z
+  .object({
+    run: EvalRunOut,
+    generatedAt: date,
+    set: z.object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.enum(SET_KINDS),
+      version: z.number().int(),
+      gateThreshold: z
+        .number()
+        .int()
+        .meta({ description: "The threshold that gates this run (fixed when the run was created)" }),
+      currentGateThreshold: z
+        .number()
+        .int()
+        .meta({ description: "The set's threshold today; differs when it was changed after the run" }),
+    }),
+    totals: z.object({
+      items: z.number().int(),
+      pending: z.number().int(),
+      answering: z.number().int(),
+      answered: z.number().int(),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+    }),
+    completeness: z.object({
+      judged: z.number().int(),
+      total: z.number().int(),
+      ratio: z.number().nullable(),
+      human: z.number().int(),
+      adopted: z.number().int(),
+    }),
+    machine: z.object({
+      pass: z.number().int(),
+      fail: z.number().int(),
+      unknown: z.number().int(),
+      none: z.number().int(),
+      passRate: z.number().nullable(),
+      counted: z.number().int().meta({
+        description:
+          "The questions passRate divides by: while the run is answering, those answered so far (answered or failed); then all",
+      }),
+      note: z.string(),
+    }),
+    human: z.object({
+      pass: z.number().int(),
+      fail: z.number().int(),
+      unjudged: z.number().int(),
+      passRate: z.number().nullable(),
+      passRateOfJudged: z.number().nullable(),
+      note: z.string(),
+    }),
+    breakdown: z.object({
+      byTier: z.array(groupOut.extend({ tier: z.enum(TIERS) })),
+      byClassification: z.array(groupOut.extend({ classification: z.string() })),
+      byAttribution: z.array(z.object({ attribution: z.string(), fails: z.number().int() })),
+      byFlag: z.array(z.object({ flag: z.string(), items: z.number().int() })),
+    }),
+    agreement: z.object({
+      pairs: z.number().int(),
+      agreed: z.number().int(),
+      rawAgreement: z.number().nullable(),
+      expectedAgreement: z.number().nullable(),
+      kappa: z.number().nullable().meta({ description: "Cohen's kappa; null without pairs or without variance" }),
+      matrix: z.record(z.string(), z.number().int()),
+      note: z.string().nullable(),
+      excludedUnknown: z.number().int(),
+      excludedAdopted: z.number().int(),
+      typed: z.number().int().meta({
+        description:
+          "Verdicts people typed: pairs + excludedUnknown, the same number as completeness.human (the pairs leave out typed verdicts whose suggestion was unknown or missing)",
+      }),
+      basis: z.string(),
+    }),
+    latency: z.object({
+      items: z.number().int(),
+      totalMs: z.number(),
+      meanMs: z.number().nullable(),
+      p50Ms: z.number().nullable(),
+      p95Ms: z.number().nullable(),
+      maxMs: z.number().nullable(),
+    }),
+    tokens: z.object({
+      answering: z.object({
+        promptTokens: z.number().int(),
+        completionTokens: z.number().int(),
+        totalTokens: z.number().int(),
+        modelCalls: z.number().int(),
+      }),
+      judging: z.object({ tokens: z.number().int(), modelCalls: z.number().int() }),
+    }),
+    gate: GateResultOut,
+  })
+  .meta({ id: "EvalReport" });
+
+const sideOut = z
+  .object({
+    itemId: z.string(),
+    human: z.enum(["pass", "fail"]).nullable(),
+    machine: z.enum(["pass", "fail", "unknown"]).nullable(),
+  })
+  .nullable();
+
+const outcome = z.enum(OUTCOMES);
+
+const runSide = z.object({
+  id: z.string(),
+  shortId: z.string(),
+  setVersion: z.number().int(),
+  tier: z.string(),
+  mode: z.string(),
+  workflowVersion: z.number().int(),
+  environment: z.string(),
+  judged: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a human verdict (0: its human pass rate is null)" }),
+  suggested: z
+    .number()
+    .int()
+    .meta({ description: "Questions of the run with a machine suggestion (0: its machine pass rate is null)" }),
+});
+const rates = z.object({
+  a: z.number().nullable().meta({ description: "null when the run has no verdict (human) or no suggestion (machine)" }),
+  b: z.number().nullable(),
+  delta: z.number().nullable().meta({ description: "b - a; null when either side is null" }),
+});
+
+export const CompareOut = z
+  .object({
+    runA: runSide,
+    runB: runSide,
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+    summary: z.record(outcome, z.number().int()),
+    machineSummary: z.record(outcome, z.number().int()),
+    passRates: z.object({ human: rates, machine: rates }),
+    questions: z
+      .array(
+        z.object({
+          key: z.string(),
+          question: z.string(),
+          classification: z.string(),
+          a: sideOut,
+          b: sideOut,
+          outcome,
+          machineOutcome: outcome,
+          badCase: z
+            .object({
+              id: z.string(),
+              status: z.enum(BAD_CASE_STATUSES),
+              result: z.enum(["fixed", "still_failing", "not_judged", "not_in_b"]),
+            })
+            .nullable()
+            .meta({ description: "Run A's Bad Case for this question, and what run B's human verdict says about it" }),
+        }),
+      )
+      .meta({
+        description:
+          "The questions of the page (every question after the filters when no `limit` is given), in run A's order then run B's",
+      }),
+    page: z
+      .object({
+        offset: z.number().int(),
+        limit: z
+          .number()
+          .int()
+          .nullable()
+          .meta({ description: "The page size asked for; null: every question after the filters" }),
+        total: z.number().int().meta({ description: "Questions left after the outcome and text filters (all pages)" }),
+        matching: z
+          .record(outcome, z.number().int())
+          .meta({ description: "Questions per outcome under the text filter `q` (equal to summary without it)" }),
+      })
+      .meta({
+        description:
+          "Where `questions` is in the filtered list; summary, machineSummary and badCases always count the whole comparison",
+      }),
+    badCases: z
+      .object({
+        fixed: z.number().int(),
+        stillFailing: z.number().int(),
+        notJudged: z.number().int(),
+        notInB: z.number().int(),
+      })
+      .meta({ description: "Run A's Bad Cases by what run B's human verdict says (the whole comparison)" }),
+  })
+  .meta({ id: "EvalCompare" });
+
+const usageNumbers = {
+  runs: z.number().int(),
+  answeredItems: z.number().int(),
+  answering: z.object({
+    modelCalls: z.number().int(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    tokens: z.number().int(),
+  }),
+  judging: z.object({ modelCalls: z.number().int(), tokens: z.number().int() }),
+};
+
+export const UsageOut = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    agentId: z.string().nullable(),
+    totals: z.object(usageNumbers),
+    days: z.array(
+      z.object({ day: z.string(), agentId: z.string(), agentName: z.string().nullable(), ...usageNumbers }),
+    ),
+  })
+  .meta({ id: "EvalUsage" });

@@ -1,0 +1,201 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "../../db/generated/client";
+import type { DatabaseTarget } from "../../db/url";
+import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type ModelServer } from "../testing";
+import { EvalQueue } from "./queue";
+import { registerEvalQueue } from "./worker";
+import { cancelRun, createRun, getRun, listItems, runReport, startRun } from "../index";
+
+/**
+ * In-platform answering through the real runtime, a local OpenAI-compatible server (node:http) and the pg-boss
+ * queue on the embedded database, including a worker that dies mid-run and one that is stopped gracefully.
+ */
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe("in-platform answering (local model server, pg-boss on PGlite)", () => {
+  let db: PrismaClient;
+  let target: DatabaseTarget;
+  let close: () => Promise<void>;
+  let model: ModelServer;
+  let agentId: string;
+  const queues: EvalQueue[] = [];
+  const startQueue = async (opts: { concurrency?: number } = {}) => {
+    const q = await EvalQueue.start({ db, target, worker: true, pollMs: 100, log: () => undefined, ...opts });
+    queues.push(q);
+    registerEvalQueue(q);
+    return q;
+  };
+
+  beforeAll(async () => {
+    model = await startModelServer({ delayMs: 250 });
+    process.env.OPENAI_BASE_URL = model.url;
+    process.env.OPENAI_API_KEY = "sk-local-test";
+    ({ db, target, close } = await createEvalTestDb());
+    agentId = (await seedAgent(db)).id;
+  }, 60_000);
+  afterEach(async () => {
+    for (const q of queues.splice(0)) await q.stop().catch(() => undefined);
+  });
+  afterAll(async () => {
+    registerEvalQueue(undefined);
+    await close();
+    await model.close();
+  });
+
+  it("answers every sample at the run's tier with bounded concurrency; multi-turn scripts play turn by turn; the LLM judge suggests", async () => {
+    const q = await startQueue();
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(6, { scripted: 1 }), threshold: 5 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "invoke", concurrency: 2 }, null);
+    const before = model.log.length;
+    model.maxInflight = 0;
+    expect((await startRun(db, run.id)).status).toBe("answering");
+    expect((await startRun(db, run.shortId)).status).toMatch(/answering|awaiting_review/); // idempotent
+    const seen: number[] = [];
+    await waitFor("the run to finish answering", async () => {
+      const r = await getRun(db, run.id);
+      seen.push(r.progress.done);
+      return r.status === "awaiting_review";
+    });
+    expect(seen.some((d) => d > 0 && d < 6)).toBe(true); // progress was readable while answering
+    expect(model.maxInflight).toBeLessThanOrEqual(2);
+    const items = (await listItems(db, run.id, {})).items;
+    expect(
+      items.every(
+        (i) => i.status === "answered" && i.attempts === 1 && i.traceId && i.answer?.includes("scallion pancake"),
+      ),
+    ).toBe(true);
+    expect(items.every((i) => i.suggestion?.verdict === "pass" && i.suggestion.judge === "llm:openai-compatible")).toBe(
+      true,
+    );
+    expect(items[0]!.judgeCalls).toBe(1);
+    expect(Math.abs(new Date(items[0]!.answeredAt!).getTime() - Date.now())).toBeLessThan(120_000); // timestamps stored as UTC
+    expect(items[1]!.llmCalls).toBe(1);
+    // the scripted question: the preset turn is context only, two user turns call the model with the history
+    const scripted = items[0]!;
+    expect(scripted.llmCalls).toBe(2);
+    expect(scripted.turns).toHaveLength(3);
+    expect(scripted.turns![0]).toMatchObject({ role: "system", preset: true });
+    expect(scripted.turns![2]).toMatchObject({
+      role: "user",
+      content: "Second turn of question 1",
+      traceId: scripted.traceId,
+    });
+    const second = model.log.slice(before).find((m) => m.at(-1)?.content === "Second turn of question 1")!;
+    expect(second.map((m) => m.content)).toEqual(
+      expect.arrayContaining([
+        "The user is vegetarian.",
+        "First turn of question 1",
+        expect.stringContaining("First turn of question 1"),
+      ]),
+    );
+    // traces: source eval, never the online answer cache
+    const traces = await db.trace.findMany({
+      where: { id: { in: items.map((i) => i.traceId!) } },
+      select: { source: true, mode: true, cache: true },
+    });
+    expect(traces).toHaveLength(6);
+    expect(traces.every((t) => t.source === "eval" && t.mode === "invoke" && t.cache === "bypass")).toBe(true);
+    const report = await runReport(db, run.id);
+    expect(report.tokens.answering).toMatchObject({ modelCalls: 7, promptTokens: 140, completionTokens: 70 });
+    expect(report.tokens.judging.modelCalls).toBe(6);
+    await q.stop();
+  }, 120_000);
+
+  it("survives a crash and a graceful stop mid-run: unfinished items resume, none is answered twice", async () => {
+    const n = 16;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "r" }), threshold: 10 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 3 }, null);
+    model.answered.clear();
+    model.aborted = 0;
+
+    const q1 = await startQueue();
+    await startRun(db, run.id);
+    await waitFor("a few answers", async () => (await getRun(db, run.id)).progress.answered >= 4);
+    await q1.stop({ crash: true }); // the process dies: no more writes, its jobs stay active
+    const afterCrash = (await listItems(db, run.id, {})).items;
+    const answeredBefore = new Map(afterCrash.filter((i) => i.status === "answered").map((i) => [i.id, i.traceId]));
+    const interrupted = afterCrash.filter((i) => i.status === "answering").length;
+    expect(answeredBefore.size).toBeGreaterThanOrEqual(4);
+    expect(answeredBefore.size).toBeLessThan(n);
+    expect(interrupted).toBeGreaterThan(0);
+
+    const interruptedKeys = new Set(afterCrash.filter((i) => i.status === "answering").map((i) => i.question));
+
+    const q2 = await startQueue(); // the new process fails the orphaned jobs (-> retry) and resumes
+    await waitFor("more answers", async () => (await getRun(db, run.id)).progress.answered >= answeredBefore.size + 3);
+    await q2.stop({ drainMs: 0 }); // graceful but impatient: in-flight items are aborted, back to pending, retried later
+    const afterStop = (await listItems(db, run.id, {})).items;
+    expect(afterStop.some((i) => i.status === "answering")).toBe(false);
+    expect((await getRun(db, run.id)).status).toBe("answering");
+    for (const i of afterStop.filter((x) => x.status === "pending" && x.attempts > 0)) interruptedKeys.add(i.question);
+
+    await startQueue();
+    await waitFor("the run to finish", async () => (await getRun(db, run.id)).status === "awaiting_review");
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.every((i) => i.status === "answered" && i.answer && i.traceId)).toBe(true);
+    // answers stored before the crash were never redone
+    for (const [id, traceId] of answeredBefore) expect(items.find((i) => i.id === id)!.traceId).toBe(traceId);
+    // every question was answered by the model exactly once, except those cut off mid-request (asked again after
+    // the restart; the cut-off request may or may not have been delivered before the abort)
+    expect(model.answered.size).toBe(n);
+    for (const [question, count] of model.answered)
+      expect(count, question).toBe(interruptedKeys.has(question) ? count : 1);
+    for (const [question, count] of model.answered)
+      expect(count, question).toBeLessThanOrEqual(interruptedKeys.has(question) ? 3 : 1);
+    expect(model.aborted).toBeGreaterThan(0);
+    // one stored eval trace per item that succeeded
+    const traces = await db.trace.count({ where: { id: { in: items.map((i) => i.traceId!) } } });
+    expect(traces).toBe(n);
+  }, 180_000);
+
+  it("a graceful stop lets in-flight items finish before the worker exits", async () => {
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(6, { prefix: "g" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "invoke", concurrency: 2 }, null);
+    model.aborted = 0;
+    const q = await startQueue();
+    await startRun(db, run.id);
+    await waitFor("an item in flight", async () => (await getRun(db, run.id)).progress.answering > 0);
+    await q.stop();
+    const p = (await getRun(db, run.id)).progress;
+    expect(p.answering).toBe(0);
+    expect(p.answered).toBeGreaterThan(0);
+    expect(model.aborted).toBe(0);
+    await startQueue();
+    await waitFor("the run to finish", async () => (await getRun(db, run.id)).status === "awaiting_review");
+    expect((await listItems(db, run.id, {})).items.every((i) => i.attempts === 1)).toBe(true);
+  }, 120_000);
+
+  it("cancel stops answering: in-flight executions are aborted, finished answers kept, nothing more is answered", async () => {
+    await startQueue({ concurrency: 2 });
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(8, { prefix: "c" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "invoke", concurrency: 2 }, null);
+    model.aborted = 0;
+    await startRun(db, run.id);
+    await waitFor("two answers", async () => (await getRun(db, run.id)).progress.answered >= 2);
+    model.delayMs = 15_000; // the next requests hang long enough to be cut off
+    await waitFor("a slow request in flight", async () => model.inflight > 0);
+    const cancelledAt = Date.now();
+    const cancelled = await cancelRun(db, run.id);
+    expect(cancelled.status).toBe("cancelled");
+    await waitFor("in-flight items to settle", async () => (await getRun(db, run.id)).progress.answering === 0, 20_000);
+    expect(Date.now() - cancelledAt).toBeLessThan(10_000); // aborted, not the 15 s answers waited for
+    await waitFor("the model server to see the aborts", async () => model.aborted > 0, 5000);
+    model.delayMs = 250;
+    const settled = await getRun(db, run.id);
+    const requests = model.log.length;
+    await new Promise((r) => setTimeout(r, 800));
+    const later = await getRun(db, run.id);
+    expect(later.progress).toEqual(settled.progress);
+    expect(model.log.length).toBe(requests); // nothing more is answered
+    expect(later.progress.answered).toBeGreaterThanOrEqual(2);
+    expect(later.progress.cancelled).toBeGreaterThan(0);
+    expect(later.progress.answered + later.progress.cancelled).toBe(8);
+    await expect(startRun(db, run.id)).rejects.toMatchObject({ code: "RUN_STATE_CONFLICT" });
+  }, 120_000);
+});

@@ -1,0 +1,225 @@
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { errors } from "../../core/errors";
+import { actorLabels } from "../../auth/service";
+import { ListItemsQuery, QueueFilterQuery } from "./schemas";
+import {
+  classificationWhere,
+  itemOut,
+  itemSelect,
+  queueRowOut,
+  queueSelect,
+  spotCheckWhere,
+  suggestionWhere,
+} from "./item-rows";
+import { progressOf, resolveRun, runOut } from "./run-rows";
+
+// ---------------------------------------------------------------- items
+
+/** The item filters of listItems and listQueue (one place). */
+function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma.EvalRunItemWhereInput {
+  const and: Prisma.EvalRunItemWhereInput[] = [{ runId }];
+  if (q.status) and.push({ status: q.status });
+  if (q.verdict) and.push(q.verdict === "none" ? { verdict: null } : { verdict: q.verdict });
+  if (q.suggestion) and.push(suggestionWhere(q.suggestion));
+  if (q.spotCheck) and.push(spotCheckWhere());
+  if (q.classification !== undefined) and.push(classificationWhere(q.classification));
+  if (q.q)
+    and.push({
+      sample: {
+        OR: [{ question: { contains: q.q, mode: "insensitive" } }, { key: { contains: q.q, mode: "insensitive" } }],
+      },
+    });
+  return { AND: and };
+}
+
+const itemOrder = [
+  { sample: { position: "asc" } },
+  { id: "asc" },
+] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+
+export async function listItems(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+  const q = ListItemsQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
+  const rows = await db.evalRunItem.findMany({
+    where: itemsWhere(run.id, q),
+    orderBy: itemOrder,
+    take: q.limit + 1,
+    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+    select: itemSelect,
+  });
+  const page = rows.slice(0, q.limit);
+  return {
+    run: runOut(run, await progressOf(db, run.id)),
+    items: page.map(itemOut),
+    nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+/**
+ * The review progress of a run, counted by the server (the one spot-check rule, `spotCheckWhere`): judged / total,
+ * human vs adopted, spot-check items not yet confirmed by a person, and what bulk adopt would write now (`adoptable`)
+ * or leave to a person (`unknownOpen`). Pages read it fresh after verdicts and before they offer adoption.
+ */
+export async function reviewProgress(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  return countsOf(db, run.id);
+}
+
+async function countsOf(db: Db, runId: string) {
+  const [progress, spotCheckLeft, adoptable, unknownOpen] = await Promise.all([
+    progressOf(db, runId),
+    db.evalRunItem.count({
+      where: { AND: [{ runId }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] },
+    }),
+    db.evalRunItem.count({
+      where: { AND: [{ runId, verdict: null }, { OR: [suggestionWhere("pass"), suggestionWhere("fail")] }] },
+    }),
+    db.evalRunItem.count({ where: { AND: [{ runId, verdict: null }, suggestionWhere("unknown")] } }),
+  ]);
+  const { total, judged, human, adopted } = progress;
+  return { progress, counts: { total, judged, human, adopted, spotCheckLeft, adoptable, unknownOpen } };
+}
+
+/**
+ * The annotation queue: compact rows (no answers or payloads) with the same filters as listItems. The first page (no
+ * cursor) also carries the review progress (reviewProgress) with the number of items matching the filters; the pages
+ * after it carry `counts: null` (the page reads the progress from GET …/progress after verdicts, so a long queue is
+ * not recounted per page).
+ */
+export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+  const q = ListItemsQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
+  const first = !q.cursor;
+  const [rows, { progress, counts }, matching] = await Promise.all([
+    db.evalRunItem.findMany({
+      where: itemsWhere(run.id, q),
+      orderBy: itemOrder,
+      take: q.limit + 1,
+      ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+      select: queueSelect,
+    }),
+    first ? countsOf(db, run.id) : progressOf(db, run.id).then((progress) => ({ progress, counts: null })),
+    first ? db.evalRunItem.count({ where: itemsWhere(run.id, q) }) : null,
+  ]);
+  const page = rows.slice(0, q.limit);
+  return {
+    run: runOut(run, progress),
+    counts: counts && matching !== null ? { ...counts, matching } : null,
+    items: page.map(queueRowOut),
+    nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
+
+/**
+ * Items still to do in a queue: without a verdict; under the spot-check filter also the adopted ones, since a
+ * spot-check item is left until a person has typed its verdict (`spotCheckLeft` in suggest.ts, the same rule as the
+ * progress's `spotCheckLeft` count and the gate's spot-checks).
+ */
+function openWhere(q: { spotCheck?: boolean }): Prisma.EvalRunItemWhereInput {
+  return q.spotCheck ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] } : { verdict: null };
+}
+
+/** How many matching items on each side of an item `queueNeighbours` returns. */
+export const NEIGHBOUR_WINDOW = 20;
+
+/**
+ * Where one item sits in the queue under the filters, in queue order (sample position, then id), whether it matches
+ * them or not (a shared link opens any item): its place among the matching items (null when it does not match), up to
+ * NEIGHBOUR_WINDOW matching items before it (`before`, in queue order: its previous one is the last) and after it
+ * (`after`: its next one is the first) with the place of the first of them (`firstPosition`: of `before`, the item when it
+ * matches, `after`, in that order), and the next matching
+ * item still to do after it, else the first one before it (`nextOpen`: where the view goes after a verdict; still to
+ * do = no verdict, and under the spot-check filter also an adopted verdict: `openWhere`).
+ * Lets a page move with J/K from an item it has not loaded in its list, without loading the pages before it.
+ */
+export async function queueNeighbours(
+  db: Db,
+  idOrShort: string,
+  itemId: string,
+  query: z.input<typeof QueueFilterQuery>,
+) {
+  const q = QueueFilterQuery.parse(query);
+  const run = await resolveRun(db, idOrShort);
+  const item = await db.evalRunItem.findFirst({
+    where: { id: itemId, runId: run.id },
+    select: { id: true, sample: { select: { position: true } } },
+  });
+  if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+  const where = itemsWhere(run.id, q);
+  const p = item.sample.position;
+  const beforeIt: Prisma.EvalRunItemWhereInput = {
+    OR: [{ sample: { position: { lt: p } } }, { sample: { position: p }, id: { lt: item.id } }],
+  };
+  const afterIt: Prisma.EvalRunItemWhereInput = {
+    OR: [{ sample: { position: { gt: p } } }, { sample: { position: p }, id: { gt: item.id } }],
+  };
+  const backwards = [
+    { sample: { position: "desc" } },
+    { id: "desc" },
+  ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+  const [matches, ahead, matching, before, after, openAfter] = await Promise.all([
+    db.evalRunItem.count({ where: { AND: [where, { id: item.id }] } }),
+    db.evalRunItem.count({ where: { AND: [where, beforeIt] } }),
+    db.evalRunItem.count({ where }),
+    db.evalRunItem.findMany({
+      where: { AND: [where, beforeIt] },
+      orderBy: backwards,
+      take: NEIGHBOUR_WINDOW,
+      select: queueSelect,
+    }),
+    db.evalRunItem.findMany({
+      where: { AND: [where, afterIt] },
+      orderBy: itemOrder,
+      take: NEIGHBOUR_WINDOW,
+      select: queueSelect,
+    }),
+    db.evalRunItem.findFirst({
+      where: { AND: [where, afterIt, openWhere(q)] },
+      orderBy: itemOrder,
+      select: queueSelect,
+    }),
+  ]);
+  const nextOpen =
+    openAfter ??
+    (await db.evalRunItem.findFirst({
+      where: { AND: [where, beforeIt, openWhere(q)] },
+      orderBy: itemOrder,
+      select: queueSelect,
+    }));
+  return {
+    itemId: item.id,
+    position: matches ? ahead + 1 : null,
+    matching,
+    firstPosition: ahead - before.length + 1,
+    before: before.reverse().map(queueRowOut),
+    after: after.map(queueRowOut),
+    nextOpen: nextOpen ? queueRowOut(nextOpen) : null,
+  };
+}
+
+export async function getItem(db: Db, idOrShort: string, itemId: string) {
+  const run = await resolveRun(db, idOrShort);
+  const row = await db.evalRunItem.findFirst({
+    where: { id: itemId, runId: run.id },
+    select: { ...itemSelect, verdictChanges: { orderBy: { version: "asc" } } },
+  });
+  if (!row) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+  const { verdictChanges, ...item } = row;
+  const labels = await actorLabels(db, [item.verdictById, ...verdictChanges.map((c) => c.byId)]);
+  const out = itemOut(item);
+  return {
+    ...out,
+    verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
+    history: verdictChanges.map((c) => ({
+      id: c.id,
+      version: c.version,
+      before: c.before,
+      after: c.after,
+      byId: c.byId,
+      byLabel: labels.get(c.byId ?? "") ?? null,
+      at: c.at,
+    })),
+  };
+}

@@ -1,0 +1,206 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "../../db/generated/client";
+import type { DatabaseTarget } from "../../db/url";
+import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type ModelServer } from "../testing";
+import { EvalQueue } from "./queue";
+import { registerEvalQueue } from "./worker";
+import { createRun, getItem, getRun, listItems, setVerdict, startRun } from "../index";
+
+/**
+ * Several app instances on one PostgreSQL server share a run's items through the queue: two workers answer one
+ * run together, never more items at once than the run's concurrency in total, and every item is answered once; a
+ * worker that dies hands its items to the other within about a lease.
+ * Skipped with a printed notice when no PostgreSQL server is reachable.
+ */
+const ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+async function reachable(): Promise<boolean> {
+  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const hasPg = await reachable();
+const urlOf = (database: string) => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+};
+if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the multi-instance queue test is SKIPPED");
+
+describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
+  const name = `flowbench_mi_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  let db: PrismaClient;
+  let target: DatabaseTarget;
+  let close: () => Promise<void>;
+  let model: ModelServer;
+  const queues: EvalQueue[] = [];
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+    model = await startModelServer({ delayMs: 150 });
+    process.env.OPENAI_BASE_URL = model.url;
+    process.env.OPENAI_API_KEY = "sk-local-test";
+    ({ db, target, close } = await createEvalTestDb(urlOf(name)));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const q of queues) await q.stop().catch(() => undefined);
+    registerEvalQueue(undefined);
+    await close?.();
+    await model?.close();
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it("share a run's items: both work on it, each item is answered exactly once", async () => {
+    const agentId = (await seedAgent(db)).id;
+    const n = 20;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "mi" }), threshold: 10 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 2 }, null);
+    // two "instances": separate queue workers on the same database (recoverActive off: others share it)
+    for (let i = 0; i < 2; i++)
+      queues.push(
+        await EvalQueue.start({ db, target, worker: true, pollMs: 100, recoverActive: false, log: () => undefined }),
+      );
+    registerEvalQueue(queues[0]);
+    model.maxInflight = 0;
+    await startRun(db, run.id);
+    const until = Date.now() + 30_000;
+    while ((await getRun(db, run.id)).status !== "awaiting_review") {
+      if (Date.now() > until) {
+        const left = (await listItems(db, run.id, {})).items.filter((i) => i.status !== "answered");
+        throw new Error(
+          `the run did not finish: ${JSON.stringify((await getRun(db, run.id)).progress)}; ${JSON.stringify(left.map((i) => [i.status, i.attempts, i.error]))}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.every((i) => i.status === "answered" && i.traceId)).toBe(true);
+    expect(model.answered.size).toBe(n);
+    for (const [question, count] of model.answered) expect(count, question).toBe(1);
+    // both instances took jobs of the run (answer and judge jobs)
+    expect(queues[0]!.processed).toBeGreaterThan(0);
+    expect(queues[1]!.processed).toBeGreaterThan(0);
+    // the run's concurrency is its total across both instances (each alone would allow 2): the model saw at most 2
+    expect(model.maxInflight).toBe(2);
+  }, 120_000);
+
+  it("a worker that dies mid-item hands it to the other instance within about a lease, not after the item timeout", async () => {
+    for (const q of queues.splice(0)) await q.stop();
+    const agentId = (await seedAgent(db)).id;
+    const n = 6;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "dead" }), threshold: 10 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 3 }, null);
+    model.delayMs = 1500;
+    // instance A only: it claims three items and dies while the model answers them
+    const lease = 3;
+    const a = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: () => undefined,
+    });
+    registerEvalQueue(a);
+    await startRun(db, run.id);
+    const until = Date.now() + 10_000;
+    while ((await listItems(db, run.id, {})).items.filter((i) => i.status === "answering").length < 3) {
+      if (Date.now() > until) throw new Error("instance A never took three items");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await a.stop({ crash: true });
+    model.delayMs = 150;
+    const died = Date.now();
+    // instance B starts (recoverActive off: on a server it cannot know A is dead) and must take A's items
+    const logs: string[] = [];
+    const b = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: (m) => logs.push(m),
+    });
+    queues.push(b);
+    registerEvalQueue(b);
+    while ((await getRun(db, run.id)).status !== "awaiting_review") {
+      if (Date.now() - died > 30_000)
+        throw new Error(`A's items were not taken over: ${JSON.stringify((await getRun(db, run.id)).progress)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const tookOver = Date.now() - died;
+    // far sooner than the 600 s item timeout: a lease (3 s) plus a sweep (a third of a lease) plus the retry, ~5.5 s
+    // idle; bounded at 5 leases for a busy machine
+    expect(tookOver).toBeLessThan(lease * 1000 * 5);
+    expect(logs.some((l) => l.includes("stopped renewing its lease"))).toBe(true);
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.every((i) => i.status === "answered" && i.traceId)).toBe(true);
+    expect(items.filter((i) => i.attempts > 1).length).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it("verdict writes through two instances on one item are atomic: 40 concurrent writes leave a complete history chain", async () => {
+    const agentId = (await seedAgent(db, "Verdict race")).id;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(1, { prefix: "vr" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "pasted", tier: "pipeline" }, null);
+    const [item] = (await listItems(db, run.id, {})).items;
+    await db.evalRunItem.update({
+      where: { id: item!.id },
+      data: { status: "answered", answer: "pasted answer", answeredAt: new Date() },
+    });
+    // a second instance: its own client and connection pool on the same database
+    const second = await createEvalTestDb(urlOf(name));
+    try {
+      const writes = Array.from({ length: 40 }, (_, k) =>
+        setVerdict(
+          k % 2 ? second.db : db,
+          run.id,
+          item!.id,
+          k % 3
+            ? { verdict: "pass", basis: `writer ${k}` }
+            : { verdict: "fail", basis: `writer ${k}`, attribution: "intent" },
+          null,
+        ),
+      );
+      const results = await Promise.all(writes);
+      expect(results.every((r) => r.changed)).toBe(true);
+      const detail = await getItem(db, run.id, item!.id);
+      expect(detail.verdictVersion).toBe(40);
+      expect(detail.history.map((h) => h.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(detail.history[0]!.before).toBeNull();
+      for (let i = 1; i < detail.history.length; i++)
+        expect(detail.history[i]!.before, `change ${i + 1} follows on from change ${i}`).toEqual(
+          detail.history[i - 1]!.after,
+        );
+      expect(detail.history.at(-1)!.after).toMatchObject({
+        verdict: detail.verdict!.verdict,
+        basis: detail.verdict!.basis,
+      });
+      // optimistic concurrency: a stale expectedVersion is refused and writes nothing
+      await expect(
+        setVerdict(second.db, run.id, item!.id, { verdict: "pass", basis: "stale", expectedVersion: 39 }, null),
+      ).rejects.toMatchObject({ status: 409, code: "VERDICT_CONFLICT" });
+      expect((await getItem(db, run.id, item!.id)).verdictVersion).toBe(40);
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import type PgBoss from "pg-boss";
+import { openPglite } from "../../db/adapters";
+import { LOCKS, withStartupLock } from "../../db/locks";
+import type { Db } from "../../db/client";
+import type { DatabaseTarget } from "../../db/url";
+
+/** The queue's jobs and where pg-boss keeps them: queue names, the job shape, stable job ids, the connection. */
+export const EVAL_QUEUE = "eval-item";
+export const SHADOW_QUEUE = "eval-shadow";
+export const SCHEMA = "pgboss";
+
+/**
+ * answer / judge: an item of a run (queue eval-item). shadow: the intent shadow of one online chat (shadow.ts; queue
+ * eval-shadow), with runId `shadow:<agentId>` and itemId the trace id.
+ */
+export type EvalJob = { kind: "answer" | "judge" | "shadow"; runId: string; itemId: string };
+export const queueNameOf = (kind: EvalJob["kind"]) => (kind === "shadow" ? SHADOW_QUEUE : EVAL_QUEUE);
+export type RunQueue = {
+  enqueue(items: EvalJob[]): Promise<void>;
+  cancelItems(itemIds: string[]): Promise<void>;
+  abortRun(runId: string): void;
+};
+
+/** A stable UUID per answer job, so enqueuing the same item twice inserts one job. */
+export function answerJobId(itemId: string): string {
+  const h = createHash("sha256").update(`eval-answer:${itemId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export type SqlResult = { rows: Array<Record<string, unknown>> };
+export type ExecSql = { executeSql(text: string, values?: unknown[]): Promise<SqlResult> };
+
+/**
+ * pg-boss's database for a target: its own small pool on a server, the shared PGlite instance when embedded.
+ *
+ * Embedded PGlite: pg-boss runs in the server process on the SAME PGlite instance as Prisma, through pg-boss's
+ * `db: { executeSql }` option (parameterised statements go through `query`, pg-boss's multi-statement scripts
+ * through `exec`). PGlite serialises every statement and transaction of the process, so SKIP LOCKED and
+ * pg-boss's advisory locks behave as on a single-connection server. No second process can open the folder.
+ */
+export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.DatabaseOptions> {
+  if (target.kind === "postgresql") return { connectionString: target.url, max: 4, application_name: "flowbench-eval" };
+  const pg = await openPglite(target.dataDir);
+  const db: ExecSql = {
+    async executeSql(text, values) {
+      if (values?.length) return (await pg.query(text, values)) as SqlResult;
+      const results = await pg.exec(text);
+      return (results.at(-1) ?? { rows: [] }) as SqlResult;
+    },
+  };
+  return { db: db as PgBoss.Db };
+}
+
+export type Inflight = { runId: string; abort: AbortController; promise: Promise<void> };
+
+export type EvalQueueOptions = {
+  db: Db;
+  target: DatabaseTarget;
+  /** start the worker (fetch and answer); false = send-only (enqueue, cancel) */
+  worker?: boolean;
+  /** slots while no answering run is known (judge jobs); answering runs set them to their largest concurrency */
+  concurrency?: number;
+  pollMs?: number;
+  itemTimeoutSeconds?: number;
+  /** fail jobs left active by a dead process at start (safe only when no other process shares the database) */
+  recoverActive?: boolean;
+  /** a worker's lease on an item it answers (default EVAL_LIMITS.workerLeaseSeconds) */
+  leaseSeconds?: number;
+  log?: (message: string) => void;
+};
+
+/** Installs pg-boss's schema and both queues (with their retry and expiry settings). */
+export async function installQueues(boss: PgBoss, target: DatabaseTarget, itemTimeoutSeconds: number): Promise<void> {
+  const settings = {
+    retryLimit: 10,
+    retryDelay: 1,
+    expireInSeconds: itemTimeoutSeconds,
+    retentionMinutes: 60 * 24 * 7,
+  };
+  // pg-boss installs its schema and queue at start; two instances doing it at the same moment deadlock, so on a
+  // server they take turns under an advisory lock
+  await withStartupLock(target, LOCKS.evalQueueStart, async () => {
+    await boss.start();
+    for (const name of [EVAL_QUEUE, SHADOW_QUEUE]) {
+      await boss.createQueue(name, { name, policy: "standard", ...settings });
+      await boss.updateQueue(name, { name, policy: "standard", ...settings });
+    }
+  });
+}

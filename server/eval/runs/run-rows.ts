@@ -1,0 +1,179 @@
+import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { errors } from "../../core/errors";
+
+/** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
+type Tx = Db | Prisma.TransactionClient;
+
+export const runSelect = {
+  id: true,
+  shortId: true,
+  status: true,
+  mode: true,
+  tier: true,
+  environment: true,
+  concurrency: true,
+  gateThreshold: true,
+  setVersionId: true,
+  workflowVersionId: true,
+  rerunOfId: true,
+  error: true,
+  createdById: true,
+  createdAt: true,
+  startedAt: true,
+  answeredAt: true,
+  completedAt: true,
+  setVersion: {
+    select: {
+      version: true,
+      assertions: true,
+      set: {
+        select: {
+          id: true,
+          name: true,
+          kind: true,
+          gateThreshold: true,
+          agentId: true,
+          agent: { select: { name: true } },
+        },
+      },
+    },
+  },
+  workflowVersion: { select: { version: true } },
+} as const;
+export type RunRow = Prisma.EvalRunGetPayload<{ select: typeof runSelect }>;
+
+/** Runs are addressed by internal id or short Run ID (R-7K2F9, case-insensitive). */
+export async function resolveRun(db: Tx, idOrShort: string): Promise<RunRow> {
+  const where = /^r-[0-9a-z]{5}$/i.test(idOrShort) ? { shortId: idOrShort.toUpperCase() } : { id: idOrShort };
+  const run = await db.evalRun.findUnique({ where, select: runSelect });
+  if (!run) throw errors.notFound(`Run ${idOrShort}`);
+  return run;
+}
+
+export type Progress = {
+  total: number;
+  pending: number;
+  answering: number;
+  answered: number;
+  failed: number;
+  cancelled: number;
+  done: number;
+  suggested: number;
+  judged: number;
+  /** verdicts adopted from machine suggestions and not changed by a person since */
+  adopted: number;
+  /** verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here) */
+  human: number;
+  /** items whose verdict is fail, and those of them without a Bad Case yet */
+  fails: number;
+  unfiledFails: number;
+};
+
+/** The progress of one run (progressOfRuns for one). */
+export async function progressOf(db: Tx, runId: string): Promise<Progress> {
+  return (await progressOfRuns(db, [runId])).get(runId)!;
+}
+
+/** The progress of several runs in one grouped query (a list of runs costs one round trip); every id gets an entry. */
+export async function progressOfRuns(db: Tx, runIds: string[]): Promise<Map<string, Progress>> {
+  const rows = runIds.length
+    ? await db.$queryRaw<Array<Record<string, bigint | number | string>>>`
+    SELECT i."runId" AS "runId", count(*) AS total,
+      count(*) FILTER (WHERE "status" = 'pending') AS pending,
+      count(*) FILTER (WHERE "status" = 'answering') AS answering,
+      count(*) FILTER (WHERE "status" = 'answered') AS answered,
+      count(*) FILTER (WHERE "status" = 'failed') AS failed,
+      count(*) FILTER (WHERE "status" = 'cancelled') AS cancelled,
+      count(*) FILTER (WHERE "suggestion" IS NOT NULL) AS suggested,
+      count(*) FILTER (WHERE "verdict" IS NOT NULL) AS judged,
+      count(*) FILTER (WHERE "verdict" IS NOT NULL AND "verdictSource" = 'adopted') AS adopted,
+      count(*) FILTER (WHERE "verdict" = 'fail') AS fails,
+      count(*) FILTER (WHERE "verdict" = 'fail' AND NOT EXISTS (SELECT 1 FROM "BadCase" b WHERE b."itemId" = i."id")) AS unfiled
+    FROM "EvalRunItem" i WHERE i."runId" = ANY(${runIds}::text[])
+    GROUP BY i."runId"`
+    : [];
+  const byRun = new Map(rows.map((r) => [String(r.runId), r]));
+  return new Map(
+    runIds.map((id) => {
+      const r = byRun.get(id) ?? {};
+      const n = (k: string) => Number(r[k] ?? 0);
+      return [
+        id,
+        {
+          total: n("total"),
+          pending: n("pending"),
+          answering: n("answering"),
+          answered: n("answered"),
+          failed: n("failed"),
+          cancelled: n("cancelled"),
+          done: n("answered") + n("failed") + n("cancelled"),
+          suggested: n("suggested"),
+          judged: n("judged"),
+          adopted: n("adopted"),
+          human: n("judged") - n("adopted"),
+          fails: n("fails"),
+          unfiledFails: n("unfiled"),
+        },
+      ];
+    }),
+  );
+}
+
+/** A run as every face returns it; `createdByLabel` is what people read for createdById (auth actorLabels). */
+export function runOut(r: RunRow, progress: Progress, createdByLabel: string | null = null) {
+  const set = r.setVersion.set;
+  return {
+    id: r.id,
+    shortId: r.shortId,
+    status: r.status,
+    mode: r.mode,
+    tier: r.tier,
+    environment: r.environment,
+    concurrency: r.concurrency,
+    setId: set.id,
+    setName: set.name,
+    setKind: set.kind,
+    gateThreshold: r.gateThreshold,
+    setGateThreshold: set.gateThreshold,
+    setVersionId: r.setVersionId,
+    setVersion: r.setVersion.version,
+    agentId: set.agentId,
+    agentName: set.agent.name,
+    workflowVersionId: r.workflowVersionId,
+    workflowVersion: r.workflowVersion.version,
+    rerunOfId: r.rerunOfId,
+    error: r.error,
+    createdById: r.createdById,
+    createdByLabel: createdByLabel ?? r.createdById,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    answeredAt: r.answeredAt,
+    completedAt: r.completedAt,
+    progress,
+  };
+}
+export type RunOutT = ReturnType<typeof runOut>;
+
+/** answering -> awaiting_review once no item is pending or answering. Returns true when it moved. */
+export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
+  const open = await db.evalRunItem.count({ where: { runId, status: { in: ["pending", "answering"] } } });
+  if (open > 0) return false;
+  const moved = await db.evalRun.updateMany({
+    where: { id: runId, status: "answering" },
+    data: { status: "awaiting_review", answeredAt: new Date() },
+  });
+  if (moved.count) await maybeComplete(db, runId);
+  return moved.count > 0;
+}
+
+/** awaiting_review -> completed once every item has a verdict (cancelled items never do). */
+export async function maybeComplete(db: Tx, runId: string): Promise<boolean> {
+  const open = await db.evalRunItem.findFirst({ where: { runId, verdict: null }, select: { id: true } });
+  if (open) return false;
+  const moved = await db.evalRun.updateMany({
+    where: { id: runId, status: "awaiting_review" },
+    data: { status: "completed", completedAt: new Date() },
+  });
+  return moved.count > 0;
+}

@@ -1,0 +1,347 @@
+/**
+ * Runs, items, pasted answers and the annotation queue: vocabulary, path parameters, inputs and outputs. Pure: no I/O.
+ */
+import { z } from "zod";
+import { inlineJsonSchema } from "../../core/json-schema";
+import { DbInt, IdParam, QueryFlag, VersionNumber } from "../../core/params";
+import { EVAL_LIMITS as L } from "../limits";
+import { SET_KINDS, TurnSchema } from "../sets/schemas";
+import { AssertionSchema, SuggestionOut } from "../suggestions/schemas";
+import { BAD_CASE_STATUSES, VerdictOut } from "../verdicts/schemas";
+import { ImportFormat } from "../sets/schemas";
+
+const date = z.iso.datetime();
+const dateOrNull = date.nullable();
+
+export const RUN_MODES = ["in_platform", "pasted"] as const;
+
+export const TIERS = ["pipeline_live", "pipeline", "invoke"] as const;
+
+export const RUN_STATUSES = ["created", "answering", "awaiting_review", "completed", "cancelled", "failed"] as const;
+
+export const ITEM_STATUSES = ["pending", "answering", "answered", "failed", "cancelled"] as const;
+
+export type Tier = (typeof TIERS)[number];
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+/** A run, by internal id or short Run ID: `{ id }`. */
+export const RunParams = z.object({ id: IdParam.shape.id.meta({ description: "Run id or short Run ID (R-XXXXX)" }) });
+
+/** One item of a run: `{ id, itemId }`. */
+export const RunItemParams = RunParams.extend({ itemId: z.string().min(1).max(64) });
+
+export const CreateRunInput = z
+  .object({
+    setVersionId: z
+      .string()
+      .min(1)
+      .max(64)
+      .meta({ description: "A FROZEN set version (anything else: 400 SET_VERSION_NOT_FROZEN)" }),
+    mode: z.enum(RUN_MODES),
+    tier: z.enum(TIERS).default("pipeline"),
+    environment: z
+      .string()
+      .trim()
+      .max(L.maxEnvironmentChars)
+      .default("")
+      .meta({ description: "Free label of the answering environment, e.g. staging-2026-05" }),
+    agentVersion: VersionNumber.optional().meta({
+      description: "Workflow version of the set's agent to snapshot (default: its latest)",
+    }),
+    concurrency: z.number().int().min(1).max(L.maxConcurrency).optional().meta({
+      description:
+        "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)",
+    }),
+  })
+  .meta({ id: "EvalRunCreate" });
+
+export const RerunInput = z
+  .object({
+    environment: z.string().trim().max(L.maxEnvironmentChars).optional(),
+    agentVersion: VersionNumber.optional(),
+  })
+  .meta({ id: "EvalRerun" });
+
+export const ListRunsQuery = z.object({
+  setId: z.string().max(64).optional(),
+  agentId: z.string().max(64).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  tier: z.enum(TIERS).optional(),
+  mode: z.enum(RUN_MODES).optional(),
+  rerunOf: z.string().max(64).optional().meta({ description: "Only re-runs of this run (id or short Run ID)" }),
+  q: z
+    .string()
+    .trim()
+    .max(120)
+    .optional()
+    .meta({ description: "Text in the short Run ID, the set's name or the environment (case-insensitive)" }),
+  unfiledFails: QueryFlag.meta({
+    description: "Only runs with failed items that have no Bad Case yet (progress.unfiledFails > 0)",
+  }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(64).optional(),
+});
+
+export const PastedAnswer = z
+  .object({
+    sampleId: z.string().max(64).optional(),
+    key: z.string().max(L.maxKeyChars).optional(),
+    answer: z.string().max(L.maxAnswerChars).default(""),
+    payload: z.record(z.string(), z.unknown()).nullish(),
+    traceId: z.string().max(64).nullish(),
+    latencyMs: DbInt(0).nullish().meta({ description: "Milliseconds the answer took (0 .. 2147483647)" }),
+    error: z
+      .string()
+      .max(4000)
+      .nullish()
+      .meta({ description: "Marks the item failed with this error instead of answered" }),
+  })
+  .meta({ id: "EvalPastedAnswer" });
+
+export const PastedAnswersInput = z
+  .object({
+    // each row is parsed by itself (an invalid one is a row error of IMPORT_INVALID), and documented as EvalPastedAnswer
+    answers: z
+      .array(z.unknown().meta(inlineJsonSchema(PastedAnswer)))
+      .max(L.maxAnswersPerUpload)
+      .optional()
+      .meta({ description: "Rows { sampleId | key, answer, payload?, traceId?, latencyMs?, error? }" }),
+    format: ImportFormat.optional(),
+    content: z.string().optional().meta({
+      description:
+        "Alternatively a JSON/JSONL/CSV file with the same columns (sample_id or key, answer, payload, trace_id, latency_ms, error)",
+    }),
+  })
+  .meta({ id: "EvalPastedAnswers" });
+
+export const ListItemsQuery = z.object({
+  status: z.enum(ITEM_STATUSES).optional(),
+  verdict: z.enum(["pass", "fail", "none"]).optional(),
+  suggestion: z.enum(["pass", "fail", "unknown", "none"]).optional(),
+  spotCheck: QueryFlag.meta({
+    description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag",
+  }),
+  classification: z
+    .string()
+    .max(L.maxClassificationChars)
+    .optional()
+    .meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({ description: "Text in the question or the sample key (case-insensitive)" }),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.string().max(64).optional(),
+});
+
+/** The queue's filters without paging: where one item sits among the items they match (its neighbours). */
+export const QueueFilterQuery = ListItemsQuery.omit({ limit: true, cursor: true });
+
+export const ProgressOut = z
+  .object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    answering: z.number().int(),
+    answered: z.number().int(),
+    failed: z.number().int(),
+    cancelled: z.number().int(),
+    done: z.number().int().meta({ description: "answered + failed + cancelled" }),
+    suggested: z.number().int(),
+    judged: z.number().int().meta({ description: "items with a verdict" }),
+    adopted: z
+      .number()
+      .int()
+      .meta({ description: "of those, verdicts adopted from machine suggestions (not changed by a person since)" }),
+    human: z.number().int().meta({
+      description:
+        "of those, verdicts typed by people (judged - adopted; an adopted verdict a person changed counts here)",
+    }),
+    fails: z.number().int().meta({ description: "items whose verdict is fail" }),
+    unfiledFails: z.number().int().meta({ description: "failed items without a Bad Case yet" }),
+  })
+  .meta({ id: "EvalRunProgress" });
+
+export const EvalRunOut = z
+  .object({
+    id: z.string(),
+    shortId: z.string().meta({ description: "Short readable Run ID, e.g. R-7K2F9 (accepted wherever {id} is)" }),
+    status: z.enum(RUN_STATUSES),
+    mode: z.enum(RUN_MODES),
+    tier: z.enum(TIERS),
+    environment: z.string(),
+    concurrency: z.number().int(),
+    setId: z.string(),
+    setName: z.string(),
+    setKind: z.enum(SET_KINDS),
+    gateThreshold: z
+      .number()
+      .int()
+      .meta({ description: "The threshold that gates this run: the set's threshold when the run was created (fixed)" }),
+    setGateThreshold: z
+      .number()
+      .int()
+      .meta({ description: "The set's current threshold (applies to runs created from now on)" }),
+    setVersionId: z.string(),
+    setVersion: z.number().int(),
+    agentId: z.string(),
+    agentName: z.string(),
+    workflowVersionId: z.string(),
+    workflowVersion: z.number().int().meta({ description: "The agent's workflow version snapshotted at creation" }),
+    rerunOfId: z.string().nullable(),
+    error: z.string().nullable(),
+    createdById: z.string().nullable(),
+    createdByLabel: z
+      .string()
+      .nullable()
+      .meta({ description: "Who created the run, for people: a user's name or e-mail, or `token <name>`" }),
+    createdAt: date,
+    startedAt: dateOrNull,
+    answeredAt: dateOrNull,
+    completedAt: dateOrNull,
+    progress: ProgressOut,
+  })
+  .meta({ id: "EvalRun" });
+
+export const EvalItemOut = z
+  .object({
+    id: z.string(),
+    runId: z.string(),
+    sampleId: z.string(),
+    key: z.string(),
+    position: z.number().int(),
+    question: z.string(),
+    expectedPoints: z.array(z.string()),
+    sampleClassification: z.string(),
+    script: z.array(TurnSchema).nullable(),
+    assertions: z.array(AssertionSchema).nullable(),
+    sourceTraceId: z.string().nullable(),
+    status: z.enum(ITEM_STATUSES),
+    attempts: z.number().int(),
+    answer: z.string().nullable(),
+    payload: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "Structured answer payload, e.g. goods_list" }),
+    turns: z
+      .array(z.unknown())
+      .nullable()
+      .meta({ description: "Multi-turn scripts: every played turn with its answer and trace id" }),
+    traceId: z.string().nullable(),
+    latencyMs: z.number().int().nullable(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    llmCalls: z.number().int(),
+    error: z.string().nullable(),
+    answeredAt: dateOrNull,
+    suggestion: SuggestionOut.nullable(),
+    suggestedAt: dateOrNull,
+    judgeTokens: z.number().int(),
+    judgeCalls: z.number().int(),
+    verdict: VerdictOut.nullable(),
+    verdictVersion: z.number().int().meta({
+      description:
+        "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits",
+    }),
+    badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
+  })
+  .meta({ id: "EvalRunItem" });
+
+export const VerdictChangeOut = z
+  .object({
+    id: z.string(),
+    version: z.number().int().meta({
+      description:
+        "1, 2, 3 ... : the item's verdictVersion after this change; each row's before is the previous row's after",
+    }),
+    before: z.unknown(),
+    after: z.unknown(),
+    byId: z.string().nullable(),
+    byLabel: z.string().nullable(),
+    at: date,
+  })
+  .meta({ id: "EvalVerdictChange" });
+
+export const EvalQueueRowOut = z
+  .object({
+    id: z.string(),
+    key: z.string(),
+    position: z.number().int(),
+    question: z.string().meta({ description: "The question, cut at 240 characters" }),
+    classification: z.string().meta({ description: "The verdict's classification, else the sample's" }),
+    status: z.enum(ITEM_STATUSES),
+    suggestion: z.object({ verdict: z.enum(["pass", "fail", "unknown"]), flags: z.array(z.string()) }).nullable(),
+    verdict: z.object({ verdict: z.enum(["pass", "fail"]), source: z.enum(["human", "adopted"]) }).nullable(),
+    spotCheck: z.boolean().meta({ description: "Suggestion fail or unknown, or any guardrail flag" }),
+    spotCheckLeft: z.boolean().meta({
+      description:
+        "A spot-check item without a verdict a person typed (no verdict, or adopted): the tag the queue shows",
+    }),
+    badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
+  })
+  .meta({ id: "EvalQueueRow" });
+
+const reviewCounts = {
+  total: z.number().int(),
+  judged: z.number().int(),
+  human: z.number().int().meta({ description: "Verdicts typed by a person (including adopted ones a person changed)" }),
+  adopted: z.number().int().meta({ description: "Machine suggestions adopted in bulk, not yet changed by a person" }),
+  spotCheckLeft: z
+    .number()
+    .int()
+    .meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
+  adoptable: z
+    .number()
+    .int()
+    .meta({ description: "Items without a verdict whose suggestion is pass or fail: what bulk adopt would write" }),
+  unknownOpen: z
+    .number()
+    .int()
+    .meta({ description: "Items without a verdict whose suggestion is unknown: adopt leaves them to a person" }),
+};
+
+export const EvalReviewProgressOut = z
+  .object({ progress: ProgressOut, counts: z.object(reviewCounts) })
+  .meta({ id: "EvalReviewProgress" });
+
+export const EvalQueueOut = z
+  .object({
+    run: EvalRunOut,
+    counts: z
+      .object({ ...reviewCounts, matching: z.number().int().meta({ description: "Items matching the filters" }) })
+      .nullable()
+      .meta({
+        description:
+          "The review progress (as GET …/progress counts it) and the items matching the filters: on the first page (no cursor) only, null on the pages after it",
+      }),
+    items: z.array(EvalQueueRowOut),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: "EvalQueue" });
+
+export const EvalQueueNeighboursOut = z
+  .object({
+    itemId: z.string(),
+    position: z.number().int().nullable().meta({
+      description: "1-based place among the items matching the filters; null when the item does not match them",
+    }),
+    matching: z.number().int().meta({ description: "Items matching the filters" }),
+    firstPosition: z.number().int().meta({
+      description:
+        "The place among the matching items of the first one of `before`, the item itself (when it matches) and `after`, in that order",
+    }),
+    before: z
+      .array(EvalQueueRowOut)
+      .meta({ description: "Up to 20 matching items before it, in queue order: its previous item is the last" }),
+    after: z
+      .array(EvalQueueRowOut)
+      .meta({ description: "Up to 20 matching items after it, in queue order: its next item is the first" }),
+    nextOpen: EvalQueueRowOut.nullable().meta({
+      description: "The next matching item without a verdict after it, else the first one before it",
+    }),
+  })
+  .meta({ id: "EvalQueueNeighbours" });

@@ -1,0 +1,249 @@
+/**
+ * Sets, versions and samples: path parameters, inputs (REST bodies and queries, tRPC inputs, import rows) and outputs
+ * (the OpenAPI shapes; the services return exactly these fields). Pure: no I/O.
+ */
+import { z } from "zod";
+import { IdParam, VersionNumber, VersionParam } from "../../core/params";
+import { EVAL_LIMITS as L } from "../limits";
+import { AssertionSchema, AssertionsSchema } from "../suggestions/schemas";
+
+const date = z.iso.datetime();
+const dateOrNull = date.nullable();
+
+export const SET_KINDS = ["golden", "regression_pool"] as const;
+
+// ---------------------------------------------------------------- addressing (path parameters of REST, the same keys in tRPC)
+
+/** A set, a sample or a Bad Case: `{ id }`. */
+export const SetParams = IdParam;
+
+export const SampleParams = IdParam;
+
+/** One version of a set: `{ id, version }` (the version number; coerced, as REST path parameters are text). */
+export const SetVersionParams = z.object({ id: IdParam.shape.id, version: VersionParam });
+
+// ---------------------------------------------------------------- samples
+
+export const TurnSchema = z
+  .object({
+    role: z.enum(["user", "assistant", "system"]),
+    content: z.string().min(1, "content is required").max(L.maxTurnChars),
+    preset: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Preset turns are injected as context and do not call the model" }),
+  })
+  .meta({ id: "EvalScriptTurn" });
+
+export type Turn = z.output<typeof TurnSchema>;
+
+export const ScriptSchema = z
+  .array(TurnSchema)
+  .min(1)
+  .max(L.maxScriptTurns)
+  .superRefine((turns, ctx) => {
+    turns.forEach((t, i) => {
+      if (!t.preset && t.role !== "user") {
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "role"],
+          message: "only user turns can be played (non-preset); mark assistant/system turns preset: true",
+        });
+      }
+    });
+  })
+  .meta({
+    description:
+      "Ordered turns. Preset turns (any role) are injected as history without calling the model; each non-preset user turn is sent with the history so far and its answer is appended as an assistant turn. When the script has no non-preset turn, the question is asked after the preset turns.",
+  });
+
+export const SampleKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(L.maxKeyChars)
+  .regex(/^[A-Za-z0-9_.:-]+$/, "letters, digits and _ . : - only");
+
+export const ExpectedPointsSchema = z
+  .array(z.string().trim().min(1, "a point cannot be empty").max(L.maxPointChars))
+  .max(L.maxPointsPerSample)
+  .meta({ description: "Short points the answer must cover (not a full answer)" });
+
+const sampleFields = {
+  key: SampleKey.meta({ description: "Stable key across versions (e.g. q01); generated when absent" }),
+  question: z.string({ error: "question is required" }).trim().min(1, "question is required").max(L.maxQuestionChars),
+  expectedPoints: ExpectedPointsSchema,
+  classification: z.string().trim().max(L.maxClassificationChars).meta({ description: "Business scenario" }),
+  script: ScriptSchema.nullable(),
+  assertions: AssertionsSchema.nullable().meta({ description: "Per-sample rule assertions" }),
+  sourceTraceId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .nullable()
+    .meta({ description: "Online-sourced samples: the trace they came from (unique within a version)" }),
+};
+
+export const SampleInput = z
+  .object({
+    ...sampleFields,
+    key: sampleFields.key.optional(),
+    expectedPoints: sampleFields.expectedPoints.default([]),
+    classification: sampleFields.classification.default(""),
+    script: sampleFields.script.optional(),
+    assertions: sampleFields.assertions.optional(),
+    sourceTraceId: sampleFields.sourceTraceId.optional(),
+  })
+  .meta({ id: "EvalSampleInput" });
+
+export type SampleInputT = z.output<typeof SampleInput>;
+
+/** A partial update: only the fields present change (no defaults applied). */
+export const SamplePatch = z.object(sampleFields).partial().meta({ id: "EvalSamplePatch" });
+
+// ---------------------------------------------------------------- sets, versions, runs
+
+export const CreateSetInput = z
+  .object({
+    agentId: z.string().min(1).max(64),
+    name: z.string().trim().min(1).max(120),
+    description: z.string().max(2000).default(""),
+    kind: z.enum(SET_KINDS),
+    gateThreshold: z.number().int().min(0).max(L.maxSamplesPerVersion).meta({
+      description: "Human-confirmed passes the gate needs (absolute count, e.g. 24 of 28 or 26 of 30)",
+    }),
+  })
+  .meta({ id: "EvalSetCreate" });
+
+export const UpdateSetInput = z
+  .object({
+    name: z.string().trim().min(1).max(120).optional(),
+    description: z.string().max(2000).optional(),
+    gateThreshold: z.number().int().min(0).max(L.maxSamplesPerVersion).optional(),
+  })
+  .meta({ id: "EvalSetUpdate" });
+
+export const ListSetsQuery = z.object({
+  agentId: z.string().max(64).optional(),
+  kind: z.enum(SET_KINDS).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(64).optional(),
+});
+
+export const CreateVersionInput = z
+  .object({
+    from: VersionNumber.optional().meta({
+      description: "Copy samples and set assertions from this version (default: the latest)",
+    }),
+    empty: z.boolean().default(false).meta({ description: "Start empty instead of copying" }),
+    note: z.string().max(500).default(""),
+  })
+  .meta({ id: "EvalVersionCreate" });
+
+export const UpdateVersionInput = z
+  .object({
+    note: z.string().max(500).optional(),
+    assertions: AssertionsSchema.nullable()
+      .optional()
+      .meta({ description: "Set-level rule assertions (applied to every sample)" }),
+  })
+  .meta({ id: "EvalVersionUpdate" });
+
+export const ListSamplesQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({ description: "Text in the question, the key or the classification (case-insensitive)" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(L.maxSamplesPerVersion)
+    .default(L.maxSamplesPerVersion)
+    .meta({ description: "Page size (default: the whole version)" }),
+  cursor: z.string().max(64).optional(),
+});
+
+export const ImportFormat = z.enum(["json", "jsonl", "csv"]);
+
+export const ExportQuery = z.object({ format: ImportFormat.default("json") });
+
+export const ImportInput = z
+  .object({
+    format: ImportFormat,
+    content: z.string().meta({ description: "The file's text (UTF-8)" }),
+    mode: z
+      .enum(["append", "replace"])
+      .default("append")
+      .meta({ description: "append to the draft's samples, or replace them all; either way all rows or none" }),
+  })
+  .meta({ id: "EvalImport" });
+
+export const EvalVersionOut = z
+  .object({
+    id: z.string(),
+    setId: z.string(),
+    version: z.number().int(),
+    status: z.enum(["draft", "frozen"]),
+    note: z.string(),
+    assertions: z.array(AssertionSchema).nullable().meta({ description: "Set-level rule assertions" }),
+    frozenAt: dateOrNull,
+    frozenById: z.string().nullable(),
+    createdById: z.string().nullable(),
+    createdAt: date,
+    sampleCount: z.number().int(),
+    runCount: z.number().int(),
+  })
+  .meta({ id: "EvalSetVersion" });
+
+export const EvalSetOut = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    agentName: z.string(),
+    name: z.string(),
+    description: z.string(),
+    kind: z.enum(SET_KINDS),
+    gateThreshold: z.number().int().meta({ description: "Human-confirmed passes the gate needs (absolute count)" }),
+    latestVersion: z.number().int().optional(),
+    createdById: z.string().nullable(),
+    createdAt: date,
+    updatedAt: date,
+  })
+  .meta({ id: "EvalSet" });
+
+export const EvalSetDetailOut = EvalSetOut.extend({ versions: z.array(EvalVersionOut) }).meta({ id: "EvalSetDetail" });
+
+export const EvalSampleOut = z
+  .object({
+    id: z.string(),
+    setVersionId: z.string(),
+    key: z.string(),
+    position: z.number().int(),
+    question: z.string(),
+    expectedPoints: z.array(z.string()),
+    classification: z.string(),
+    script: z.array(TurnSchema).nullable(),
+    assertions: z.array(AssertionSchema).nullable(),
+    sourceTraceId: z.string().nullable(),
+    referenceAnswer: z.string().nullable().meta({
+      description: "Online-sourced samples: the answer online users got (for reference; never the expectation)",
+    }),
+    addedById: z
+      .string()
+      .nullable()
+      .meta({ description: "Who added the sample to the pool (online loop); kept in later versions" }),
+    confirmedAt: date.nullable().meta({
+      description: "Online loop: when a person confirmed the candidate belongs in the pool (kept in later versions)",
+    }),
+    confirmedById: z.string().nullable(),
+    createdAt: date,
+  })
+  .meta({ id: "EvalSample" });
+
+export const RowErrorOut = z
+  .object({ row: z.number().int(), field: z.string(), message: z.string() })
+  .meta({ id: "EvalRowError" });

@@ -1,0 +1,313 @@
+/**
+ * Bad Cases: a failed question kept for fixing (one per item), created one at a time or for every fail of a run, listed,
+ * read with its history, moved through its statuses (verified only with evidence: a later human pass).
+ */
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { actorLabels, type Principal, actorRef } from "../../auth/service";
+import { ApiError, errors } from "../../core/errors";
+import { isUniqueViolation } from "../errors";
+import { badCaseEvidence, verifyingRun } from "./bad-case-evidence";
+import { CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput } from "./schemas";
+import { resolveRun } from "../runs/run-rows";
+
+// ---------------------------------------------------------------- bad cases
+
+const badCaseSelect = {
+  id: true,
+  status: true,
+  title: true,
+  notes: true,
+  attribution: true,
+  itemId: true,
+  runId: true,
+  sampleId: true,
+  createdById: true,
+  createdAt: true,
+  updatedAt: true,
+  verifiedRunId: true,
+  run: {
+    select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } },
+  },
+  item: { select: { classification: true, sample: { select: { key: true, question: true, classification: true } } } },
+} as const;
+type BadCaseRow = Prisma.BadCaseGetPayload<{ select: typeof badCaseSelect }>;
+
+function badCaseOut(b: BadCaseRow, labels?: Map<string, string>) {
+  const { run, item, ...rest } = b;
+  const set = run.setVersion.set;
+  return {
+    ...rest,
+    runShortId: run.shortId,
+    agentId: set.agentId,
+    setId: set.id,
+    setName: set.name,
+    sampleKey: item.sample.key,
+    question: item.sample.question,
+    classification: item.classification || item.sample.classification,
+    createdByLabel: labels?.get(b.createdById ?? "") ?? b.createdById,
+  };
+}
+
+async function badCasesOut(db: Db, rows: BadCaseRow[]) {
+  const labels = await actorLabels(
+    db,
+    rows.map((r) => r.createdById),
+  );
+  return rows.map((r) => badCaseOut(r, labels));
+}
+
+/** A failed item becomes a Bad Case (idempotent: the existing one is returned). */
+export async function createBadCase(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof CreateBadCaseInput>,
+  actor: Principal | null,
+) {
+  const data = CreateBadCaseInput.parse(input ?? {});
+  const run = await resolveRun(db, runIdOrShort);
+  const item = await db.evalRunItem.findFirst({
+    where: { id: itemId, runId: run.id },
+    select: {
+      id: true,
+      verdict: true,
+      attribution: true,
+      sampleId: true,
+      badCase: { select: badCaseSelect },
+      sample: { select: { key: true, question: true } },
+    },
+  });
+  if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+  if (item.badCase) return { created: false, badCase: (await badCasesOut(db, [item.badCase]))[0]! };
+  if (item.verdict !== "fail")
+    throw new ApiError(409, "BAD_CASE_REQUIRES_FAIL", "Only an item whose verdict is fail can become a Bad Case", [
+      { verdict: item.verdict },
+    ]);
+  try {
+    const row = await db.badCase.create({
+      data: {
+        itemId: item.id,
+        runId: run.id,
+        sampleId: item.sampleId,
+        title: data.title ?? badCaseTitle(item.sample),
+        notes: data.notes ?? "",
+        attribution: item.attribution,
+        createdById: actorRef(actor),
+        events: { create: { kind: "created", toStatus: "open", runId: run.id, byId: actorRef(actor) } },
+      },
+      select: badCaseSelect,
+    });
+    return { created: true, badCase: (await badCasesOut(db, [row]))[0]! };
+  } catch (e) {
+    // someone made it at the same moment (the unique itemId): theirs is the Bad Case
+    if (!isUniqueViolation(e)) throw e;
+    const existing = await db.badCase.findUnique({ where: { itemId: item.id }, select: badCaseSelect });
+    if (!existing) throw e;
+    return { created: false, badCase: (await badCasesOut(db, [existing]))[0]! };
+  }
+}
+
+/** A Bad Case's default title: the question's key and the start of its text. */
+const badCaseTitle = (sample: { key: string; question: string }) => `${sample.key}: ${sample.question.slice(0, 120)}`;
+
+/** Failed items made Bad Cases per round trip by createBadCasesForRun. */
+const BAD_CASE_BATCH = 500;
+
+/**
+ * Every failed item of a run without a Bad Case gets one ("each fail becomes a Bad Case"), BAD_CASE_BATCH at a time:
+ * each batch is one insert and one insert of their history events, in one transaction. Idempotent and race-safe like
+ * createBadCase: the insert skips an item that got its Bad Case meanwhile (the unique itemId, ON CONFLICT DO NOTHING),
+ * so concurrent calls make one Bad Case per item and each counts only the ones it made.
+ */
+export async function createBadCasesForRun(db: Db, runIdOrShort: string, actor: Principal | null) {
+  const run = await resolveRun(db, runIdOrShort);
+  const by = actorRef(actor);
+  const created: BadCaseRow[] = [];
+  for (let after: string | null = null; ; ) {
+    const failed: Array<{
+      id: string;
+      attribution: string | null;
+      sampleId: string;
+      sample: { key: string; question: string };
+    }> = await db.evalRunItem.findMany({
+      where: { runId: run.id, verdict: "fail", badCase: null, ...(after ? { id: { gt: after } } : {}) },
+      orderBy: { id: "asc" },
+      take: BAD_CASE_BATCH,
+      select: { id: true, attribution: true, sampleId: true, sample: { select: { key: true, question: true } } },
+    });
+    if (!failed.length) break;
+    after = failed.at(-1)!.id;
+    const made = await db.$transaction(async (tx) => {
+      const rows = await tx.badCase.createManyAndReturn({
+        data: failed.map((f) => ({
+          itemId: f.id,
+          runId: run.id,
+          sampleId: f.sampleId,
+          title: badCaseTitle(f.sample),
+          notes: "",
+          attribution: f.attribution,
+          createdById: by,
+        })),
+        skipDuplicates: true, // made by a concurrent call: theirs, not counted here
+        select: { id: true },
+      });
+      if (rows.length)
+        await tx.badCaseEvent.createMany({
+          data: rows.map((r) => ({ badCaseId: r.id, kind: "created", toStatus: "open", runId: run.id, byId: by })),
+        });
+      return rows.map((r) => r.id);
+    });
+    if (made.length)
+      created.push(
+        ...(await db.badCase.findMany({
+          where: { id: { in: made } },
+          orderBy: { itemId: "asc" },
+          select: badCaseSelect,
+        })),
+      );
+    if (failed.length < BAD_CASE_BATCH) break;
+  }
+  return { created: created.length, items: await badCasesOut(db, created) };
+}
+
+export async function listBadCases(db: Db, query: z.input<typeof ListBadCasesQuery>) {
+  const q = ListBadCasesQuery.parse(query);
+  const rows = await db.badCase.findMany({
+    where: {
+      AND: [
+        q.status ? { status: q.status } : {},
+        q.attribution ? { attribution: q.attribution } : {},
+        q.runId ? { run: /^r-/i.test(q.runId) ? { shortId: q.runId.toUpperCase() } : { id: q.runId } } : {},
+        q.agentId ? { run: { setVersion: { set: { agentId: q.agentId } } } } : {},
+        q.setId ? { run: { setVersion: { setId: q.setId } } } : {},
+        q.classification
+          ? {
+              item: {
+                OR: [
+                  { classification: q.classification },
+                  {
+                    OR: [{ classification: null }, { classification: "" }],
+                    sample: { classification: q.classification },
+                  },
+                ],
+              },
+            }
+          : {},
+      ],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
+    select: badCaseSelect,
+  });
+  const items = await badCasesOut(db, rows.slice(0, q.limit));
+  return { items, nextCursor: rows.length > q.limit ? (items.at(-1)?.id ?? null) : null };
+}
+
+/** One Bad Case with its history (created, every status change with who and, for verified, the run). */
+export async function getBadCase(db: Db, id: string) {
+  const row = await db.badCase.findUnique({
+    where: { id },
+    select: {
+      ...badCaseSelect,
+      events: {
+        orderBy: { at: "asc" },
+        select: { kind: true, fromStatus: true, toStatus: true, runId: true, byId: true, at: true },
+      },
+    },
+  });
+  if (!row) throw errors.notFound(`Bad Case ${id}`);
+  const { events, ...rest } = row;
+  const labels = await actorLabels(db, [rest.createdById, ...events.map((e) => e.byId)]);
+  const runIds = [...new Set(events.map((e) => e.runId).filter((r): r is string => !!r))];
+  const shortIds = new Map(
+    (await db.evalRun.findMany({ where: { id: { in: runIds } }, select: { id: true, shortId: true } })).map((r) => [
+      r.id,
+      r.shortId,
+    ]),
+  );
+  const run = await db.evalRun.findUniqueOrThrow({ where: { id: rest.runId }, select: { createdAt: true } });
+  return {
+    ...badCaseOut(rest, labels),
+    // the expected points, who passed the question in which later run (the Verify button's basis), the newest re-run
+    ...(await badCaseEvidence(db, {
+      runCreatedAt: run.createdAt,
+      setId: rest.run.setVersion.set.id,
+      key: rest.item.sample.key,
+      sampleId: rest.sampleId,
+    })),
+    history: events.map((e) => ({
+      ...e,
+      runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null,
+      byLabel: e.byId ? (labels.get(e.byId) ?? e.byId) : null,
+    })),
+  };
+}
+
+/**
+ * Status, title, notes. Every status change is kept as an event (who, when, from, to). `verified` needs evidence: a
+ * later run of the same set (created after the Bad Case's run) whose item for the same question (sample key) has a
+ * pass verdict, human-confirmed as gates count it (typed or adopted; a machine suggestion alone never); the newest such
+ * run is recorded (`verifiedRunId`). Without one: 409 BAD_CASE_NOT_VERIFIED.
+ */
+export async function updateBadCase(
+  db: Db,
+  id: string,
+  input: z.input<typeof UpdateBadCaseInput>,
+  actor: Principal | null = null,
+) {
+  const data = UpdateBadCaseInput.parse(input);
+  const current = await db.badCase.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      status: true,
+      run: { select: { createdAt: true, setVersion: { select: { setId: true } } } },
+      item: { select: { sample: { select: { key: true } } } },
+    },
+  });
+  if (!current) throw errors.notFound(`Bad Case ${id}`);
+  let verifiedRunId: string | undefined;
+  if (data.status === "verified" && current.status !== "verified") {
+    const key = current.item.sample.key;
+    const evidence = await verifyingRun(db, {
+      runCreatedAt: current.run.createdAt,
+      setId: current.run.setVersion.setId,
+      key,
+    });
+    if (!evidence) {
+      throw new ApiError(
+        409,
+        "BAD_CASE_NOT_VERIFIED",
+        `No run of the set after this Bad Case has a human pass for ${key}: re-run the same batch on the fixed agent, judge ${key}, then verify`,
+        [{ key }],
+      );
+    }
+    verifiedRunId = evidence.run.id;
+  }
+  const changed = data.status !== undefined && data.status !== current.status;
+  const row = await db.badCase.update({
+    where: { id },
+    data: {
+      ...data,
+      ...(verifiedRunId ? { verifiedRunId } : data.status && data.status !== "verified" ? { verifiedRunId: null } : {}),
+      ...(changed
+        ? {
+            events: {
+              create: {
+                kind: "status",
+                fromStatus: current.status,
+                toStatus: data.status!,
+                runId: verifiedRunId ?? null,
+                byId: actorRef(actor),
+              },
+            },
+          }
+        : {}),
+    },
+    select: badCaseSelect,
+  });
+  return (await badCasesOut(db, [row]))[0]!;
+}

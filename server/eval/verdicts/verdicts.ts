@@ -1,0 +1,308 @@
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
+import { type Principal, actorRef } from "../../auth/service";
+import { ApiError, errors } from "../../core/errors";
+import { evalErrors } from "../errors";
+import { itemOut, itemSelect } from "../runs/item-rows";
+import { ATTRIBUTIONS, ATTRIBUTION_LIST, UndoVerdictInput, VerdictInput } from "./schemas";
+import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
+import { maybeComplete, resolveRun } from "../runs/run-rows";
+
+/**
+ * Human verdicts (the only thing gates count), bulk adoption of machine suggestions, and Bad Cases.
+ * - A verdict is pass or fail; fail needs a basis (text) and an attribution (ATTRIBUTIONS); a classification is
+ *   recorded (default: the sample's). Only answered or failed items can be judged.
+ * - Every change is kept in VerdictChange: who, when, before, after (source human | adopted).
+ * - Bulk adopt writes each pass/fail suggestion as a verdict with source "adopted" (never "human"); unknown
+ *   suggestions never become verdicts. Items that already have a verdict are left alone.
+ */
+type VerdictSnapshot = {
+  verdict: "pass" | "fail";
+  source: "human" | "adopted";
+  basis: string | null;
+  attribution: string | null;
+  classification: string | null;
+};
+
+function snapshot(i: {
+  verdict: "pass" | "fail" | null;
+  verdictSource: string | null;
+  verdictBasis: string | null;
+  attribution: string | null;
+  classification: string | null;
+}): VerdictSnapshot | null {
+  if (!i.verdict) return null;
+  return {
+    verdict: i.verdict,
+    source: (i.verdictSource ?? "human") as "human" | "adopted",
+    basis: i.verdictBasis,
+    attribution: i.attribution,
+    classification: i.classification,
+  };
+}
+
+const same = (a: VerdictSnapshot | null, b: VerdictSnapshot) =>
+  !!a &&
+  a.verdict === b.verdict &&
+  a.source === b.source &&
+  a.basis === b.basis &&
+  a.attribution === b.attribution &&
+  a.classification === b.classification;
+
+export function checkVerdict(input: z.output<typeof VerdictInput>): {
+  basis: string | null;
+  attribution: string | null;
+} {
+  if (input.verdict === "pass") return { basis: input.basis?.trim() || null, attribution: null };
+  const basis = input.basis?.trim();
+  if (!basis)
+    throw new ApiError(
+      400,
+      "VERDICT_BASIS_REQUIRED",
+      "A fail verdict needs a basis: say what is wrong with the answer",
+      [{ path: "/basis" }],
+    );
+  if (!input.attribution || !(input.attribution in ATTRIBUTIONS)) {
+    throw new ApiError(
+      400,
+      "VERDICT_ATTRIBUTION_REQUIRED",
+      `A fail verdict needs an attribution, one of: ${ATTRIBUTION_LIST.join(", ")}`,
+      [{ path: "/attribution", allowed: ATTRIBUTION_LIST }],
+    );
+  }
+  return { basis, attribution: input.attribution };
+}
+
+export async function setVerdict(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof VerdictInput>,
+  actor: Principal | null,
+) {
+  const data = VerdictInput.parse(input);
+  const run = await resolveRun(db, runIdOrShort);
+  const checked = checkVerdict(data);
+  const result = await db.$transaction(async (tx) => {
+    // One writer per item at a time: the row lock makes read-compare-write atomic, so every change sees the verdict
+    // the previous one wrote and the history stays a complete chain (version 1, 2, 3 ...; unique per item).
+    const locked = await tx.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    const item = await tx.evalRunItem.findUniqueOrThrow({
+      where: { id: itemId },
+      select: {
+        id: true,
+        status: true,
+        verdict: true,
+        verdictSource: true,
+        verdictBasis: true,
+        attribution: true,
+        classification: true,
+        verdictVersion: true,
+        sample: { select: { classification: true } },
+      },
+    });
+    if (item.status !== "answered" && item.status !== "failed") throw evalErrors.notJudgeable(item.status);
+    const before = snapshot(item);
+    if (data.expectedVersion !== undefined && data.expectedVersion !== item.verdictVersion) {
+      throw evalErrors.verdictConflict(data.expectedVersion, { verdictVersion: item.verdictVersion, verdict: before });
+    }
+    const after: VerdictSnapshot = {
+      verdict: data.verdict,
+      source: "human",
+      basis: checked.basis,
+      attribution: checked.attribution,
+      classification: data.classification ?? item.classification ?? item.sample.classification,
+    };
+    if (same(before, after)) return { changed: false };
+    const version = item.verdictVersion + 1;
+    await tx.evalRunItem.update({
+      where: { id: item.id },
+      data: {
+        verdict: after.verdict,
+        verdictSource: "human",
+        verdictBasis: after.basis,
+        attribution: after.attribution,
+        classification: after.classification,
+        verdictById: actorRef(actor),
+        verdictAt: new Date(),
+        verdictVersion: version,
+      },
+    });
+    await tx.verdictChange.create({
+      data: {
+        itemId: item.id,
+        version,
+        before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        after: after as unknown as Prisma.InputJsonValue,
+        byId: actorRef(actor),
+      },
+    });
+    return { changed: true };
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return { ...itemOut(row), changed: result.changed };
+}
+
+/**
+ * Undo: takes back the caller's own last typed verdict on an item, one step. The item gets the verdict it had before
+ * (an adopted one, another person's, or none) and the history keeps both changes: the verdict and its undo (a new
+ * change whose `after` carries `undoOf`: the version taken back). Refused (409, nothing written) when anything was
+ * written since `version` (VERDICT_CONFLICT), or the item's last change is not the caller's typed verdict
+ * (VERDICT_NOT_UNDOABLE: someone else's, an adoption, or an undo itself: there is no redo). A completed run whose
+ * item loses its verdict is awaiting review again.
+ */
+export async function undoVerdict(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof UndoVerdictInput>,
+  actor: Principal | null,
+) {
+  const data = UndoVerdictInput.parse(input);
+  const run = await resolveRun(db, runIdOrShort);
+  const by = actorRef(actor);
+  const notUndoable = (why: string) =>
+    new ApiError(409, "VERDICT_NOT_UNDOABLE", `Nothing to undo on this item: ${why}`, [{ version: data.version }]);
+  const undone = await db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    const item = await tx.evalRunItem.findUniqueOrThrow({
+      where: { id: itemId },
+      select: {
+        id: true,
+        verdict: true,
+        verdictSource: true,
+        verdictBasis: true,
+        attribution: true,
+        classification: true,
+        verdictVersion: true,
+      },
+    });
+    const current = snapshot(item);
+    if (item.verdictVersion !== data.version)
+      throw evalErrors.verdictConflict(data.version, { verdictVersion: item.verdictVersion, verdict: current });
+    const changes = await tx.verdictChange.findMany({
+      where: { itemId, version: { in: [data.version - 1, data.version] } },
+      orderBy: { version: "asc" },
+    });
+    const last = changes.find((c) => c.version === data.version);
+    const earlier = changes.find((c) => c.version === data.version - 1) ?? null;
+    const after = last?.after as (VerdictSnapshot & { undoOf?: number }) | null | undefined;
+    if (!last || !after) throw notUndoable("it has no verdict history");
+    if (after.undoOf !== undefined) throw notUndoable("its last change is already an undo (one step only)");
+    if (after.source !== "human") throw notUndoable("its last change is an adoption, not a typed verdict");
+    if (!by || last.byId !== by) throw notUndoable("its last verdict was written by someone else");
+    const restored = (last.before ?? null) as VerdictSnapshot | null;
+    const version = item.verdictVersion + 1;
+    await tx.evalRunItem.update({
+      where: { id: item.id },
+      data: {
+        verdict: restored?.verdict ?? null,
+        verdictSource: restored?.source ?? null,
+        verdictBasis: restored?.basis ?? null,
+        attribution: restored?.attribution ?? null,
+        classification: restored ? restored.classification : item.classification,
+        verdictById: restored ? (earlier?.byId ?? null) : null,
+        verdictAt: restored ? (earlier?.at ?? null) : null,
+        verdictVersion: version,
+      },
+    });
+    await tx.verdictChange.create({
+      data: {
+        itemId: item.id,
+        version,
+        before: (current ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        after: (restored
+          ? { ...restored, undoOf: data.version }
+          : { verdict: null, undoOf: data.version }) as unknown as Prisma.InputJsonValue,
+        byId: by,
+      },
+    });
+    if (!restored)
+      await tx.evalRun.updateMany({
+        where: { id: run.id, status: "completed" },
+        data: { status: "awaiting_review", completedAt: null },
+      });
+    return data.version;
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return { ...itemOut(row), undone };
+}
+
+/** Writes every pass/fail suggestion as an adopted verdict, then lists the items to spot-check. */
+export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Principal | null) {
+  const run = await resolveRun(db, runIdOrShort);
+  const items = await db.evalRunItem.findMany({
+    where: { runId: run.id },
+    select: { id: true, status: true, verdict: true, suggestion: true, sample: { select: { classification: true } } },
+  });
+  let unknown = 0;
+  let noSuggestion = 0;
+  let alreadyJudged = 0;
+  const toAdopt: Array<{ id: string; after: VerdictSnapshot }> = [];
+  for (const i of items) {
+    const s = i.suggestion as Suggestion | null;
+    if (i.verdict) alreadyJudged++;
+    else if (!s || (i.status !== "answered" && i.status !== "failed")) noSuggestion++;
+    else if (s.verdict === "unknown") unknown++;
+    else
+      toAdopt.push({
+        id: i.id,
+        after: {
+          verdict: s.verdict,
+          source: "adopted",
+          basis: s.verdict === "fail" ? `adopted machine suggestion: ${s.rationale}`.slice(0, 4000) : null,
+          attribution: s.verdict === "fail" ? inferAttribution(s) : null,
+          classification: i.sample.classification,
+        },
+      });
+  }
+  const by = actorRef(actor);
+  const now = new Date();
+  await db.$transaction(
+    async (tx) => {
+      for (let i = 0; i < toAdopt.length; i += 1000) {
+        const chunk = JSON.stringify(toAdopt.slice(i, i + 1000).map((a) => ({ id: a.id, ...a.after })));
+        // `verdict IS NULL` keeps a human verdict typed meanwhile; each adopted verdict gets its history row
+        await tx.$executeRaw`
+          WITH x AS (
+            SELECT * FROM jsonb_to_recordset(${chunk}::jsonb) AS x("id" text, "verdict" text, "basis" text, "attribution" text, "classification" text)
+          ), upd AS (
+            UPDATE "EvalRunItem" AS i SET "verdict" = x."verdict"::"Verdict", "verdictSource" = 'adopted', "verdictBasis" = x."basis",
+              "attribution" = x."attribution", "classification" = x."classification", "verdictById" = ${by}::text, "verdictAt" = ${now}::timestamp,
+              "verdictVersion" = i."verdictVersion" + 1
+            FROM x WHERE i."id" = x."id" AND i."runId" = ${run.id} AND i."verdict" IS NULL
+            RETURNING i."id", i."verdictVersion", x."verdict", x."basis", x."attribution", x."classification"
+          )
+          INSERT INTO "VerdictChange" ("id", "itemId", "version", "before", "after", "byId", "at")
+          SELECT 'c' || md5(random()::text || clock_timestamp()::text || upd."id"), upd."id", upd."verdictVersion", NULL,
+            jsonb_build_object('verdict', upd."verdict", 'source', 'adopted', 'basis', upd."basis", 'attribution', upd."attribution", 'classification', upd."classification"),
+            ${by}::text, ${now}::timestamp
+          FROM upd`;
+      }
+    },
+    { timeout: 120_000 },
+  );
+  await maybeComplete(db, run.id);
+  const spot = await db.evalRunItem.findMany({
+    where: { runId: run.id },
+    orderBy: [{ sample: { position: "asc" } }],
+    select: itemSelect,
+  });
+  const spotCheck = spot
+    .filter(
+      (i) =>
+        needsSpotCheck(i.suggestion as Suggestion | null) ||
+        (!i.verdict && (i.status === "answered" || i.status === "failed")),
+    )
+    .map(itemOut);
+  return { adopted: toAdopt.length, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck };
+}
