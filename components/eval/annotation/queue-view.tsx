@@ -428,14 +428,14 @@ export function QueueView({ runId }: { runId: string }) {
                         {r.spotCheckLeft ? (
                           <span className="text-amber-700">spot-check</span>
                         ) : r.spotCheck && r.verdict ? (
-                          <span className="text-slate-500">checked</span>
+                          <span className="text-slate-600">checked</span>
                         ) : null}
                         {r.suggestion?.flags.length ? (
                           <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span>
                         ) : null}
                         {r.status === "failed" && <span className="text-red-700">execution failed</span>}
                         {(r.status === "pending" || r.status === "answering") && (
-                          <span className="text-slate-500">{r.status}</span>
+                          <span className="text-slate-600">{r.status}</span>
                         )}
                       </span>
                     </span>
