@@ -159,8 +159,11 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(banner).toBeVisible();
   const cli = await gateCli(runId);
   const bannerState = await banner.getAttribute("data-gate");
-  expect(cli.code === 0 ? "pass" : "fail").toBe(bannerState);
-  await expect(banner).toContainText(bannerState === "pass" ? "PASS" : "FAIL");
+  // the adopted spot-check items were left to the machine here, so the gate may still be pending: the CLI then says
+  // PENDING (exit 1), and the banner says the same
+  const cliState = cli.code === 0 ? "pass" : /PENDING/.test(cli.out) ? "pending" : "fail";
+  expect(cliState).toBe(bannerState);
+  await expect(banner).toContainText(String(bannerState).toUpperCase());
   // the report's charts, with their labels
   await expect(page.getByRole("img", { name: "Machine and human-confirmed pass rate by scenario" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Failed questions by attribution" })).toBeVisible();
