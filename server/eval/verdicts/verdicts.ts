@@ -85,12 +85,7 @@ export async function setVerdict(
   const run = await resolveRun(db, runIdOrShort);
   const checked = checkVerdict(data);
   const result = await db.$transaction(async (tx) => {
-    // One writer per item at a time: the row lock makes read-compare-write atomic, so every change sees the verdict
-    // the previous one wrote and the history stays a complete chain (version 1, 2, 3 ...; unique per item).
-    const locked = await tx.$queryRaw<
-      Array<{ id: string }>
-    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
-    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    await lockItem(tx, run, itemId);
     const item = await tx.evalRunItem.findUniqueOrThrow({
       where: { id: itemId },
       select: {
@@ -169,10 +164,7 @@ export async function undoVerdict(
   const notUndoable = (why: string) =>
     new ApiError(409, "VERDICT_NOT_UNDOABLE", `Nothing to undo on this item: ${why}`, [{ version: data.version }]);
   const undone = await db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<
-      Array<{ id: string }>
-    >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
-    if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+    await lockItem(tx, run, itemId);
     const item = await tx.evalRunItem.findUniqueOrThrow({
       where: { id: itemId },
       select: {
@@ -305,4 +297,15 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
     )
     .map(itemOut);
   return { adopted: toAdopt.length, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck };
+}
+
+/**
+ * Locks one item's row for the rest of the transaction (one writer per item: read-compare-write is atomic and the
+ * verdict history stays a complete chain); a missing item, or one of another run, is a 404.
+ */
+async function lockItem(tx: Prisma.TransactionClient, run: { id: string; shortId: string }, itemId: string) {
+  const locked = await tx.$queryRaw<
+    Array<{ id: string }>
+  >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
+  if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
 }
