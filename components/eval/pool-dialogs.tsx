@@ -8,8 +8,9 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { LoadingRows } from "@/components/ui/feedback";
 import { useToast } from "@/components/ui/toast";
-import { errorInfo, type Lead } from "./types";
+import type { Lead } from "./types";
 import { useSetsChanged } from "./sets/use-sets-changed";
+import { useMutationToast } from "./hooks/use-mutation-toast";
 
 /** Adds an online trace to a regression pool (also used by the intent-shadow tab for a disagreement). */
 export function AddToPoolDialog({
@@ -25,6 +26,7 @@ export function AddToPoolDialog({
   const qc = useQueryClient();
   const setsChanged = useSetsChanged();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const pools = useQuery(trpc.eval.sets.list.queryOptions({ agentId, kind: "regression_pool", limit: 200 }));
   const [setId, setSetId] = useState("");
   const [question, setQuestion] = useState(lead.message);
@@ -37,7 +39,7 @@ export function AddToPoolDialog({
         await setsChanged();
         setSetId(s.id);
       },
-      onError: (e) => toast({ tone: "error", title: "No pool created", description: errorInfo(e).message }),
+      onError: fail("No pool created"),
     }),
   );
   const add = useMutation(
@@ -57,7 +59,7 @@ export function AddToPoolDialog({
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
         onClose();
       },
-      onError: (e) => toast({ tone: "error", title: "Not added", description: errorInfo(e).message }),
+      onError: fail("Not added"),
     }),
   );
   const expectedPoints = points
@@ -148,6 +150,7 @@ export function DismissDialog({ lead, onClose }: { lead: Pick<Lead, "traceId">; 
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const [reason, setReason] = useState("");
   const dismiss = useMutation(
     trpc.eval.online.dismiss.mutationOptions({
@@ -156,7 +159,7 @@ export function DismissDialog({ lead, onClose }: { lead: Pick<Lead, "traceId">; 
         await qc.invalidateQueries({ queryKey: trpc.eval.online.pathKey() });
         onClose();
       },
-      onError: (e) => toast({ tone: "error", title: "Not dismissed", description: errorInfo(e).message }),
+      onError: fail("Not dismissed"),
     }),
   );
   return (

@@ -11,7 +11,8 @@ import { BadCaseBadge, FlagBadge, SuggestionBadge, VerdictBadge } from "../badge
 import { ago, ms, when, words } from "../format";
 import { PayloadView } from "../payload-view";
 import { TraceSteps } from "../trace-steps";
-import { errorInfo, type EvalItem, type Vocabulary } from "../types";
+import type { EvalItem, Vocabulary } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
 /** The judge's coverage of one expected point, in the words a person would say it ("covered: <point>"). */
@@ -300,6 +301,7 @@ function VerdictBar({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const badCase = useMutation(
     trpc.eval.items.badCase.mutationOptions({
       onSuccess: async (r) => {
@@ -310,7 +312,7 @@ function VerdictBar({
         });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "No Bad Case", description: errorInfo(e).message }),
+      onError: fail("No Bad Case"),
     }),
   );
   const v = item.verdict;

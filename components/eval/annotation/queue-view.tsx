@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { Button } from "@/components/ui/button";
 import { useConfirm } from "@/components/ui/dialog";
 import { denseInputClass } from "@/components/ui/field";
@@ -16,7 +17,6 @@ import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { Breadcrumbs } from "../breadcrumbs";
 import { RunStatusBadge, VerdictBadge } from "../badges";
 import { queueFilter } from "../url-state";
-import { errorInfo } from "../types";
 import { CommentDialog, FailDialog } from "./fail-dialog";
 import { ItemDetail } from "./item-detail";
 import { ShortcutsDialog } from "./shortcuts-dialog";
@@ -26,6 +26,7 @@ import { useQueueNav } from "./use-queue-nav";
 import { usePaneScroll } from "./use-pane-scroll";
 import { useReviewProgress } from "./use-review-progress";
 import { useJudging } from "./use-verdict";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /**
  * The annotation queue of one run: the item list (filters in the URL) beside the item's detail. Keyboard first:
@@ -38,6 +39,7 @@ export function QueueView({ runId }: { runId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const notify = useMutationToast();
   const confirm = useConfirm();
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
@@ -66,7 +68,7 @@ export function QueueView({ runId }: { runId: string }) {
   // from 1024 to 1279 px the item pane gets the width: the queue is one click away (always shown from 1280 up)
   const [queueOpen, setQueueOpen] = useState(false);
   usePaneScroll(areaRef, paneRef, itemId);
-  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const meta = useVocabulary();
 
   const open = (id: string | undefined, replace = false) => id && go({ item: id }, { replace });
   // J/K pressed while an item outside the list is still being placed: done as soon as its neighbours are known
@@ -126,14 +128,14 @@ export function QueueView({ runId }: { runId: string }) {
         const firstLeft = r.spotCheck.find((i) => !i.verdict || i.verdict.source === "adopted") ?? r.spotCheck[0];
         go({ spot: "1", verdict: undefined, suggestion: undefined, item: firstLeft?.id }, { replace: true });
       },
-      onError: (e) => toast({ tone: "error", title: "Nothing adopted", description: errorInfo(e).message }),
+      onError: notify.fail("Nothing adopted"),
     }),
   );
   const askAdopt = async () => {
     setChecking(true);
     // the count a person confirms is the server's, now: others may have judged since the page counted
     const fresh = await progress.fresh().catch((e: unknown) => {
-      toast({ tone: "error", title: "Nothing adopted", description: errorInfo(e).message });
+      notify.fail("Nothing adopted")(e);
       return null;
     });
     setChecking(false);

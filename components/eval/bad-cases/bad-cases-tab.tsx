@@ -3,6 +3,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { useCursorPages } from "../use-cursor-pages";
 import { Badge, badgeClass } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,7 +21,8 @@ import { BadCaseBadge, badCaseTone } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, plural, when, words } from "../format";
 import { useCreateAndStart } from "../runs/use-create-and-start";
-import { errorInfo, type BadCase, type BadCaseDetail } from "../types";
+import type { BadCase, BadCaseDetail } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 const PAGE = 50;
 
@@ -31,8 +33,7 @@ export function BadCasesTab({ agentId }: { agentId: string }) {
 }
 
 export function useBadCaseStatuses() {
-  const trpc = useTRPC();
-  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const meta = useVocabulary();
   return { statuses: meta.data?.badCaseStatuses ?? [], attributions: Object.keys(meta.data?.attributions ?? {}) };
 }
 
@@ -227,6 +228,7 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const { caps, role } = useCaps();
   const { statuses } = useBadCaseStatuses();
   const update = useMutation(
@@ -235,7 +237,7 @@ function StatusSelect({ badCase }: { badCase: BadCase }) {
         toast({ tone: "success", title: `Bad Case is ${b.status === "wont_fix" ? "won't fix" : words(b.status)}` });
         await qc.invalidateQueries({ queryKey: trpc.eval.badCases.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "Status not changed", description: errorInfo(e).message }),
+      onError: fail("Status not changed"),
     }),
   );
   // one control, not a badge beside a select saying the same word: those who may change the status get the select
@@ -278,6 +280,7 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const [q, setQ] = useState<string | undefined>(undefined);
   const [run, setRun] = useState("");
   const runs = useInfiniteQuery({
@@ -302,7 +305,7 @@ function BulkDialog({ open, onClose, agentId }: { open: boolean; onClose: () => 
         setRun("");
         onClose();
       },
-      onError: (e) => toast({ tone: "error", title: "No Bad Case created", description: errorInfo(e).message }),
+      onError: fail("No Bad Case created"),
     }),
   );
   return (
@@ -394,6 +397,7 @@ function BadCaseView({ id }: { id: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
   // the case sums up work done in other tabs (the re-run's answers and verdicts): read it afresh whenever it is shown
@@ -410,7 +414,7 @@ function BadCaseView({ id }: { id: string }) {
         setNotes(null);
         await qc.invalidateQueries({ queryKey: trpc.eval.badCases.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "Not saved", description: errorInfo(e).message }),
+      onError: fail("Not saved"),
     }),
   );
   // the same batch again, created AND started (like the board's run button): the shared create-and-start hook
@@ -619,6 +623,7 @@ function Verify({ badCase: b }: { badCase: BadCaseDetail }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const { caps, role } = useCaps();
   const update = useMutation(
     trpc.eval.badCases.update.mutationOptions({
@@ -626,7 +631,7 @@ function Verify({ badCase: b }: { badCase: BadCaseDetail }) {
         toast({ tone: "success", title: "Bad Case verified" });
         await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "Not verified", description: errorInfo(e).message }),
+      onError: fail("Not verified"),
     }),
   );
   if (b.status === "verified") {

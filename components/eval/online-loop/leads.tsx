@@ -17,9 +17,10 @@ import { deniedReason, useCaps, EvalLink } from "../context";
 import { ago, when, words } from "../format";
 import { PayloadView } from "../payload-view";
 import { TraceButton } from "../trace-steps";
-import { errorInfo, type Lead, type LeadCounts } from "../types";
+import type { Lead, LeadCounts } from "../types";
 import { AddToPoolDialog, DismissDialog } from "../pool-dialogs";
 import { LEADS_PAGE, type useLeads } from "./use-leads";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /** Leads from online traffic: filters in the URL, the counts per day of the range, a page of lead cards. */
 export function LeadsSection({
@@ -199,6 +200,7 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const [adding, setAdding] = useState(false);
   const [dismissing, setDismissing] = useState(false);
   const restore = useMutation(
@@ -207,7 +209,7 @@ function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
         toast({ tone: "success", title: "The lead is new again" });
         await qc.invalidateQueries({ queryKey: trpc.eval.online.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "Not restored", description: errorInfo(e).message }),
+      onError: fail("Not restored"),
     }),
   );
   const manageTitle = caps.manage ? undefined : deniedReason(role, "manage");

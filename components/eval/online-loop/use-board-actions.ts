@@ -6,7 +6,8 @@ import { useConfirm } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
 import { useEvalUrl } from "../context";
 import { useCreateAndStart } from "../runs/use-create-and-start";
-import { errorInfo, type BoardCard } from "../types";
+import type { BoardCard } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 type VersionRef = Pick<BoardCard, "setId" | "setName" | "version">;
 type DraftCounts = { setId: string; version: number; onlineSamples: number; unconfirmed: number };
@@ -23,7 +24,7 @@ export function useBoardActions(drafts: DraftCounts[] = []) {
   const confirm = useConfirm();
   const [, go] = useEvalUrl();
   const reload = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
-  const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
+  const { fail } = useMutationToast();
 
   const confirmSample = useMutation(
     trpc.eval.online.confirm.mutationOptions({

@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { useEvalUrl } from "../context";
 import type { LeadCounts } from "../types";
 import { usageRange } from "../url-state";
@@ -20,7 +21,7 @@ export function useLeads(agentId: string) {
   const trpc = useTRPC();
   const [url, go] = useEvalUrl();
   const pages = useCursorPages();
-  const vocabulary = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const vocabulary = useVocabulary();
   const statuses = vocabulary.data?.leadStatuses ?? [];
   const signals = vocabulary.data?.leadSignals ?? [];
   const status = statuses.find((s) => s.id === url.status)?.id;

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, Stat } from "@/components/ui/card";
@@ -55,7 +56,7 @@ export function CompareView({ agentId }: { agentId: string }) {
   const filter = (patch: Parameters<typeof go>[0]) =>
     go({ page: undefined, open: undefined, ...patch }, { replace: true });
   // the outcomes in the order the page offers them, named as the server's vocabulary names them (eval.meta)
-  const vocabulary = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const vocabulary = useVocabulary();
   const OUTCOMES = COMPARE_OUTCOMES.map((id) => ({
     id,
     label: vocabulary.data?.compareOutcomes.find((o) => o.id === id)?.label ?? words(id),

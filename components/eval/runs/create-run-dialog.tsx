@@ -3,6 +3,7 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Dialog } from "@/components/ui/dialog";
@@ -37,7 +38,7 @@ export function CreateRunDialog({
   const details = useQueries({
     queries: (sets.data?.items ?? []).map((s) => ({ ...trpc.eval.sets.get.queryOptions({ id: s.id }), enabled: open })),
   });
-  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity, enabled: open });
+  const meta = useVocabulary({ enabled: open });
   const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
 
   const frozen = useMemo(

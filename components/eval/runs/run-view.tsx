@@ -13,9 +13,10 @@ import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { KindBadge, RunStatusBadge, TierBadge } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { ago, ms, when } from "../format";
-import { errorInfo, type EvalRun } from "../types";
+import type { EvalRun } from "../types";
 import { AnswersDialog } from "./answers-dialog";
 import { ReportView } from "./report-view";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 const LIVE = new Set(["created", "answering"]);
 
@@ -45,7 +46,7 @@ export function RunView({ runId }: { runId: string }) {
     if (before && status && LIVE.has(before) && !LIVE.has(status))
       void qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
   }, [status, qc, trpc]);
-  const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
+  const { fail } = useMutationToast();
   const start = useMutation(
     trpc.eval.runs.start.mutationOptions({
       onSuccess: async () => (toast({ tone: "success", title: "Answering started" }), await refresh()),

@@ -1,14 +1,16 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
+import { useVocabulary } from "../hooks/use-vocabulary";
 import { Button } from "@/components/ui/button";
 import { Dialog, useConfirm } from "@/components/ui/dialog";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { errorInfo, type EvalSample, type Vocabulary } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 type Turn = { role: "user" | "assistant" | "system"; content: string; preset: boolean };
 type Assertion = { type: string } & Record<string, unknown>;
@@ -32,8 +34,9 @@ export function SampleDialog({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const confirm = useConfirm();
-  const meta = useQuery({ ...trpc.eval.meta.queryOptions(), staleTime: Infinity });
+  const meta = useVocabulary();
   const [key, setKey] = useState("");
   const [question, setQuestion] = useState("");
   const [points, setPoints] = useState<string[]>([""]);
@@ -81,7 +84,7 @@ export function SampleDialog({
   const del = useMutation(
     trpc.eval.samples.delete.mutationOptions({
       onSuccess: async () => (toast({ tone: "success", title: "Sample removed" }), await refresh(), onClose()),
-      onError: (e) => toast({ tone: "error", title: "Not removed", description: errorInfo(e).message }),
+      onError: fail("Not removed"),
     }),
   );
 

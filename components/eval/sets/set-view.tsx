@@ -12,11 +12,12 @@ import { useToast } from "@/components/ui/toast";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
 import { KindBadge, VersionBadge } from "../badges";
 import { when } from "../format";
-import { errorInfo, type EvalVersion } from "../types";
+import type { EvalVersion } from "../types";
 import { Breadcrumbs } from "../breadcrumbs";
 import { SetDialog } from "./set-dialog";
 import { useVersionActions } from "./use-version-actions";
 import { useSetsChanged } from "./use-sets-changed";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /** One set: what it is, its gate, its versions (open, copy into a new draft, freeze, delete a draft). */
 export function SetView({ setId }: { setId: string }) {
@@ -24,6 +25,7 @@ export function SetView({ setId }: { setId: string }) {
   const setsChanged = useSetsChanged();
   const confirm = useConfirm();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const { caps, role } = useCaps();
   const [, go] = useEvalUrl();
   const [editing, setEditing] = useState(false);
@@ -36,7 +38,7 @@ export function SetView({ setId }: { setId: string }) {
         await setsChanged();
         go({ tab: "sets" });
       },
-      onError: (e) => toast({ tone: "error", title: "The set was not deleted", description: errorInfo(e).message }),
+      onError: fail("The set was not deleted"),
     }),
   );
   if (set.error) return <ErrorState error={set.error} onRetry={() => set.refetch()} />;

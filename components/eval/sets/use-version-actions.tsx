@@ -5,7 +5,7 @@ import { useTRPC } from "@/lib/trpc";
 import { useConfirm } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
 import { useEvalUrl } from "../context";
-import { errorInfo } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /** The version lifecycle actions shared by the set page and the version page: new version from, freeze, delete a draft. */
 export function useVersionActions(setId: string) {
@@ -15,7 +15,7 @@ export function useVersionActions(setId: string) {
   const confirm = useConfirm();
   const [, go] = useEvalUrl();
   const refresh = () => qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
-  const fail = (title: string) => (e: unknown) => toast({ tone: "error", title, description: errorInfo(e).message });
+  const { fail } = useMutationToast();
 
   const create = useMutation(
     trpc.eval.versions.create.mutationOptions({

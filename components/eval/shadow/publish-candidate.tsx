@@ -7,7 +7,7 @@ import { useConfirm } from "@/components/ui/dialog";
 import { useToast } from "@/components/ui/toast";
 import { deniedReason, useCaps } from "../context";
 import { pct } from "../format";
-import { errorInfo } from "../types";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /**
  * "Publish the candidate", for builders and admins, after a confirmation that says what changes for online users. A
@@ -32,6 +32,7 @@ export function PublishCandidate({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const confirm = useConfirm();
   const { caps, role } = useCaps();
   const publish = useMutation(
@@ -47,7 +48,7 @@ export function PublishCandidate({
           qc.invalidateQueries({ queryKey: trpc.builder.pathKey() }),
         ]);
       },
-      onError: (e) => toast({ tone: "error", title: "Not published", description: errorInfo(e).message }),
+      onError: fail("Not published"),
     }),
   );
   const draft = candidateVersion === null;

@@ -12,10 +12,10 @@ import { CountBars, DailyBars } from "../charts";
 import { deniedReason, useCaps } from "../context";
 import { pct } from "../format";
 import { TraceButton } from "../trace-steps";
-import { errorInfo } from "../types";
 import { ConfigCard } from "./config-card";
 import { Disagreements } from "./disagreements";
 import { PublishCandidate } from "./publish-candidate";
+import { useMutationToast } from "../hooks/use-mutation-toast";
 
 /**
  * Intent shadow: a candidate intent/scene classifier computed beside live traffic (in the background, at tier
@@ -90,6 +90,7 @@ function ReportView({ agentId, report, publish }: { agentId: string; report: Rep
   const trpc = useTRPC();
   const qc = useQueryClient();
   const toast = useToast();
+  const { fail } = useMutationToast();
   const { caps, role } = useCaps();
   const [limit, setLimit] = useState("50");
   const replay = useMutation(
@@ -102,7 +103,7 @@ function ReportView({ agentId, report, publish }: { agentId: string; report: Rep
         });
         await qc.invalidateQueries({ queryKey: trpc.eval.shadow.pathKey() });
       },
-      onError: (e) => toast({ tone: "error", title: "Replay failed", description: errorInfo(e).message }),
+      onError: fail("Replay failed"),
     }),
   );
   const lives = [...new Set(report.matrix.map((m) => m.live))].sort();
