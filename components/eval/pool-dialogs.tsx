@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { LoadingRows } from "@/components/ui/feedback";
 import { useToast } from "@/components/ui/toast";
@@ -67,82 +67,72 @@ export function AddToPoolDialog({
     .map((p) => p.trim())
     .filter(Boolean);
   return (
-    <Dialog
+    <FormDialog
       open
       onClose={onClose}
       title="Add to a regression pool"
       description="The sample keeps this trace as its source and the online answer for reference. A frozen pool gets a new draft version first."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+      submitLabel="Add to pool"
+      canSubmit={!!chosen && !!question.trim()}
+      pending={add.isPending}
+      onSubmit={() =>
+        add.mutate({
+          id: chosen,
+          body: {
+            traceId: lead.traceId,
+            question: question.trim(),
+            ...(expectedPoints.length ? { expectedPoints } : {}),
+            ...(classification.trim() ? { classification: classification.trim() } : {}),
+          },
+        })
+      }
+      className="space-y-3"
+    >
+      {pools.isLoading ? (
+        <LoadingRows rows={1} label="Loading pools" />
+      ) : pools.data?.items.length ? (
+        <Field label="Regression pool">
+          <select className={inputClass} value={chosen} onChange={(e) => setSetId(e.target.value)}>
+            {pools.data.items.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : (
+        <div className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
+          The agent has no regression pool yet.{" "}
           <Button
-            disabled={!chosen || !question.trim() || add.isPending}
+            size="sm"
+            variant="secondary"
+            disabled={createPool.isPending}
             onClick={() =>
-              add.mutate({
-                id: chosen,
-                body: {
-                  traceId: lead.traceId,
-                  question: question.trim(),
-                  ...(expectedPoints.length ? { expectedPoints } : {}),
-                  ...(classification.trim() ? { classification: classification.trim() } : {}),
-                },
-              })
+              createPool.mutate({ agentId, name: "Regression pool", kind: "regression_pool", gateThreshold: 0 })
             }
           >
-            Add to pool
+            Create “Regression pool”
           </Button>
-        </>
-      }
-    >
-      <div className="space-y-3">
-        {pools.isLoading ? (
-          <LoadingRows rows={1} label="Loading pools" />
-        ) : pools.data?.items.length ? (
-          <Field label="Regression pool">
-            <select className={inputClass} value={chosen} onChange={(e) => setSetId(e.target.value)}>
-              {pools.data.items.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-        ) : (
-          <div className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-            The agent has no regression pool yet.{" "}
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={createPool.isPending}
-              onClick={() =>
-                createPool.mutate({ agentId, name: "Regression pool", kind: "regression_pool", gateThreshold: 0 })
-              }
-            >
-              Create “Regression pool”
-            </Button>
-          </div>
-        )}
-        <Field label="Question" hint="The user's message; edit it if the sample should ask it differently">
-          <textarea className={inputClass} rows={2} value={question} onChange={(e) => setQuestion(e.target.value)} />
-        </Field>
-        {lead.conversation.length > 0 && (
-          <p className="text-xs text-slate-500">
-            The {lead.conversation.length} earlier turns become preset turns of the sample's script.
-          </p>
-        )}
-        <Field
-          label="Expected points (optional)"
-          hint="One short point per line; you can add them later on the board, before freezing"
-        >
-          <textarea className={inputClass} rows={3} value={points} onChange={(e) => setPoints(e.target.value)} />
-        </Field>
-        <Field label="Scenario (optional)">
-          <input className={inputClass} value={classification} onChange={(e) => setClassification(e.target.value)} />
-        </Field>
-      </div>
-    </Dialog>
+        </div>
+      )}
+      <Field label="Question" hint="The user's message; edit it if the sample should ask it differently">
+        <textarea className={inputClass} rows={2} value={question} onChange={(e) => setQuestion(e.target.value)} />
+      </Field>
+      {lead.conversation.length > 0 && (
+        <p className="text-xs text-slate-500">
+          The {lead.conversation.length} earlier turns become preset turns of the sample's script.
+        </p>
+      )}
+      <Field
+        label="Expected points (optional)"
+        hint="One short point per line; you can add them later on the board, before freezing"
+      >
+        <textarea className={inputClass} rows={3} value={points} onChange={(e) => setPoints(e.target.value)} />
+      </Field>
+      <Field label="Scenario (optional)">
+        <input className={inputClass} value={classification} onChange={(e) => setClassification(e.target.value)} />
+      </Field>
+    </FormDialog>
   );
 }
 
@@ -163,24 +153,15 @@ export function DismissDialog({ lead, onClose }: { lead: Pick<Lead, "traceId">; 
     }),
   );
   return (
-    <Dialog
+    <FormDialog
       open
       onClose={onClose}
       title="Dismiss this lead"
       description="It stays listed under Dismissed with your reason and name, and can be restored."
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={!reason.trim() || dismiss.isPending}
-            onClick={() => dismiss.mutate({ traceId: lead.traceId, body: { reason: reason.trim() } })}
-          >
-            Dismiss
-          </Button>
-        </>
-      }
+      submitLabel="Dismiss"
+      canSubmit={!!reason.trim()}
+      pending={dismiss.isPending}
+      onSubmit={() => dismiss.mutate({ traceId: lead.traceId, body: { reason: reason.trim() } })}
     >
       <Field label="Reason">
         <textarea
@@ -191,6 +172,6 @@ export function DismissDialog({ lead, onClose }: { lead: Pick<Lead, "traceId">; 
           placeholder="e.g. the user asked about something we do not sell"
         />
       </Field>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,9 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { words } from "../format";
 import type { EvalItem, Vocabulary } from "../types";
@@ -47,91 +46,73 @@ export function FailDialog({
       onSubmit({ basis: basis.trim(), attribution, classification: classification.trim() || undefined });
   };
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="lg"
       title="Fail: what is wrong?"
       description="A fail needs a basis and the point in the chain where it broke. The server checks the same rules."
       initialFocus="textarea"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="dangerSolid" onClick={submit} disabled={saving}>
-            Save fail
-          </Button>
-        </>
-      }
-    >
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
+      submitLabel="Save fail"
+      submitVariant="dangerSolid"
+      pending={saving}
+      onSubmit={submit}
+      enterSubmits
+      className="space-y-4"
+      onKeyDown={(e) => {
+        // 1-9 choose an attribution, unless the person is typing
+        const typing =
+          (e.target as HTMLElement).tagName === "TEXTAREA" ||
+          ((e.target as HTMLElement).tagName === "INPUT" && (e.target as HTMLInputElement).type === "text");
+        const n = Number(e.key);
+        if (!typing && Number.isInteger(n) && n >= 1 && n <= attributions.length) {
           e.preventDefault();
-          submit();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            submit();
-            return;
-          }
-          // 1-9 choose an attribution, unless the person is typing
-          const typing =
-            (e.target as HTMLElement).tagName === "TEXTAREA" ||
-            ((e.target as HTMLElement).tagName === "INPUT" && (e.target as HTMLInputElement).type === "text");
-          const n = Number(e.key);
-          if (!typing && Number.isInteger(n) && n >= 1 && n <= attributions.length) {
-            e.preventDefault();
-            setAttribution(attributions[n - 1]![0]);
-          }
-        }}
+          setAttribution(attributions[n - 1]![0]);
+        }
+      }}
+    >
+      <Field
+        label="Basis"
+        hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution."
+        error={tried && !basis.trim() ? "Say what is wrong" : undefined}
       >
-        <Field
-          label="Basis"
-          hint="What the answer misses or gets wrong. Ctrl+Enter saves; outside the text, keys 1-9 choose the attribution."
-          error={tried && !basis.trim() ? "Say what is wrong" : undefined}
-        >
-          <textarea
-            className={inputClass}
-            rows={3}
-            maxLength={4000}
-            value={basis}
-            onChange={(e) => setBasis(e.target.value)}
-          />
-        </Field>
-        <div>
-          <ChoiceCards
-            legend="Attribution"
-            name="attribution"
-            tone="danger"
-            value={attribution}
-            onChange={setAttribution}
-            options={attributions.map(([id, meaning], i) => ({
-              value: id,
-              label: (
-                <>
-                  {i < 9 && <span className="mr-1 text-xs text-slate-500">{i + 1}</span>}
-                  {words(id)}
-                </>
-              ),
-              description: meaning,
-            }))}
-          />
-          {tried && !attribution && <p className="mt-1 text-xs text-red-700">Choose where it broke</p>}
-        </div>
-        <Field label="Scenario" hint="Defaults to the sample's business scenario">
-          <input
-            className={inputClass}
-            value={classification}
-            maxLength={120}
-            onChange={(e) => setClassification(e.target.value)}
-          />
-        </Field>
-        <button type="submit" className="hidden" tabIndex={-1} aria-hidden="true" />
-      </form>
-    </Dialog>
+        <textarea
+          className={inputClass}
+          rows={3}
+          maxLength={4000}
+          value={basis}
+          onChange={(e) => setBasis(e.target.value)}
+        />
+      </Field>
+      <div>
+        <ChoiceCards
+          legend="Attribution"
+          name="attribution"
+          tone="danger"
+          value={attribution}
+          onChange={setAttribution}
+          options={attributions.map(([id, meaning], i) => ({
+            value: id,
+            label: (
+              <>
+                {i < 9 && <span className="mr-1 text-xs text-slate-500">{i + 1}</span>}
+                {words(id)}
+              </>
+            ),
+            description: meaning,
+          }))}
+        />
+        {tried && !attribution && <p className="mt-1 text-xs text-red-700">Choose where it broke</p>}
+      </div>
+      <Field label="Scenario" hint="Defaults to the sample's business scenario">
+        <input
+          className={inputClass}
+          value={classification}
+          maxLength={120}
+          onChange={(e) => setClassification(e.target.value)}
+        />
+      </Field>
+    </FormDialog>
   );
 }
 
@@ -176,7 +157,7 @@ export function CommentDialog({
   };
   const label = v ? `Save comment on the ${v.verdict}` : "Pass with this comment";
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="md"
@@ -187,43 +168,24 @@ export function CommentDialog({
           : "The item has no verdict yet: this saves a pass with your comment. For a fail, press F."
       }
       initialFocus="textarea"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant={verdict === "fail" ? "dangerSolid" : "success"} onClick={submit}>
-            {label}
-          </Button>
-        </>
-      }
+      submitLabel={label}
+      submitVariant={verdict === "fail" ? "dangerSolid" : "success"}
+      onSubmit={submit}
+      enterSubmits
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            submit();
-          }
-        }}
+      <Field
+        label="Comment"
+        hint="Ctrl+Enter saves."
+        error={tried && !text.trim() ? "Write the comment first" : undefined}
       >
-        <Field
-          label="Comment"
-          hint="Ctrl+Enter saves."
-          error={tried && !text.trim() ? "Write the comment first" : undefined}
-        >
-          <textarea
-            className={inputClass}
-            rows={3}
-            maxLength={4000}
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </Field>
-      </form>
-    </Dialog>
+        <textarea
+          className={inputClass}
+          rows={3}
+          maxLength={4000}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </Field>
+    </FormDialog>
   );
 }

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { useToast } from "@/components/ui/toast";
 import { errorInfo } from "../types";
 import { RowErrors, UploadFields, type UploadFormat } from "../upload";
@@ -59,7 +59,7 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
     }),
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="lg"
@@ -73,44 +73,36 @@ export function AnswersDialog({ open, onClose, runId }: { open: boolean; onClose
           have a verdict are not overwritten.
         </>
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            {result ? "Done" : "Cancel"}
-          </Button>
-          <Button
-            disabled={!content.trim() || upload.isPending}
-            onClick={() => upload.mutate({ id: runId, body: { format, content } })}
-          >
-            {upload.isPending ? "Uploading…" : "Upload"}
-          </Button>
-        </>
-      }
+      cancelLabel={result ? "Done" : "Cancel"}
+      submitLabel="Upload"
+      pendingLabel="Uploading…"
+      canSubmit={!!content.trim()}
+      pending={upload.isPending}
+      onSubmit={() => upload.mutate({ id: runId, body: { format, content } })}
+      className="space-y-4"
     >
-      <div className="space-y-4">
-        <UploadFields
-          format={format}
-          onFormat={setFormat}
-          content={content}
-          onContent={(text) => setContent(text)}
-          contentLabel="Answers"
-        />
-        {error && (
-          <div role="alert" className="space-y-2">
-            <p className="text-sm font-medium text-red-700">{error.message}</p>
-            <RowErrors rows={error.rows} />
-          </div>
-        )}
-        {result && (
-          <div className="space-y-2 text-sm">
-            <p className="font-medium text-emerald-800">
-              {result.matched} matched · {result.unmatched.length} unmatched · {result.skipped.length} skipped (already
-              judged)
-            </p>
-            <RowErrors caption="Rows not stored" rows={[...result.unmatched, ...result.skipped]} />
-          </div>
-        )}
-      </div>
-    </Dialog>
+      <UploadFields
+        format={format}
+        onFormat={setFormat}
+        content={content}
+        onContent={(text) => setContent(text)}
+        contentLabel="Answers"
+      />
+      {error && (
+        <div role="alert" className="space-y-2">
+          <p className="text-sm font-medium text-red-700">{error.message}</p>
+          <RowErrors rows={error.rows} />
+        </div>
+      )}
+      {result && (
+        <div className="space-y-2 text-sm">
+          <p className="font-medium text-emerald-800">
+            {result.matched} matched · {result.unmatched.length} unmatched · {result.skipped.length} skipped (already
+            judged)
+          </p>
+          <RowErrors caption="Rows not stored" rows={[...result.unmatched, ...result.skipped]} />
+        </div>
+      )}
+    </FormDialog>
   );
 }

@@ -6,7 +6,7 @@ import { useTRPC } from "@/lib/trpc";
 import { useVocabulary } from "../hooks/use-vocabulary";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
 import { EvalLink, useEvalUrl } from "../context";
@@ -80,7 +80,6 @@ export function CreateRunDialog({
   const n = Number(concurrency);
   const valid = !!versionId && Number.isInteger(n) && n >= 1 && n <= (meta.data?.limits.maxConcurrency ?? 32);
   const submit = async () => {
-    if (!valid) return;
     const starting = startNow && mode === "in_platform";
     const input = {
       setVersionId: versionId,
@@ -117,31 +116,24 @@ export function CreateRunDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="lg"
       title="New run"
       description="A run answers every question of a frozen set version with the agent, then people judge the answers."
-      footer={
-        notStarted ? (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Close
-            </Button>
-            <Button onClick={openRun}>Open run {notStarted.shortId}</Button>
-          </>
-        ) : (
-          <>
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button onClick={submit} disabled={!valid || runs.isPending}>
-              {runs.isPending ? "Creating…" : startNow && mode === "in_platform" ? "Create and start" : "Create run"}
-            </Button>
-          </>
-        )
+      cancelLabel={notStarted ? "Close" : "Cancel"}
+      submitLabel={
+        notStarted
+          ? `Open run ${notStarted.shortId}`
+          : startNow && mode === "in_platform"
+            ? "Create and start"
+            : "Create run"
       }
+      pendingLabel="Creating…"
+      canSubmit={!!notStarted || valid}
+      pending={!notStarted && runs.isPending}
+      onSubmit={notStarted ? openRun : submit}
     >
       {notStarted ? (
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
@@ -270,6 +262,6 @@ export function CreateRunDialog({
           )}
         </div>
       )}
-    </Dialog>
+    </FormDialog>
   );
 }

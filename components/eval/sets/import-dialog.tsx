@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -59,7 +59,7 @@ export function ImportDialog({
     }),
   );
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="lg"
@@ -73,51 +73,42 @@ export function ImportDialog({
           (expected points separated by <code>|</code>). All rows are imported, or none.
         </>
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            disabled={!content.trim() || run.isPending}
-            onClick={() => run.mutate({ id: setId, version, body: { format, content, mode } })}
-          >
-            {run.isPending ? "Importing…" : "Import"}
-          </Button>
-        </>
-      }
+      submitLabel="Import"
+      pendingLabel="Importing…"
+      canSubmit={!!content.trim()}
+      pending={run.isPending}
+      onSubmit={() => run.mutate({ id: setId, version, body: { format, content, mode } })}
+      className="space-y-4"
     >
-      <div className="space-y-4">
-        <UploadFields
-          format={format}
-          onFormat={setFormat}
-          content={content}
-          onContent={(text, name) => {
-            setContent(text);
-            if (name) setFileName(name);
-          }}
-          contentLabel="Content"
-          fileHint={fileName ? `Read ${fileName}` : undefined}
-          extra={
-            <Field label="Mode">
-              <select
-                className={cn(inputClass, "w-36")}
-                value={mode}
-                onChange={(e) => setMode(e.target.value as "append" | "replace")}
-              >
-                <option value="append">Append</option>
-                <option value="replace">Replace all</option>
-              </select>
-            </Field>
-          }
-        />
-        {message && (
-          <p role="alert" className="text-sm font-medium text-red-700">
-            {message}
-          </p>
-        )}
-        <RowErrors rows={rowErrors} />
-      </div>
-    </Dialog>
+      <UploadFields
+        format={format}
+        onFormat={setFormat}
+        content={content}
+        onContent={(text, name) => {
+          setContent(text);
+          if (name) setFileName(name);
+        }}
+        contentLabel="Content"
+        fileHint={fileName ? `Read ${fileName}` : undefined}
+        extra={
+          <Field label="Mode">
+            <select
+              className={cn(inputClass, "w-36")}
+              value={mode}
+              onChange={(e) => setMode(e.target.value as "append" | "replace")}
+            >
+              <option value="append">Append</option>
+              <option value="replace">Replace all</option>
+            </select>
+          </Field>
+        }
+      />
+      {message && (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {message}
+        </p>
+      )}
+      <RowErrors rows={rowErrors} />
+    </FormDialog>
   );
 }

@@ -5,7 +5,8 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useVocabulary } from "../hooks/use-vocabulary";
 import { Button } from "@/components/ui/button";
-import { Dialog, useConfirm } from "@/components/ui/dialog";
+import { useConfirm } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -111,7 +112,7 @@ export function SampleDialog({
   const rules = meta.data?.rules ?? [];
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       size="lg"
@@ -121,40 +122,33 @@ export function SampleDialog({
           ? "This version is frozen: the sample is read-only. Create a new version to change it."
           : "Expected points are short points the answer must cover, not a full answer."
       }
-      footer={
-        readOnly ? (
-          <Button variant="secondary" onClick={onClose}>
-            Close
+      readOnly={readOnly}
+      cancelLabel={readOnly ? "Close" : "Cancel"}
+      submitLabel={sample ? "Save" : "Add sample"}
+      pendingLabel="Saving…"
+      canSubmit={!!question.trim()}
+      pending={pending}
+      onSubmit={save}
+      extra={
+        sample && (
+          <Button
+            variant="danger"
+            className="mr-auto"
+            disabled={del.isPending}
+            onClick={async () => {
+              if (
+                await confirm({
+                  title: `Remove sample ${sample.key}?`,
+                  description: "It is removed from this draft only.",
+                  confirmLabel: "Remove",
+                  destructive: true,
+                })
+              )
+                del.mutate({ id: sample.id });
+            }}
+          >
+            Remove
           </Button>
-        ) : (
-          <>
-            {sample && (
-              <Button
-                variant="danger"
-                className="mr-auto"
-                disabled={del.isPending}
-                onClick={async () => {
-                  if (
-                    await confirm({
-                      title: `Remove sample ${sample.key}?`,
-                      description: "It is removed from this draft only.",
-                      confirmLabel: "Remove",
-                      destructive: true,
-                    })
-                  )
-                    del.mutate({ id: sample.id });
-                }}
-              >
-                Remove
-              </Button>
-            )}
-            <Button variant="secondary" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button onClick={save} disabled={pending || !question.trim()}>
-              {pending ? "Saving…" : sample ? "Save" : "Add sample"}
-            </Button>
-          </>
         )
       }
     >
@@ -356,7 +350,7 @@ export function SampleDialog({
           </p>
         )}
       </fieldset>
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { cn } from "@/components/ui/cn";
 import { Field, inputClass } from "@/components/ui/field";
 import { useToast } from "@/components/ui/toast";
@@ -75,14 +75,13 @@ export function SetDialog({
     name.trim().length > 0 &&
     (kind === "regression_pool" || (threshold !== "" && Number.isInteger(thresholdNumber) && thresholdNumber >= 0));
   const submit = () => {
-    if (!valid) return;
     const gateThreshold = kind === "regression_pool" && threshold === "" ? 0 : thresholdNumber;
     if (set) update.mutate({ id: set.id, body: { name: name.trim(), description, gateThreshold } });
     else create.mutate({ agentId, name: name.trim(), description, kind, gateThreshold });
   };
   const pending = create.isPending || update.isPending;
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       title={set ? "Edit the set" : "New evaluation set"}
@@ -91,86 +90,68 @@ export function SetDialog({
           ? "The kind cannot change. A threshold change applies to runs created afterwards."
           : "A set is bound to this agent. Its version 1 starts as an empty draft."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={submit} disabled={!valid || pending}>
-            {pending ? "Saving…" : set ? "Save" : "Create set"}
-          </Button>
-        </>
-      }
+      submitLabel={set ? "Save" : "Create set"}
+      pendingLabel="Saving…"
+      canSubmit={valid}
+      pending={pending}
+      onSubmit={submit}
+      enterSubmits
+      className="space-y-4"
     >
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Field label="Name">
+      <Field label="Name">
+        <input className={inputClass} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} required />
+      </Field>
+      {!set && (
+        <ChoiceCards
+          legend="Kind"
+          name="kind"
+          value={kind}
+          onChange={setKind}
+          options={[
+            {
+              value: "golden",
+              label: "Golden set",
+              description: "Track A: decides release readiness through the gate.",
+            },
+            {
+              value: "regression_pool",
+              label: "Regression pool",
+              description: "Track B: online cases that must not regress; never gates a release.",
+            },
+          ]}
+        />
+      )}
+      {kind === "golden" && (
+        <Field
+          label="Gate threshold"
+          hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions."
+        >
           <input
-            className={inputClass}
-            value={name}
-            maxLength={120}
-            onChange={(e) => setName(e.target.value)}
+            className={cn(inputClass, "w-32")}
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            value={threshold}
+            onChange={(e) => setThreshold(e.target.value)}
             required
           />
         </Field>
-        {!set && (
-          <ChoiceCards
-            legend="Kind"
-            name="kind"
-            value={kind}
-            onChange={setKind}
-            options={[
-              {
-                value: "golden",
-                label: "Golden set",
-                description: "Track A: decides release readiness through the gate.",
-              },
-              {
-                value: "regression_pool",
-                label: "Regression pool",
-                description: "Track B: online cases that must not regress; never gates a release.",
-              },
-            ]}
-          />
-        )}
-        {kind === "golden" && (
-          <Field
-            label="Gate threshold"
-            hint="Human-confirmed passes the release gate needs, as a count: e.g. 26 of 30 questions."
-          >
-            <input
-              className={cn(inputClass, "w-32")}
-              type="number"
-              min={0}
-              step={1}
-              inputMode="numeric"
-              value={threshold}
-              onChange={(e) => setThreshold(e.target.value)}
-              required
-            />
-          </Field>
-        )}
-        <Field label="Description" hint="Optional: what the set covers.">
-          <textarea
-            className={inputClass}
-            rows={2}
-            maxLength={2000}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </Field>
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="hidden" aria-hidden="true" tabIndex={-1} />
-      </form>
-    </Dialog>
+      )}
+      <Field label="Description" hint="Optional: what the set covers.">
+        <textarea
+          className={inputClass}
+          rows={2}
+          maxLength={2000}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
+      </Field>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </FormDialog>
   );
 }
