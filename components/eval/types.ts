@@ -9,6 +9,7 @@ export type EvalSetDetail = Out["sets"]["get"];
 export type EvalVersion = EvalSetDetail["versions"][number];
 export type EvalSample = Out["samples"]["list"]["items"][number];
 export type EvalRun = Out["runs"]["get"];
+export type RunRow = Out["runs"]["list"]["items"][number];
 export type EvalReport = Out["runs"]["report"];
 export type EvalCompare = Out["runs"]["compare"];
 export type QueueRow = Out["items"]["queue"]["items"][number];

@@ -3,11 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/lib/trpc";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
-import { Progress } from "@/components/ui/progress";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useEvalUrl, EvalLink } from "../context";
-import { RunStatusBadge, TierBadge } from "../badges";
-import { ago } from "../format";
+import { RunsTable } from "../runs/runs-table";
 import { QueueView } from "./queue-view";
 
 /** Where annotators live: choose a run awaiting review, then judge its answers in the queue. */
@@ -43,45 +40,7 @@ function RunPicker({ agentId }: { agentId: string }) {
           : "Every run is judged."}{" "}
         Pick one to review its answers; the keyboard does most of the work (press ? inside).
       </p>
-      <Table caption="Runs to review">
-        <THead>
-          <tr>
-            <Th>Run</Th>
-            <Th>Set</Th>
-            <Th>Status</Th>
-            <Th className="min-w-56">Judged</Th>
-            <Th>Created</Th>
-          </tr>
-        </THead>
-        <tbody>
-          {rows.map((r) => (
-            <Tr key={r.id}>
-              <Td>
-                <EvalLink
-                  to={{ tab: "annotation", run: r.shortId }}
-                  className="font-mono font-semibold text-brand-700 hover:underline"
-                >
-                  {r.shortId}
-                </EvalLink>
-              </Td>
-              <Td>
-                {r.setName} v{r.setVersion} <TierBadge tier={r.tier} />
-              </Td>
-              <Td>
-                <RunStatusBadge status={r.status} />
-              </Td>
-              <Td>
-                <Progress
-                  value={r.progress.judged}
-                  max={r.progress.total}
-                  label={`Questions of ${r.shortId} with a verdict`}
-                />
-              </Td>
-              <Td className="text-slate-600">{ago(r.createdAt)}</Td>
-            </Tr>
-          ))}
-        </tbody>
-      </Table>
+      <RunsTable caption="Runs to review" rows={rows} opens="annotation" />
     </div>
   );
 }

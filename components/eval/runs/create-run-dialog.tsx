@@ -4,7 +4,6 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useVocabulary } from "../hooks/use-vocabulary";
-import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { Field, inputClass } from "@/components/ui/field";

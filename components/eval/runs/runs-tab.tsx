@@ -8,13 +8,11 @@ import { Button } from "@/components/ui/button";
 import { FilterSelect } from "@/components/ui/field";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Pagination } from "@/components/ui/pagination";
-import { Progress } from "@/components/ui/progress";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
-import { RunStatusBadge, TierBadge } from "../badges";
-import { ago, count, when, words } from "../format";
+import { words } from "../format";
 import { CompareView } from "./compare-view";
 import { CreateRunDialog } from "./create-run-dialog";
+import { RunsTable } from "./runs-table";
 import { RunView } from "./run-view";
 import { UsageView } from "./usage-view";
 
@@ -131,74 +129,7 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
         </EmptyState>
       ) : (
         <>
-          {/* five columns that all fit at 1024 px beside the navigation (Run IDs on one line, long set names wrap; the
-              mode and tier sit under the status, what is judged under what is answered); narrower, the table scrolls
-              sideways inside its focusable region, never the page */}
-          <Table caption="Runs">
-            <THead>
-              <tr>
-                <Th className="whitespace-nowrap">Run</Th>
-                <Th>Set</Th>
-                <Th>
-                  Status <span className="normal-case tracking-normal">· mode · tier</span>
-                </Th>
-                <Th className="min-w-44">
-                  Answered <span className="normal-case tracking-normal">· judged</span>
-                </Th>
-                <Th>Created</Th>
-              </tr>
-            </THead>
-            <tbody>
-              {rows.map((r) => (
-                <Tr key={r.id}>
-                  <Td className="whitespace-nowrap">
-                    <EvalLink
-                      to={{ tab: "runs", run: r.shortId }}
-                      className="font-mono font-semibold text-brand-700 hover:underline"
-                    >
-                      {r.shortId}
-                    </EvalLink>
-                    {r.environment && (
-                      <div className="max-w-32 truncate text-xs text-slate-500" title={r.environment}>
-                        {r.environment}
-                      </div>
-                    )}
-                  </Td>
-                  <Td className="max-w-64">
-                    <div className="break-words font-medium text-slate-800">{r.setName}</div>
-                    <div className="text-xs text-slate-500">
-                      v{r.setVersion} · agent v{r.workflowVersion}
-                    </div>
-                  </Td>
-                  <Td>
-                    <RunStatusBadge status={r.status} />
-                    <div className="mt-1 flex flex-wrap items-center gap-1 text-xs text-slate-600">
-                      {r.mode === "pasted" ? "pasted answers" : "in platform"} <TierBadge tier={r.tier} />
-                    </div>
-                  </Td>
-                  <Td>
-                    <Progress
-                      value={r.progress.done}
-                      max={r.progress.total}
-                      failed={r.progress.failed}
-                      label={`Answered items of ${r.shortId}`}
-                    />
-                    <div className="mt-1 whitespace-nowrap text-xs tabular-nums text-slate-700">
-                      judged <JudgedCell progress={r.progress} />
-                    </div>
-                  </Td>
-                  <Td className="text-slate-600">
-                    <span className="whitespace-nowrap" title={when(r.createdAt)}>
-                      {ago(r.createdAt)}
-                    </span>
-                    <div className="max-w-32 truncate text-xs text-slate-500" title={r.createdByLabel ?? undefined}>
-                      {r.createdByLabel ?? "—"}
-                    </div>
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
+          <RunsTable caption="Runs" rows={rows} opens="runs" />
           <Pagination
             label="Run pages"
             from={page * PAGE + 1}
@@ -212,18 +143,5 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
       )}
       <CreateRunDialog open={creating} onClose={() => setCreating(false)} agentId={agentId} />
     </div>
-  );
-}
-
-/** Human-judged / total, with adopted machine suggestions apart: "12 + 18 adopted / 30" (the server counts both). */
-export function JudgedCell({ progress: p }: { progress: { human: number; adopted: number; total: number } }) {
-  const human = p.human;
-  const said = `${human} judged by people${p.adopted ? `, ${p.adopted} adopted from suggestions` : ""}, of ${p.total}`;
-  return (
-    <span title={said}>
-      <span className="font-medium text-slate-900">{count(human)}</span>
-      {p.adopted > 0 && <span className="text-slate-500"> + {count(p.adopted)} adopted</span>}
-      <span className="text-slate-500"> / {count(p.total)}</span>
-    </span>
   );
 }

@@ -3,7 +3,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
-import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { cn } from "@/components/ui/cn";
