@@ -1,18 +1,15 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useTRPC } from "@/lib/trpc";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Kbd } from "@/components/ui/kbd";
-import { useToast } from "@/components/ui/toast";
 import { BadCaseBadge, FlagBadge, SuggestionBadge, VerdictBadge } from "../badges";
 import { ago, ms, when, words } from "../format";
 import { PayloadView } from "../payload-view";
 import { TraceSteps } from "../trace-steps";
 import type { EvalItem, Vocabulary } from "../types";
-import { useMutationToast } from "../hooks/use-mutation-toast";
+import { useMakeBadCase } from "../bad-cases/use-bad-cases";
 
 type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
 /** The judge's coverage of one expected point, in the words a person would say it ("covered: <point>"). */
@@ -298,23 +295,7 @@ function VerdictBar({
   onFail: () => void;
   onComment?: () => void;
 }) {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const toast = useToast();
-  const { fail } = useMutationToast();
-  const badCase = useMutation(
-    trpc.eval.items.badCase.mutationOptions({
-      onSuccess: async (r) => {
-        toast({
-          tone: "success",
-          title: r.created ? "Bad Case created" : "This item already has a Bad Case",
-          description: r.badCase.title,
-        });
-        await qc.invalidateQueries({ queryKey: trpc.eval.pathKey() });
-      },
-      onError: fail("No Bad Case"),
-    }),
-  );
+  const badCase = useMakeBadCase();
   const v = item.verdict;
   return (
     <footer className="sticky bottom-0 flex flex-wrap items-center justify-between gap-3 rounded-b-xl border-t border-slate-200 bg-white/95 px-5 py-3 backdrop-blur">

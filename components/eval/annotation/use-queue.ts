@@ -1,8 +1,8 @@
 "use client";
 
-import { useInfiniteQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { useTRPCClient } from "@/lib/trpc";
+import { useTRPC, useTRPCClient } from "@/lib/trpc";
 import type { In, QueueRow } from "../types";
 
 type Filter = NonNullable<In["items"]["queue"]["query"]>;
@@ -56,4 +56,14 @@ export function useQueue(runId: string, filter: Omit<Filter, "limit" | "cursor">
     qc.removeQueries({ ...others, type: "inactive" });
   }, [qc, queryKey, runId]);
   return { ...q, rows, run: first?.run, counts: first?.counts, patchRow, refresh, settleOthers };
+}
+
+/** The open item's details (answer, payload, verdict, suggestion), kept fresh for 30 s; nothing without an item. */
+export function useItemDetail(runId: string, itemId: string | undefined) {
+  const trpc = useTRPC();
+  return useQuery({
+    ...trpc.eval.items.get.queryOptions({ id: runId, itemId: itemId ?? "" }),
+    enabled: !!itemId,
+    staleTime: 30_000,
+  });
 }
