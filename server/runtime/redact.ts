@@ -1,25 +1,7 @@
 /**
- * Credentials never reach a stored trace: every reader of traces (viewers too) would see them. One redaction for
- * everything a run stores (the trace's `input`, every step's input and output, every error message), applied when it
- * is stored; the outgoing request, the values later nodes read and the answer the caller gets are untouched.
- *
- * 1. By name: the value of every field whose name says it holds a credential becomes "[redacted]" (objects whole;
- *    booleans, null and "" are kept). A name is a credential's when the whole name is one of SECRET_NAMES
- *    (authorization, cookie, set-cookie, proxy-authorization, x-api-key, key ...), or one of its words (split at -,
- *    _, ., spaces and camelCase) is one of SECRET_WORDS (token, secret, password, auth, cookie, signature ...), or
- *    the word `key` follows one of KEY_QUALIFIERS (api, access, private, client, session ...). So "apiKey",
- *    "access_token", "X-Api-Key", "client_secret", "password", "key" are; "promptTokens", "maxTokens", "keyword",
- *    "keys", "author", "memory_key", "sort_key" are not. Urls (fields `url`/`finalUrl`, and urls inside error
- *    messages) lose credential-named query values and the user-info password.
- * 2. Structural fields are exempt: fields the runtime itself writes into a step whose names are fixed by the node
- *    type and whose values are never credentials (`STRUCTURAL_FIELDS`: a memory step's `key`, `agentId`, `scope`,
- *    `memoryType`, `fields`), and the start's message field (the question text: chat history, pool samples and
- *    shadow replays read it back), at the top level of the trace input and the start step.
- * 3. By value: every string redacted by name (at least MIN_SECRET_CHARS long; for "Bearer x" also x) is a known
- *    secret of the run, and is replaced wherever else it appears in what the run stores: an llm prompt, a code
- *    node's inputs or an end output that templated {{http_1.result.token}}, an error message.
- * Configurable by environment: TRACE_REDACT=off stores everything as it is (for a private debugging install), and
- * TRACE_REDACT_NAMES adds comma-separated names or words (e.g. "x-tenant-signature,otp").
+ * Credentials never reach a stored trace: one redaction (`RunRedactor`) for everything a run stores, applied when it
+ * is stored; the request, the values later nodes read and the caller's answer are untouched. The rule (by name, the
+ * structural fields it keeps, by value) and its settings: server/runtime/behaviour.md, "How a run goes".
  */
 export const REDACTED = "[redacted]";
 export const SECRET_WORDS = [
