@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, servers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
 function concrete(path: string): string {
@@ -9,7 +9,7 @@ function concrete(path: string): string {
 
 const protectedEndpoints = ENDPOINTS.filter((e) => e.auth !== "none");
 
-for (const server of servers()) {
+for (const server of shapeServers()) {
   describe(`auth on ${server.name}`, () => {
     it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))(
       "%s: 401 without or with a bad token",

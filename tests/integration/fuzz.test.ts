@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkConformance } from "./conformance";
-import { api, minimalWorkflow, servers, ok } from "./client";
+import { api, minimalWorkflow, shapeServers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
 import { resolve, sampleOf, type JsonSchema } from "./schema-values";
 
@@ -420,7 +420,9 @@ async function send(server: ServerInfo, r: Sent): Promise<{ status: number; text
   return { status: res.status, text: await res.text(), type: res.headers.get("content-type") };
 }
 
-for (const server of servers()) {
+// on the PostgreSQL server, the production database (shapeServers; builder-rest and runtime keep the text and
+// integers PostgreSQL cannot store on both databases)
+for (const server of shapeServers("postgresql")) {
   describe(`fuzzing every operation on ${server.name}`, () => {
     it("requests built from each operation's schemas, then hostile values one field at a time: no 5xx, a documented answer, every operation covered", async () => {
       const started = Date.now();
