@@ -43,6 +43,20 @@ const layerRules = Object.entries(FLOORS).map(([floor, below]) => ({
   },
 }));
 
+/**
+ * Sub-folders of server/eval, bottom first (server/eval/README.md, "Who may import what"): a module may import its own
+ * sub-folder and those below it. Every sub-folder's schemas.ts is the evaluation center's vocabulary (pure zod) and
+ * may be imported from any sub-folder; cycles among them are still refused by no-circular.
+ */
+const EVAL_FLOORS = ["suggestions", "sets", "shadow", "runs", "verdicts", "reports", "online"];
+const evalRules = EVAL_FLOORS.map((sub, i) => ({
+  name: `eval-floor-${sub}`,
+  comment: `server/eval/${sub} may import only ${EVAL_FLOORS.slice(0, i + 1).join(", ")} (and any sub-folder's schemas.ts)`,
+  severity: "error",
+  from: { path: `^server/eval/${sub}/`, pathNot: TESTS },
+  to: { path: `^server/eval/(${EVAL_FLOORS.slice(i + 1).join("|") || "$^"})/`, pathNot: "/schemas\\.ts$" },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -53,6 +67,7 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    ...evalRules,
     {
       name: "no-feature-in-server-root",
       comment: "server/*.ts at the root is start-up only; nothing below imports it.",

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, cruiseApp, describeViolation, floorDrawing } from "../scripts/lib/architecture";
@@ -23,6 +24,25 @@ describe("architecture", () => {
       floorDrawing(result),
     );
   }, 60_000);
+
+  it("the evaluation center's sub-folders are floors in the order its README names, and the rule knows them all", () => {
+    const config = createRequire(import.meta.url)(path.join(ROOT, ".dependency-cruiser.cjs")) as {
+      forbidden: Array<{ name: string }>;
+    };
+    const ruled = config.forbidden.map((r) => r.name).filter((n) => n.startsWith("eval-floor-"));
+    const readme = fs.readFileSync(path.join(ROOT, "server/eval/README.md"), "utf8").replace(/\s+/g, " ");
+    const named = /floors, bottom first: ([^.]*)\./
+      .exec(readme)?.[1]
+      ?.match(/`([a-z-]+)`/g)
+      ?.map((s) => s.slice(1, -1));
+    expect(ruled.map((n) => n.slice("eval-floor-".length))).toEqual(named);
+    const folders = fs
+      .readdirSync(path.join(ROOT, "server/eval"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    expect([...(named ?? [])].sort()).toEqual(folders);
+  });
 
   it("start-up loads only light modules before its probes answer: everything heavy is a dynamic import", () => {
     // what evaluating server/startup.ts loads: its static imports, transitively (type-only imports vanish at run time)

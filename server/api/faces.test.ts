@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { AnyOperation } from "../auth/operation";
 
 /**
  * REST and tRPC are two faces of one operation: for every REST endpoint with a tRPC twin, the same full input (every
@@ -45,8 +46,17 @@ vi.mock("../runtime/validate-code", async (orig) => recorders(await orig<Record<
 const { ENDPOINTS } = await import("../http/endpoints");
 const { appRouter } = await import("./root");
 
-/** REST operationId -> the tRPC procedure that is its twin. */
-const TWINS: Record<string, string> = {
+const { EVAL_OPERATIONS } = await import("../eval/operations");
+const evalOperationExports = await import("../eval/operations");
+
+/** Every operation declared once (server/auth/operation.ts); its faces are derived from the declaration. */
+const OPERATIONS: AnyOperation[] = [...EVAL_OPERATIONS];
+
+/**
+ * Twins not derived from a declaration yet (builder, runtime: still a REST endpoint and a hand-written procedure):
+ * REST operationId -> tRPC procedure. Declared operations are not listed: their twin is the declaration's `trpc`.
+ */
+const HAND_TWINS: Record<string, string> = {
   builderListNodeTypes: "builder.nodeTypes",
   builderValidate: "builder.validate",
   builderListRecipes: "builder.recipes",
@@ -65,64 +75,20 @@ const TWINS: Record<string, string> = {
   tracesList: "runtime.traces.list",
   tracesGet: "runtime.traces.get",
   tracesFeedback: "runtime.feedback",
-  evalMeta: "eval.meta",
-  evalCreateSet: "eval.sets.create",
-  evalListSets: "eval.sets.list",
-  evalGetSet: "eval.sets.get",
-  evalUpdateSet: "eval.sets.update",
-  evalDeleteSet: "eval.sets.delete",
-  evalCreateVersion: "eval.versions.create",
-  evalGetVersion: "eval.versions.get",
-  evalUpdateVersion: "eval.versions.update",
-  evalDeleteVersion: "eval.versions.delete",
-  evalFreezeVersion: "eval.versions.freeze",
-  evalListSamples: "eval.samples.list",
-  evalAddSample: "eval.samples.add",
-  evalImportSamples: "eval.versions.import",
-  evalExportSamples: "eval.versions.export",
-  evalGetSample: "eval.samples.get",
-  evalUpdateSample: "eval.samples.update",
-  evalDeleteSample: "eval.samples.delete",
-  evalCreateRun: "eval.runs.create",
-  evalListRuns: "eval.runs.list",
-  evalCompareRuns: "eval.runs.compare",
-  evalGetRun: "eval.runs.get",
-  evalStartRun: "eval.runs.start",
-  evalCancelRun: "eval.runs.cancel",
-  evalCloseAnswering: "eval.runs.close",
-  evalRerun: "eval.runs.rerun",
-  evalPasteAnswers: "eval.runs.answers",
-  evalResuggest: "eval.runs.suggest",
-  evalListItems: "eval.items.list",
-  evalListQueue: "eval.items.queue",
-  evalGetItem: "eval.items.get",
-  evalReviewProgress: "eval.items.progress",
-  evalQueueNeighbours: "eval.items.neighbours",
-  evalSetVerdict: "eval.items.verdict",
-  evalUndoVerdict: "eval.items.undoVerdict",
-  evalAdoptSuggestions: "eval.runs.adopt",
-  evalRunReport: "eval.runs.report",
-  evalRunGate: "eval.runs.gate",
-  evalCreateBadCase: "eval.items.badCase",
-  evalCreateRunBadCases: "eval.runs.badCases",
-  evalListBadCases: "eval.badCases.list",
-  evalGetBadCase: "eval.badCases.get",
-  evalUpdateBadCase: "eval.badCases.update",
-  evalUsage: "eval.usage",
-  evalListLeads: "eval.online.leads",
-  evalLoopBoard: "eval.online.board",
-  evalLeadCounts: "eval.online.leadCounts",
-  evalConfirmSample: "eval.online.confirm",
-  evalUnconfirmSample: "eval.online.unconfirm",
-  evalDismissLead: "eval.online.dismiss",
-  evalRestoreLead: "eval.online.restore",
-  evalAddToPool: "eval.online.addToPool",
-  evalGetShadow: "eval.shadow.get",
-  evalPutShadow: "eval.shadow.put",
-  evalReplayShadow: "eval.shadow.replay",
-  evalShadowReport: "eval.shadow.report",
-  evalShadowDisagreements: "eval.shadow.disagreements",
-  evalPublishShadowCandidate: "eval.shadow.publish",
+};
+
+const operationOf = (e: (typeof ENDPOINTS)[number]): AnyOperation | undefined =>
+  (e as { operation?: AnyOperation }).operation;
+
+/** REST operationId -> the tRPC procedure that is its twin: derived from the declarations, plus the hand-kept rest. */
+const TWINS: Record<string, string> = {
+  ...HAND_TWINS,
+  ...Object.fromEntries(
+    ENDPOINTS.flatMap((e) => {
+      const op = operationOf(e);
+      return op?.trpc ? [[e.operationId, op.trpc]] : [];
+    }),
+  ),
 };
 /** REST-only: no browser page needs them through tRPC. */
 const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp"]);
@@ -211,6 +177,52 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
     recorded.length = 0;
   });
 
+  it("every declared operation reaches the faces it claims, and only those", () => {
+    const ids = OPERATIONS.map((op) => op.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const trpcPaths = OPERATIONS.flatMap((op) => (op.trpc ? [op.trpc] : []));
+    expect(new Set(trpcPaths).size).toBe(trpcPaths.length);
+    const caller = appRouter.createCaller({ principal: PRINCIPAL, db: DB } as never);
+    for (const op of OPERATIONS) {
+      const endpoints = ENDPOINTS.filter((e) => operationOf(e) === op);
+      // a REST route unless the declaration says it has none; derived, so it carries the declaration's id and rules
+      expect(endpoints.length, op.id).toBe(op.rest === false ? 0 : 1);
+      for (const e of endpoints) {
+        expect(e.operationId).toBe(op.id);
+        expect(e.permission).toBe(op.permission);
+        expect([e.params, e.query, e.body]).toEqual([op.params, op.query, op.body]);
+        expect(e.method === "GET", `${op.id}: a GET is a query, anything else a mutation`).toBe(op.kind === "query");
+      }
+      if (op.trpc) {
+        // the procedure at the declared path is the declaration's (its kind; permission and input: the test below)
+        expect(typeof procedureAt(caller, op.trpc), op.trpc).toBe("function");
+        const def = (procedureAt(appRouter as unknown, op.trpc) as unknown as { _def: { type: string } })._def;
+        expect(def.type, op.trpc).toBe(op.kind);
+      }
+    }
+    // every export of the domain's operation modules is listed, under its own id
+    for (const [name, value] of Object.entries(evalOperationExports)) {
+      if (name === "EVAL_OPERATIONS") continue;
+      expect((value as AnyOperation).id).toBe(name);
+      expect(OPERATIONS).toContain(value);
+    }
+  });
+
+  it("a REST endpoint of a declared operation is derived from it; the others are listed by hand", () => {
+    for (const e of ENDPOINTS) {
+      const op = operationOf(e);
+      if (op) expect(HAND_TWINS[e.operationId], e.operationId).toBeUndefined();
+      else expect(OPERATIONS.map((o) => o.id)).not.toContain(e.operationId);
+    }
+    // every procedure of the router is a declared operation's or a hand-written twin's (or the one below)
+    const declared = new Set([...OPERATIONS.flatMap((op) => (op.trpc ? [op.trpc] : [])), ...Object.values(HAND_TWINS)]);
+    const TRPC_ONLY = /^(admin\.|me$)/; // users and tokens, who am I: the web UI only
+    const all = Object.keys(
+      (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
+    );
+    expect(all.filter((p) => !declared.has(p) && !TRPC_ONLY.test(p))).toEqual([]);
+  });
+
   it("every REST endpoint has a tRPC twin or is REST-only on purpose", () => {
     const missing = ENDPOINTS.filter((e) => !TWINS[e.operationId] && !REST_ONLY.has(e.operationId)).map(
       (e) => e.operationId,
@@ -236,7 +248,7 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
       const restOut = await e.handler(restInput as never);
       const rest = normalise(recorded.splice(0));
 
-      // tRPC: the convention of server/api/routers/eval.ts
+      // tRPC: the input convention of server/api/operations.ts
       const caller = appRouter.createCaller({ principal: PRINCIPAL, db: DB } as never, {
         signal: new AbortController().signal,
       });

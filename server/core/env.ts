@@ -61,7 +61,7 @@ export const EnvSchema = z
     EVAL_ITEM_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
     EVAL_JUDGE: z.enum(["auto", "builtin"]).default("auto"),
     EVAL_WORKER: z.enum(["on", "off"]).default("on"),
-    // The code node's Python sandbox (server/runtime/sandbox/README.md); the sandbox reads them itself, validated here.
+    // The code node's Python sandbox (server/runtime/sandbox/design.md, Limits); the sandbox reads them itself, validated here.
     CODE_SANDBOX_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
     CODE_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(4096).default(256),
     // The sample agent "Meal recommendation" and its golden set, seeded once on a database that lacks it.

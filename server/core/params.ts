@@ -114,3 +114,7 @@ export function dayRangeQuery<S extends z.ZodRawShape>(shape: S, opts: { bounded
     }
   });
 }
+
+/** A cursor page of `item`s: `{ items, nextCursor }` (null on the last page). */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });

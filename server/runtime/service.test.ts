@@ -157,6 +157,30 @@ describe("publish and chat", () => {
     );
   });
 
+  it("a cached answer's trace stores the answer and payload redacted like the original's; the caller gets them whole", async () => {
+    const w = minimal();
+    w.nodes[2] = {
+      id: "end",
+      type: "end",
+      config: { output: "use tok-{{start.query}}", payload: { token: "tok-{{start.query}}", scene: "dinner" } },
+      position: { x: 2, y: 0 },
+    } as (typeof w.nodes)[number];
+    const id = await agentWith(w, "redacting agent");
+    await publishVersion(db, id, 1);
+    const first = await chat(db, id, { message: "tofu night" }, actor, { deps, cacheTtlSeconds: 600 });
+    const second = await chat(db, id, { message: "tofu night" }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(second.cache).toBe("hit");
+    for (const res of [first, second]) {
+      expect(res).toMatchObject({
+        answer: "use tok-tofu night",
+        payload: { token: "tok-tofu night", scene: "dinner" },
+      });
+      const row = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
+      expect(row.answer).toBe("use [redacted]");
+      expect(row.payload).toEqual({ token: "[redacted]", scene: "dinner" });
+    }
+  });
+
   it("sessions: earlier turns (by the same caller) become history and bypass the cache", async () => {
     const id = await agentWith(minimal());
     await publishVersion(db, id, 1);

@@ -127,6 +127,13 @@ export async function chat(
     const hit = await takeCached(db, version.id, key, startedAt);
     if (hit) {
       const payload = hit.payload;
+      // the trace of a hit stores what the original trace stored (answer and payload redacted with that run's
+      // secrets); if that trace is gone, the cached answer redacted by name
+      const redactor = runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact);
+      const source = await db.trace.findUnique({
+        where: { id: hit.traceId },
+        select: { answer: true, payload: true },
+      });
       const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
       const trace = await db.trace.create({
         data: {
@@ -136,11 +143,11 @@ export async function chat(
           mode: "pipeline_live",
           status: "succeeded",
           sessionId,
-          input: runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact).input(
-            input,
-          ) as Prisma.InputJsonValue,
-          answer: hit.answer,
-          payload: (payload ?? undefined) as Prisma.InputJsonValue | undefined,
+          input: redactor.input(input) as Prisma.InputJsonValue,
+          answer: source ? source.answer : redactor.message(redactor.output(hit.answer)),
+          payload: ((source ? source.payload : redactor.value(redactor.output(payload))) ?? undefined) as
+            | Prisma.InputJsonValue
+            | undefined,
           steps: [cacheStep(hit.traceId, key.question, startedAt, durationMs)] as unknown as Prisma.InputJsonValue,
           cache: "hit",
           durationMs: Math.round(durationMs),

@@ -6,6 +6,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
+import type { Workflow } from "../workflow";
+import type { RuntimeDeps, SandboxRunner } from "./nodes/context";
+import type { ExecuteOptions } from "./types";
 
 export type SeenRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string };
 
@@ -107,4 +110,107 @@ export async function startWebhookServer(): Promise<WebhookServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * The runtime tests' harness (executor.test.ts, input.test.ts, nodes/*.test.ts): an in-memory database with one
+ * agent, a webhook server and a fake OpenAI-compatible model, and `run()` that executes a workflow with explicit
+ * dependencies (`deps()`: the offline model, the webhook server as the only allowed origin, a fake sandbox).
+ * The database and model modules are imported lazily so the integration setup and benchmarks that import this file
+ * for `startWebhookServer` do not load them.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/** A workflow from compact node and edge lists (positions filled in). */
+export function wf(
+  nodes: Array<{ id: string; type: string; config?: Record<string, unknown> }>,
+  edges: Array<[string, string] | [string, string, "true" | "false"]>,
+): Workflow {
+  return {
+    nodes: nodes.map((n, i) => ({ id: n.id, type: n.type, config: n.config ?? {}, position: { x: i * 100, y: 0 } })),
+    edges: edges.map(([source, target, condition]) => (condition ? { source, target, condition } : { source, target })),
+  } as Workflow;
+}
+
+/** A start node; by default one required string output `query`. */
+export const start = (
+  outputs: Array<Record<string, unknown>> = [{ name: "query", type: "string", required: true, default: "" }],
+  variables?: Record<string, unknown>,
+) => ({ id: "start", type: "start", config: variables ? { outputs, variables } : { outputs } });
+
+/** start -> llm -> end. */
+export const minimal = () =>
+  wf(
+    [
+      start(),
+      { id: "llm_1", type: "llm", config: { systemPrompt: "You are helpful.", userPrompt: "{{start.query}}" } },
+      { id: "end", type: "end", config: { output: "{{llm_1.result}}" } },
+    ],
+    [
+      ["start", "llm_1"],
+      ["llm_1", "end"],
+    ],
+  );
+
+/** A sandbox stand-in: upper-cases `inputs.text`, lists the input keys, and raises PYTHON_ERROR for code with `raise`. */
+export const fakeSandbox: SandboxRunner = {
+  async run({ code, inputs }) {
+    if (code.includes("raise"))
+      throw Object.assign(new Error("ValueError: boom"), { name: "SandboxError", code: "PYTHON_ERROR" });
+    return {
+      result: { upper: String(inputs.text ?? "").toUpperCase(), keys: Object.keys(inputs) },
+      stdout: "printed\n",
+      stderr: "",
+      durationMs: 1,
+    };
+  },
+};
+
+/** Aborts once `ready()` holds (a request reached the fake server), so a test does not bet on how fast a busy machine gets there; resolves with the moment it aborted. */
+export async function abortWhen(controller: AbortController, ready: () => boolean): Promise<number> {
+  for (const until = Date.now() + 20_000; !ready() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+  controller.abort();
+  return Date.now();
+}
+
+export type RunHarness = Awaited<ReturnType<typeof createRunHarness>>;
+
+export async function createRunHarness() {
+  const [{ createTestDb }, { createOfflineProvider }, { startFakeLlmServer }, { runWorkflow }, http, policy] =
+    await Promise.all([
+      import("../db/test-db"),
+      import("../llm"),
+      import("../llm/testing"),
+      import("./executor"),
+      import("./http/client"),
+      import("./http/policy"),
+    ]);
+  const { db, close: closeDb } = await createTestDb();
+  const hook = await startWebhookServer();
+  const llm = await startFakeLlmServer();
+  const agentId = (await db.agent.create({ data: { name: "runtime test agent" } })).id;
+  const deps = (over: Partial<RuntimeDeps> = {}, allowed?: string): RuntimeDeps => ({
+    llm: createOfflineProvider(),
+    http: {
+      webhookBaseUrl: hook.origin,
+      policy: {
+        rules: policy.originRules(hook.origin, allowed),
+        resolver: http.defaultResolver,
+        ...http.HTTP_LIMITS,
+      },
+    },
+    sandbox: async () => fakeSandbox,
+    ...over,
+  });
+  const run = (
+    workflow: Workflow,
+    input: Record<string, unknown>,
+    extra: Partial<ExecuteOptions> = {},
+    d: RuntimeDeps = deps(),
+  ) => runWorkflow(db, { workflow, input, mode: "pipeline_live", source: "test_run", agentId, ...extra }, d);
+  const close = async () => {
+    await hook.close();
+    await llm.close();
+    await closeDb();
+  };
+  return { db, hook, llm, agentId, deps, run, close };
 }

@@ -22,7 +22,7 @@ import {
 import { RECIPES, RecipeParams, nodeTypesSummary, requireRecipe } from "../../workflow";
 import { validateWorkflowWithCode } from "../../runtime/validate-code";
 
-/** The builder face for the web canvas: the same service functions and schemas as the REST endpoints (input convention: server/api/routers/eval.ts). */
+/** The builder face for the web canvas: the same service functions and schemas as the REST endpoints (input convention: server/api/operations.ts). */
 export const builderRouter = router({
   nodeTypes: procedure("builder.read").query(() => nodeTypesSummary()),
   /** Returns findings rather than throwing: the canvas shows them in place. */

@@ -4,7 +4,7 @@ import { chat, testRun } from "../../runtime/service";
 import { addFeedback, getTrace, listTraces } from "../../runtime/traces";
 import { ChatInput, FeedbackInput, TestRunInput, TraceParams, TracesQuery } from "../../runtime/schemas";
 
-/** The runtime face for the web UI (chat, the canvas test-run panel, trace viewer): the same services and schemas as REST (input convention: server/api/routers/eval.ts). */
+/** The runtime face for the web UI (chat, the canvas test-run panel, trace viewer): the same services and schemas as REST (input convention: server/api/operations.ts). */
 export const runtimeRouter = router({
   chat: procedure("builder.read")
     .input(AgentParams.extend({ body: ChatInput }))

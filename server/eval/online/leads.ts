@@ -8,6 +8,7 @@ import { requireAgent } from "../../agents/service";
 import { ONLINE_SOURCES } from "../../runtime";
 import type { Workflow } from "../../workflow";
 import { computeFlags, type StepLike } from "../suggestions/guardrails";
+import type { LeadSignal } from "./schemas";
 import type { LEAD_SIGNALS } from "./schemas";
 import type { GuardrailFlag } from "../suggestions/schemas";
 import type { Tier } from "../runs/schemas";
@@ -57,7 +58,7 @@ type Filters = z.output<typeof LeadCountsQuery>;
 type Scanned = {
   trace: TraceRow;
   workflow: Workflow | null;
-  signals: string[];
+  signals: LeadSignal[];
   flags: Array<{ flag: string; message: string }>;
 };
 
@@ -146,7 +147,7 @@ async function* scanLeads(
 
 /** The lead signals of one online trace (the guardrail rules' computeFlags), or null when it is not a (wanted) lead. */
 function leadOf(t: TraceRow, workflow: Workflow | null, q: Filters): Scanned | null {
-  const signals: string[] = [];
+  const signals: LeadSignal[] = [];
   if (t.score !== null && t.score <= q.maxScore) signals.push("low_score");
   const flags = computeFlags({
     tier: t.mode as Tier,
@@ -157,7 +158,7 @@ function leadOf(t: TraceRow, workflow: Workflow | null, q: Filters): Scanned | n
     steps: Array.isArray(t.steps) ? (t.steps as StepLike[]) : [],
     hasHttpNodes: workflow?.nodes.some((n) => n.type === "http") ?? false,
   }).filter((f) => FLAG_SIGNALS.includes(f.flag));
-  for (const f of flags) signals.push(f.flag);
+  for (const f of flags) signals.push(f.flag as LeadSignal); // the lead rules flag only lead signals
   if (!signals.length || (q.signal && !signals.includes(q.signal))) return null;
   return { trace: t, workflow, signals, flags };
 }

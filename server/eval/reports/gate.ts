@@ -1,24 +1,7 @@
 /**
- * THE gate rule (spec 4.3 and 8), one pure function used by the gate CLI, the run report, `GET /runs/{id}/gate` and
- * the UI banner.
- *
- * A run passes the golden gate only when ALL of these hold:
- *   - the run's set is a golden set (a regression_pool run can never pass: track B never replaces track A);
- *   - the run is in review or completed (not created, answering, cancelled or failed);
- *   - every question of the set version has a verdict (human-typed, or a machine suggestion a person adopted in bulk:
- *     adopted suggestions count exactly as the verdicts they became; an unknown suggestion never becomes a verdict,
- *     so it blocks);
- *   - every spot-check question (suggestion fail or unknown, or a guardrail flag: `needsSpotCheck`) has a verdict a
- *     person typed: an adopted verdict on one is not checked yet;
- *   - human-confirmed passes >= the set's threshold (an absolute count, e.g. 26 of 30).
- * Machine suggestions themselves never count.
- *
- * Three outcomes (`status`):
- *   - `pass`: all of the above;
- *   - `fail`: decided, no verdict a person can still give changes it: a regression pool, a cancelled or failed run,
- *     a threshold above the number of questions, every question judged (and checked) below the threshold, or the
- *     threshold out of reach even if every open question (no verdict, or an adopted fail still to spot-check) passed;
- *   - `pending`: not decided yet: still answering, questions without a verdict, or spot-checks left.
+ * THE gate rule (spec 4.3 and 8): one pure function, `evaluateGate`, used by the gate CLI, the run report,
+ * `GET /runs/{id}/gate` and the UI banner. Its outcomes (pass, fail: decided, pending: not yet) and what each
+ * condition means: server/eval/behaviour.md, "The gate".
  */
 export type GateQuestion = {
   key: string;

@@ -3,6 +3,7 @@ import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
+import type { Tier } from "../runs/schemas";
 
 /**
  * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
@@ -200,7 +201,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
     },
     breakdown: {
-      byTier: [...byTier].map(([tier, g]) => ({ tier, ...withRates(run, g) })),
+      byTier: [...byTier].map(([tier, g]) => ({ tier: tier as Tier, ...withRates(run, g) })),
       byClassification: [...byClass]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([classification, g]) => ({ classification, ...withRates(run, g) })),

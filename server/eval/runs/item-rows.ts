@@ -9,6 +9,7 @@ import {
 } from "../suggestions/suggest";
 import type { Assertion } from "../suggestions/schemas";
 import type { Turn } from "../sets/schemas";
+import type { Attribution } from "../verdicts/schemas";
 
 /** The item shape every face returns. */
 export const itemSelect = {
@@ -66,7 +67,8 @@ export function verdictOf(
     verdict: i.verdict,
     source: (i.verdictSource ?? "human") as "human" | "adopted",
     basis: i.verdictBasis,
-    attribution: i.attribution,
+    // written only through VerdictInput or inferAttribution: one of the vocabulary's attributions
+    attribution: i.attribution as Attribution | null,
     classification: i.classification,
     byId: i.verdictById,
     at: i.verdictAt,

@@ -11,7 +11,7 @@ export const SHADOW_QUEUE = "eval-shadow";
 export const SCHEMA = "pgboss";
 
 /**
- * answer / judge: an item of a run (queue eval-item). shadow: the intent shadow of one online chat (shadow.ts; queue
+ * answer / judge: an item of a run (queue eval-item). shadow: the intent shadow of one online chat (shadow/jobs.ts; queue
  * eval-shadow), with runId `shadow:<agentId>` and itemId the trace id.
  */
 export type EvalJob = { kind: "answer" | "judge" | "shadow"; runId: string; itemId: string };

@@ -345,3 +345,55 @@ export const EvalQueueNeighboursOut = z
     }),
   })
   .meta({ id: "EvalQueueNeighbours" });
+
+/** A page of a run's items, with the run. */
+export const EvalItemListOut = z.object({
+  run: EvalRunOut,
+  items: z.array(EvalItemOut),
+  nextCursor: z.string().nullable(),
+});
+
+/** One item with its verdict history. */
+export const EvalItemDetailOut = EvalItemOut.extend({ history: z.array(VerdictChangeOut) });
+
+export const EvalCloseAnsweringOut = z
+  .object({
+    unanswered: z.array(z.object({ itemId: z.string(), sampleId: z.string(), key: z.string() })),
+    run: EvalRunOut,
+  })
+  .meta({ id: "EvalCloseAnswering" });
+
+export const EvalPastedAnswersOut = z.object({
+  matched: z.number().int(),
+  unmatched: z.array(
+    z.object({
+      row: z.number().int(),
+      sampleId: z.string().optional(),
+      key: z.string().optional(),
+      reason: z.string(),
+    }),
+  ),
+  skipped: z.array(z.object({ row: z.number().int(), sampleId: z.string(), key: z.string(), reason: z.string() })),
+  run: EvalRunOut,
+});
+
+export const EvalResuggestOut = z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut });
+
+// The answers of the verdict operations (server/eval/verdicts) are items, so they live beside the item's schema
+// (verdicts/schemas.ts is imported here: defining them there would be a cycle).
+
+/** The item after a verdict (changed: false when nothing differed). */
+export const EvalVerdictSetOut = EvalItemOut.extend({ changed: z.boolean() });
+
+/** The item after an undo, and the version taken back. */
+export const EvalVerdictUndoOut = EvalItemOut.extend({ undone: z.number().int() });
+
+export const EvalAdoptOut = z.object({
+  adopted: z.number().int(),
+  skipped: z.object({
+    unknown: z.number().int(),
+    noSuggestion: z.number().int(),
+    alreadyJudged: z.number().int(),
+  }),
+  spotCheck: z.array(EvalItemOut),
+});

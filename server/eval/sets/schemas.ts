@@ -247,3 +247,23 @@ export const EvalSampleOut = z
 export const RowErrorOut = z
   .object({ row: z.number().int(), field: z.string(), message: z.string() })
   .meta({ id: "EvalRowError" });
+
+/** A version's samples (GET …/samples). */
+export const EvalSampleListOut = z.object({
+  version: EvalVersionOut,
+  items: z.array(EvalSampleOut),
+  matching: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+
+export const EvalImportOut = z.object({
+  imported: z.number().int(),
+  mode: z.enum(["append", "replace"]),
+  version: EvalVersionOut,
+});
+
+/** An exported file: tRPC answers it as is, REST sends `body` as an attachment. */
+export const EvalExportOut = z.object({ body: z.string(), contentType: z.string(), filename: z.string() });
+
+/** What a delete answers over tRPC (REST answers 204 without a body). */
+export const DeletedOut = z.object({ deleted: z.literal(true) });

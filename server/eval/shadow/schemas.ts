@@ -1,25 +1,8 @@
 /**
- * Intent shadow (our definition; the spec names the tab only): try a new intent/scene classifier on real traffic before
- * it goes live.
- *
- * A configuration per agent: the candidate (an agent version number, or a draft workflow validated like any other),
- * `liveRef` and `candidateRef` (templates such as `{{detect.result.scene}}`: which node output is "the intent" in the
- * live version and in the candidate), a sample rate and on/off.
- *
- * For each online chat answered by the agent (sampled; an answer served from the chat cache too), the candidate computes
- * its intent in the background: only the part of the candidate workflow the intent needs runs (the nodes `candidateRef`
- * names and their ancestors, ending in a node that outputs `candidateRef`), at tier `pipeline` (http nodes make no
- * request), with a time limit, as a trace of source `shadow` (isolated memory). It is started from the runtime's
- * online-answer hook after the answer is stored, so it never changes or delays what the user gets. The live intent is
- * `liveRef` rendered over the live trace's step outputs (for a cache hit: the trace that produced the cached answer).
- * Both are stored with the trace (`ShadowResult`, one per trace, tagged with the configuration's `candidateKey`). On a
- * server the sampled chats go through the durable queue (`enqueueShadow`, a job of kind `shadow` that any instance's
- * worker runs). Replay runs the candidate over the last N online traces for immediate numbers; the report gives the
- * agreement, per day, the confusion matrix and per-intent counts of the configured candidate's results; the
- * disagreements are paged (`listDisagreements`). Publishing the candidate makes it the live version (a draft is
- * provisioned as a new version first) and turns the shadow off.
+ * The intent shadow's limits, inputs and outputs (pure: no I/O). What the shadow is (a candidate intent classifier
+ * tried on real traffic in the background, never changing what users get) and how it behaves:
+ * server/eval/behaviour.md, "Intent shadow".
  */
-// The shadow's limits, inputs and outputs (pure: no I/O).
 import { z } from "zod";
 import { IdParam, VersionNumber, dayRangeQuery } from "../../core/params";
 import { workflowField } from "../../workflow";

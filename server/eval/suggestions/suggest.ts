@@ -59,7 +59,7 @@ export function combineSuggestion(judge: JudgeResult, rules: RuleResult[], flags
 
 /**
  * The stored shape's names. A suggestion is kept as jsonb (EvalRunItem.suggestion); SQL (reports.ts) and Prisma JSON
- * filters (items.ts) read it through these names only, checked against the type here.
+ * filters (runs/item-rows.ts) read it through these names only, checked against the type here.
  */
 const VERDICT_KEY = "verdict" satisfies keyof Suggestion;
 const FLAGS_KEY = "flags" satisfies keyof Suggestion;
@@ -72,7 +72,7 @@ export const SUGGESTION_JSON = {
 } as const;
 
 /**
- * The spot-check rule, as data, so the code (`needsSpotCheck`) and the database filter (items.ts `spotCheckWhere`)
+ * The spot-check rule, as data, so the code (`needsSpotCheck`) and the database filter (runs/item-rows.ts `spotCheckWhere`)
  * are one rule: a suggestion whose verdict is fail or unknown, or that carries any guardrail flag.
  */
 export const SPOT_CHECK = { verdicts: ["fail", "unknown"] as readonly SuggestionVerdict[], anyFlag: true } as const;

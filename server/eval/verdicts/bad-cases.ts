@@ -240,6 +240,7 @@ export async function getBadCase(db: Db, id: string) {
     })),
     history: events.map((e) => ({
       ...e,
+      kind: e.kind as "created" | "status", // the only kinds this module writes
       runShortId: e.runId ? (shortIds.get(e.runId) ?? null) : null,
       byLabel: e.byId ? (labels.get(e.byId) ?? e.byId) : null,
     })),

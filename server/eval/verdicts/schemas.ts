@@ -183,3 +183,8 @@ export const BadCaseDetailOut = BadCaseOut.extend({
     }),
   ),
 }).meta({ id: "EvalBadCaseDetail" });
+
+/** Turning a failed item into a Bad Case: the Bad Case, and whether it was created now. */
+export const BadCaseCreatedOut = z.object({ created: z.boolean(), badCase: BadCaseOut });
+
+export const RunBadCasesOut = z.object({ created: z.number().int(), items: z.array(BadCaseOut) });

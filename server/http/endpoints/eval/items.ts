@@ -1,198 +1,103 @@
-import { z } from "zod";
-import { defineEndpoint } from "../../endpoint";
-import {
-  AdoptInput,
-  adoptSuggestions,
-  getItem,
-  listItems,
-  ListItemsQuery,
-  listQueue,
-  QueueFilterQuery,
-  queueNeighbours,
-  reviewProgress,
-  RunItemParams,
-  RunParams,
-  setVerdict,
-  UndoVerdictInput,
-  undoVerdict,
-  VerdictInput,
-} from "../../../eval";
-import {
-  EvalItemOut,
-  EvalQueueNeighboursOut,
-  EvalQueueOut,
-  EvalReviewProgressOut,
-  EvalRunOut,
-  VerdictChangeOut,
-} from "../../../eval/runs/schemas";
+import { rest } from "../../rest";
+import * as op from "../../../eval/operations";
 import { base, notFound, conflict, invalid } from "./shared";
 
 /** A run's items, human verdicts, bulk adoption over REST (/api/eval/*); handlers only call server/eval. */
 
-export const evalListItems = defineEndpoint({
+export const evalListItems = rest(op.evalListItems, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/items",
-  operationId: "evalListItems",
   summary: "A run's items: answer, payload, trace, latency, tokens, error, suggestion, verdict",
   description:
     "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not).",
-  permission: "eval.read",
-  params: RunParams,
-  query: ListItemsQuery,
   responses: {
-    200: {
-      description: "A page of items",
-      schema: z.object({ run: EvalRunOut, items: z.array(EvalItemOut), nextCursor: z.string().nullable() }),
-    },
+    200: "A page of items",
     ...notFound,
   },
-  handler: async ({ db, params, query }) => ({ status: 200, body: await listItems(db, params.id, query) }),
 });
 
-export const evalGetItem = defineEndpoint({
+export const evalGetItem = rest(op.evalGetItem, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/items/{itemId}",
-  operationId: "evalGetItem",
   summary: "One item with its verdict history (who, when, before, after)",
-  permission: "eval.read",
-  params: RunItemParams,
   responses: {
-    200: { description: "The item", schema: EvalItemOut.extend({ history: z.array(VerdictChangeOut) }) },
+    200: "The item",
     ...notFound,
   },
-  handler: async ({ db, params }) => ({ status: 200, body: await getItem(db, params.id, params.itemId) }),
 });
 
-export const evalSetVerdict = defineEndpoint({
+export const evalSetVerdict = rest(op.evalSetVerdict, {
   ...base,
   method: "PUT",
   path: "/api/eval/runs/{id}/items/{itemId}/verdict",
-  operationId: "evalSetVerdict",
   summary: "Record (or change) the human verdict of an item",
   description:
     "pass or fail, with an optional comment in `basis` (a pass may carry one too). A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
-  permission: "eval.annotate",
-  params: RunItemParams,
-  body: VerdictInput,
   responses: {
-    200: {
-      description: "The item (changed: false when nothing differed)",
-      schema: EvalItemOut.extend({ changed: z.boolean() }),
-    },
+    200: "The item (changed: false when nothing differed)",
     ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
     ...notFound,
     ...conflict("ITEM_NOT_JUDGEABLE or VERDICT_CONFLICT"),
   },
-  handler: async ({ db, params, body, principal }) => ({
-    status: 200,
-    body: await setVerdict(db, params.id, params.itemId, body, principal),
-  }),
 });
 
-export const evalUndoVerdict = defineEndpoint({
+export const evalUndoVerdict = rest(op.evalUndoVerdict, {
   ...base,
   method: "POST",
   path: "/api/eval/runs/{id}/items/{itemId}/verdict/undo",
-  operationId: "evalUndoVerdict",
   summary: "Undo: take back your own last typed verdict on an item (one step)",
   description:
     "Send `version`: the item's verdictVersion your verdict made (its answer says it). The item gets back the verdict it had before (adopted, another person's, or none) and the history keeps both changes: your verdict and its undo (`after.undoOf` names the version taken back). 409 VERDICT_CONFLICT when anything was written since (nothing changes); 409 VERDICT_NOT_UNDOABLE when the item's last change is not your typed verdict (someone else's, an adoption, or an undo: there is no redo). A completed run whose item loses its verdict awaits review again. The annotation page's U key and Undo button.",
-  permission: "eval.annotate",
-  params: RunItemParams,
-  body: UndoVerdictInput,
   responses: {
-    200: {
-      description: "The item as it is now, and the version taken back",
-      schema: EvalItemOut.extend({ undone: z.number().int() }),
-    },
+    200: "The item as it is now, and the version taken back",
     ...notFound,
     ...conflict("VERDICT_CONFLICT or VERDICT_NOT_UNDOABLE"),
   },
-  handler: async ({ db, params, body, principal }) => ({
-    status: 200,
-    body: await undoVerdict(db, params.id, params.itemId, body, principal),
-  }),
 });
 
-export const evalAdoptSuggestions = defineEndpoint({
+export const evalAdoptSuggestions = rest(op.evalAdoptSuggestions, {
   ...base,
   method: "POST",
   path: "/api/eval/runs/{id}/adopt",
-  operationId: "evalAdoptSuggestions",
   summary: "Bulk adopt: write every pass/fail machine suggestion as a verdict, then list the items to spot-check",
   description:
     "Adopted verdicts are marked source=adopted (never human). Unknown suggestions never become verdicts; items with a verdict are left alone. A fail gets the suggestion's rationale as basis and an attribution derived from its flags. spotCheck: fail, unknown and guardrail-flagged items. Send `{}`.",
-  permission: "eval.annotate",
-  params: RunParams,
-  body: AdoptInput,
   responses: {
-    200: {
-      description: "Adopted",
-      schema: z.object({
-        adopted: z.number().int(),
-        skipped: z.object({
-          unknown: z.number().int(),
-          noSuggestion: z.number().int(),
-          alreadyJudged: z.number().int(),
-        }),
-        spotCheck: z.array(EvalItemOut),
-      }),
-    },
+    200: "Adopted",
     ...notFound,
   },
-  handler: async ({ db, params, principal }) => ({
-    status: 200,
-    body: await adoptSuggestions(db, params.id, principal),
-  }),
 });
 
-export const evalListQueue = defineEndpoint({
+export const evalListQueue = rest(op.evalListQueue, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/queue",
-  operationId: "evalListQueue",
   summary: "The annotation queue: compact item rows and the review progress",
   description:
     "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark and whether it is left (`spotCheckLeft`: no verdict a person typed), Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
-  permission: "eval.read",
-  params: RunParams,
-  query: ListItemsQuery,
-  responses: { 200: { description: "A page of the queue", schema: EvalQueueOut }, ...notFound },
-  handler: async ({ db, params, query }) => ({ status: 200, body: await listQueue(db, params.id, query) }),
+  responses: { 200: "A page of the queue", ...notFound },
 });
 
-export const evalReviewProgress = defineEndpoint({
+export const evalReviewProgress = rest(op.evalReviewProgress, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/progress",
-  operationId: "evalReviewProgress",
   summary:
     "A run's review progress, counted now: judged / total, human vs adopted, spot-check left, what adopt would write",
   description:
     "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
-  permission: "eval.read",
-  params: RunParams,
-  responses: { 200: { description: "The progress", schema: EvalReviewProgressOut }, ...notFound },
-  handler: async ({ db, params }) => ({ status: 200, body: await reviewProgress(db, params.id) }),
+  responses: { 200: "The progress", ...notFound },
 });
 
-export const evalQueueNeighbours = defineEndpoint({
+export const evalQueueNeighbours = rest(op.evalQueueNeighbours, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/items/{itemId}/neighbours",
-  operationId: "evalQueueNeighbours",
   summary:
     "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
   description:
     "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict).",
-  permission: "eval.read",
-  params: RunItemParams,
-  query: QueueFilterQuery,
-  responses: { 200: { description: "The item's place and neighbours", schema: EvalQueueNeighboursOut }, ...notFound },
-  handler: async ({ db, params, query }) => ({
-    status: 200,
-    body: await queueNeighbours(db, params.id, params.itemId, query),
-  }),
+  responses: { 200: "The item's place and neighbours", ...notFound },
 });

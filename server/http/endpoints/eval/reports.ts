@@ -1,49 +1,36 @@
-import { defineEndpoint } from "../../endpoint";
-import { compare, CompareQuery, runGate, RunParams, runReport } from "../../../eval";
-import { CompareOut, GateOut, ReportOut } from "../../../eval/reports/schemas";
+import { rest } from "../../rest";
+import * as op from "../../../eval/operations";
 import { base, notFound, invalid } from "./shared";
 
 /** Report, gate, comparison over REST (/api/eval/*); handlers only call server/eval. */
 
-export const evalRunReport = defineEndpoint({
+export const evalRunReport = rest(op.evalRunReport, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/report",
-  operationId: "evalRunReport",
   summary:
     "Run report: machine and human-confirmed pass rates side by side (never mixed), completeness, breakdowns, agreement, latency, tokens, gate",
   description:
     "Pass rates divide by all items (an unjudged item is not a pass); human.passRateOfJudged divides by judged items. Breakdown by tier, classification (the verdict's, else the sample's), attribution and guardrail flag. Agreement: human-typed verdicts vs pass/fail suggestions (adopted verdicts and unknown suggestions excluded): raw agreement and Cohen's kappa (null without pairs or without variance).",
-  permission: "eval.read",
-  params: RunParams,
-  responses: { 200: { description: "The report", schema: ReportOut }, ...notFound },
-  handler: async ({ db, params }) => ({ status: 200, body: await runReport(db, params.id) }),
+  responses: { 200: "The report", ...notFound },
 });
 
-export const evalRunGate = defineEndpoint({
+export const evalRunGate = rest(op.evalRunGate, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/{id}/gate",
-  operationId: "evalRunGate",
   summary: "The golden gate for a run (what check_eval_golden_gate reads)",
   description:
     "Passes only when the run's set is golden (a regression_pool run never passes), the run has finished answering, every question has a verdict (human or adopted; machine suggestions never count) and human-confirmed passes reach the set's threshold. `input` lets a client re-evaluate with the same rule.",
-  permission: "eval.read",
-  params: RunParams,
-  responses: { 200: { description: "Gate input and result", schema: GateOut }, ...notFound },
-  handler: async ({ db, params }) => ({ status: 200, body: await runGate(db, params.id) }),
+  responses: { 200: "Gate input and result", ...notFound },
 });
 
-export const evalCompareRuns = defineEndpoint({
+export const evalCompareRuns = rest(op.evalCompareRuns, {
   ...base,
   method: "GET",
   path: "/api/eval/runs/compare",
-  operationId: "evalCompareRuns",
   summary: "Compare two runs question by question",
   description:
     "Questions are matched by sample key. Per question: both_pass, fixed (a fail -> b pass), regressed (a pass -> b fail), both_fail, incomplete (a verdict missing), only_a / only_b; from human verdicts, with the machine outcome beside it. Pass-rate deltas (human and machine, separately); warnings when the runs differ in set, set version, tier, mode, agent or environment. Filters and pages run on the server: `outcome` and `q` narrow `questions`, `limit` + `offset` page them (`page.total` = questions after the filters, `page.matching` = per outcome under `q`); `summary`, `machineSummary`, `passRates` and `badCases` always describe the whole comparison. Without `limit` every question (after the filters) is returned: a client written before paging gets the same response, plus `page`.",
-  permission: "eval.read",
-  query: CompareQuery,
-  responses: { 200: { description: "The comparison", schema: CompareOut }, ...invalid(), ...notFound },
-  handler: async ({ db, query }) => ({ status: 200, body: await compare(db, query) }),
+  responses: { 200: "The comparison", ...invalid(), ...notFound },
 });

@@ -10,6 +10,6 @@ export const base = { tag: "Evaluation center", auth: "token-or-session" } as co
 export const notFound = { 404: { description: "Not found", schema: ErrorOut } };
 export const conflict = (description: string) => ({ 409: { description, schema: ErrorOut } });
 export const invalid = (description = "Invalid request") => ({ 400: { description, schema: ErrorOut } });
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 export const uploadLimit = EVAL_LIMITS.maxUploadBodyBytes;
+/** A delete's answer over REST: 204 without a body (tRPC answers `{ deleted: true }`). */
+export const noContent = () => new Response(null, { status: 204 });

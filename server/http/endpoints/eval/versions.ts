@@ -1,173 +1,95 @@
-import { z } from "zod";
-import { defineEndpoint } from "../../endpoint";
+import { rest } from "../../rest";
+import * as op from "../../../eval/operations";
 import { ErrorOut } from "../../../core/errors";
-import {
-  addSample,
-  createVersion,
-  CreateVersionInput,
-  deleteVersion,
-  EVAL_LIMITS,
-  exportVersion,
-  freezeVersion,
-  getVersion,
-  ExportQuery,
-  ImportInput,
-  importSamples,
-  listSamples,
-  ListSamplesQuery,
-  SampleInput,
-  SetParams,
-  SetVersionParams,
-  updateVersion,
-  UpdateVersionInput,
-} from "../../../eval";
-import { EvalSampleOut, EvalVersionOut } from "../../../eval/sets/schemas";
-import { base, notFound, conflict, invalid, uploadLimit } from "./shared";
+import { EVAL_LIMITS } from "../../../eval";
+import { base, noContent, notFound, conflict, invalid, uploadLimit } from "./shared";
 
 /** A set's versions and the samples of a version (import, export) over REST (/api/eval/*); handlers only call server/eval. */
 
-export const evalCreateVersion = defineEndpoint({
+export const evalCreateVersion = rest(op.evalCreateVersion, {
   ...base,
   method: "POST",
   path: "/api/eval/sets/{id}/versions",
-  operationId: "evalCreateVersion",
   summary: "Create the next version as a draft copy (to change the questions of a frozen version)",
   description:
     "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
-  permission: "eval.manage",
-  params: SetParams,
-  body: CreateVersionInput,
-  responses: { 201: { description: "The new draft", schema: EvalVersionOut }, ...invalid(), ...notFound },
-  handler: async ({ db, params, body, principal }) => ({
-    status: 201,
-    body: await createVersion(db, params.id, body, principal),
-  }),
+  responses: { 201: "The new draft", ...invalid(), ...notFound },
 });
 
-export const evalGetVersion = defineEndpoint({
+export const evalGetVersion = rest(op.evalGetVersion, {
   ...base,
   method: "GET",
   path: "/api/eval/sets/{id}/versions/{version}",
-  operationId: "evalGetVersion",
   summary: "One version",
-  permission: "eval.read",
-  params: SetVersionParams,
-  responses: { 200: { description: "The version", schema: EvalVersionOut }, ...notFound },
-  handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
+  responses: { 200: "The version", ...notFound },
 });
 
-export const evalUpdateVersion = defineEndpoint({
+export const evalUpdateVersion = rest(op.evalUpdateVersion, {
   ...base,
   method: "PATCH",
   path: "/api/eval/sets/{id}/versions/{version}",
-  operationId: "evalUpdateVersion",
   summary: "Edit a draft's note or set-level rule assertions (409 SET_VERSION_FROZEN on a frozen version)",
-  permission: "eval.manage",
-  params: SetVersionParams,
-  body: UpdateVersionInput,
   responses: {
-    200: { description: "The version", schema: EvalVersionOut },
+    200: "The version",
     ...invalid(),
     ...notFound,
     ...conflict("SET_VERSION_FROZEN"),
   },
-  handler: async ({ db, params, body }) => ({
-    status: 200,
-    body: await updateVersion(db, params.id, params.version, body),
-  }),
 });
 
-export const evalDeleteVersion = defineEndpoint({
+export const evalDeleteVersion = rest(op.evalDeleteVersion, {
   ...base,
   method: "DELETE",
   path: "/api/eval/sets/{id}/versions/{version}",
-  operationId: "evalDeleteVersion",
   summary: "Delete a draft version (frozen versions are kept)",
-  permission: "eval.manage",
-  params: SetVersionParams,
   responses: { 204: { description: "Deleted" }, ...notFound, ...conflict("SET_VERSION_FROZEN") },
-  handler: async ({ db, params }) => {
-    await deleteVersion(db, params.id, params.version);
-    return new Response(null, { status: 204 });
-  },
+  respond: noContent,
 });
 
-export const evalFreezeVersion = defineEndpoint({
+export const evalFreezeVersion = rest(op.evalFreezeVersion, {
   ...base,
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/freeze",
-  operationId: "evalFreezeVersion",
   summary: "Freeze a version: immutable from now on (service and database); idempotent",
   description:
     "Needs at least one sample and expected points on every sample (409 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
-  permission: "eval.manage",
-  params: SetVersionParams,
   responses: {
-    200: { description: "The frozen version", schema: EvalVersionOut },
+    200: "The frozen version",
     ...notFound,
     ...conflict("SET_VERSION_INCOMPLETE: no samples, or samples without expected points"),
   },
-  handler: async ({ db, params, principal }) => ({
-    status: 200,
-    body: await freezeVersion(db, params.id, params.version, principal),
-  }),
 });
 
-export const evalListSamples = defineEndpoint({
+export const evalListSamples = rest(op.evalListSamples, {
   ...base,
   method: "GET",
   path: "/api/eval/sets/{id}/versions/{version}/samples",
-  operationId: "evalListSamples",
   summary: "A version's samples in order (search and pages optional)",
-  permission: "eval.read",
-  params: SetVersionParams,
-  query: ListSamplesQuery,
   responses: {
-    200: {
-      description: "The version and its samples; `matching` counts the samples that match `q`",
-      schema: z.object({
-        version: EvalVersionOut,
-        items: z.array(EvalSampleOut),
-        matching: z.number().int(),
-        nextCursor: z.string().nullable(),
-      }),
-    },
+    200: "The version and its samples; `matching` counts the samples that match `q`",
     ...notFound,
   },
-  handler: async ({ db, params, query }) => ({
-    status: 200,
-    body: await listSamples(db, params.id, params.version, query),
-  }),
 });
 
-export const evalAddSample = defineEndpoint({
+export const evalAddSample = rest(op.evalAddSample, {
   ...base,
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/samples",
-  operationId: "evalAddSample",
   summary: "Add a sample to a draft",
   description: `question, expectedPoints (short points, not a full answer), classification, optional script (turns { role, content, preset }), assertions, sourceTraceId (unique within the version). Limits: ${EVAL_LIMITS.maxSamplesPerVersion} samples per version, question ${EVAL_LIMITS.maxQuestionChars} characters, ${EVAL_LIMITS.maxPointsPerSample} points of ${EVAL_LIMITS.maxPointChars} characters.`,
-  permission: "eval.manage",
-  params: SetVersionParams,
-  body: SampleInput,
   responses: {
-    201: { description: "The sample", schema: EvalSampleOut },
+    201: "The sample",
     ...invalid(),
     ...notFound,
     ...conflict("SET_VERSION_FROZEN, or a duplicate key / sourceTraceId"),
     413: { description: "EVAL_LIMIT_EXCEEDED", schema: ErrorOut },
   },
-  handler: async ({ db, params, body }) => ({
-    status: 201,
-    body: await addSample(db, params.id, params.version, body),
-  }),
 });
 
-export const evalImportSamples = defineEndpoint({
+export const evalImportSamples = rest(op.evalImportSamples, {
   ...base,
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/import",
-  operationId: "evalImportSamples",
   summary: "Import samples (JSON, JSONL or CSV) into a draft: all rows or none",
   description: [
     "Body: `{ format: json|jsonl|csv, content: <file text>, mode: append|replace }`.",
@@ -175,45 +97,29 @@ export const evalImportSamples = defineEndpoint({
     "Any problem answers 400 IMPORT_INVALID and imports nothing; each detail is `{ row, field, message }` (json: position in the array, jsonl: line, csv: spreadsheet row, the header being row 1).",
     `Limits: file ${EVAL_LIMITS.maxImportBytes} bytes and ${EVAL_LIMITS.maxSamplesPerVersion} samples per version (413 EVAL_LIMIT_EXCEEDED).`,
   ].join(" "),
-  permission: "eval.manage",
-  params: SetVersionParams,
-  body: ImportInput,
   maxBodyBytes: uploadLimit,
   responses: {
-    200: {
-      description: "Imported",
-      schema: z.object({ imported: z.number().int(), mode: z.enum(["append", "replace"]), version: EvalVersionOut }),
-    },
+    200: "Imported",
     400: { description: "IMPORT_INVALID: row errors, each an EvalRowError { row, field, message }", schema: ErrorOut },
     ...notFound,
     ...conflict("SET_VERSION_FROZEN"),
     413: { description: "EVAL_LIMIT_EXCEEDED or PAYLOAD_TOO_LARGE", schema: ErrorOut },
   },
-  handler: async ({ db, params, body }) => ({
-    status: 200,
-    body: await importSamples(db, params.id, params.version, body),
-  }),
 });
 
-export const evalExportSamples = defineEndpoint({
+export const evalExportSamples = rest(op.evalExportSamples, {
   ...base,
   method: "GET",
   path: "/api/eval/sets/{id}/versions/{version}/export",
-  operationId: "evalExportSamples",
   summary: "Export a version's samples as JSON, JSONL or CSV (imports back unchanged)",
-  permission: "eval.read",
-  params: SetVersionParams,
-  query: ExportQuery,
   responses: { 200: { description: "The file (attachment)" }, ...notFound },
-  handler: async ({ db, params, query }) => {
-    const file = await exportVersion(db, params.id, params.version, query.format);
-    return new Response(file.body, {
+  respond: (file) =>
+    new Response(file.body, {
       status: 200,
       headers: {
         "content-type": file.contentType,
         "content-disposition": `attachment; filename="${file.filename}"`,
         "cache-control": "no-store",
       },
-    });
-  },
+    }),
 });

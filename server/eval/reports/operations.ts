@@ -1,0 +1,48 @@
+/**
+ * Reports, the gate, comparison and usage as operations (server/auth/operation.ts): declared once, served by REST
+ * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.usage`).
+ */
+import { defineOperation } from "../../auth/operation";
+import { compare, runGate, runReport, usage } from "..";
+import { RunParams } from "../runs/schemas";
+import { CompareOut, CompareQuery, GateOut, ReportOut, UsageOut, UsageQuery } from "./schemas";
+
+export const evalRunReport = defineOperation({
+  id: "evalRunReport",
+  trpc: "eval.runs.report",
+  kind: "query",
+  permission: "eval.read",
+  params: RunParams,
+  output: ReportOut,
+  run: ({ db, params }) => runReport(db, params.id),
+});
+
+export const evalRunGate = defineOperation({
+  id: "evalRunGate",
+  trpc: "eval.runs.gate",
+  kind: "query",
+  permission: "eval.read",
+  params: RunParams,
+  output: GateOut,
+  run: ({ db, params }) => runGate(db, params.id),
+});
+
+export const evalCompareRuns = defineOperation({
+  id: "evalCompareRuns",
+  trpc: "eval.runs.compare",
+  kind: "query",
+  permission: "eval.read",
+  query: CompareQuery,
+  output: CompareOut,
+  run: ({ db, query }) => compare(db, query),
+});
+
+export const evalUsage = defineOperation({
+  id: "evalUsage",
+  trpc: "eval.usage",
+  kind: "query",
+  permission: "eval.read",
+  query: UsageQuery,
+  output: UsageOut,
+  run: ({ db, query }) => usage(db, query),
+});
