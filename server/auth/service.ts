@@ -139,6 +139,16 @@ export async function principalFromToken(db: Db, token: string): Promise<Princip
   return { kind: "token", tokenId: row.id, userId: row.ownerId, role: row.role };
 }
 
+/**
+ * Who a conversation belongs to (chat history, and the createdById of a chat's trace): a person's browser session is
+ * that person; an API token is its own principal, whoever made it, so a viewer token an admin made never reads or
+ * writes the admin's conversation.
+ */
+export function conversationRef(actor: Principal | null | undefined): string | null {
+  if (!actor) return null;
+  return actor.kind === "token" ? `token:${actor.tokenId}` : actor.userId;
+}
+
 /** Resolves a session's user id to a principal, re-reading role and disabled state from the database. */
 export async function principalFromUserId(db: Db, userId: string): Promise<Principal | null> {
   const user = await db.user.findUnique({ where: { id: userId } });

@@ -329,6 +329,7 @@ export async function runWorkflow(
 ): Promise<ExecuteResult> {
   const t0 = performance.now();
   const redactor = runRedactor(opts.workflow, deps.redact);
+  const storedInput = toStorable(redactor.input(opts.input ?? {}));
   const trace = await db.trace.create({
     data: {
       agentId: opts.agentId ?? null,
@@ -337,7 +338,7 @@ export async function runWorkflow(
       mode: opts.mode,
       status: "running",
       sessionId: opts.sessionId ?? null,
-      input: toStorable(redactor.input(opts.input ?? {})) as Prisma.InputJsonValue,
+      input: storedInput as Prisma.InputJsonValue,
       cache: extras.cache ?? "bypass",
       llmProvider: deps.llm.name,
       createdById: opts.actorId ?? null,
@@ -380,9 +381,11 @@ export async function runWorkflow(
   // below never fails on it and the caller, the trace, the answer cache and an evaluation item all see the same text.
   state.answer = state.answer === null ? null : toStorableText(state.answer);
   state.payload = toStorable(state.payload);
-  // Credentials: the steps were redacted by name as they were recorded; now every secret the run saw is replaced
-  // wherever else it was copied (a prompt or code input templating it, an error message with the url). The answer
-  // and payload are what the caller gets and stay as they are.
+  // Credentials: the steps were redacted by name as they were recorded, and the answer and payload are now (the
+  // caller still gets them as they are; the trace stores them redacted); then every secret the run saw is replaced
+  // wherever else it was copied (a prompt or code input templating it, an answer, an error message with the url).
+  const storedPayload = redactor.output(state.payload);
+  const storedAnswer = state.answer === null ? null : redactor.output(state.answer);
   state.steps = toStorable(
     redactor.value(
       state.steps.map((s) =>
@@ -391,6 +394,8 @@ export async function runWorkflow(
     ),
   );
   if (error) error = toStorable({ ...error, message: redactor.message(error.message) });
+  // the input was stored before the run saw its secrets: a value a node later found to be one is replaced there too
+  const finalInput = redactor.value(storedInput);
 
   const durationMs = round3(performance.now() - t0);
   // One raw statement: for a 100-node run the steps are ~100 KB of JSON, and Prisma's Json input handling
@@ -398,8 +403,9 @@ export async function runWorkflow(
   await db.$executeRaw`
     UPDATE "Trace" SET
       "status" = CAST(${status} AS "TraceStatus"),
-      "answer" = ${state.answer},
-      "payload" = CAST(${state.payload === null ? null : JSON.stringify(state.payload)} AS jsonb),
+      "input" = COALESCE(CAST(${finalInput === storedInput ? null : JSON.stringify(finalInput)} AS jsonb), "input"),
+      "answer" = ${storedAnswer === null ? null : redactor.message(storedAnswer)},
+      "payload" = CAST(${storedPayload === null ? null : JSON.stringify(redactor.value(storedPayload))} AS jsonb),
       "steps" = CAST(${JSON.stringify(state.steps)} AS jsonb),
       "error" = CAST(${error ? JSON.stringify(error) : null} AS jsonb),
       "promptTokens" = ${state.promptTokens},

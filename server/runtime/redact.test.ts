@@ -128,4 +128,52 @@ describe("one redaction for everything a run stores", () => {
     const off = new RunRedactor(redactPolicyFrom({ TRACE_REDACT: "off" }));
     expect(off.input({ password: "x" })).toEqual({ password: "x" });
   });
+
+  it("issue 28: names outside the first list, query-only names, tokens in url paths, bodies given as strings", () => {
+    const on = redactPolicyFrom({});
+    for (const n of ["Authentication", "X-JWT", "X-Passkey", "X-Pin", "X-Sig", "otp", "user_pin"])
+      expect(isSecretName(n), n).toBe(true);
+    for (const n of ["code", "pinned", "signal", "designation", "topic", "spin"])
+      expect(isSecretName(n), n).toBe(false);
+    // an OAuth code is a credential in a url query only; other query names as before
+    expect(redactUrl("https://x.example/cb?code=abc123xyz&sig=s1g-val&state=ok&page=2", on)).toBe(
+      "https://x.example/cb?code=%5Bredacted%5D&sig=%5Bredacted%5D&state=ok&page=2",
+    );
+    // tokens in the path: JWTs, well-known prefixes, an opaque value after a credential-named segment
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl";
+    const found = new Set<string>();
+    expect(redactUrl(`https://x.example/files/${jwt}/view`, on, found)).toBe("https://x.example/files/[redacted]/view");
+    expect(redactUrl("https://x.example/reset-password/8f3a9c1b2d", on, found)).toBe(
+      "https://x.example/reset-password/[redacted]",
+    );
+    expect(redactUrl("https://x.example/v1/sk-proj-abcdefghijklmnop/models", on, found)).toBe(
+      "https://x.example/v1/[redacted]/models",
+    );
+    expect([...found]).toEqual([jwt, "8f3a9c1b2d", "sk-proj-abcdefghijklmnop"]);
+    // ids and words in paths stay: a trace id, an agent id, /auth/login, /token/refresh
+    for (const url of [
+      "https://x.example/api/traces/cmwyod6yq0005vq7drtp16d3p",
+      "https://x.example/api/agents/abc123/chat",
+      "https://x.example/auth/login",
+      "https://x.example/token/refresh",
+    ])
+      expect(redactUrl(url, on), url).toBe(url);
+    // a JSON or form body given as a string is redacted like the value it holds; other text is left alone
+    const r = new RunRedactor(on);
+    expect(r.step("http", { body: '{"password":"pw-json-1","note":"ok"}' })).toEqual({
+      body: '{"password":"[redacted]","note":"ok"}',
+    });
+    expect(r.step("http", { body: "user=ada&password=pw-form-1&remember=1" })).toEqual({
+      body: "user=ada&password=[redacted]&remember=1",
+    });
+    expect(r.output('[{"token":"tok-arr-1"}]')).toBe('[{"token":"[redacted]"}]');
+    for (const text of ["a=b c", '{"note":"ok"}', "{not json", "x == y", "price=12"])
+      expect(r.step("http", { body: text }), text).toEqual({ body: text });
+    expect([...r.secrets].sort()).toEqual(["pw-form-1", "pw-json-1", "tok-arr-1"]);
+    // urls in any stored text lose credential query values even when the run has found no secret yet
+    const fresh = new RunRedactor(on);
+    expect(fresh.value({ note: "see https://x.example/cb?access_token=at-123456&page=2" })).toEqual({
+      note: "see https://x.example/cb?access_token=%5Bredacted%5D&page=2",
+    });
+  });
 });

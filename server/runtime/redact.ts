@@ -1,7 +1,7 @@
 /**
  * Credentials never reach a stored trace: one redaction (`RunRedactor`) for everything a run stores, applied when it
  * is stored; the request, the values later nodes read and the caller's answer are untouched. The rule (by name, the
- * structural fields it keeps, by value) and its settings: server/runtime/behaviour.md, "How a run goes".
+ * structural fields it keeps, by value) and its settings: server/runtime/behaviour.md, "Credentials in traces".
  */
 export const REDACTED = "[redacted]";
 export const SECRET_WORDS = [
@@ -18,6 +18,12 @@ export const SECRET_WORDS = [
   "authorization",
   "cookie",
   "signature",
+  "authentication",
+  "jwt",
+  "passkey",
+  "pin",
+  "sig",
+  "otp",
 ] as const;
 export const SECRET_NAMES = [
   "authorization",
@@ -87,6 +93,21 @@ export const STRUCTURAL_FIELDS: Readonly<Record<string, readonly string[]>> = {
   memory_save: ["agentId", "scope", "memoryType", "key"],
 };
 
+/**
+ * Query parameters that carry a credential although their name is not a credential's anywhere else: an OAuth
+ * authorization `code`. (A field named `code` in a step is a code node's source or an error code, so only urls.)
+ */
+export const SECRET_QUERY_NAMES = ["code"] as const;
+
+/**
+ * A url path segment that is a credential: a JWT, a token with a well-known prefix (OpenAI/Stripe `sk-`, GitHub,
+ * GitLab, Slack, AWS access key ids), or an opaque value (at least 8 characters mixing letters and digits, or 20 of
+ * any) right after a segment whose name is a credential's (`/reset-password/8f3a9c1b`, `/token/...`).
+ */
+const TOKEN_SEGMENT =
+  /^(?:eyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*|(?:sk|rk|pk)[-_][\w-]{12,}|gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}|xox[abprs]-[\w-]{10,}|AKIA[0-9A-Z]{16})$/;
+const OPAQUE_SEGMENT = /^(?=[\w.~%-]*\d)(?=[\w.~%-]*[A-Za-z])[\w.~%-]{8,}$|^[\w.~%-]{20,}$/;
+
 /** Secrets shorter than this are not searched for in other text (too many false matches). */
 export const MIN_SECRET_CHARS = 6;
 
@@ -118,8 +139,22 @@ export function redactUrl(url: string, policy: RedactPolicy, found?: Set<string>
     u.password = "redacted";
     changed = true;
   }
+  const segments = u.pathname.split("/");
+  segments.forEach((segment, i) => {
+    let decoded = segment;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {}
+    const previous = i > 0 ? segments[i - 1]! : "";
+    if (TOKEN_SEGMENT.test(decoded) || (previous && isSecretName(previous, policy) && OPAQUE_SEGMENT.test(decoded))) {
+      collect(decoded, found);
+      segments[i] = REDACTED;
+      changed = true;
+    }
+  });
+  if (changed) u.pathname = segments.join("/");
   for (const k of new Set(u.searchParams.keys())) {
-    if (isSecretName(k, policy)) {
+    if (isSecretName(k, policy) || (SECRET_QUERY_NAMES as readonly string[]).includes(k.toLowerCase())) {
       for (const v of u.searchParams.getAll(k)) collect(v, found);
       u.searchParams.set(k, REDACTED);
       changed = true;
@@ -141,7 +176,9 @@ export function redactDeep(
   found?: Set<string>,
   keep: readonly string[] = [],
 ): unknown {
-  if (!policy.enabled || value === null || typeof value !== "object" || depth > 64) return value;
+  if (!policy.enabled || depth > 64) return value;
+  if (typeof value === "string") return redactEmbedded(value, policy, depth, found);
+  if (value === null || typeof value !== "object") return value;
   // copy on write: a value without credentials comes back as the same object (most steps)
   if (Array.isArray(value)) {
     let copy: unknown[] | null = null;
@@ -163,6 +200,47 @@ export function redactDeep(
     if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
   }
   return out ?? value;
+}
+
+/** Bodies larger than this, given as strings, are not parsed (they are still searched for the run's secrets). */
+const MAX_EMBEDDED_CHARS = 256 * 1024;
+const FORM = /^[\w.~%+[\]-]+=[^&\s]*(?:&[\w.~%+[\]-]+=[^&\s]*)*$/;
+
+/**
+ * A string that holds a JSON object or array, or a form body (`user=u&password=...`), redacted like the value it
+ * holds: an http body or answer given as text hides credentials as well as an object does. Other strings as they are.
+ */
+function redactEmbedded(text: string, policy: RedactPolicy, depth: number, found?: Set<string>): string {
+  if (text.length < 3 || text.length > MAX_EMBEDDED_CHARS) return text;
+  if (/^\s*[{[]/.test(text)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return text;
+    }
+    const redacted = redactDeep(parsed, policy, depth + 1, found);
+    return redacted === parsed ? text : JSON.stringify(redacted);
+  }
+  if (!text.includes("=") || !FORM.test(text)) return text;
+  let changed = false;
+  const pairs = text.split("&").map((pair) => {
+    const at = pair.indexOf("=");
+    let name = pair.slice(0, at);
+    try {
+      name = decodeURIComponent(name.replaceAll("+", " "));
+    } catch {}
+    const raw = pair.slice(at + 1);
+    if (!raw || !secretName(name, policy)) return pair;
+    let v = raw;
+    try {
+      v = decodeURIComponent(raw.replaceAll("+", " "));
+    } catch {}
+    collect(v, found);
+    changed = true;
+    return `${pair.slice(0, at)}=${REDACTED}`;
+  });
+  return changed ? pairs.join("&") : text;
 }
 
 /** isSecretName, remembered per policy (the same field names recur in every step of every run). */
@@ -193,16 +271,31 @@ export function redactText(text: string, policy: RedactPolicy, secrets: Readonly
   return out;
 }
 
-/** A deep copy of `value` whose strings have every known secret replaced (redactText); same value when none. */
+/** Text that may hold a url with credentials in it (cheap test before the regular expression). */
+const mayHoldUrl = (text: string) => text.includes("://") || text.includes("?");
+
+/**
+ * `value` with every known secret replaced inside its strings and the urls in them cleaned (redactText); the same
+ * value (not a copy) when nothing changes.
+ */
 export function redactValues(value: unknown, policy: RedactPolicy, secrets: ReadonlySet<string>, depth = 0): unknown {
   if (!policy.enabled || depth > 64) return value;
-  if (!secrets.size) return value;
-  if (typeof value === "string") return redactText(value, policy, secrets);
+  if (typeof value === "string") return secrets.size || mayHoldUrl(value) ? redactText(value, policy, secrets) : value;
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => redactValues(v, policy, secrets, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redactValues(v, policy, secrets, depth + 1)]),
-  );
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    value.forEach((v, i) => {
+      const r = redactValues(v, policy, secrets, depth + 1);
+      if (r !== v) (copy ??= value.slice())[i] = r;
+    });
+    return copy ?? value;
+  }
+  let out: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const r = redactValues(v, policy, secrets, depth + 1);
+    if (r !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = r;
+  }
+  return out ?? value;
 }
 
 /**
@@ -226,6 +319,14 @@ export class RunRedactor {
   step(type: string, value: unknown): unknown {
     if (type === "start") return this.input(value);
     return redactDeep(value, this.policy, 0, this.secrets, STRUCTURAL_FIELDS[type] ?? []);
+  }
+
+  /**
+   * What the run answered (the end node's answer text or payload) as the trace stores it: by name (JSON and form
+   * bodies inside strings included), collecting the secrets it finds. The caller still gets the answer as it is.
+   */
+  output<T>(value: T): T {
+    return redactDeep(value, this.policy, 0, this.secrets) as T;
   }
 
   /** Any stored value with the run's known secrets replaced inside its text. */

@@ -157,6 +157,30 @@ describe("publish and chat", () => {
     );
   });
 
+  it("a cached answer's trace stores the answer and payload redacted like the original's; the caller gets them whole", async () => {
+    const w = minimal();
+    w.nodes[2] = {
+      id: "end",
+      type: "end",
+      config: { output: "use tok-{{start.query}}", payload: { token: "tok-{{start.query}}", scene: "dinner" } },
+      position: { x: 2, y: 0 },
+    } as (typeof w.nodes)[number];
+    const id = await agentWith(w, "redacting agent");
+    await publishVersion(db, id, 1);
+    const first = await chat(db, id, { message: "tofu night" }, actor, { deps, cacheTtlSeconds: 600 });
+    const second = await chat(db, id, { message: "tofu night" }, actor, { deps, cacheTtlSeconds: 600 });
+    expect(second.cache).toBe("hit");
+    for (const res of [first, second]) {
+      expect(res).toMatchObject({
+        answer: "use tok-tofu night",
+        payload: { token: "tok-tofu night", scene: "dinner" },
+      });
+      const row = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
+      expect(row.answer).toBe("use [redacted]");
+      expect(row.payload).toEqual({ token: "[redacted]", scene: "dinner" });
+    }
+  });
+
   it("sessions: earlier turns (by the same caller) become history and bypass the cache", async () => {
     const id = await agentWith(minimal());
     await publishVersion(db, id, 1);
@@ -199,6 +223,35 @@ describe("publish and chat", () => {
     });
     expect(again.answer).toContain("Context: 2 earlier messages");
     expect((await getTrace(db, again.traceId)).createdById).toBe("token:tok-admin");
+  });
+
+  it("a token is its own principal for chat history, whoever made it; a person's browser session is that person's (issue 28, item 1)", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    // both tokens made by the same person (the builder `actor`), who also chats in the browser
+    const builderToken: Principal = { kind: "token", tokenId: "tok-owned-b", userId, role: "builder" };
+    const viewerToken: Principal = { kind: "token", tokenId: "tok-owned-v", userId, role: "viewer" };
+    const opts = { deps, cacheTtlSeconds: 0 };
+    await chat(db, id, { message: "builder secret message", sessionId: "s-owned" }, builderToken, opts);
+    const before = calls.length;
+    const viewer = await chat(db, id, { message: "what was said?", sessionId: "s-owned" }, viewerToken, opts);
+    expect(viewer.answer).not.toContain("earlier messages");
+    expect(calls[before]).toEqual(["system", "user"]);
+    // nor does the person's browser session see the token's turns, or the token the person's
+    const person = await chat(db, id, { message: "and in the browser?", sessionId: "s-owned" }, actor, opts);
+    expect(person.answer).not.toContain("earlier messages");
+    const next = await chat(
+      db,
+      id,
+      { message: "and the builder token again", sessionId: "s-owned" },
+      builderToken,
+      opts,
+    );
+    expect(next.answer).toContain("Context: 2 earlier messages");
+    const history = calls.at(-1)!;
+    expect(history).toEqual(["system", "user", "assistant", "user"]);
+    expect((await getTrace(db, next.traceId)).createdById).toBe("token:tok-owned-b");
+    expect((await getTrace(db, person.traceId)).createdById).toBe(userId);
   });
 
   it("a failed run is an error naming the trace: 400 INPUT_REQUIRED, 502 RUN_FAILED", async () => {

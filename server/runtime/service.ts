@@ -8,7 +8,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
 import { ApiError, errors } from "../core/errors";
-import { actorRef, type Principal } from "../auth/service";
+import { actorRef, conversationRef, type Principal } from "../auth/service";
 import { cacheableWorkflow, chatCacheKey, storeCached, takeCached } from "./cache";
 import { defaultDeps, runRedactor, runWorkflow } from "./executor";
 import { notifyOnlineAnswer } from "./hooks";
@@ -114,7 +114,8 @@ export async function chat(
   const version = await loadPublished(db, agentId);
   const input = runInput(version.workflow, data.message, data.input);
   const sessionId = data.sessionId ?? null;
-  const history = sessionId ? await sessionHistory(db, agentId, sessionId, actorId(actor), version.workflow) : [];
+  const speaker = conversationRef(actor);
+  const history = sessionId ? await sessionHistory(db, agentId, sessionId, speaker, version.workflow) : [];
   const ttl = opts.cacheTtlSeconds ?? env().CHAT_CACHE_TTL_SECONDS;
   const key =
     ttl > 0 && history.length === 0 && cacheableWorkflow(version.workflow)
@@ -127,6 +128,13 @@ export async function chat(
     const hit = await takeCached(db, version.id, key, startedAt);
     if (hit) {
       const payload = hit.payload;
+      // the trace of a hit stores what the original trace stored (answer and payload redacted with that run's
+      // secrets); if that trace is gone, the cached answer redacted by name
+      const redactor = runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact);
+      const source = await db.trace.findUnique({
+        where: { id: hit.traceId },
+        select: { answer: true, payload: true },
+      });
       const durationMs = Math.round((performance.now() - t0) * 1000) / 1000;
       const trace = await db.trace.create({
         data: {
@@ -136,17 +144,17 @@ export async function chat(
           mode: "pipeline_live",
           status: "succeeded",
           sessionId,
-          input: runRedactor(version.workflow, (opts.deps ?? defaultDeps()).redact).input(
-            input,
-          ) as Prisma.InputJsonValue,
-          answer: hit.answer,
-          payload: (payload ?? undefined) as Prisma.InputJsonValue | undefined,
+          input: redactor.input(input) as Prisma.InputJsonValue,
+          answer: source ? source.answer : redactor.message(redactor.output(hit.answer)),
+          payload: ((source ? source.payload : redactor.value(redactor.output(payload))) ?? undefined) as
+            | Prisma.InputJsonValue
+            | undefined,
           steps: [cacheStep(hit.traceId, key.question, startedAt, durationMs)] as unknown as Prisma.InputJsonValue,
           cache: "hit",
           durationMs: Math.round(durationMs),
           startedAt,
           finishedAt: new Date(),
-          createdById: actorId(actor),
+          createdById: speaker,
         },
         select: { id: true },
       });
@@ -166,7 +174,7 @@ export async function chat(
       agentId,
       workflowVersionId: version.id,
       sessionId: sessionId ?? undefined,
-      actorId: actorId(actor),
+      actorId: speaker,
       history,
       signal: opts.signal,
     },

@@ -158,6 +158,97 @@ describe("the http node: tiers, credentials, SSRF, cancellation", () => {
     expect(JSON.stringify(extra.steps)).not.toContain("t-1");
   });
 
+  it("the stored answer and payload, bodies given as strings, unlisted credential names, query values and url path tokens are redacted too", async () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXZhbA";
+    const w = wf(
+      [
+        start([{ name: "who", type: "string", required: true }]),
+        {
+          id: "http_1",
+          type: "http",
+          config: {
+            url: "/echo?sig=sigq-val-1&code=code-val-1&signature=sgq-val-1&access_token=atq-val-1&page=2",
+            method: "POST",
+            headers: {
+              Authorization: "Bearer {{start.who}}",
+              "x-api-key": "xk-echo-1",
+              Authentication: "authn-val-1",
+              "X-JWT": "jwt-hdr-val-1",
+              "X-Passkey": "passkey-val-1",
+              "X-Pin": "pin-val-123",
+              "X-Sig": "sighdr-val-1",
+              "content-type": "application/json",
+            },
+            body: '{"password":"pw-json-val-1","note":"ok"}',
+          },
+        },
+        {
+          id: "http_2",
+          type: "http",
+          config: {
+            url: "/echo",
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "user=ada&password=pw-form-val-1",
+          },
+        },
+        { id: "http_3", type: "http", config: { url: `/reset-password/8f3a9c1b2d/${jwt}`, method: "GET" } },
+        {
+          id: "end",
+          type: "end",
+          config: {
+            output: "{{http_1.result.headers}}",
+            payload: { echoed: "{{http_1.result}}", form: "{{http_2.result.body}}", keep: "dinner" },
+          },
+        },
+      ],
+      [
+        ["start", "http_1"],
+        ["http_1", "http_2"],
+        ["http_2", "http_3"],
+        ["http_3", "end"],
+      ],
+    );
+    const res = await run(w, { who: "sk-live-echo-1" });
+    expect(res.status).toBe("succeeded");
+    // the caller gets the answer and payload as they are
+    expect(res.answer).toContain("Bearer sk-live-echo-1");
+    expect(JSON.stringify(res.payload)).toContain("xk-echo-1");
+    expect(res.payload).toMatchObject({ form: "user=ada&password=pw-form-val-1", keep: "dinner" });
+    // the trace stores none of them: answer, payload, steps, input
+    const trace = await db.trace.findUniqueOrThrow({ where: { id: res.traceId } });
+    const stored = JSON.stringify(trace);
+    for (const secret of [
+      "sk-live-echo-1",
+      "xk-echo-1",
+      "authn-val-1",
+      "jwt-hdr-val-1",
+      "passkey-val-1",
+      "pin-val-123",
+      "sighdr-val-1",
+      "pw-json-val-1",
+      "pw-form-val-1",
+      "sigq-val-1",
+      "code-val-1",
+      "sgq-val-1",
+      "atq-val-1",
+      "8f3a9c1b2d",
+      jwt,
+    ])
+      expect(stored, secret).not.toContain(secret);
+    // what is not a credential stays readable
+    const steps = trace.steps as Array<{ nodeId: string; input: Record<string, unknown> }>;
+    expect(steps.find((s) => s.nodeId === "http_1")!.input.body).toBe('{"password":"[redacted]","note":"ok"}');
+    expect(steps.find((s) => s.nodeId === "http_2")!.input.body).toBe("user=ada&password=[redacted]");
+    expect(String(steps.find((s) => s.nodeId === "http_1")!.input.url)).toContain("page=2");
+    expect(String(steps.find((s) => s.nodeId === "http_3")!.input.url)).toContain(
+      "/reset-password/[redacted]/[redacted]",
+    );
+    expect(trace.payload).toMatchObject({ form: "user=ada&password=[redacted]", keep: "dinner" });
+    expect(trace.answer).toContain('"authorization":"[redacted]"');
+    expect(res.steps.map((s) => s.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded", "succeeded"]);
+  });
+
   it("tiers: pipeline makes ZERO network requests (dry run), invoke skips http nodes, both recorded in the trace", async () => {
     const w = wf(
       [
