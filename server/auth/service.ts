@@ -84,6 +84,8 @@ export async function updateUser(
       role: patch.role,
       disabledAt: patch.disabled === undefined ? undefined : patch.disabled ? new Date() : null,
       passwordHash: patch.password ? await hashPassword(patch.password) : undefined,
+      // a new password or role ends the person's browser sessions at once (every instance reads this per request)
+      sessionsValidFrom: patch.password || (patch.role && patch.role !== user.role) ? new Date() : undefined,
     },
     select: publicUser,
   });
@@ -149,10 +151,19 @@ export function conversationRef(actor: Principal | null | undefined): string | n
   return actor.kind === "token" ? `token:${actor.tokenId}` : actor.userId;
 }
 
-/** Resolves a session's user id to a principal, re-reading role and disabled state from the database. */
-export async function principalFromUserId(db: Db, userId: string): Promise<Principal | null> {
-  const user = await db.user.findUnique({ where: { id: userId } });
+/**
+ * Resolves a browser session to a principal, re-reading role and disabled state from the database. A session that
+ * signed in before the user's `sessionsValidFrom` (a password or role change since) is over, like a disabled user's;
+ * so is one that does not say when it signed in (issued before this rule existed) once such a change happened.
+ */
+export async function principalFromSession(
+  db: Db,
+  session: { id: string; authAt?: number },
+): Promise<Principal | null> {
+  const user = await db.user.findUnique({ where: { id: session.id } });
   if (!user || user.disabledAt) return null;
+  if (user.sessionsValidFrom && !(session.authAt !== undefined && session.authAt >= user.sessionsValidFrom.getTime()))
+    return null;
   return { kind: "user", userId: user.id, email: user.email, role: user.role };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The runtime's faces as service functions, shared by REST (server/http/endpoints/runtime.ts) and tRPC
- * (server/api/routers/runtime.ts): online chat on the published version (with sessions and the answer cache),
- * test runs of drafts or the latest version. Traces and feedback are in traces.ts, publishing in versions.ts.
+ * The runtime's service functions (declared as operations in operations.ts, served by REST and tRPC): online chat
+ * on the published version (with sessions and the answer cache), test runs of drafts or the latest version. Traces
+ * and feedback are in traces.ts, publishing in versions.ts.
  */
 import type { z } from "zod";
 import type { Db } from "../db/client";

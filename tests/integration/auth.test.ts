@@ -95,6 +95,26 @@ for (const server of shapeServers()) {
       ).toBe(401);
     });
 
+    it("a new password or role ends the person's sessions at once; disabling already did (issue 28, item 4)", async () => {
+      const admin = trpc(server);
+      const email = `sessions-${Date.now()}@example.com`;
+      const user = await admin.admin.users.create.mutate({ email, password: "password-one", role: "annotator" });
+      const me = (cookie: string) => fetch(`${server.url}/api/trpc/me`, { headers: { cookie } });
+      const before = await signIn(server.url, email, "password-one");
+      expect((await me(before)).status).toBe(200);
+      await admin.admin.users.update.mutate({ id: user.id, password: "password-two" });
+      expect((await me(before)).status).toBe(401);
+      await expect(signIn(server.url, email, "password-one")).rejects.toThrow(/sign-in failed/);
+      const after = await signIn(server.url, email, "password-two");
+      expect((await me(after)).status).toBe(200);
+      await admin.admin.users.update.mutate({ id: user.id, role: "viewer" });
+      expect((await me(after)).status).toBe(401);
+      const third = await signIn(server.url, email, "password-two");
+      expect((await (await me(third)).json()).result.data.role).toBe("viewer");
+      await admin.admin.users.update.mutate({ id: user.id, disabled: true });
+      expect((await me(third)).status).toBe(401);
+    });
+
     it("a wrong password does not sign in", async () => {
       await expect(signIn(server.url, server.adminEmail, "wrong-password")).rejects.toThrow(/sign-in failed/);
     });
