@@ -33,15 +33,15 @@ const pureUnit = [
   "scripts/lib/*.test.ts",
   "sample-app/test/packaging.test.ts",
 ];
-// HTTP-shape suites (issue 21): what the HTTP face answers (auth on every endpoint, 405/OPTIONS and Allow, the SDKs and
+// HTTP-shape suites (issue 21): what the HTTP face answers (401 on every endpoint, 405/OPTIONS and Allow, the SDKs and
 // MCP clients, the fuzzer's hostile values refused before they reach the database) is the same code on either
 // database, so each runs on one server (shapeServers() in tests/integration/client.ts): the fuzzer on PostgreSQL, the
 // others on PGlite, which balances the two legs. Every suite whose behaviour depends on the database (races, row locks,
-// raw SQL, the job queue, several instances) runs in both legs.
+// raw SQL, the job queue, several instances) runs in both legs; auth.test.ts and trpc-and-docs.test.ts hold both kinds.
 const file = (name: string) => `tests/integration/${name}.test.ts`;
 const integrationExclude: Record<string, string[]> = {
   pglite: [file("multi-instance"), file("fuzz")],
-  postgresql: [file("sample-gate"), file("auth"), file("methods"), file("sdk-mcp")],
+  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp")],
 };
 
 export default defineConfig({

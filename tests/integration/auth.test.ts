@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, servers, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
 function concrete(path: string): string {
@@ -9,8 +9,9 @@ function concrete(path: string): string {
 
 const protectedEndpoints = ENDPOINTS.filter((e) => e.auth !== "none");
 
+// the same answer from the HTTP face on either database: on one (shapeServers)
 for (const server of shapeServers()) {
-  describe(`auth on ${server.name}`, () => {
+  describe(`auth on every endpoint on ${server.name}`, () => {
     it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))(
       "%s: 401 without or with a bad token",
       async (_name, e) => {
@@ -29,7 +30,12 @@ for (const server of shapeServers()) {
         expect(malformed.status).toBe(401);
       },
     );
+  });
+}
 
+// tokens, roles and sessions as stored: on both databases
+for (const server of servers()) {
+  describe(`auth on ${server.name}`, () => {
     it("403 for a role that may not write, with the JSON error body", async () => {
       const viewer = await tokenWithRole(server, "viewer");
       const annotator = await tokenWithRole(server, "annotator");

@@ -12,10 +12,13 @@ export const servers = (): ServerInfo[] => inject("servers");
  * Such a suite checks what the HTTP face answers (statuses, headers, the error shape, documents, clients, hostile
  * input refused before it reaches the database), which is the same code on either database; suites whose behaviour
  * depends on the database (races, row locks, raw SQL, the job queue, several instances) take `servers()`. With the two
- * legs in two processes the other leg leaves these files out (integrationExclude in vitest.config.ts); in one process
- * this picks that server, and without a PostgreSQL server the PGlite one.
+ * legs in two processes only that leg's process runs them (and the other leaves whole shape files out:
+ * integrationExclude in vitest.config.ts); in one process this picks that server, without a PostgreSQL server PGlite's.
  */
 export function shapeServers(on: "pglite" | "postgresql" = "pglite"): ServerInfo[] {
+  // npm test's two processes (FLOWBENCH_IT_LEG, set only when a PostgreSQL server answers): the other one runs them
+  const leg = process.env.FLOWBENCH_IT_LEG;
+  if (leg) return leg === on ? servers() : [];
   const all = servers();
   const chosen = all.filter((s) => s.name === on);
   return chosen.length ? chosen : all;
