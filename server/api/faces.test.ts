@@ -112,7 +112,15 @@ type JsonSchema = {
   default?: unknown;
 };
 
-const STRING_CANDIDATES = ["value-1", "k1", "$.items[0].name", "i", "2026-01-02", "{{start.query}}"];
+const STRING_CANDIDATES = [
+  "value-1",
+  "k1",
+  "$.items[0].name",
+  "i",
+  "2026-01-02",
+  "{{start.query}}",
+  "2026-01-02T00:00:00.000Z_t1",
+];
 
 /** Every property present, one item per array, the first alternative of a union: a valid value that uses every field. */
 function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): unknown {
