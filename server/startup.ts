@@ -108,15 +108,21 @@ export async function startServer(): Promise<void> {
   await loadRouteMethods().catch((e: unknown) =>
     console.error(`[flowbench] the route table did not load (405s name the seven methods): ${(e as Error).message}`),
   );
-  setReadiness("ready");
-  if (env().FLOWBENCH_SEED_SAMPLE_AGENT === "on") {
-    // In the background: the sample agent's provisioning checks its Python code in the sandbox (a cold start of
-    // several seconds) and the server should answer meanwhile.
-    void (async () => {
-      const { seedSampleAgent } = await import("./seed");
-      const { LOCKS, withStartupLock } = await import("./db/locks");
-      // instances starting together: one seeds, the others then find the sample agent
-      await withStartupLock(target, LOCKS.seed, async () => seedSampleAgent(await getDb()));
-    })().catch((e: unknown) => console.error(`[flowbench] could not seed the sample agent: ${(e as Error).message}`));
+  if (env().FLOWBENCH_SEED_SAMPLE_AGENT !== "on") {
+    setReadiness("ready");
+    return;
   }
+  // In the background: the sample agent's provisioning checks its Python code in the sandbox (a cold start of several
+  // seconds) and the server answers meanwhile (liveness); it is ready once the seed has landed, since ready means every
+  // start-up step is done (an empty agent list behind a ready probe was issue 28). A failed seed is logged and does
+  // not keep the platform out of service.
+  setReadiness("starting", "seeding the sample agent");
+  void (async () => {
+    const { seedSampleAgent } = await import("./seed");
+    const { LOCKS, withStartupLock } = await import("./db/locks");
+    // instances starting together: one seeds, the others then find the sample agent
+    await withStartupLock(target, LOCKS.seed, async () => seedSampleAgent(await getDb()));
+  })()
+    .catch((e: unknown) => console.error(`[flowbench] could not seed the sample agent: ${(e as Error).message}`))
+    .finally(() => setReadiness("ready"));
 }

@@ -11,7 +11,9 @@ import { isDeepStrictEqual } from "node:util";
 import { createContractChecker } from "../contract/validate.ts";
 import { MAIN_TS, SAMPLE_APP_DIR, TSX_CLI } from "./paths.ts";
 
-const START_TIMEOUT_MS = 30_000;
+// ACCEPTANCE_START_TIMEOUT_MS: npm test on the shared 2-core CI machine allows more (a cold start under load 14 took
+// over 30 s there); the default stays 30 s.
+const START_TIMEOUT_MS = Number(process.env.ACCEPTANCE_START_TIMEOUT_MS) || 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 /** How the service is run: the same checks apply to both. */

@@ -72,7 +72,7 @@ describe("main.ts with a bad configuration", () => {
     const run = spawnSync(process.execPath, [TSX_CLI, MAIN_TS], {
       env: { ...process.env, APP_PORT: "eighty", LOG_LEVEL: "info", DATABASE_URL: "" },
       encoding: "utf8",
-      timeout: 20_000,
+      timeout: 90_000, // a limit, not a measure: tsx child processes started under load took over 25 s (persistence.test.ts)
     });
     expect(run.status).toBe(1);
     const line = JSON.parse(run.stderr.trim().split("\n").at(-1) ?? "{}") as { level?: string; msg?: string };

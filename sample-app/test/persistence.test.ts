@@ -93,7 +93,7 @@ describe("PGlite data folder", () => {
     spawnSync(process.execPath, [TSX_CLI, MIGRATE_TS, ...args], {
       env: { ...process.env, DATABASE_URL: `pglite:${folder}` },
       encoding: "utf8",
-      timeout: 25_000,
+      timeout: 90_000, // a fresh PGlite folder migrated by a child process: 25 s was too little on a loaded 2-core machine
     });
 
   it("migrate.ts applies nothing on a migrated folder and --status reports the ledger", () => {

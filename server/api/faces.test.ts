@@ -46,14 +46,18 @@ vi.mock("../runtime/validate-code", async (orig) => recorders(await orig<Record<
 const { ENDPOINTS } = await import("../http/endpoints");
 const { appRouter } = await import("./root");
 
-const { EVAL_OPERATIONS } = await import("../eval/operations");
 const evalOperationExports = await import("../eval/operations");
+const runtimeOperationExports = await import("../runtime/operations");
+const { EVAL_OPERATIONS } = evalOperationExports;
+const { RUNTIME_OPERATIONS } = runtimeOperationExports;
+const adminOperationExports = await import("../auth/operations");
+const { ADMIN_OPERATIONS } = adminOperationExports;
 
 /** Every operation declared once (server/auth/operation.ts); its faces are derived from the declaration. */
-const OPERATIONS: AnyOperation[] = [...EVAL_OPERATIONS];
+const OPERATIONS: AnyOperation[] = [...EVAL_OPERATIONS, ...RUNTIME_OPERATIONS, ...ADMIN_OPERATIONS];
 
 /**
- * Twins not derived from a declaration yet (builder, runtime: still a REST endpoint and a hand-written procedure):
+ * Twins not derived from a declaration yet (builder: still a REST endpoint and a hand-written procedure):
  * REST operationId -> tRPC procedure. Declared operations are not listed: their twin is the declaration's `trpc`.
  */
 const HAND_TWINS: Record<string, string> = {
@@ -70,11 +74,6 @@ const HAND_TWINS: Record<string, string> = {
   builderAddVersion: "builder.versions.create",
   builderListVersions: "builder.versions.list",
   builderGetVersion: "builder.versions.get",
-  agentChat: "runtime.chat",
-  agentTestRun: "runtime.testRun",
-  tracesList: "runtime.traces.list",
-  tracesGet: "runtime.traces.get",
-  tracesFeedback: "runtime.feedback",
 };
 
 const operationOf = (e: (typeof ENDPOINTS)[number]): AnyOperation | undefined =>
@@ -113,7 +112,15 @@ type JsonSchema = {
   default?: unknown;
 };
 
-const STRING_CANDIDATES = ["value-1", "k1", "$.items[0].name", "i", "2026-01-02", "{{start.query}}"];
+const STRING_CANDIDATES = [
+  "value-1",
+  "k1",
+  "$.items[0].name",
+  "i",
+  "2026-01-02",
+  "{{start.query}}",
+  "2026-01-02T00:00:00.000Z_t1",
+];
 
 /** Every property present, one item per array, the first alternative of a union: a valid value that uses every field. */
 function full(s: JsonSchema, defs: Record<string, JsonSchema> = s.$defs ?? {}): unknown {
@@ -201,8 +208,12 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
       }
     }
     // every export of the domain's operation modules is listed, under its own id
-    for (const [name, value] of Object.entries(evalOperationExports)) {
-      if (name === "EVAL_OPERATIONS") continue;
+    for (const [name, value] of [
+      ...Object.entries(evalOperationExports),
+      ...Object.entries(runtimeOperationExports),
+      ...Object.entries(adminOperationExports),
+    ]) {
+      if (name.endsWith("_OPERATIONS")) continue;
       expect((value as AnyOperation).id).toBe(name);
       expect(OPERATIONS).toContain(value);
     }
@@ -216,7 +227,7 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
     }
     // every procedure of the router is a declared operation's or a hand-written twin's (or the one below)
     const declared = new Set([...OPERATIONS.flatMap((op) => (op.trpc ? [op.trpc] : [])), ...Object.values(HAND_TWINS)]);
-    const TRPC_ONLY = /^(admin\.|me$)/; // users and tokens, who am I: the web UI only
+    const TRPC_ONLY = /^me$/; // who am I: the web UI and scripts only
     const all = Object.keys(
       (appRouter as unknown as { _def: { procedures: Record<string, unknown> } })._def.procedures,
     );

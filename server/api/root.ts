@@ -1,16 +1,14 @@
 import { router, procedure } from "./trpc";
-import { adminRouter } from "./routers/admin";
 import { builderRouter } from "./routers/builder";
+import { ADMIN_OPERATIONS } from "../auth/operations";
 import { EVAL_OPERATIONS } from "../eval/operations";
+import { RUNTIME_OPERATIONS } from "../runtime/operations";
 import { treeOf } from "./operations";
-import { runtimeRouter } from "./routers/runtime";
 
 /** The procedures derived from operation declarations (server/api/operations.ts), then the routers still written here. */
 export const appRouter = router({
-  ...treeOf(EVAL_OPERATIONS),
+  ...treeOf([...EVAL_OPERATIONS, ...RUNTIME_OPERATIONS, ...ADMIN_OPERATIONS]),
   builder: builderRouter,
-  admin: adminRouter,
-  runtime: runtimeRouter,
   /** Who am I: lets the UI and scripts check a session or token. */
   me: procedure("builder.read").query(({ ctx }) => ctx.principal),
 });

@@ -4,7 +4,15 @@ import type { PrismaClient } from "../db/generated/client";
 import { bootstrapAccess } from "./bootstrap";
 import { generateToken, hashPassword, hashToken, verifyPassword } from "./crypto";
 import { PERMISSIONS, ROLES, can } from "./roles";
-import { authenticatePassword, createToken, createUser, principalFromToken, revokeToken, updateUser } from "./service";
+import {
+  authenticatePassword,
+  createToken,
+  createUser,
+  principalFromSession,
+  principalFromToken,
+  revokeToken,
+  updateUser,
+} from "./service";
 import { parseEnv } from "../core/env";
 
 describe("password hashing", () => {
@@ -104,6 +112,34 @@ describe("users, tokens and first start (embedded database)", () => {
     expect(await principalFromToken(db, t.token)).toBeNull();
     await updateUser(db, u.id, { disabled: false }, admin);
     expect(await principalFromToken(db, t.token)).toMatchObject({ userId: u.id });
+  });
+
+  it("a new password or role ends the person's browser sessions at once; a session signed in afterwards works (issue 28, item 4)", async () => {
+    const admin = { kind: "token" as const, tokenId: "t", userId: null, role: "admin" as const };
+    const u = await createUser(db, { email: "sessions@example.com", password: "password-1", role: "annotator" });
+    const signedIn = { id: u.id, authAt: Date.now() };
+    const legacy = { id: u.id }; // a cookie issued before sessions said when they signed in
+    expect(await principalFromSession(db, signedIn)).toMatchObject({ kind: "user", userId: u.id, role: "annotator" });
+    expect(await principalFromSession(db, legacy)).toMatchObject({ userId: u.id });
+    // an unrelated change (re-enabling, the same role) ends nothing
+    await updateUser(db, u.id, { role: "annotator", disabled: false }, admin);
+    expect(await principalFromSession(db, signedIn)).toMatchObject({ userId: u.id });
+
+    await new Promise((r) => setTimeout(r, 5));
+    await updateUser(db, u.id, { password: "password-2" }, admin);
+    expect(await principalFromSession(db, signedIn)).toBeNull();
+    expect(await principalFromSession(db, legacy)).toBeNull();
+    const afterPassword = { id: u.id, authAt: Date.now() + 1 };
+    expect(await principalFromSession(db, afterPassword)).toMatchObject({ userId: u.id });
+    expect(await authenticatePassword(db, "sessions@example.com", "password-2")).not.toBeNull();
+
+    await new Promise((r) => setTimeout(r, 5));
+    await updateUser(db, u.id, { role: "builder" }, admin);
+    expect(await principalFromSession(db, afterPassword)).toBeNull();
+    expect(await principalFromSession(db, { id: u.id, authAt: Date.now() + 1 })).toMatchObject({ role: "builder" });
+    // disabling still ends every session
+    await updateUser(db, u.id, { disabled: true }, admin);
+    expect(await principalFromSession(db, { id: u.id, authAt: Date.now() + 1 })).toBeNull();
   });
 
   it("an admin cannot lock themself out", async () => {

@@ -7,7 +7,7 @@ import type { Role } from "./roles";
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; email: string; name?: string | null; role: Role };
+    user: { id: string; email: string; name?: string | null; role: Role; authAt?: number };
   }
   interface User {
     role: Role;
@@ -17,6 +17,8 @@ declare module "next-auth/jwt" {
   interface JWT {
     uid?: string;
     role?: Role;
+    /** When this session signed in (ms): sessions from before the user's sessionsValidFrom no longer count. */
+    authAt?: number;
   }
 }
 
@@ -51,8 +53,9 @@ export const authLogger = {
   debug() {},
 } satisfies NextAuthOptions["logger"];
 
-/** next-auth 4 with e-mail/password credentials and JWT sessions (12 h). Role changes apply on the next request:
- * every protected path re-reads the user from the database (principalFromUserId). */
+/** next-auth 4 with e-mail/password credentials and JWT sessions (12 h). Every protected path re-reads the user from
+ * the database (principalFromSession): a disabled user, or a session older than a change of password or role, is
+ * signed out at once on every instance. */
 export function authOptions(): NextAuthOptions {
   options ??= {
     secret: authSecret(),
@@ -77,6 +80,7 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.uid = user.id;
           token.role = user.role;
+          token.authAt = Date.now();
         }
         return token;
       },
@@ -87,6 +91,7 @@ export function authOptions(): NextAuthOptions {
             id: token.uid,
             email: session.user?.email ?? "",
             role: token.role ?? "viewer",
+            authAt: token.authAt,
           };
         return session;
       },

@@ -1,7 +1,7 @@
 import { getServerSession } from "next-auth";
 import { getDb } from "../db/client";
 import { authOptions } from "./nextauth";
-import { principalFromToken, principalFromUserId, type Principal } from "./service";
+import { principalFromToken, principalFromSession, type Principal } from "./service";
 
 export type AuthMode = "token" | "token-or-session";
 
@@ -19,5 +19,5 @@ export async function resolvePrincipal(headers: Headers, mode: AuthMode): Promis
   }
   if (mode !== "token-or-session") return null;
   const session = await getServerSession(authOptions());
-  return session?.user?.id ? principalFromUserId(db, session.user.id) : null;
+  return session?.user?.id ? principalFromSession(db, session.user) : null;
 }

@@ -84,6 +84,8 @@ export async function updateUser(
       role: patch.role,
       disabledAt: patch.disabled === undefined ? undefined : patch.disabled ? new Date() : null,
       passwordHash: patch.password ? await hashPassword(patch.password) : undefined,
+      // a new password or role ends the person's browser sessions at once (every instance reads this per request)
+      sessionsValidFrom: patch.password || (patch.role && patch.role !== user.role) ? new Date() : undefined,
     },
     select: publicUser,
   });
@@ -139,10 +141,29 @@ export async function principalFromToken(db: Db, token: string): Promise<Princip
   return { kind: "token", tokenId: row.id, userId: row.ownerId, role: row.role };
 }
 
-/** Resolves a session's user id to a principal, re-reading role and disabled state from the database. */
-export async function principalFromUserId(db: Db, userId: string): Promise<Principal | null> {
-  const user = await db.user.findUnique({ where: { id: userId } });
+/**
+ * Who a conversation belongs to (chat history, and the createdById of a chat's trace): a person's browser session is
+ * that person; an API token is its own principal, whoever made it, so a viewer token an admin made never reads or
+ * writes the admin's conversation.
+ */
+export function conversationRef(actor: Principal | null | undefined): string | null {
+  if (!actor) return null;
+  return actor.kind === "token" ? `token:${actor.tokenId}` : actor.userId;
+}
+
+/**
+ * Resolves a browser session to a principal, re-reading role and disabled state from the database. A session that
+ * signed in before the user's `sessionsValidFrom` (a password or role change since) is over, like a disabled user's;
+ * so is one that does not say when it signed in (issued before this rule existed) once such a change happened.
+ */
+export async function principalFromSession(
+  db: Db,
+  session: { id: string; authAt?: number },
+): Promise<Principal | null> {
+  const user = await db.user.findUnique({ where: { id: session.id } });
   if (!user || user.disabledAt) return null;
+  if (user.sessionsValidFrom && !(session.authAt !== undefined && session.authAt >= user.sessionsValidFrom.getTime()))
+    return null;
   return { kind: "user", userId: user.id, email: user.email, role: user.role };
 }
 

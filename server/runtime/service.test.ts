@@ -225,6 +225,35 @@ describe("publish and chat", () => {
     expect((await getTrace(db, again.traceId)).createdById).toBe("token:tok-admin");
   });
 
+  it("a token is its own principal for chat history, whoever made it; a person's browser session is that person's (issue 28, item 1)", async () => {
+    const id = await agentWith(minimal());
+    await publishVersion(db, id, 1);
+    // both tokens made by the same person (the builder `actor`), who also chats in the browser
+    const builderToken: Principal = { kind: "token", tokenId: "tok-owned-b", userId, role: "builder" };
+    const viewerToken: Principal = { kind: "token", tokenId: "tok-owned-v", userId, role: "viewer" };
+    const opts = { deps, cacheTtlSeconds: 0 };
+    await chat(db, id, { message: "builder secret message", sessionId: "s-owned" }, builderToken, opts);
+    const before = calls.length;
+    const viewer = await chat(db, id, { message: "what was said?", sessionId: "s-owned" }, viewerToken, opts);
+    expect(viewer.answer).not.toContain("earlier messages");
+    expect(calls[before]).toEqual(["system", "user"]);
+    // nor does the person's browser session see the token's turns, or the token the person's
+    const person = await chat(db, id, { message: "and in the browser?", sessionId: "s-owned" }, actor, opts);
+    expect(person.answer).not.toContain("earlier messages");
+    const next = await chat(
+      db,
+      id,
+      { message: "and the builder token again", sessionId: "s-owned" },
+      builderToken,
+      opts,
+    );
+    expect(next.answer).toContain("Context: 2 earlier messages");
+    const history = calls.at(-1)!;
+    expect(history).toEqual(["system", "user", "assistant", "user"]);
+    expect((await getTrace(db, next.traceId)).createdById).toBe("token:tok-owned-b");
+    expect((await getTrace(db, person.traceId)).createdById).toBe(userId);
+  });
+
   it("a failed run is an error naming the trace: 400 INPUT_REQUIRED, 502 RUN_FAILED", async () => {
     const id = await agentWith(minimal());
     await publishVersion(db, id, 1);

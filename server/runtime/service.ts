@@ -1,14 +1,14 @@
 /**
- * The runtime's faces as service functions, shared by REST (server/http/endpoints/runtime.ts) and tRPC
- * (server/api/routers/runtime.ts): online chat on the published version (with sessions and the answer cache),
- * test runs of drafts or the latest version. Traces and feedback are in traces.ts, publishing in versions.ts.
+ * The runtime's service functions (declared as operations in operations.ts, served by REST and tRPC): online chat
+ * on the published version (with sessions and the answer cache), test runs of drafts or the latest version. Traces
+ * and feedback are in traces.ts, publishing in versions.ts.
  */
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
 import { ApiError, errors } from "../core/errors";
-import { actorRef, type Principal } from "../auth/service";
+import { actorRef, conversationRef, type Principal } from "../auth/service";
 import { cacheableWorkflow, chatCacheKey, storeCached, takeCached } from "./cache";
 import { defaultDeps, runRedactor, runWorkflow } from "./executor";
 import { notifyOnlineAnswer } from "./hooks";
@@ -114,7 +114,8 @@ export async function chat(
   const version = await loadPublished(db, agentId);
   const input = runInput(version.workflow, data.message, data.input);
   const sessionId = data.sessionId ?? null;
-  const history = sessionId ? await sessionHistory(db, agentId, sessionId, actorId(actor), version.workflow) : [];
+  const speaker = conversationRef(actor);
+  const history = sessionId ? await sessionHistory(db, agentId, sessionId, speaker, version.workflow) : [];
   const ttl = opts.cacheTtlSeconds ?? env().CHAT_CACHE_TTL_SECONDS;
   const key =
     ttl > 0 && history.length === 0 && cacheableWorkflow(version.workflow)
@@ -153,7 +154,7 @@ export async function chat(
           durationMs: Math.round(durationMs),
           startedAt,
           finishedAt: new Date(),
-          createdById: actorId(actor),
+          createdById: speaker,
         },
         select: { id: true },
       });
@@ -173,7 +174,7 @@ export async function chat(
       agentId,
       workflowVersionId: version.id,
       sessionId: sessionId ?? undefined,
-      actorId: actorId(actor),
+      actorId: speaker,
       history,
       signal: opts.signal,
     },

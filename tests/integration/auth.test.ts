@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, servers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, servers, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
 function concrete(path: string): string {
@@ -9,8 +9,9 @@ function concrete(path: string): string {
 
 const protectedEndpoints = ENDPOINTS.filter((e) => e.auth !== "none");
 
-for (const server of servers()) {
-  describe(`auth on ${server.name}`, () => {
+// the same answer from the HTTP face on either database: on one (shapeServers)
+for (const server of shapeServers()) {
+  describe(`auth on every endpoint on ${server.name}`, () => {
     it.each(protectedEndpoints.map((e) => [`${e.method} ${e.path}`, e] as const))(
       "%s: 401 without or with a bad token",
       async (_name, e) => {
@@ -29,7 +30,12 @@ for (const server of servers()) {
         expect(malformed.status).toBe(401);
       },
     );
+  });
+}
 
+// tokens, roles and sessions as stored: on both databases
+for (const server of servers()) {
+  describe(`auth on ${server.name}`, () => {
     it("403 for a role that may not write, with the JSON error body", async () => {
       const viewer = await tokenWithRole(server, "viewer");
       const annotator = await tokenWithRole(server, "annotator");
@@ -93,6 +99,26 @@ for (const server of servers()) {
             .catch((e) => e),
         ).httpStatus,
       ).toBe(401);
+    });
+
+    it("a new password or role ends the person's sessions at once; disabling already did (issue 28, item 4)", async () => {
+      const admin = trpc(server);
+      const email = `sessions-${Date.now()}@example.com`;
+      const user = await admin.admin.users.create.mutate({ email, password: "password-one", role: "annotator" });
+      const me = (cookie: string) => fetch(`${server.url}/api/trpc/me`, { headers: { cookie } });
+      const before = await signIn(server.url, email, "password-one");
+      expect((await me(before)).status).toBe(200);
+      await admin.admin.users.update.mutate({ id: user.id, password: "password-two" });
+      expect((await me(before)).status).toBe(401);
+      await expect(signIn(server.url, email, "password-one")).rejects.toThrow(/sign-in failed/);
+      const after = await signIn(server.url, email, "password-two");
+      expect((await me(after)).status).toBe(200);
+      await admin.admin.users.update.mutate({ id: user.id, role: "viewer" });
+      expect((await me(after)).status).toBe(401);
+      const third = await signIn(server.url, email, "password-two");
+      expect((await (await me(third)).json()).result.data.role).toBe("viewer");
+      await admin.admin.users.update.mutate({ id: user.id, disabled: true });
+      expect((await me(third)).status).toBe(401);
     });
 
     it("a wrong password does not sign in", async () => {

@@ -8,6 +8,23 @@ import type { ServerInfo } from "./global-setup";
 export const servers = (): ServerInfo[] => inject("servers");
 
 /**
+ * The servers an HTTP-shape suite runs against: one database's only (issue 21), PGlite's unless `on` says otherwise.
+ * Such a suite checks what the HTTP face answers (statuses, headers, the error shape, documents, clients, hostile
+ * input refused before it reaches the database), which is the same code on either database; suites whose behaviour
+ * depends on the database (races, row locks, raw SQL, the job queue, several instances) take `servers()`. With the two
+ * legs in two processes only that leg's process runs them (and the other leaves whole shape files out:
+ * integrationExclude in vitest.config.ts); in one process this picks that server, without a PostgreSQL server PGlite's.
+ */
+export function shapeServers(on: "pglite" | "postgresql" = "pglite"): ServerInfo[] {
+  // npm test's two processes (FLOWBENCH_IT_LEG, set only when a PostgreSQL server answers): the other one runs them
+  const leg = process.env.FLOWBENCH_IT_LEG;
+  if (leg) return leg === on ? servers() : [];
+  const all = servers();
+  const chosen = all.filter((s) => s.name === on);
+  return chosen.length ? chosen : all;
+}
+
+/**
  * `describe` for tests that need no started server. `npm test` runs the PGlite and the PostgreSQL leg at once, in two
  * processes that run the same files (global-setup.ts); these tests are registered in one of them only, so they run
  * (and count) once.

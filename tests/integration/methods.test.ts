@@ -1,6 +1,6 @@
 import http from "node:http";
 import { describe, expect, it } from "vitest";
-import { servers } from "./client";
+import { shapeServers } from "./client";
 
 /**
  * Every REST path, every method it does not serve: 405 METHOD_NOT_ALLOWED in the JSON error shape with an `Allow`
@@ -33,7 +33,7 @@ function raw(
   });
 }
 
-for (const server of servers()) {
+for (const server of shapeServers()) {
   describe(`wrong methods on ${server.name}`, () => {
     it("every path answers each method it does not serve with 405 METHOD_NOT_ALLOWED and exactly its own Allow", async () => {
       const doc = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {

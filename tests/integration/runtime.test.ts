@@ -161,6 +161,24 @@ for (const server of servers()) {
       expect(traces.body.items).toHaveLength(2);
     });
 
+    it("a token is its own chat principal: a viewer token the admin made never reads or writes the admin token's conversation", async () => {
+      const id = await createAgent(server, minimalWorkflow());
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const viewer = await tokenWithRole(server, "viewer"); // made by the admin token, so owned by the admin
+      const sessionId = `s-shared-${Date.now()}`;
+      const chat = (message: string, token?: string) =>
+        api(server, "POST", `/api/agents/${id}/chat`, { body: { message, sessionId }, token });
+      expect((await chat("admin secret message")).status).toBe(200);
+      const v = await chat("what did the admin say?", viewer);
+      expect(v.status, v.text).toBe(200);
+      expect(v.body.answer).not.toContain("earlier messages");
+      expect(v.body.answer).not.toContain("admin secret message");
+      const a = await chat("and now?");
+      // the admin's own first turn only: the viewer's turn did not join the admin's conversation
+      expect(a.body.answer).toContain("Context: 2 earlier messages");
+      expect(a.body.answer).not.toContain("what did the admin say?");
+    });
+
     it("pipeline_live chat calls the owner's API (WEBHOOK_BASE_URL) and returns the structured payload; pipeline test runs make no request", async () => {
       const id = await createAgent(server, dishesWorkflow());
       await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });

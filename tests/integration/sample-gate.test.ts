@@ -60,23 +60,19 @@ afterAll(async () => {
 
 describe("sample agent gate walk-through (PGlite + meal-scenes service)", () => {
   it("runs the gate set at pipeline_live and gates on human-confirmed passes only", async () => {
-    // the seeded agent and its frozen gate set: seeding runs in the background after "ready", one step at a time
-    // (agent, version, set, samples, freeze), so it is waited for until the last step is visible
-    let agent: { id: string } | undefined;
-    let set: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-    let frozen: { id: string } | undefined;
-    for (const until = Date.now() + 120_000; !frozen && Date.now() < until; ) {
-      agent = (
-        await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))
-      ).items[0];
-      set = agent ? (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}`))).items[0] : undefined;
-      frozen = set
-        ? (await ok(api(platform, "GET", `/api/eval/sets/${set.id}`))).versions.find(
-            (v: { status: string }) => v.status === "frozen",
-          )
-        : undefined;
-      if (!frozen) await new Promise((r) => setTimeout(r, 250));
-    }
+    // the seeded agent and its frozen gate set are there as soon as the server says it is ready (issue 28: ready
+    // means every start-up step is done; the seed ran in the background after "ready" before)
+    const agent: { id: string } | undefined = (
+      await ok(api(platform, "GET", "/api/builder/agents?q=Meal%20recommendation", { token: platform.adminToken }))
+    ).items[0];
+    const set: any = agent
+      ? (await ok(api(platform, "GET", `/api/eval/sets?agentId=${agent.id}`))).items[0]
+      : undefined;
+    const frozen: { id: string } | undefined = set
+      ? (await ok(api(platform, "GET", `/api/eval/sets/${set.id}`))).versions.find(
+          (v: { status: string }) => v.status === "frozen",
+        )
+      : undefined;
     expect(agent, "the sample agent was seeded").toBeTruthy();
     expect(frozen, "its gate set was frozen").toBeTruthy();
     expect(set).toMatchObject({ kind: "golden", gateThreshold: 26 });

@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { FlowbenchClient, FlowbenchError } from "@/sdk/typescript";
-import { api, describeServerIndependent, minimalWorkflow, servers } from "./client";
+import { api, describeServerIndependent, minimalWorkflow, shapeServers } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 
 function invalidWorkflow() {
@@ -212,7 +212,7 @@ except FlowbenchError as e:
   });
 });
 
-for (const server of servers()) {
+for (const server of shapeServers()) {
   describe(`SDKs and MCP on ${server.name}`, () => {
     it("TypeScript SDK: list_node_types, validate_workflow (valid and invalid), provisioning errors carry codes", async () => {
       const client = new FlowbenchClient({ baseUrl: server.url, token: server.adminToken });

@@ -45,11 +45,13 @@ const COUNT_BATCH = 1000;
 const DAY_MS = 86_400_000;
 
 const cursorOf = (startedAt: Date, id: string) => `${startedAt.toISOString()}_${id}`;
+/** A nextCursor of this list: `<ISO instant>_<trace id>`, the instant one both JavaScript and PostgreSQL hold. */
 function parseCursor(c: string | undefined): { at: Date; id: string } | null {
   if (!c) return null;
   const i = c.indexOf("_");
   const at = new Date(c.slice(0, i));
-  if (i < 0 || Number.isNaN(at.getTime()))
+  const year = at.getUTCFullYear();
+  if (i < 0 || Number.isNaN(at.getTime()) || year < 1970 || year > 9999 || i === c.length - 1)
     throw errors.badRequest("REQUEST_INVALID", "cursor is not a nextCursor of this list");
   return { at, id: c.slice(i + 1) };
 }

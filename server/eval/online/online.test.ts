@@ -195,6 +195,24 @@ describe("leads of the online loop", () => {
     expect(byMessage.get("third in a")).toEqual(["first in a", "re: first in a", "second in a", "re: second in a"]);
     expect(byMessage.get("second in b")).toEqual(["first in b", "re: first in b"]);
     expect(byMessage.get("no session")).toEqual([]);
+    // a cursor is a nextCursor of this list: one the database cannot hold is a 400, never a 500 (issue 28, item 8)
+    for (const cursor of [
+      "0000-01-01T00:00:00.000Z_x",
+      "-271821-04-20T00:00:00.000Z_x",
+      "+275760-09-13T00:00:00.000Z_x",
+      "1969-12-31T23:59:59.999Z_x",
+      "2026-01-10T00:00:00.000Z_",
+      "not-a-cursor",
+    ])
+      await expect(listLeads(db, { agentId, cursor }), cursor).rejects.toMatchObject({
+        status: 400,
+        code: "REQUEST_INVALID",
+      });
+    const next = await listLeads(db, { agentId, from: "2026-01-10", to: "2026-01-10", limit: 1 });
+    expect(next.nextCursor).toMatch(/^2026-01-10T.*Z_/);
+    expect(
+      (await listLeads(db, { agentId, from: "2026-01-10", to: "2026-01-10", cursor: next.nextCursor! })).items.length,
+    ).toBeGreaterThan(0);
   });
 
   it("the board counts each pool draft's online samples and the unconfirmed ones exactly, in the database", async () => {

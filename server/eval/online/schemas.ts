@@ -247,7 +247,12 @@ export const LeadsQuery = dayRangeQuery(
   {
     ...leadFilters,
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(80).optional().meta({ description: "nextCursor of the previous page" }),
+    cursor: z
+      .string()
+      .max(80)
+      .regex(/^(?:19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T[\d:.]+Z_.+$/, "is not a nextCursor of this list")
+      .optional()
+      .meta({ description: "nextCursor of the previous page (`<ISO instant from 1970 to 9999>_<trace id>`)" }),
   },
   { bounded: false },
 );
