@@ -64,3 +64,21 @@ export const ValidationErrorOut = ValidationOut.extend({
 });
 
 export const PublishOut = z.object({ agent: AgentOut, workflowVersionId: z.string() }).meta({ id: "PublishResult" });
+
+/** One agent with its latest version's workflow (`GET /api/builder/agents/{id}`). */
+export const AgentDetailOut = AgentOut.extend({ latest: VersionOut.nullable() });
+
+/** A page of agents; `latestSummary` describes each agent's latest version. */
+export const AgentListOut = z.object({
+  items: z.array(
+    AgentOut.extend({
+      latestSummary: z
+        .object({ warningCount: z.number().int(), nodeCount: z.number().int(), nodeTypes: z.array(z.string()) })
+        .nullable(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+/** What deleting answers over tRPC (REST answers 204). */
+export const AgentDeletedOut = z.object({ deleted: z.literal(true) });

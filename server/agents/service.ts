@@ -5,7 +5,7 @@ import { Prisma } from "../db/generated/client";
 import { isFrozenViolation } from "../db/triggers";
 import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
-import { workflowField, workflowInvalid, type ValidationResult } from "../workflow";
+import { workflowField, workflowInvalid, type Finding, type ValidationResult, type Workflow } from "../workflow";
 import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /**
@@ -84,7 +84,25 @@ const versionMetaSelect = {
 
 type Tx = Prisma.TransactionClient;
 
-function insertVersion(
+/**
+ * A stored version as the API answers it: `warnings` is JSON in the database, written only by insertVersion from the
+ * validator's findings, so it is read back as those findings (the output schemas, FindingOut, say the same).
+ */
+function storedVersion<T extends { warnings: Prisma.JsonValue }>(
+  row: T,
+): Omit<T, "warnings"> & { warnings: Finding[] } {
+  return { ...row, warnings: (row.warnings ?? []) as unknown as Finding[] };
+}
+
+/** The same with its workflow, stored only after validation passed (versions are immutable), as that workflow. */
+function storedWorkflowVersion<T extends { warnings: Prisma.JsonValue; workflow: Prisma.JsonValue }>(
+  row: T,
+): Omit<T, "warnings" | "workflow"> & { warnings: Finding[]; workflow: Workflow } {
+  const { workflow, warnings, ...rest } = row;
+  return { ...rest, warnings: (warnings ?? []) as unknown as Finding[], workflow: workflow as unknown as Workflow };
+}
+
+async function insertVersion(
   tx: Tx,
   agentId: string,
   version: number,
@@ -92,7 +110,7 @@ function insertVersion(
   result: ValidationResult,
   actor: Principal | null,
 ) {
-  return tx.workflowVersion.create({
+  const row = await tx.workflowVersion.create({
     data: {
       agentId,
       version,
@@ -103,6 +121,7 @@ function insertVersion(
     },
     select: versionMetaSelect,
   });
+  return storedVersion(row);
 }
 
 export async function createAgent(
@@ -236,7 +255,7 @@ export async function getAgent(db: Db, id: string) {
     where: { agentId_version: { agentId: id, version: agent.latestVersion } },
     select: { ...versionMetaSelect, workflow: true },
   });
-  return { ...agent, latest };
+  return { ...agent, latest: latest && storedWorkflowVersion(latest) };
 }
 
 export async function updateAgent(db: Db, id: string, input: z.input<typeof UpdateAgentInput>) {
@@ -298,7 +317,12 @@ export async function requireAgent(db: Db | Tx, agentId: string): Promise<void> 
 
 export async function listVersions(db: Db, agentId: string) {
   await requireAgent(db, agentId);
-  return db.workflowVersion.findMany({ where: { agentId }, orderBy: { version: "desc" }, select: versionMetaSelect });
+  const rows = await db.workflowVersion.findMany({
+    where: { agentId },
+    orderBy: { version: "desc" },
+    select: versionMetaSelect,
+  });
+  return rows.map(storedVersion);
 }
 
 export async function getVersion(db: Db, agentId: string, version: number) {
@@ -307,7 +331,7 @@ export async function getVersion(db: Db, agentId: string, version: number) {
     select: { ...versionMetaSelect, workflow: true },
   });
   if (!row) throw errors.notFound(`Version ${version} of agent ${agentId}`);
-  return row;
+  return storedWorkflowVersion(row);
 }
 
 /** Makes `version` the one online chat runs (POST /api/agents/{id}/chat). */

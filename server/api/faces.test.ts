@@ -52,9 +52,16 @@ const { EVAL_OPERATIONS } = evalOperationExports;
 const { RUNTIME_OPERATIONS } = runtimeOperationExports;
 const adminOperationExports = await import("../auth/operations");
 const { ADMIN_OPERATIONS } = adminOperationExports;
+const builderOperationExports = await import("../agents/operations");
+const { BUILDER_OPERATIONS } = builderOperationExports;
 
 /** Every operation declared once (server/auth/operation.ts); its faces are derived from the declaration. */
-const OPERATIONS: AnyOperation[] = [...EVAL_OPERATIONS, ...RUNTIME_OPERATIONS, ...ADMIN_OPERATIONS];
+const OPERATIONS: AnyOperation[] = [
+  ...EVAL_OPERATIONS,
+  ...RUNTIME_OPERATIONS,
+  ...ADMIN_OPERATIONS,
+  ...BUILDER_OPERATIONS,
+];
 
 /**
  * Twins not derived from a declaration yet (builder: still a REST endpoint and a hand-written procedure):
@@ -65,15 +72,7 @@ const HAND_TWINS: Record<string, string> = {
   builderValidate: "builder.validate",
   builderListRecipes: "builder.recipes",
   builderGetRecipe: "builder.recipe",
-  builderCreateAgent: "builder.agents.create",
-  builderListAgents: "builder.agents.list",
-  builderGetAgent: "builder.agents.get",
-  builderUpdateAgent: "builder.agents.update",
-  builderDeleteAgent: "builder.agents.delete",
-  builderPublishAgent: "builder.agents.publish",
-  builderAddVersion: "builder.versions.create",
   builderListVersions: "builder.versions.list",
-  builderGetVersion: "builder.versions.get",
 };
 
 const operationOf = (e: (typeof ENDPOINTS)[number]): AnyOperation | undefined =>
@@ -212,6 +211,7 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
       ...Object.entries(evalOperationExports),
       ...Object.entries(runtimeOperationExports),
       ...Object.entries(adminOperationExports),
+      ...Object.entries(builderOperationExports),
     ]) {
       if (name.endsWith("_OPERATIONS")) continue;
       expect((value as AnyOperation).id).toBe(name);

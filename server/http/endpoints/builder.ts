@@ -1,34 +1,11 @@
 import { z } from "zod";
 import { env } from "../../core/env";
 import { defineEndpoint } from "../endpoint";
-import {
-  AddVersionInput,
-  AgentParams,
-  AgentVersionParams,
-  CreateAgentInput,
-  ListAgentsQuery,
-  UpdateAgentInput,
-  addVersion,
-  createAgent,
-  deleteAgent,
-  getAgent,
-  getVersion,
-  listAgents,
-  listVersions,
-  updateAgent,
-  PublishInput,
-  publishVersion,
-} from "../../agents/service";
+import { AgentParams, listVersions } from "../../agents/service";
+import * as op from "../../agents/operations";
+import { rest } from "../rest";
 import { ErrorOut } from "../../core/errors";
-import {
-  AgentOut,
-  ProvisionOut,
-  PublishOut,
-  ValidationErrorOut,
-  ValidationOut,
-  VersionMetaOut,
-  VersionOut,
-} from "../../agents/schemas";
+import { ValidationErrorOut, ValidationOut, VersionMetaOut } from "../../agents/schemas";
 import {
   RECIPES,
   RecipeParams,
@@ -101,93 +78,52 @@ export const builderGetRecipe = defineEndpoint({
   handler: async ({ params }) => ({ status: 200, body: requireRecipe(params.name) }),
 });
 
-export const builderCreateAgent = defineEndpoint({
+const noContent = () => new Response(null, { status: 204 });
+
+export const builderCreateAgent = rest(op.builderCreateAgent, {
   ...auth,
   method: "POST",
   path: "/api/builder/agents",
-  operationId: "builderCreateAgent",
   summary: "Provision a new agent with its first workflow version",
   description:
     "Validates the workflow first; any error answers 400 with the same findings as /api/builder/validate and stores nothing.",
-  permission: "builder.write",
-  body: CreateAgentInput,
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
-    201: { description: "Created: agent, version 1 and any warnings", schema: ProvisionOut },
+    201: "Created: agent, version 1 and any warnings",
     400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
   },
-  handler: async ({ db, body, principal }) => ({
-    status: 201,
-    body: await createAgent(db, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
-  }),
 });
 
-export const builderListAgents = defineEndpoint({
+export const builderListAgents = rest(op.builderListAgents, {
   ...auth,
   method: "GET",
   path: "/api/builder/agents",
-  operationId: "builderListAgents",
   summary: "List agents (newest first, paginated)",
-  permission: "builder.read",
-  query: ListAgentsQuery,
-  responses: {
-    200: {
-      description: "A page of agents; latestSummary describes each agent's latest version",
-      schema: z.object({
-        items: z.array(
-          AgentOut.extend({
-            latestSummary: z
-              .object({ warningCount: z.number().int(), nodeCount: z.number().int(), nodeTypes: z.array(z.string()) })
-              .nullable(),
-          }),
-        ),
-        nextCursor: z.string().nullable(),
-      }),
-    },
-  },
-  handler: async ({ db, query }) => ({ status: 200, body: await listAgents(db, query) }),
+  responses: { 200: "A page of agents; latestSummary describes each agent's latest version" },
 });
 
-export const builderGetAgent = defineEndpoint({
+export const builderGetAgent = rest(op.builderGetAgent, {
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}",
-  operationId: "builderGetAgent",
   summary: "One agent with its latest version's workflow",
-  permission: "builder.read",
-  params: AgentParams,
-  responses: {
-    200: { description: "The agent", schema: AgentOut.extend({ latest: VersionOut.nullable() }) },
-    404: { description: "Not found", schema: ErrorOut },
-  },
-  handler: async ({ db, params }) => ({ status: 200, body: await getAgent(db, params.id) }),
+  responses: { 200: "The agent", 404: { description: "Not found", schema: ErrorOut } },
 });
 
-export const builderUpdateAgent = defineEndpoint({
+export const builderUpdateAgent = rest(op.builderUpdateAgent, {
   ...auth,
   method: "PATCH",
   path: "/api/builder/agents/{id}",
-  operationId: "builderUpdateAgent",
   summary: "Rename or re-describe an agent (its versions are immutable)",
-  permission: "builder.write",
-  params: AgentParams,
-  body: UpdateAgentInput,
-  responses: {
-    200: { description: "The agent", schema: AgentOut },
-    404: { description: "Not found", schema: ErrorOut },
-  },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await updateAgent(db, params.id, body) }),
+  responses: { 200: "The agent", 404: { description: "Not found", schema: ErrorOut } },
 });
 
-export const builderDeleteAgent = defineEndpoint({
+export const builderDeleteAgent = rest(op.builderDeleteAgent, {
   ...auth,
   method: "DELETE",
   path: "/api/builder/agents/{id}",
-  operationId: "builderDeleteAgent",
   summary: "Delete an agent and all its versions",
-  permission: "builder.write",
-  params: AgentParams,
   responses: {
     204: { description: "Deleted" },
     404: { description: "Not found", schema: ErrorOut },
@@ -196,34 +132,24 @@ export const builderDeleteAgent = defineEndpoint({
       schema: ErrorOut,
     },
   },
-  handler: async ({ db, params }) => {
-    await deleteAgent(db, params.id);
-    return new Response(null, { status: 204 });
-  },
+  respond: noContent,
 });
 
-export const builderAddVersion = defineEndpoint({
+export const builderAddVersion = rest(op.builderAddVersion, {
   ...auth,
   method: "POST",
   path: "/api/builder/agents/{id}/versions",
-  operationId: "builderAddVersion",
   summary: "Provision the next version of an agent's workflow",
-  permission: "builder.write",
-  params: AgentParams,
-  body: AddVersionInput,
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
-    201: { description: "Created", schema: ProvisionOut },
+    201: "Created",
     400: { description: "Invalid workflow or request", schema: ValidationErrorOut },
     404: { description: "No such agent", schema: ErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
   },
-  handler: async ({ db, params, body, principal }) => ({
-    status: 201,
-    body: await addVersion(db, params.id, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
-  }),
 });
 
+/** Hand-written: REST answers `{ items }`, the canvas' tRPC procedure an array (server/agents/operations.ts says why). */
 export const builderListVersions = defineEndpoint({
   ...auth,
   method: "GET",
@@ -239,35 +165,20 @@ export const builderListVersions = defineEndpoint({
   handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
 });
 
-export const builderGetVersion = defineEndpoint({
+export const builderGetVersion = rest(op.builderGetVersion, {
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}/versions/{version}",
-  operationId: "builderGetVersion",
   summary: "One version with its workflow",
-  permission: "builder.read",
-  params: AgentVersionParams,
-  responses: {
-    200: { description: "The version", schema: VersionOut },
-    404: { description: "Not found", schema: ErrorOut },
-  },
-  handler: async ({ db, params }) => ({ status: 200, body: await getVersion(db, params.id, params.version) }),
+  responses: { 200: "The version", 404: { description: "Not found", schema: ErrorOut } },
 });
 
-export const builderPublishAgent = defineEndpoint({
+export const builderPublishAgent = rest(op.builderPublishAgent, {
   ...auth,
   method: "POST",
   path: "/api/builder/agents/{id}/publish",
-  operationId: "builderPublishAgent",
   summary: "Publish a version for online chat",
   description:
     "Body `{ version }`: POST /api/agents/{id}/chat runs this version from now on. Cached chat answers are per version, so publishing never serves another version's answers.",
-  permission: "builder.write",
-  params: AgentParams,
-  body: PublishInput,
-  responses: {
-    200: { description: "Published", schema: PublishOut },
-    404: { description: "No such agent or version", schema: ErrorOut },
-  },
-  handler: async ({ db, params, body }) => ({ status: 200, body: await publishVersion(db, params.id, body.version) }),
+  responses: { 200: "Published", 404: { description: "No such agent or version", schema: ErrorOut } },
 });
