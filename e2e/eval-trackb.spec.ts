@@ -272,7 +272,7 @@ test("a Bad Case without a qualifying run: a manager verifies it with a reason, 
   await dialog.getByRole("button", { name: "Verify" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Bad Case verified with a reason")).toBeVisible();
-  await expect(page.getByText(/^Verified with a reason, verified by /)).toBeVisible();
+  await expect(page.getByText(/^Verified by .+ with a reason \(no qualifying run\)\.$/)).toBeVisible();
   await expect(page.getByText(`Reason: ${reason}`)).toBeVisible();
   await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(`with a reason: “${reason}”`);
   expect(await call("GET", `/api/eval/bad-cases/${bc.id}`)).toMatchObject({

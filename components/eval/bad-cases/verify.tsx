@@ -48,8 +48,9 @@ export function Verify({ badCase: b }: { badCase: BadCaseDetail }) {
     return (
       <div className="rounded-lg bg-emerald-50 p-2 text-emerald-900 ring-1 ring-emerald-200">
         <p>
-          Verified{by?.runShortId ? `: passed in ${by.runShortId}` : b.verifiedReason ? " with a reason" : ""}
-          {by?.byLabel ? `, verified by ${by.byLabel}` : ""}.
+          {by?.runShortId || !b.verifiedReason
+            ? `Verified${by?.runShortId ? `: passed in ${by.runShortId}` : ""}${by?.byLabel ? `, verified by ${by.byLabel}` : ""}.`
+            : `Verified by ${by?.byLabel ?? "a manager"} with a reason (no qualifying run).`}
         </p>
         {b.verifiedReason && <p className="mt-1 whitespace-pre-wrap">Reason: {b.verifiedReason}</p>}
       </div>
