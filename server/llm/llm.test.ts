@@ -107,6 +107,33 @@ describe("OpenAI-compatible provider (the real openai client over HTTP)", () => 
     expect(down.requests).toHaveLength(3);
   });
 
+  it("sends an Idempotency-Key: the same on the SDK's retries; from a scope, the same for the same call made again", async () => {
+    const s = await fake({ script: [{ kind: "error", status: 500, headers: { "retry-after-ms": "10" } }] });
+    const provider = createLlmProvider(settings(s.url));
+    const key = (i: number) => s.requests[i]?.headers["idempotency-key"];
+    // no scope (chat, test runs): a key of the call's own, resent on the SDK's retry, another for the next call
+    await provider.chat({ messages: [{ role: "user", content: "x" }] });
+    await provider.chat({ messages: [{ role: "user", content: "x" }] });
+    expect(s.requests).toHaveLength(3);
+    expect(key(0)).toMatch(/^flowbench-[0-9a-f-]{36}$/);
+    expect(key(1)).toBe(key(0));
+    expect(key(2)).not.toBe(key(0));
+    // a scope (an evaluation item's call): the same call made again (another process, later) sends the same key;
+    // another scope or another request body sends another key
+    const call = (scope: string, content = "q") =>
+      provider.chat({ messages: [{ role: "user", content }], idempotencyScope: scope });
+    await call("eval:run1:item1:t0:llm");
+    await createLlmProvider(settings(s.url)).chat({
+      messages: [{ role: "user", content: "q" }],
+      idempotencyScope: "eval:run1:item1:t0:llm",
+    });
+    await call("eval:run1:item2:t0:llm");
+    await call("eval:run1:item1:t0:llm", "a different prompt");
+    expect(key(3)).toMatch(/^flowbench-[0-9a-f]{48}$/);
+    expect(key(4)).toBe(key(3));
+    expect(new Set([key(3), key(5), key(6)]).size).toBe(3);
+  });
+
   it("does not retry a refused key (401) and names it", async () => {
     const s = await fake({ script: [{ kind: "error", status: 401, message: "bad key" }] });
     await expect(

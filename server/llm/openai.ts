@@ -6,7 +6,12 @@
  * connection errors, exponential backoff with jitter (0.5 s, 1 s, ... max 8 s), honouring `Retry-After` /
  * `retry-after-ms` up to 60 s. The caller's AbortSignal cancels both the in-flight request and a retry wait.
  * Failures come out as LlmError with a stable code; an abort comes out as the signal's reason.
+ *
+ * Every request carries an `Idempotency-Key` header (idempotencyKeyFor), the same on the SDK's retries of the call
+ * and, for a call given an `idempotencyScope`, on the same call made again later (an evaluation item answered again
+ * after its instance died). Providers that honour the header answer a repeated key once; the others ignore it.
  */
+import { createHash, randomUUID } from "node:crypto";
 import OpenAI, {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -64,6 +69,18 @@ function mapError(e: unknown, signal: AbortSignal | undefined): unknown {
   return e;
 }
 
+/**
+ * The `Idempotency-Key` of a call: with a scope, a digest of the scope and the request body (the same call with the
+ * same request sends the same key on every attempt; a retake whose request differs, say an http node answered
+ * differently, sends another key, so a provider never sees one key with two bodies); without one, a key of the
+ * call's own (the SDK resends it on its retries, which reuse the request options).
+ */
+export function idempotencyKeyFor(scope: string | undefined, body: unknown): string {
+  if (scope === undefined) return `flowbench-${randomUUID()}`;
+  const digest = createHash("sha256").update(scope).update("\n").update(JSON.stringify(body)).digest("hex");
+  return `flowbench-${digest.slice(0, 48)}`;
+}
+
 export function createOpenAiProvider(settings: LlmSettings): LlmProvider {
   const client = new OpenAI({
     baseURL: settings.baseUrl ?? "https://api.openai.com/v1",
@@ -78,16 +95,17 @@ export function createOpenAiProvider(settings: LlmSettings): LlmProvider {
     async chat(req: LlmRequest): Promise<LlmResponse> {
       const model = req.model ?? settings.model;
       let completion: OpenAI.Chat.Completions.ChatCompletion;
+      const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+        model,
+        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+        ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+      };
       try {
-        completion = await client.chat.completions.create(
-          {
-            model,
-            messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-            ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-            ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-          },
-          { signal: req.signal },
-        );
+        completion = await client.chat.completions.create(body, {
+          signal: req.signal,
+          headers: { "Idempotency-Key": idempotencyKeyFor(req.idempotencyScope, body) },
+        });
       } catch (e) {
         throw mapError(e, req.signal);
       }

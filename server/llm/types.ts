@@ -11,6 +11,13 @@ export type LlmRequest = {
   maxTokens?: number;
   /** Aborts the in-flight request (and any retry wait). */
   signal?: AbortSignal;
+  /**
+   * What makes this call the same call when it is made again (an evaluation item answered again after its instance
+   * died: run, item, turn and node). The provider derives the `Idempotency-Key` header from it and the request body,
+   * so a repeated call with the same request sends the same key; without it each call gets a key of its own (kept
+   * across the SDK's own retries). See idempotencyKeyFor in openai.ts.
+   */
+  idempotencyScope?: string;
 };
 
 export type LlmResponse = { text: string; usage: LlmUsage; model: string };

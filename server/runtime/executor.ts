@@ -236,6 +236,7 @@ async function walk(
           agentId: opts.agentId,
           memoryScope: opts.memoryScope ?? "",
           history,
+          idempotencyScope: opts.idempotencyScope,
           deps,
           noteInput: (input) => {
             noted = input;

@@ -44,6 +44,12 @@ export type ExecuteOptions = {
   /** Earlier turns (chat sessions, multi-turn eval scripts): given to llm nodes as prior messages. */
   history?: ChatTurn[];
   signal?: AbortSignal;
+  /**
+   * What makes this execution the same execution when it is made again (an eval item's turn: run, item, turn), so a
+   * model call made again after an instance died sends the same idempotency key (`<scope>:<node id>`, see
+   * LlmRequest.idempotencyScope). Without it every model call gets a key of its own.
+   */
+  idempotencyScope?: string;
   limits?: { maxSteps?: number; timeoutMs?: number };
 };
 

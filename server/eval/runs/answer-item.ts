@@ -154,6 +154,8 @@ async function answerClaimed(
   const ctx = await runContext(job.runId);
   // memory of this attempt only: starts empty (reproducible), never production; dropped once the answer is stored
   const memoryScope = `eval-item:${job.itemId}:${attempt}`;
+  // the same on every attempt: a model call sent again after an instance died carries the same idempotency key
+  const idempotencyScope = `eval:${job.runId}:${job.itemId}`;
   const outcome = await answerSample(db, {
     workflow: ctx.workflow,
     tier: ctx.tier,
@@ -162,6 +164,7 @@ async function answerClaimed(
     question: sample.question,
     script: (sample.script as Turn[] | null) ?? null,
     memoryScope,
+    idempotencyScope,
     signal: opts.signal,
   }).finally(() => clearMemoryScope(db, memoryScope).catch(() => undefined));
   if (!opts.alive()) return; // simulated process death: nothing after this point happens
@@ -189,7 +192,7 @@ async function answerClaimed(
       steps: outcome.steps,
       hasHttpNodes: ctx.hasHttpNodes,
     }),
-    { signal: opts.signal },
+    { signal: opts.signal, idempotencyScope: `${idempotencyScope}:judge` },
   );
   if (!opts.alive()) return;
   const now = new Date();

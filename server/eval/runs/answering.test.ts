@@ -113,6 +113,7 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 3 }, null);
     model.answered.clear();
     model.aborted = 0;
+    const requestsBefore = model.requests.length;
 
     const q1 = await startQueue();
     await startRun(db, run.id);
@@ -152,6 +153,22 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     // one stored eval trace per item that succeeded
     const traces = await db.trace.count({ where: { id: { in: items.map((i) => i.traceId!) } } });
     expect(traces).toBe(n);
+    // at-least-once: a model call cut off by the crash or the stop is sent again with the same idempotency key;
+    // every item's call has a key of its own
+    const asked = new Set(items.map((i) => i.question));
+    const keys = new Map<string, Set<string>>();
+    let resent = 0;
+    for (const r of model.requests.slice(requestsBefore)) {
+      const messages = r.body.messages ?? [];
+      const question = messages.at(-1)?.content ?? "";
+      if (!asked.has(question) || messages.some((m) => m.content.includes("strict evaluator"))) continue;
+      if (keys.has(question)) resent++;
+      keys.set(question, (keys.get(question) ?? new Set()).add(String(r.headers["idempotency-key"])));
+    }
+    expect(keys.size).toBe(n);
+    expect(resent).toBeGreaterThan(0);
+    for (const [question, k] of keys) expect(k.size, question).toBe(1);
+    expect(new Set([...keys.values()].flatMap((k) => [...k])).size).toBe(n);
   }, 180_000);
 
   it("a graceful stop lets in-flight items finish before the worker exits", async () => {

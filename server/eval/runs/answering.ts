@@ -44,6 +44,11 @@ export type AnswerTarget = {
   script: Turn[] | null;
   /** The isolated memory scope shared by the script's turns (starts empty; never the agent's production memory). */
   memoryScope: string;
+  /**
+   * The item's idempotency scope (the same on every attempt): each turn's execution gets `<scope>:t<turn>`, so a
+   * model call made again after an instance died sends the same idempotency key (server/runtime ExecuteOptions).
+   */
+  idempotencyScope?: string;
   signal?: AbortSignal;
 };
 
@@ -76,7 +81,7 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
     judgeText: "",
   };
   const answers: string[] = [];
-  for (const step of plan) {
+  for (const [turn, step] of plan.entries()) {
     if (step.kind === "preset") {
       history.push({ role: step.turn.role, content: step.turn.content });
       turns?.push({ ...step.turn });
@@ -98,6 +103,7 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
         workflowVersionId: t.workflowVersionId,
         history: history.length ? [...history] : undefined,
         memoryScope: t.memoryScope,
+        ...(t.idempotencyScope !== undefined ? { idempotencyScope: `${t.idempotencyScope}:t${turn}` } : {}),
         signal: t.signal,
       });
     } catch (e) {

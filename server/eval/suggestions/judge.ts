@@ -96,6 +96,8 @@ export type JudgeProvider = {
     temperature?: number;
     maxTokens?: number;
     signal?: AbortSignal;
+    /** the idempotency scope of the call (server/llm LlmRequest) */
+    idempotencyScope?: string;
   }): Promise<{ text: string; usage: { promptTokens: number; completionTokens: number }; model: string }>;
 };
 
@@ -131,7 +133,7 @@ export function parseJudgeReply(text: string): LlmJudgeOut | null {
  */
 export async function llmJudge(
   provider: JudgeProvider,
-  input: { question: string; points: string[]; answer: string; signal?: AbortSignal },
+  input: { question: string; points: string[]; answer: string; signal?: AbortSignal; idempotencyScope?: string },
 ): Promise<JudgeResult> {
   const judge = `llm:${provider.name}`;
   if (input.points.length === 0)
@@ -149,6 +151,7 @@ export async function llmJudge(
     temperature: 0,
     maxTokens: 800,
     signal: input.signal,
+    ...(input.idempotencyScope !== undefined ? { idempotencyScope: input.idempotencyScope } : {}),
   });
   const usage = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, calls: 1 };
   const parsed = parseJudgeReply(reply.text);

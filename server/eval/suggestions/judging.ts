@@ -42,7 +42,7 @@ export function judgeProvider(): JudgeProvider | null {
 
 export async function suggest(
   input: SuggestInput,
-  opts: { provider?: JudgeProvider | null; signal?: AbortSignal } = {},
+  opts: { provider?: JudgeProvider | null; signal?: AbortSignal; idempotencyScope?: string } = {},
 ): Promise<SuggestOutput> {
   const provider = opts.provider === undefined ? judgeProvider() : opts.provider;
   const text = input.judgeText ?? input.answer;
@@ -68,6 +68,7 @@ export async function suggest(
         points: input.expectedPoints,
         answer: text,
         signal: opts.signal,
+        idempotencyScope: opts.idempotencyScope,
       });
     } catch (e) {
       judge = {

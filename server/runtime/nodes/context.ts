@@ -38,6 +38,8 @@ export type NodeContext<C = Record<string, unknown>> = {
   /** The memory scope: "" production (online sources), anything else an isolated scope (see ExecuteOptions). */
   memoryScope: string;
   history: readonly ChatTurn[];
+  /** The execution's idempotency scope (ExecuteOptions.idempotencyScope), if any. */
+  idempotencyScope?: string;
   deps: RuntimeDeps;
   /** Records the rendered inputs early, so a failed step still shows what it was about to do. */
   noteInput(input: unknown): void;

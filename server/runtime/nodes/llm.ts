@@ -31,6 +31,8 @@ export async function runLlm(ctx: NodeContext<LlmConfig>): Promise<NodeOutcome> 
       temperature: config.temperature,
       maxTokens: config.maxTokens,
       signal: ctx.signal,
+      // a node runs at most once per execution, so the execution's scope and the node id name this call
+      ...(ctx.idempotencyScope !== undefined ? { idempotencyScope: `${ctx.idempotencyScope}:${ctx.node.id}` } : {}),
     });
     const usage = res.usage;
     return {
