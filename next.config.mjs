@@ -14,12 +14,9 @@ const nextConfig = {
     "pyodide",
   ],
   typedRoutes: false,
-  experimental: {
-    // proxy.ts runs on API paths (it answers undecodable paths with a JSON 400); Next then buffers request bodies up
-    // to this size and would cut longer ones. Above the largest documented body (12 MiB evaluation uploads); a larger
-    // body still gets 413 from its Content-Length.
-    proxyClientMaxBodySize: 16 * 1024 * 1024,
-  },
+  // No `experimental.proxyClientMaxBodySize`: proxy.ts runs on pages only, so Next never buffers an API request's body
+  // (it reads a whole body before running proxy.ts); the routes read bodies themselves, after authentication, up to
+  // their limits (server/core/body.ts).
   // Parallel work on one checkout (several developers' builds at once) can keep separate build folders.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Only for such parallel builds of work in progress; `npm test` and CI always type-check.

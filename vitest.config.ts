@@ -41,7 +41,7 @@ const pureUnit = [
 const file = (name: string) => `tests/integration/${name}.test.ts`;
 const integrationExclude: Record<string, string[]> = {
   pglite: [file("multi-instance"), file("fuzz")],
-  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp")],
+  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies")],
 };
 
 export default defineConfig({

@@ -2,6 +2,7 @@ import { EnvError, env } from "./core/env";
 import { setReadiness } from "./core/readiness";
 import { databaseTarget } from "./db/url";
 import { installMethodsGuard, loadRouteMethods } from "./http/methods-guard";
+import { installPathGuard } from "./http/path-guard";
 import { installStartupProbes } from "./http/startup-probes";
 
 /*
@@ -57,6 +58,7 @@ export async function startServer(): Promise<void> {
   const target = databaseTarget();
   setReadiness("starting", "applying migrations");
   installMethodsGuard(); // the seven standard methods as Allow until the route table is loaded (below)
+  installPathGuard(); // undecodable API paths: 400 before Next (proxy.ts no longer runs on API paths)
   const started = Date.now();
   const [{ getDb }, { deployMigrations }, { bootstrapAccess }, { loadSharedAuthSecret }] = await Promise.all([
     import("./db/client"),

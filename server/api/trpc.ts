@@ -78,20 +78,26 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
 });
 
 export const router = t.router;
-/** Every procedure: errors mapped to the one vocabulary, unstorable input refused; `procedure` adds the permission. */
-const baseProcedure = t.procedure.use(mapErrors).use(storableInput);
 
-/** A procedure that requires a principal holding `permission`. */
+/**
+ * A procedure that requires a principal holding `permission`: errors mapped to the one vocabulary, the caller checked,
+ * then unstorable input refused. The caller comes first because tRPC reads the request body when a procedure first
+ * asks for its input (`getRawInput`): an unauthenticated or forbidden call is refused without reading it
+ * (server/api/handler.ts).
+ */
 export function procedure(permission: Permission) {
-  return baseProcedure.use(({ ctx, next }) => {
-    if (!ctx.principal)
-      throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
-    if (!can(ctx.principal.role, permission)) {
-      throw new TRPCError({
-        code: "FORBIDDEN",
-        message: `Your role (${ctx.principal.role}) may not do this (needs ${permission})`,
-      });
-    }
-    return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
-  });
+  return t.procedure
+    .use(mapErrors)
+    .use(({ ctx, next }) => {
+      if (!ctx.principal)
+        throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
+      if (!can(ctx.principal.role, permission)) {
+        throw new TRPCError({
+          code: "FORBIDDEN",
+          message: `Your role (${ctx.principal.role}) may not do this (needs ${permission})`,
+        });
+      }
+      return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
+    })
+    .use(storableInput);
 }

@@ -3,6 +3,7 @@ import { getDb, type Db } from "../db/client";
 import type { AuthMode } from "../auth/principal";
 import { can, type Permission } from "../auth/roles";
 import type { Principal } from "../auth/service";
+import { closeIfUnread, limitBody } from "../core/body";
 import { ApiError, errors } from "../core/errors";
 import { findUnstorable } from "../core/text";
 
@@ -51,27 +52,6 @@ export function json(status: number, body: unknown, headers?: HeadersInit): Resp
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
   });
-}
-
-/** Reads the body as text, refusing more than `limit` bytes even when Content-Length is absent or lies. */
-async function readBody(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw errors.tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function zodDetails(error: ZodError, root: string) {
@@ -157,9 +137,17 @@ export async function authorize(
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
-/** Turns an endpoint into a Next.js route handler: auth, parse, call, map errors. */
+/**
+ * Turns an endpoint into a Next.js route handler: auth, parse, call, map errors. The body is read last, after
+ * authentication and the other checks on the headers, and never past its limit (server/core/body.ts); an answer that
+ * leaves it unread (a refusal, an endpoint that takes no body) closes the connection instead of draining it.
+ */
 export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
+    // nothing is read until the body is asked for, after authentication; an endpoint without a body schema that
+    // reads the request itself (MCP) gets the same limit
+    const guarded = limitBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+    let response: Response;
     try {
       const principal = await authorize(endpoint, request.headers);
       const params = parsePart(endpoint.params, await context.params, "path");
@@ -175,7 +163,7 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
             "Send the body as JSON with Content-Type: application/json",
           );
         }
-        const text = await readBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+        const text = await guarded.request.text();
         let raw: unknown;
         try {
           raw = text.trim() ? JSON.parse(text) : undefined;
@@ -185,11 +173,19 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
         if (raw === undefined) throw errors.badRequest("REQUEST_INVALID", "A JSON request body is required");
         body = parsePart(endpoint.body, raw, "body");
       }
-      const result = await endpoint.handler({ principal, params, query, body, db: await getDb(), request });
-      return result instanceof Response ? result : json(result.status, result.body);
+      const result = await endpoint.handler({
+        principal,
+        params,
+        query,
+        body,
+        db: await getDb(),
+        request: guarded.request,
+      });
+      response = result instanceof Response ? result : json(result.status, result.body);
     } catch (error) {
-      return errorResponse(error);
+      response = errorResponse(error);
     }
+    return closeIfUnread(response, guarded.unread());
   };
 }
 

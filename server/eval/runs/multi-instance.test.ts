@@ -4,6 +4,7 @@ import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
 import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type ModelServer } from "../testing";
 import { EvalQueue } from "./queue";
+import { EVAL_QUEUE } from "./queue-jobs";
 import { registerEvalQueue } from "./worker";
 import { createRun, getItem, getRun, listItems, setVerdict, startRun } from "../index";
 
@@ -155,6 +156,54 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     const items = (await listItems(db, run.id, {})).items;
     expect(items.every((i) => i.status === "answered" && i.traceId)).toBe(true);
     expect(items.filter((i) => i.attempts > 1).length).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it("jobs a dead instance fetched but never claimed are retried within about a lease, not after the item timeout", async () => {
+    for (const q of queues.splice(0)) await q.stop();
+    const agentId = (await seedAgent(db)).id;
+    const n = 6;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "fetched" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 4 }, null);
+    const lease = 3;
+    // instance A fetches two of the run's jobs and dies before claiming their items (kill -9 between fetch and claim)
+    const a = await EvalQueue.start({ db, target, worker: false, log: () => undefined });
+    registerEvalQueue(a);
+    await startRun(db, run.id);
+    const held = await a.boss.fetch(EVAL_QUEUE, { batchSize: 2 });
+    expect(held).toHaveLength(2);
+    await a.stop({ crash: true });
+    const died = Date.now();
+    model.answered.clear();
+    model.delayMs = 150;
+    const logs: string[] = [];
+    const b = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: (m) => logs.push(m),
+    });
+    queues.push(b);
+    registerEvalQueue(b);
+    while ((await getRun(db, run.id)).status !== "awaiting_review") {
+      if (Date.now() - died > 30_000) {
+        const left = (await listItems(db, run.id, {})).items.filter((i) => i.status !== "answered");
+        throw new Error(
+          `A's fetched jobs were not taken over: ${JSON.stringify(left.map((i) => [i.status, i.attempts]))}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a lease (3 s) since A fetched them plus a sweep (a third of a lease) plus the retry; bounded at 5 leases
+    expect(Date.now() - died).toBeLessThan(lease * 1000 * 5);
+    expect(logs.some((l) => l.includes("not seen for a lease"))).toBe(true);
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.every((i) => i.status === "answered" && i.attempts === 1)).toBe(true);
+    expect(model.answered.size).toBe(n);
+    for (const [question, count] of model.answered) expect(count, question).toBe(1);
   }, 120_000);
 
   it("verdict writes through two instances on one item are atomic: 40 concurrent writes leave a complete history chain", async () => {

@@ -4,7 +4,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { env } from "../../core/env";
 import { defineEndpoint, json } from "../endpoint";
 import { ErrorOut } from "../../core/errors";
-import { nodeTypesSummary, validateWorkflowRequest } from "../../workflow";
+import { nodeTypesSummary, validateWorkflowRequest, WORKFLOW_LIMITS } from "../../workflow";
 import { createBuilderMcpServer } from "../../mcp/tools";
 
 /** What the MCP transport answers a request it cannot take (JSON-RPC 2.0 error object). */
@@ -55,6 +55,7 @@ export const mcp = defineEndpoint({
   tag: "Workflow builder",
   auth: "token",
   permission: "builder.read",
+  maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes, // builder_validate takes a workflow, as POST /api/builder/validate does
   responses: {
     200: { description: "JSON-RPC response" },
     202: {
@@ -69,6 +70,7 @@ export const mcp = defineEndpoint({
       description: "The Accept header must list both application/json and text/event-stream (Streamable HTTP)",
       schema: JsonRpcError,
     },
+    413: { description: "PAYLOAD_TOO_LARGE: the body exceeds the limit of a workflow request", schema: ErrorOut },
     415: { description: "The body must be application/json", schema: JsonRpcError },
   },
   handler: async ({ request }) => {

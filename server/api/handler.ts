@@ -1,0 +1,29 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { closeIfUnread, limitBody } from "../core/body";
+import { EVAL_LIMITS } from "../eval";
+import { appRouter } from "./root";
+import { createContext } from "./trpc";
+
+/**
+ * The largest tRPC request body: the largest input any procedure takes, an evaluation upload (the file travels
+ * JSON-escaped), as over REST. A batch shares it.
+ */
+export const TRPC_MAX_BODY_BYTES = EVAL_LIMITS.maxUploadBodyBytes;
+
+/**
+ * The tRPC route (app/api/trpc/[trpc]/route.ts). tRPC reads the body only when a procedure first asks for its input,
+ * and every procedure checks the caller before that (`procedure` in trpc.ts), so an unauthenticated call is refused
+ * (401) without reading a byte; an authenticated one reads at most TRPC_MAX_BODY_BYTES (413 PAYLOAD_TOO_LARGE at once
+ * on a larger Content-Length, at the first chunk past it otherwise: server/core/body.ts), and an answer that leaves
+ * the body unread closes the connection.
+ */
+export async function handleTrpc(req: Request): Promise<Response> {
+  const guarded = limitBody(req, TRPC_MAX_BODY_BYTES);
+  const response = await fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: guarded.request,
+    router: appRouter,
+    createContext: () => createContext({ headers: req.headers }),
+  });
+  return closeIfUnread(response, guarded.unread());
+}
