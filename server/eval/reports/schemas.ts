@@ -10,6 +10,25 @@ import { SET_KINDS } from "../sets/schemas";
 import { BAD_CASE_STATUSES } from "../verdicts/schemas";
 
 const date = z.iso.datetime();
+
+/** A pass rate's 95 % Wilson score interval (server/eval/reports/statistics.ts). */
+export const IntervalOut = z
+  .object({
+    low: z.number().min(0).max(1).meta({ description: "Lower end, a fraction (rounded down to 4 decimals)" }),
+    high: z.number().min(0).max(1).meta({ description: "Upper end, a fraction (rounded up to 4 decimals)" }),
+  })
+  .nullable()
+  .meta({
+    description: "95 % Wilson score interval of the pass rate over n questions; null when n is 0 (nothing to count)",
+  });
+const humanN = z
+  .number()
+  .int()
+  .meta({ description: "The questions the human interval counts: those with a verdict (unjudged ones are not in n)" });
+const machineN = z.number().int().meta({
+  description:
+    "The questions the machine interval counts: those with a suggestion (pass, fail or unknown; an unknown is not a pass)",
+});
 const dateOrNull = date.nullable();
 
 export const CompareQuery = z.object({
@@ -126,6 +145,14 @@ const groupOut = z.object({
   judged: z.number().int(),
   machinePassRate: z.number().nullable(),
   humanPassRate: z.number().nullable(),
+  humanN,
+  humanInterval: IntervalOut.meta({
+    description: "95 % Wilson interval of humanPass / humanN (null when humanN is 0)",
+  }),
+  machineN,
+  machineInterval: IntervalOut.meta({
+    description: "95 % Wilson interval of machinePass / machineN (null when machineN is 0)",
+  }),
 });
 
 export const ReportOut = z
@@ -171,6 +198,8 @@ export const ReportOut = z
         description:
           "The questions passRate divides by: while the run is answering, those answered so far (answered or failed); then all",
       }),
+      n: machineN,
+      interval: IntervalOut.meta({ description: "95 % Wilson interval of pass / n (null when n is 0)" }),
       note: z.string(),
     }),
     human: z.object({
@@ -179,6 +208,10 @@ export const ReportOut = z
       unjudged: z.number().int(),
       passRate: z.number().nullable(),
       passRateOfJudged: z.number().nullable(),
+      n: humanN,
+      interval: IntervalOut.meta({
+        description: "95 % Wilson interval of pass / n, the rate of the judged (passRateOfJudged); null when n is 0",
+      }),
       note: z.string(),
     }),
     breakdown: z.object({
