@@ -288,6 +288,13 @@ const rates = z.object({
   a: z.number().nullable().meta({ description: "null when the run has no verdict (human) or no suggestion (machine)" }),
   b: z.number().nullable(),
   delta: z.number().nullable().meta({ description: "b - a; null when either side is null" }),
+  n: z.object({ a: z.number().int(), b: z.number().int() }).meta({
+    description:
+      "The questions each interval counts: with a human verdict (human) or a suggestion (machine); unjudged ones are not in n",
+  }),
+  interval: z
+    .object({ a: IntervalOut, b: IntervalOut })
+    .meta({ description: "Each run's 95 % Wilson interval of its passes over n (null when n is 0)" }),
 });
 
 export const CompareOut = z
@@ -298,6 +305,38 @@ export const CompareOut = z
     summary: z.record(outcome, z.number().int()),
     machineSummary: z.record(outcome, z.number().int()),
     passRates: z.object({ human: rates, machine: rates }),
+    paired: z
+      .object({
+        bothPass: z.number().int(),
+        onlyA: z.number().int().meta({ description: "A pass / B fail (b of McNemar's test; outcome regressed)" }),
+        onlyB: z.number().int().meta({ description: "A fail / B pass (c of McNemar's test; outcome fixed)" }),
+        bothFail: z.number().int(),
+        n: z.number().int().meta({ description: "Questions both runs have a human verdict for: the four cells added" }),
+        pValue: z.number().min(0).max(1).meta({
+          description:
+            "Exact two-sided McNemar p-value: min(1, 2 P(X <= min(b, c))), X ~ Binomial(b + c, 0.5); 1 when b + c = 0",
+        }),
+        significant: z.boolean().meta({ description: "pValue below 0.05" }),
+        sentence: z.string().meta({
+          description:
+            'For people: "B is better on 3 questions and worse on 1; the difference is not significant (p = 0.63)"',
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "The paired table over the questions both runs have a human verdict for, only on two runs of the same set version; null otherwise (pairedUnavailable says why)",
+      }),
+    pairedUnavailable: z
+      .object({
+        code: z.enum(["DIFFERENT_SET", "DIFFERENT_SET_VERSION"]),
+        reason: z.string(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Why there is no paired table (the runs are of different sets or set versions: compare passRates with their intervals instead); null when paired is given",
+      }),
     questions: z
       .array(
         z.object({
