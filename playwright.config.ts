@@ -38,9 +38,10 @@ export default defineConfig({
   // servers) can take longer than Playwright's default 5 s to answer, and a passing assertion does not wait longer
   expect: { timeout: 15_000 },
   retries: 0,
-  // Two spec files at a time: the eval specs start servers of their own and the others use data they create
-  // themselves, so files never share state. Tests within a file still run in order.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Four spec files at a time: the eval specs start servers of their own and the others use data they create
+  // themselves, so files never share state. Tests within a file still run in order. The stage mostly waits (runs being
+  // answered, pages settling): two workers kept less than one core busy.
+  workers: Number(process.env.E2E_WORKERS ?? 4),
   projects,
   outputDir: `.tmp/e2e-results-${PORT}`,
   use: {

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, in the order that lets later stages use earlier ones; stages on one line run at once.
-//   lint and format (Biome)
-//   unit tests (vitest, no server) + db:check (schema and migrations in sync) + sample-app acceptance: none needs the
-//     build and each mostly waits (PGlite, child processes, local servers)
-//   production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
-//   integration tests over real HTTP, the PGlite and the PostgreSQL leg at once (two processes); the HTTP-shape suites
-//     run in one leg only (integrationExclude in vitest.config.ts)
-//   Playwright in Debian's Chromium against the production build
+// `npm test`: the whole suite; each stage starts as soon as what it needs is done, beside the others:
+//   lint and format (Biome), first and alone (two seconds)
+//   then at once: unit tests (vitest, no server), db:check (schema and migrations in sync), the sample app's
+//     acceptance, and the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources
+//     in the tree)
+//   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, two
+//     processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts) and Playwright in
+//     Debian's Chromium against the production build
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -147,7 +147,7 @@ function playwrightCounts(file) {
  */
 async function stages(...list) {
   const active = list.filter(([name]) => !only.length || only.includes(name));
-  const together = active.length > 1;
+  const together = active.length > 1 || overlapping;
   if (together) console.log(`\n=== ${active.map(([name]) => name).join(" + ")} at once ===`);
   const done = await Promise.all(
     active.map(async ([name, fn]) => {
@@ -162,6 +162,8 @@ async function stages(...list) {
   results.push(...done);
 }
 const stage = (name, fn) => stages([name, fn]);
+/** whether stages run beside others (their output lines are then prefixed with the stage's name) */
+let overlapping = false;
 
 /** Counts of several vitest JSON reports added up (null when one is missing: the runner crashed). */
 function addCounts(list) {
@@ -286,14 +288,24 @@ const e2e = [
 ];
 
 await stages(lint);
-// Three stages that need no build and mostly wait (PGlite, child processes, local servers) run side by side.
-await stages(unit, dbCheck, ...(hasSampleApp ? [sampleApp] : []));
-await stages(build);
-built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
-await stages(integration);
-await stages(e2e);
+// Every stage starts as soon as what it needs is there, beside the others: the stages that need no build (unit, db:check,
+// the sample app's acceptance) beside the build, and the two that need it (integration, browser) beside each other once
+// it is done. Each mostly waits (PGlite, child processes, servers, a browser), so one after the other left a core idle
+// for most of the run.
+overlapping =
+  [unit, dbCheck, build, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
+await Promise.all([
+  stages(unit, dbCheck, ...(hasSampleApp ? [sampleApp] : [])),
+  (async () => {
+    await stages(build);
+    built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
+    await stages(integration, e2e);
+  })(),
+]);
 
 console.log("\n=== summary ===");
+const ORDER = ["lint", "unit", "db-check", "sample-app", "build", "integration", "e2e"];
+results.sort((a, b) => ORDER.indexOf(a.name) - ORDER.indexOf(b.name));
 for (const r of results) {
   console.log(
     `${r.ok ? "ok  " : "FAIL"} ${r.name.padEnd(12)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds}s${r.cpu === null ? "" : ` (cpu ${r.cpu}s)`}${r.together ? " (beside others)" : ""}`,
@@ -310,4 +322,5 @@ if (failures.length) {
 }
 console.log(`total ${((Date.now() - runStarted) / 1000).toFixed(1)}s`);
 console.log(`flowbench: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+fs.rmSync(out, { recursive: true, force: true });
 process.exit(failed > 0 || results.some((r) => !r.ok) ? 1 : 0);

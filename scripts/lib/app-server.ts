@@ -15,6 +15,11 @@ export type StartedServer = {
   adminPassword: string;
   logFile: string;
   stop: () => Promise<void>;
+  /**
+   * kill -9, as an instance dies: the server's process group when started with `group: true` (the server and every
+   * process it started), else its process. No graceful step runs; `stop()` afterwards only cleans up.
+   */
+  kill: () => void;
 };
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -119,13 +124,18 @@ export async function createPostgresDatabase({ migrated = false }: { migrated?: 
  * A `pglite:<folder>` that is absent or empty starts as a copy of the migrated empty database (server/db/test-db.ts)
  * unless `migrated: false`: start-up then finds every migration applied instead of applying them all (about 4 s of
  * each start on 2 cores). The e2e web server (playwright.config.ts), `db:check` and multi-instance on PostgreSQL still
- * migrate from nothing at start-up.
+ * migrate from nothing at start-up. `group`: the server leads a process group of its own, so `kill()` ends all of it
+ * (off by default: a server in the caller's group also gets the terminal's Ctrl-C).
  */
 export async function startServer(
   name: string,
   databaseUrl: string,
   extraEnv: Record<string, string> = {},
-  { until = "ready", migrated = true }: { until?: "ready" | "alive"; migrated?: boolean } = {},
+  {
+    until = "ready",
+    migrated = true,
+    group = false,
+  }: { until?: "ready" | "alive"; migrated?: boolean; group?: boolean } = {},
 ): Promise<StartedServer> {
   const pgliteDir = /^pglite:(?!memory(:|$))(.+)$/.exec(databaseUrl)?.[2];
   if (migrated && pgliteDir) {
@@ -160,6 +170,7 @@ export async function startServer(
         ...extraEnv,
       },
       stdio: ["ignore", log, log],
+      detached: group,
     },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -189,8 +200,13 @@ export async function startServer(
     adminEmail,
     adminPassword,
     logFile,
+    kill: () => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+      if (group) process.kill(-child.pid, "SIGKILL");
+      else child.kill("SIGKILL");
+    },
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");
         await new Promise<void>((resolve) => {
           const t = setTimeout(() => {

@@ -23,8 +23,9 @@ import { resolve, sampleOf, type JsonSchema } from "./schema-values";
  * document) is refused as REQUEST_INVALID: the document would then promise less than the server checks.
  * Every `cursor` also gets every value of HOSTILE_CURSOR.
  * Bounded: a fixed number of hostile values per field (rotating through the lists, so the run as a whole sends every
- * value to every kind of field), 4 requests in flight, and a deadline per database leg that fails (listing what was
- * not reached) rather than skipping. Per-operation timings and every problem go to .tmp/fuzz-<leg>.txt.
+ * value to every kind of field) and 4 requests in flight: the work is fixed, so it has no deadline of its own (a
+ * deadline of 120 s left 21 operations unreached on a loaded machine, a failure that said nothing about the server);
+ * the test's time limit only stops a runaway. Per-operation timings and every problem go to .tmp/fuzz-<leg>.txt.
  */
 type Param = { in: "path" | "query"; name: string; schema?: JsonSchema; required?: boolean };
 type Operation = {
@@ -38,8 +39,6 @@ type Op = { method: string; path: string; op: Operation };
 type Seed = Record<string, string>;
 type Sent = { method: string; url: string; body?: string; headers?: Record<string, string> };
 
-/** A leg that has not reached every operation by then fails (typically ~20-40 s on PGlite, less on PostgreSQL; ~3x headroom for a loaded CI machine). */
-const DEADLINE_MS = 120_000;
 const IN_FLIGHT = 4;
 const SEED = 20261125;
 
@@ -455,9 +454,7 @@ for (const server of shapeServers("postgresql")) {
       const baseStatus = new Map<string, number>();
       const timing: string[] = [];
       let sent = 0;
-      const deadline = started + DEADLINE_MS;
       for (const [n, op] of ops.entries()) {
-        if (Date.now() > deadline) break;
         const requests =
           op.path === "/api/mcp" ? mcpRequests(server.adminToken) : requestsFor(op, doc, seed, n, server.adminToken);
         // the base request alone first (its answer is judged on its own), then the mutations, a few at a time
@@ -508,6 +505,7 @@ for (const server of shapeServers("postgresql")) {
       });
       // the generator builds requests the server takes: most base requests succeed
       expect([...baseStatus.values()].filter((s) => s < 300).length).toBeGreaterThan(ops.length * 0.7);
-    }, 200_000);
+      // a limit, not a measure: typically 20-40 s; about 1,700 requests that took 120 s for 59 of 80 operations at load 20
+    }, 600_000);
   });
 }

@@ -8,12 +8,15 @@ import {
   type StartedServer,
 } from "../../scripts/lib/app-server";
 import { LOCKS } from "../../server/db/locks";
-import { api, minimalWorkflow, signIn } from "./client";
+import { startFakeLlmServer, type FakeLlmServer } from "../../server/llm/testing";
+import { api, minimalWorkflow, ok, signIn } from "./client";
 
 /**
  * Two instances started at the same moment on one fresh PostgreSQL database, as a user scales out behind a load
  * balancer: both come up (one migrates, the other waits for it), both are ready, a browser session signed in on one
- * works on the other without NEXTAUTH_SECRET, and both see the same data. Skipped with a notice without PostgreSQL.
+ * works on the other without NEXTAUTH_SECRET, and both see the same data; then one of them dies (kill -9 of its process
+ * group) in the middle of an evaluation run and the other answers everything it held. Skipped with a notice without
+ * PostgreSQL.
  */
 const hasPg = await postgresReachable();
 if (!hasPg) console.warn("[integration] NOTICE: no PostgreSQL server reachable: the two-instance test is SKIPPED");
@@ -21,10 +24,18 @@ if (!hasPg) console.warn("[integration] NOTICE: no PostgreSQL server reachable: 
 describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
   const started: StartedServer[] = [];
   const drops: (() => Promise<void>)[] = [];
+  /** the model both instances call (a local OpenAI-compatible server), and the pair the first test starts */
+  let model: FakeLlmServer | undefined;
+  let pair: { a: StartedServer; b: StartedServer; url: string } | undefined;
+  const modelEnv = async () => {
+    model ??= await startFakeLlmServer();
+    return { OPENAI_BASE_URL: model.url, OPENAI_API_KEY: "sk-local-test", EVAL_JUDGE: "builtin" };
+  };
 
   afterAll(async () => {
     for (const s of started) await s.stop().catch(() => undefined);
     for (const drop of drops) await drop();
+    await model?.close();
   });
 
   it("start together, are both ready, share sessions and data", async () => {
@@ -34,9 +45,14 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     const shared = {
       FLOWBENCH_INIT_API_TOKEN: `it_${crypto.randomUUID().replaceAll("-", "")}`,
       FLOWBENCH_SEED_SAMPLE_AGENT: "on",
+      ...(await modelEnv()),
     };
-    const [a, b] = await Promise.all([startServer("mi-a", db.url, shared), startServer("mi-b", db.url, shared)]);
+    const [a, b] = await Promise.all([
+      startServer("mi-a", db.url, shared, { group: true }),
+      startServer("mi-b", db.url, shared, { group: true }),
+    ]);
     started.push(a!, b!);
+    pair = { a: a!, b: b!, url: db.url };
     const logs = [a!, b!].map((s) => fs.readFileSync(s.logFile, "utf8"));
     // exactly one applied the migrations; the other found them applied (after waiting, when it came second)
     expect(logs.filter((l) => /database .*: applied /.test(l)).length).toBe(1);
@@ -72,6 +88,113 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     const seededLogs = [a!, b!].map((s) => fs.readFileSync(s.logFile, "utf8"));
     expect(seededLogs.filter((l) => l.includes("seeded the sample agent")).length).toBe(1);
   }, 240_000);
+
+  it("kill -9 of one instance mid-run: the other answers every job it held, claimed or only fetched, within about a lease; each item once", async () => {
+    if (!pair) {
+      // run alone (-t): a pair of its own
+      const db = await createPostgresDatabase({ migrated: true });
+      drops.push(db.drop);
+      const shared = {
+        FLOWBENCH_INIT_API_TOKEN: `it_${crypto.randomUUID().replaceAll("-", "")}`,
+        ...(await modelEnv()),
+      };
+      const [a, b] = await Promise.all([
+        startServer("kill-a", db.url, shared, { group: true }),
+        startServer("kill-b", db.url, shared, { group: true }),
+      ]);
+      started.push(a!, b!);
+      pair = { a: a!, b: b!, url: db.url };
+    }
+    const { a, b } = pair;
+    const llm = model!;
+    llm.delayMs = 1000;
+    const n = 16;
+    const agent = await ok(
+      api(a, "POST", "/api/builder/agents", { body: { name: `kill-${Date.now()}`, workflow: minimalWorkflow() } }),
+      201,
+    );
+    const set = await ok(
+      api(a, "POST", "/api/eval/sets", {
+        body: { agentId: agent.agent.id, name: "Kill -9", kind: "golden", gateThreshold: 1 },
+      }),
+      201,
+    );
+    const asked = Array.from({ length: n }, (_, i) => `Kill test question ${i + 1}: a breakfast dish and its price?`);
+    const samples = asked.map((question, i) => ({ key: `k${i + 1}`, question, expected_points: ["a dish"] }));
+    await ok(
+      api(a, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+        body: { format: "json", content: JSON.stringify(samples) },
+      }),
+    );
+    const version = await ok(api(a, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+    const run = await ok(
+      api(a, "POST", "/api/eval/runs", {
+        body: { setVersionId: version.id, mode: "in_platform", tier: "pipeline", concurrency: 4 },
+      }),
+      201,
+    );
+    await ok(api(a, "POST", `/api/eval/runs/${run.id}/start`));
+    const progress = async () => (await ok(api(b, "GET", `/api/eval/runs/${run.id}`))).progress;
+    for (const until = Date.now() + 30_000; (await progress()).answered < 4; ) {
+      if (Date.now() > until) throw new Error("the run did not get going");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Hold the run's row so that both instances' next claims wait: each fills its slots with jobs fetched but not
+    // claimed. More of those than one instance can hold means A holds some; kill A's whole process group then.
+    const sql = new pg.Client({ connectionString: pair.url });
+    await sql.connect();
+    let killedAt = 0;
+    try {
+      await sql.query("BEGIN");
+      await sql.query(`SELECT 1 FROM "EvalRun" WHERE "id" = $1 FOR UPDATE`, [run.id]);
+      const fetchedOnly = async () =>
+        Number(
+          (
+            await sql.query(
+              `SELECT count(*) AS n FROM pgboss.job j JOIN "EvalRunItem" i ON i."id" = j.data->>'itemId'
+               WHERE j.name = 'eval-item' AND j.state = 'active' AND i."status" = 'pending' AND i."runId" = $1`,
+              [run.id],
+            )
+          ).rows[0].n,
+        );
+      for (const until = Date.now() + 4_000; (await fetchedOnly()) < 5 && Date.now() < until; )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await fetchedOnly()).toBeGreaterThanOrEqual(5);
+      a.kill();
+      killedAt = Date.now();
+    } finally {
+      await sql.query("ROLLBACK").catch(() => undefined);
+      await sql.end();
+    }
+    llm.delayMs = 100;
+    // default item timeout (600 s): before, A's fetched jobs waited for it; now within about a lease (30 s) + a sweep
+    for (;;) {
+      const r = await ok(api(b, "GET", `/api/eval/runs/${run.id}`));
+      if (r.status === "awaiting_review") break;
+      if (Date.now() - killedAt > 90_000)
+        throw new Error(`A's jobs were not taken over in 90 s: ${JSON.stringify(r.progress)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(Date.now() - killedAt).toBeLessThan(90_000);
+    expect(fs.readFileSync(b.logFile, "utf8")).toContain("not seen for a lease");
+    // each item answered once (attempts: 2 only for an item A had claimed); the model saw an item's call at most
+    // once per attempt, a call sent again with the same idempotency key
+    const items = (await ok(api(b, "GET", `/api/eval/runs/${run.id}/items?limit=100`))).items as Array<{
+      question: string;
+      status: string;
+      attempts: number;
+    }>;
+    expect(items).toHaveLength(n);
+    for (const item of items) {
+      expect(item.status, item.question).toBe("answered");
+      expect(item.attempts, item.question).toBeGreaterThanOrEqual(1);
+      expect(item.attempts, item.question).toBeLessThanOrEqual(2);
+      const calls = llm.requests.filter((r) => r.body.messages?.at(-1)?.content === item.question);
+      expect(calls.length, item.question).toBeGreaterThanOrEqual(1);
+      expect(calls.length, item.question).toBeLessThanOrEqual(item.attempts);
+      expect(new Set(calls.map((c) => c.headers["idempotency-key"])).size, item.question).toBe(1);
+    }
+  }, 150_000);
 
   it("while it waits for another instance's migration it is alive (liveness answers at once) but not ready", async () => {
     const db = await createPostgresDatabase();

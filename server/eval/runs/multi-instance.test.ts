@@ -4,13 +4,15 @@ import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
 import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type ModelServer } from "../testing";
 import { EvalQueue } from "./queue";
+import { EVAL_QUEUE } from "./queue-jobs";
 import { registerEvalQueue } from "./worker";
-import { createRun, getItem, getRun, listItems, setVerdict, startRun } from "../index";
+import { createRun, getItem, getRun, listItems, setVerdict, startRun, submitPastedAnswers } from "../index";
 
 /**
  * Several app instances on one PostgreSQL server share a run's items through the queue: two workers answer one
  * run together, never more items at once than the run's concurrency in total, and every item is answered once; a
- * worker that dies hands its items to the other within about a lease.
+ * worker that dies hands its items to the other within about a lease, and so does one that dies holding jobs it fetched
+ * but never claimed; a live worker's long jobs are seen (heartbeat) and never taken from it.
  * Skipped with a printed notice when no PostgreSQL server is reachable.
  */
 const ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -155,6 +157,91 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     const items = (await listItems(db, run.id, {})).items;
     expect(items.every((i) => i.status === "answered" && i.traceId)).toBe(true);
     expect(items.filter((i) => i.attempts > 1).length).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it("jobs a dead instance fetched but never claimed are retried within about a lease, not after the item timeout", async () => {
+    for (const q of queues.splice(0)) await q.stop();
+    const agentId = (await seedAgent(db)).id;
+    const n = 6;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "fetched" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "pipeline", concurrency: 4 }, null);
+    const lease = 3;
+    // instance A fetches two of the run's jobs and dies before claiming their items (kill -9 between fetch and claim)
+    const a = await EvalQueue.start({ db, target, worker: false, log: () => undefined });
+    registerEvalQueue(a);
+    await startRun(db, run.id);
+    const held = await a.boss.fetch(EVAL_QUEUE, { batchSize: 2 });
+    expect(held).toHaveLength(2);
+    await a.stop({ crash: true });
+    const died = Date.now();
+    model.answered.clear();
+    model.delayMs = 150;
+    const logs: string[] = [];
+    const b = await EvalQueue.start({
+      db,
+      target,
+      worker: true,
+      pollMs: 100,
+      recoverActive: false,
+      leaseSeconds: lease,
+      itemTimeoutSeconds: 600,
+      log: (m) => logs.push(m),
+    });
+    queues.push(b);
+    registerEvalQueue(b);
+    while ((await getRun(db, run.id)).status !== "awaiting_review") {
+      if (Date.now() - died > 30_000) {
+        const left = (await listItems(db, run.id, {})).items.filter((i) => i.status !== "answered");
+        throw new Error(
+          `A's fetched jobs were not taken over: ${JSON.stringify(left.map((i) => [i.status, i.attempts]))}`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // a lease (3 s) since A fetched them plus a sweep (a third of a lease) plus the retry; bounded at 5 leases
+    expect(Date.now() - died).toBeLessThan(lease * 1000 * 5);
+    expect(logs.some((l) => l.includes("not seen for a lease"))).toBe(true);
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.every((i) => i.status === "answered" && i.attempts === 1)).toBe(true);
+    expect(model.answered.size).toBe(n);
+    for (const [question, count] of model.answered) expect(count, question).toBe(1);
+  }, 120_000);
+
+  it("a live worker's jobs are seen (heartbeat): a judge job held longer than a lease is not taken from it", async () => {
+    for (const q of queues.splice(0)) await q.stop();
+    const agentId = (await seedAgent(db, "Slow judge")).id;
+    const n = 3;
+    const { setVersionId } = await seedSet(db, { agentId, samples: questions(n, { prefix: "sj" }), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "pasted", tier: "pipeline" }, null);
+    const lease = 2;
+    const logs: string[] = [];
+    const start = () =>
+      EvalQueue.start({
+        db,
+        target,
+        worker: true,
+        pollMs: 100,
+        recoverActive: false,
+        leaseSeconds: lease,
+        log: (m) => logs.push(m),
+      });
+    queues.push(await start(), await start());
+    registerEvalQueue(queues[0]);
+    model.delayMs = lease * 1000 * 3; // each judge call outlives three leases
+    const judged = model.judgeRequests;
+    // the LLM judge is configured: pasted answers are judged through the queue (judge jobs)
+    await submitPastedAnswers(db, run.id, {
+      answers: questions(n, { prefix: "sj" }).map((q) => ({ key: q.key, answer: "the scallion pancake, 12 yuan" })),
+    });
+    const until = Date.now() + 30_000;
+    while ((await listItems(db, run.id, {})).items.some((i) => !i.suggestion?.judge.startsWith("llm:"))) {
+      if (Date.now() > until) throw new Error("the judge jobs did not finish");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    model.delayMs = 150;
+    // every judge call was made once: neither worker's sweep took the other's job for a dead instance's
+    expect(model.judgeRequests - judged).toBe(n);
+    expect(logs.some((l) => l.includes("not seen for a lease"))).toBe(false);
   }, 120_000);
 
   it("verdict writes through two instances on one item are atomic: 40 concurrent writes leave a complete history chain", async () => {

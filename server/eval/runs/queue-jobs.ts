@@ -52,7 +52,8 @@ export async function bossConnection(target: DatabaseTarget): Promise<PgBoss.Dat
   return { db: db as PgBoss.Db };
 }
 
-export type Inflight = { runId: string; abort: AbortController; promise: Promise<void> };
+/** A job this worker runs: `since` (ms) is when it started, for the job heartbeat's item-timeout bound. */
+export type Inflight = { runId: string; abort: AbortController; promise: Promise<void>; since: number };
 
 export type EvalQueueOptions = {
   db: Db;

@@ -1,7 +1,6 @@
 import type PgBoss from "pg-boss";
 import type { Db } from "../../db/client";
-import { answerJobId, EVAL_QUEUE, type EvalJob, type ExecSql, SCHEMA } from "./queue-jobs";
-import { SHADOW_QUEUE } from "./queue-jobs";
+import { answerJobId, EVAL_QUEUE, type EvalJob, type ExecSql, SCHEMA, SHADOW_QUEUE } from "./queue-jobs";
 
 /**
  * Recovery of the durable queue (EvalQueue calls these; see queue.ts for the transport).
@@ -12,7 +11,11 @@ import { SHADOW_QUEUE } from "./queue-jobs";
  * job again (missing -> inserted, failed -> retried, cancelled -> resumed).
  *
  * Dead workers: every worker sweeps about every third of a lease: items of answering runs whose lease expired go back
- * to pending and their still-active jobs are failed for retry.
+ * to pending and their still-active jobs are failed for retry (freeExpiredLeases). A job a worker holds is also
+ * "seen": the worker renews its jobs' `started_on` every third of a lease (EvalQueue's job heartbeat), so a job still
+ * `active` but not seen for a lease was held by an instance that died, whether it had claimed its item or only fetched
+ * the job (answer jobs fetched and not yet claimed, judge and shadow jobs): it is failed for retry (failStaleJobs),
+ * instead of waiting for pg-boss's expiry (EVAL_ITEM_TIMEOUT_SECONDS).
  */
 export type QueueInternals = {
   db: Db;
@@ -111,4 +114,40 @@ export async function freeExpiredLeases(q: QueueInternals): Promise<number> {
   );
 
   return freed.length;
+}
+
+/**
+ * Jobs still `active` but not seen by their worker for `staleSeconds` (its heartbeat renews `started_on`), and not this
+ * instance's: their worker died; they are failed for retry. An answer job whose item is answered under a live lease is
+ * left to the lease (freeExpiredLeases frees the item and fails the job once it expires): retrying the job earlier
+ * would let another worker find the item taken, complete the job and leave nothing to retry the item with.
+ */
+export async function failStaleJobs(q: QueueInternals, staleSeconds: number): Promise<number> {
+  const { rows } = await q.sql.executeSql(
+    `SELECT id::text AS id, name, data->>'kind' AS kind, data->>'itemId' AS item FROM ${SCHEMA}.job
+     WHERE name = ANY($1::text[]) AND state = 'active' AND started_on < now() - make_interval(secs => $2::float8)`,
+    [[EVAL_QUEUE, SHADOW_QUEUE], staleSeconds],
+  );
+  const stale = rows.filter((r) => !q.isInflight(String(r.id)));
+  if (!stale.length) return 0;
+  const answering = stale.filter((r) => r.name === EVAL_QUEUE && r.kind === "answer").map((r) => String(r.item));
+  const leased = new Set(
+    answering.length
+      ? (
+          await q.db.$queryRaw<Array<{ id: string }>>`
+            SELECT "id" FROM "EvalRunItem" WHERE "id" = ANY(${answering}::text[]) AND "status" = 'answering'
+              AND "leaseUntil" > (now() AT TIME ZONE 'UTC')`
+        ).map((r) => r.id)
+      : [],
+  );
+  let failed = 0;
+  for (const queue of [EVAL_QUEUE, SHADOW_QUEUE]) {
+    const ids = stale
+      .filter((r) => r.name === queue && !(r.kind === "answer" && leased.has(String(r.item))))
+      .map((r) => String(r.id));
+    if (ids.length) await q.failJobs(ids, "the worker holding it stopped (not seen for a lease); it is retried", queue);
+    failed += ids.length;
+  }
+  if (failed) q.log(`${failed} job(s) held by a worker that stopped (not seen for a lease) are retried`);
+  return failed;
 }

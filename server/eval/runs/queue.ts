@@ -7,7 +7,7 @@ import { judgeStoredItem } from "../suggestions/judging";
 import { SHADOW_LIMITS } from "../shadow/schemas";
 import { shadowTrace } from "../shadow/intent";
 import { EVAL_LIMITS } from "../limits";
-import { type QueueInternals, freeExpiredLeases, recoverJobs } from "./queue-recovery";
+import { type QueueInternals, failStaleJobs, freeExpiredLeases, recoverJobs } from "./queue-recovery";
 import {
   EVAL_QUEUE,
   type EvalJob,
@@ -50,7 +50,10 @@ import { QuietLoop } from "./quiet-loop";
  *
  * Dead workers: an item being answered carries its worker's lease (EVAL_LIMITS.workerLeaseSeconds, 30 s, renewed
  * every 10 s); expired leases are swept (queue-recovery.ts), so another instance takes the item within about 30-40 s
- * instead of waiting for the job's expiry (EVAL_ITEM_TIMEOUT_SECONDS, which still bounds an item that hangs).
+ * instead of waiting for the job's expiry (EVAL_ITEM_TIMEOUT_SECONDS, which still bounds an item that hangs). Every
+ * job a worker holds is seen too (the job heartbeat renews its `started_on` every third of a lease, for at most the
+ * item timeout): a job still active but not seen for a lease belonged to a dead instance, claimed or only fetched, and
+ * is retried by the sweep (failStaleJobs), so a dead instance's jobs are all answered elsewhere within about 30-40 s.
  */
 export class EvalQueue implements RunQueue {
   readonly boss: PgBoss;
@@ -66,6 +69,8 @@ export class EvalQueue implements RunQueue {
   private slots: number;
   private lastCheck = 0;
   private lastSweep = 0;
+  /** renews the `started_on` of the jobs this worker holds (see the class comment) */
+  private jobHeartbeat: ReturnType<typeof setInterval> | null = null;
   /** shadow jobs wait for a quiet event loop (quiet-loop.ts) */
   private readonly quiet = new QuietLoop();
   /** executions finished (any outcome) by this instance, for tests and the benchmark */
@@ -101,8 +106,28 @@ export class EvalQueue implements RunQueue {
     if (q.opts.worker) {
       await q.recover();
       q.loopDone = q.loop();
+      q.jobHeartbeat = setInterval(() => void q.touchJobs(), (q.opts.leaseSeconds * 1000) / 3);
+      q.jobHeartbeat.unref?.();
     }
     return q;
+  }
+
+  /**
+   * The job heartbeat: the jobs this worker holds are seen now (`started_on`), so no other instance's sweep takes
+   * them for a dead instance's. A job held longer than the item timeout is no longer renewed: pg-boss's expiry then
+   * bounds it, as before.
+   */
+  private async touchJobs(): Promise<void> {
+    if (this.crashed) return;
+    const young = Date.now() - this.opts.itemTimeoutSeconds * 1000;
+    const ids = [...this.inflight].filter(([, f]) => f.since > young).map(([id]) => id);
+    if (!ids.length) return;
+    await this.sql()
+      .executeSql(
+        `UPDATE ${SCHEMA}.job SET started_on = now() WHERE name = ANY($1::text[]) AND id = ANY($2::uuid[]) AND state = 'active'`,
+        [[EVAL_QUEUE, SHADOW_QUEUE], ids],
+      )
+      .catch((e: Error) => this.opts.log(`job heartbeat failed: ${e.message}`));
   }
 
   /** pg-boss accepts output data with several ids; its typings only declare it for one. */
@@ -217,13 +242,17 @@ export class EvalQueue implements RunQueue {
     }
   }
 
-  /** Items whose worker stopped renewing its lease (the instance died) go back to pending; their jobs are retried. */
+  /**
+   * Items whose worker stopped renewing its lease (the instance died) go back to pending and their jobs are retried;
+   * then jobs no worker has seen for a lease (a dead instance's, claimed or only fetched) are retried.
+   */
   async sweepExpiredLeases(force = false): Promise<number> {
     if (!force && Date.now() - this.lastSweep < (this.opts.leaseSeconds * 1000) / 3) return 0;
     this.lastSweep = Date.now();
     const freed = await freeExpiredLeases(this.internals());
-    if (freed) this.wake();
-    return freed;
+    const retried = await failStaleJobs(this.internals(), this.opts.leaseSeconds);
+    if (freed || retried) this.wake();
+    return freed + retried;
   }
 
   private async loop(): Promise<void> {
@@ -296,7 +325,7 @@ export class EvalQueue implements RunQueue {
 
   private launch(job: PgBoss.JobWithMetadata<EvalJob>) {
     const abort = new AbortController();
-    const entry: Inflight = { runId: job.data.runId, abort, promise: Promise.resolve() };
+    const entry: Inflight = { runId: job.data.runId, abort, promise: Promise.resolve(), since: Date.now() };
     this.inflight.set(job.id, entry);
     entry.promise = (async () => {
       try {
@@ -381,6 +410,7 @@ export class EvalQueue implements RunQueue {
       await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.drainMs ?? 10_000))]);
     for (const f of this.inflight.values()) f.abort.abort(new Error("the worker is stopping"));
     await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.timeoutMs ?? 15_000))]);
+    if (this.jobHeartbeat) clearInterval(this.jobHeartbeat); // a crashed worker's heartbeat stopped with it (touchJobs)
     await this.boss.stop({ graceful: false, close: true, wait: true });
     if (globals.__flowbenchEvalQueue === this) globals.__flowbenchEvalQueue = undefined;
   }
