@@ -11,7 +11,9 @@ import { llmWorkflow } from "../server/eval/testing";
  * - its eight columns are one row that scrolls sideways, and a long column scrolls inside itself;
  * - samples frozen unconfirmed in v1 are not "not confirmed" again in v2, and Freeze v2 counts only its new candidate;
  * - "Re-run the same batch" on a Bad Case creates and starts the run; the case page shows the expected points, the
- *   re-run's verdict and a Verify button that says what it rests on;
+ *   re-run's verdict and a Verify button that says what it rests on: only a platform run of a newer agent version
+ *   with a human pass (a pasted re-run's pass is refused, and the page says why); a manager verifies another case
+ *   with a reason, which its page and history show;
  * - the leads' From/To show the range the chart counts; the runs table keeps Run IDs on one line and every column in
  *   view at 1024 px.
  */
@@ -167,9 +169,13 @@ test("a Bad Case: expected points, re-run created and started, Verify says what 
   await page.goto(`/eval?tab=bad-cases&agent=${data.agentId}&case=${data.badCaseId}`);
   await expect(page.getByRole("list", { name: "Expected points" })).toContainText("mentions the price");
   await expect(
-    page.getByText(`Not verifiable yet: no later run of Pool ${STAMP} has a pass for ${data.keys[0]}.`),
+    page.getByText(
+      `Not verifiable yet: no later run of Pool ${STAMP} answered in the platform by an agent version newer than v1 has a pass for ${data.keys[0]}.`,
+    ),
   ).toBeVisible();
-  await expect(page.getByRole("button", { name: /^Verify/ })).toHaveCount(0);
+  // no evidence: no Verify button, only a manager's "Verify with a reason…"
+  await expect(page.getByRole("button", { name: /^Verify:/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Verify with a reason…" })).toBeEnabled();
   // "verified" is the button's, not an option of the status select
   await expect(page.getByRole("combobox", { name: /Change the status of/ }).locator("option")).toHaveText([
     "open",
@@ -195,8 +201,35 @@ test("a Bad Case: expected points, re-run created and started, Verify says what 
 
   await page.goto(`/eval?tab=bad-cases&agent=${data.agentId}&case=${data.badCaseId}`);
   const rerun = page.getByLabel("The latest re-run");
-  await expect(rerun).toContainText(`Re-run ${rerunId}: pass judged by`);
-  const verify = page.getByRole("button", { name: new RegExp(`^Verify: passed in ${rerunId} by .+`) });
+  // a pasted re-run of the same version proves nothing about the agent: its pass does not verify, and the page says why
+  await expect(rerun).toContainText(`Latest re-run ${rerunId}: pass judged by`);
+  await expect(
+    page.getByText(
+      `Not verifiable yet: the pass in ${rerunId} does not count: its answers were pasted, not answered by the agent.`,
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Verify:/ })).toHaveCount(0);
+
+  // the fix: agent version 2, the batch answered in the platform, the question passed by a person
+  await call("POST", `/api/builder/agents/${data.agentId}/versions`, { workflow: llmWorkflow(), note: "the fix" });
+  const fixed = await call<Run>("POST", "/api/eval/runs", {
+    setVersionId: (await call<Run & { setVersionId: string }>("GET", `/api/eval/runs/${data.run.id}`)).setVersionId,
+    mode: "in_platform",
+    tier: "invoke",
+    environment: "trackb-e2e-fix",
+  });
+  await call("POST", `/api/eval/runs/${fixed.id}/start`);
+  await expect
+    .poll(async () => (await call<Run>("GET", `/api/eval/runs/${fixed.id}`)).status, { timeout: 90_000 })
+    .toBe("awaiting_review");
+  const fixedItem = (await call("GET", `/api/eval/runs/${fixed.id}/items?limit=100`)).items.find(
+    (i: { key: string }) => i.key === data.keys[0],
+  );
+  await call("PUT", `/api/eval/runs/${fixed.id}/items/${fixedItem.id}/verdict`, { verdict: "pass" });
+
+  await page.goto(`/eval?tab=bad-cases&agent=${data.agentId}&case=${data.badCaseId}`);
+  await expect(rerun).toContainText(`Re-run ${fixed.shortId}: pass judged by`);
+  const verify = page.getByRole("button", { name: new RegExp(`^Verify: passed in ${fixed.shortId} by .+`) });
   await expect(verify).toBeVisible();
   for (const size of [
     { width: 1440, height: 900 },
@@ -210,9 +243,45 @@ test("a Bad Case: expected points, re-run created and started, Verify says what 
   await verify.click();
   await expect(page.getByText("Bad Case verified")).toBeVisible();
   await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(
-    `passed (human verdict) in ${rerunId}`,
+    `passed (human verdict) in ${fixed.shortId}`,
   );
-  await expect(page.getByText(new RegExp(`^Verified: passed in ${rerunId}`))).toBeVisible();
+  await expect(page.getByText(new RegExp(`^Verified: passed in ${fixed.shortId}`))).toBeVisible();
+});
+
+test("a Bad Case without a qualifying run: a manager verifies it with a reason, kept on the case and in its history", async ({
+  page,
+}) => {
+  // the second question of the first run, failed now: no later run has a pass for it
+  const items = (await call("GET", `/api/eval/runs/${data.run.id}/items?limit=100`)).items;
+  const second = items.find((i: { key: string }) => i.key === data.keys[1]);
+  await call("PUT", `/api/eval/runs/${data.run.id}/items/${second.id}/verdict`, {
+    verdict: "fail",
+    basis: "the price is made up",
+    attribution: "data",
+  });
+  const bc = (await call("POST", `/api/eval/runs/${data.run.id}/items/${second.id}/bad-case`, {})).badCase;
+  await signIn(page);
+  await page.goto(`/eval?tab=bad-cases&agent=${data.agentId}&case=${bc.id}`);
+  await expect(page.getByText(/^Not verifiable yet: /)).toBeVisible();
+  await page.getByRole("button", { name: "Verify with a reason…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Verify with a reason" });
+  await dialog.getByRole("button", { name: "Verify" }).click();
+  await expect(dialog).toContainText("Say why it is verified without a re-run"); // required
+  const reason = "The price list was corrected in the menu data; the agent needed no change.";
+  await dialog.getByRole("textbox", { name: "Reason" }).fill(reason);
+  await dialog.getByRole("button", { name: "Verify" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Bad Case verified with a reason")).toBeVisible();
+  await expect(page.getByText(/^Verified by .+ with a reason \(no qualifying run\)\.$/)).toBeVisible();
+  await expect(page.getByText(`Reason: ${reason}`)).toBeVisible();
+  await expect(page.getByRole("list", { name: "History of the Bad Case" })).toContainText(`with a reason: “${reason}”`);
+  expect(await call("GET", `/api/eval/bad-cases/${bc.id}`)).toMatchObject({
+    status: "verified",
+    verifiedRunId: null,
+    verifiedReason: reason,
+  });
+  await page.screenshot({ path: `${SHOTS}/trackb-bad-case-reason.png` });
+  await noSeriousA11yViolations(page);
 });
 
 test("the leads' From/To show the range the chart counts", async ({ page }) => {

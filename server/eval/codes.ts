@@ -74,6 +74,6 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
   BAD_CASE_NOT_VERIFIED: {
     status: 409,
     description:
-      "A Bad Case is verified only when a later run of its set has a human pass for its question; re-run, judge, then verify.",
+      "A Bad Case is verified only with evidence: a later run of its set answered in the platform (not pasted) by an agent version newer than the one it was found with, with a human pass on its question; or a manager's reason (eval.manage). Fix the agent, re-run in the platform, judge, then verify. Details: { key, foundInVersion, latestPass } (the newest later pass, which does not count).",
   },
 };

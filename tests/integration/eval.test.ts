@@ -375,21 +375,18 @@ for (const server of servers()) {
         status: "fixed",
         result: "fixed",
       });
-      const verified = await ok(
-        api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, { body: { status: "verified" } }),
-      );
-      expect(verified).toMatchObject({ status: "verified", verifiedRunId: again.id });
-      const bcHistory = (await ok(api(server, "GET", `/api/eval/bad-cases/${bc.badCase.id}`))).history;
-      expect(bcHistory.map((h: { kind: string; toStatus: string }) => `${h.kind}:${h.toStatus}`)).toEqual([
-        "created:open",
-        "status:fixed",
-        "status:verified",
-      ]);
-      expect(bcHistory[2]).toMatchObject({
-        fromStatus: "fixed",
-        runShortId: again.shortId,
-        byLabel: expect.any(String),
+      // ... but a pasted re-run of the same version proves nothing about the agent: not verified (issue 28, item 6;
+      // what does verify is walked in "Bad Cases are verified only by ..." below)
+      const pastedPass = await api(server, "PATCH", `/api/eval/bad-cases/${bc.badCase.id}`, {
+        body: { status: "verified" },
       });
+      expect(pastedPass.status).toBe(409);
+      expect(pastedPass.body.error).toMatchObject({
+        code: "BAD_CASE_NOT_VERIFIED",
+        message: expect.stringContaining(`the pass in ${again.shortId} does not count: its answers were pasted`),
+        details: [{ key: failed[0].key, foundInVersion: 1, latestPass: { runShortId: again.shortId, mode: "pasted" } }],
+      });
+      expect((await ok(api(server, "GET", `/api/eval/bad-cases/${bc.badCase.id}`))).status).toBe("fixed");
       // without a later pass there is nothing to verify: a Bad Case of the re-run itself (a fail judged by a person)
       const againItems = (await ok(api(server, "GET", `/api/eval/runs/${again.id}/items?limit=1`))).items;
       await ok(
@@ -510,6 +507,148 @@ for (const server of servers()) {
       expect(settled.progress.answered).toBeLessThan(400);
       expect(settled.progress.cancelled).toBeGreaterThan(0);
     }, 150_000);
+
+    it("Bad Cases are verified only by a platform run of a newer agent version with a human pass, or a manager's reason", async () => {
+      const viewer = await tokenWithRole(server, "viewer");
+      const annotator = await tokenWithRole(server, "annotator");
+      const builder = await tokenWithRole(server, "builder");
+      const agent = (
+        await ok(
+          api(server, "POST", "/api/builder/agents", {
+            body: { name: `verify ${server.name} ${Date.now()}`, workflow: minimalWorkflow() },
+          }),
+          201,
+        )
+      ).agent.id as string;
+      const { versionId } = await frozenSet(server, agent, { n: 1, threshold: 0, name: "verify" });
+      const judge = async (runId: string, verdict: "pass" | "fail") => {
+        const item = (await ok(api(server, "GET", `/api/eval/runs/${runId}/items`))).items[0];
+        const body = verdict === "pass" ? { verdict } : { verdict, basis: "no dish", attribution: "generation" };
+        await ok(api(server, "PUT", `/api/eval/runs/${runId}/items/${item.id}/verdict`, { token: annotator, body }));
+        return item.id as string;
+      };
+      const pastedRun = async (answer: string) => {
+        const run = await ok(
+          api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+          201,
+        );
+        await ok(
+          api(server, "POST", `/api/eval/runs/${run.id}/answers`, { body: { answers: [{ key: "q01", answer }] } }),
+        );
+        return run;
+      };
+      const platformRun = async () => {
+        const run = await ok(
+          api(server, "POST", "/api/eval/runs", {
+            body: { setVersionId: versionId, mode: "in_platform", tier: "invoke" },
+          }),
+          201,
+        );
+        await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`));
+        await waitForStatus(server, run.id, "awaiting_review");
+        return run;
+      };
+      const makeBadCase = async () => {
+        const found = await pastedRun("Hello there.");
+        const itemId = await judge(found.id, "fail");
+        return (await ok(api(server, "POST", `/api/eval/runs/${found.id}/items/${itemId}/bad-case`, { body: {} }), 201))
+          .badCase;
+      };
+      const verify = (id: string, token: string | null, reason?: string) =>
+        api(server, "PATCH", `/api/eval/bad-cases/${id}`, {
+          token,
+          body: { status: "verified", ...(reason !== undefined ? { reason } : {}) },
+        });
+
+      const bc = await makeBadCase();
+      expect(bc.foundInVersion).toBe(1);
+      // a pasted pass on the same version: refused, saying what is missing
+      const pasted = await pastedRun("I recommend the scallion pancake; 12 yuan.");
+      await judge(pasted.id, "pass");
+      const refused = await verify(bc.id, annotator);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe("BAD_CASE_NOT_VERIFIED");
+      expect(refused.body.error.message).toContain(
+        "needs a platform run of a newer agent version than v1 (the one this Bad Case was found with) with a human pass on q01",
+      );
+      expect(refused.body.error.message).toContain("or a reason");
+      // a platform run of the version it was found with: refused too
+      const same = await platformRun();
+      await judge(same.id, "pass");
+      const sameRefused = await verify(bc.id, annotator);
+      expect(sameRefused.status).toBe(409);
+      expect(sameRefused.body.error.message).toContain(`the pass in ${same.shortId} does not count: it ran v1`);
+      const page = await ok(api(server, "GET", `/api/eval/bad-cases/${bc.id}`, { token: viewer }));
+      expect(page).toMatchObject({
+        verifiableBy: null,
+        latestRun: { runShortId: same.shortId, runMode: "in_platform", agentVersion: 1, notEvidence: "not_newer" },
+      });
+
+      // the fix: version 2, answered in the platform and passed by a person; who may verify: eval.annotate
+      await ok(
+        api(server, "POST", `/api/builder/agents/${agent}/versions`, {
+          body: { workflow: minimalWorkflow(), note: "fix" },
+        }),
+        201,
+      );
+      const fixed = await platformRun();
+      expect(fixed.workflowVersion).toBe(2);
+      await judge(fixed.id, "pass");
+      expect((await ok(api(server, "GET", `/api/eval/bad-cases/${bc.id}`))).verifiableBy).toMatchObject({
+        runShortId: fixed.shortId,
+        agentVersion: 2,
+        notEvidence: null,
+      });
+      expect((await verify(bc.id, null)).status).toBe(401);
+      expect((await verify(bc.id, viewer)).status).toBe(403);
+      expect((await ok(api(server, "GET", `/api/eval/bad-cases/${bc.id}`))).status).toBe("open");
+      const verified = await ok(verify(bc.id, annotator));
+      expect(verified).toMatchObject({ status: "verified", verifiedRunId: fixed.id, verifiedReason: null });
+      const history = (await ok(api(server, "GET", `/api/eval/bad-cases/${bc.id}`))).history;
+      expect(history.map((h: { kind: string; toStatus: string }) => `${h.kind}:${h.toStatus}`)).toEqual([
+        "created:open",
+        "status:verified",
+      ]);
+      expect(history[1]).toMatchObject({
+        fromStatus: "open",
+        runShortId: fixed.shortId,
+        reason: null,
+        byLabel: expect.any(String),
+      });
+
+      // without a qualifying run: a manager's reason (eval.manage), recorded; anyone else 403, a blank reason 400
+      const other = await makeBadCase();
+      const reason = "the menu data was corrected upstream; no agent change";
+      expect((await verify(other.id, null, reason)).status).toBe(401);
+      const byAnnotator = await verify(other.id, annotator, reason);
+      expect(byAnnotator.status).toBe(403);
+      expect(byAnnotator.body.error).toMatchObject({
+        code: "FORBIDDEN",
+        message: expect.stringContaining("needs eval.manage"),
+      });
+      expect((await verify(other.id, builder, " ")).status).toBe(400);
+      const notWithFixing = await api(server, "PATCH", `/api/eval/bad-cases/${other.id}`, {
+        token: builder,
+        body: { status: "fixing", reason },
+      });
+      expect(notWithFixing.status).toBe(400);
+      expect(notWithFixing.body.error.code).toBe("REQUEST_INVALID");
+      // tRPC: the same rule (derived from the one declaration)
+      await expect(
+        trpc(server, annotator).eval.badCases.update.mutate({ id: other.id, body: { status: "verified", reason } }),
+      ).rejects.toMatchObject({ data: { httpStatus: 403 } });
+      const byManager = await ok(verify(other.id, builder, reason));
+      expect(byManager).toMatchObject({ status: "verified", verifiedRunId: null, verifiedReason: reason });
+      const shown = await ok(api(server, "GET", `/api/eval/bad-cases/${other.id}`, { token: viewer }));
+      expect(shown.verifiedReason).toBe(reason);
+      expect(shown.history.at(-1)).toMatchObject({
+        toStatus: "verified",
+        runId: null,
+        reason,
+        byId: expect.any(String),
+        at: expect.any(String),
+      });
+    }, 240_000);
 
     it("roles: viewers read, annotators judge, builders manage; tRPC exposes the same services", async () => {
       const viewer = await tokenWithRole(server, "viewer");

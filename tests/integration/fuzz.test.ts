@@ -238,7 +238,8 @@ function bodyOverrides(op: Op, seed: Seed): Record<string, unknown> {
     case "agentTestRun":
       return { ...common, mode: "pipeline", sessionId: undefined };
     case "evalUpdateBadCase":
-      return { status: "fixing" };
+      // a reason goes only with status verified, which needs evidence the seed has not (409): a plain status change
+      return { status: "fixing", reason: undefined };
     case "evalUpdateVersion":
       return { assertions: null };
     default:

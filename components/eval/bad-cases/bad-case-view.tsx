@@ -85,8 +85,8 @@ export function BadCaseView({ id }: { id: string }) {
         <Card title="After the fix">
           <div className="space-y-3 text-sm">
             <p className="text-slate-600">
-              Fix the agent, then re-run the same batch: the question should now pass. Once a person passed it in a
-              later run, verify the Bad Case.
+              Fix the agent (a new version), then re-run the same batch in the platform: the question should now pass.
+              Once a person passed it in a run of a version newer than v{b.foundInVersion}, verify the Bad Case.
             </p>
             <Button
               variant="secondary"
@@ -152,6 +152,7 @@ export function BadCaseView({ id }: { id: string }) {
                       </EvalLink>
                     </>
                   )}
+                  {h.reason && <> · with a reason: “{h.reason}”</>}
                 </span>
               )}
             </li>

@@ -2,13 +2,15 @@ import type { Db } from "../../db/client";
 import { actorLabels } from "../../auth/service";
 
 /**
- * What a Bad Case's verification rests on: later runs of the same set (created after the Bad Case's run, e.g. "re-run
- * the same batch" on the fixed agent) and their item for the same question (sample key). THE rule of `verified`
- * (`verifiedBy`): the newest such run whose item has a pass verdict, typed or adopted as gates count it (a machine
- * suggestion alone never). `latestRun` is the newest such run whatever its verdict (the case page shows it: "fail",
- * "not judged yet", "not answered yet").
+ * What a Bad Case's verification rests on. THE rule of `verified` (`verifiedBy`): a run of the same set created after
+ * the Bad Case's run, answered IN THE PLATFORM (mode in_platform: a pasted answer proves nothing about the agent) by an
+ * agent version NEWER than the one the Bad Case was found with (its run's snapshotted workflow version: the fix), whose
+ * item for the same question (sample key) has a pass verdict, typed or adopted by a person as gates count it (a
+ * machine suggestion alone never); the newest such run. `latestRun` is the newest later run whatever its verdict, mode
+ * or version (the case page shows it and, when it does not qualify, why). Without a qualifying run only a manager's
+ * reason verifies (bad-cases.ts).
  */
-export type BadCaseRef = { runCreatedAt: Date; setId: string; key: string };
+export type BadCaseRef = { runCreatedAt: Date; setId: string; key: string; foundInVersion: number };
 
 const itemSelect = {
   id: true,
@@ -17,7 +19,9 @@ const itemSelect = {
   verdictSource: true,
   verdictById: true,
   verdictAt: true,
-  run: { select: { id: true, shortId: true, status: true } },
+  run: {
+    select: { id: true, shortId: true, status: true, mode: true, workflowVersion: { select: { version: true } } },
+  },
 } as const;
 
 function laterItems(ref: BadCaseRef) {
@@ -27,13 +31,35 @@ function laterItems(ref: BadCaseRef) {
   };
 }
 
-/** The newest later run with a (typed or adopted) pass for the question: the evidence `verified` needs, or null. */
+/**
+ * The newest later platform run of a newer agent version with a (typed or adopted) pass for the question: the evidence
+ * `verified` needs, or null.
+ */
 export async function verifyingRun(db: Db, ref: BadCaseRef) {
+  const later = laterItems(ref);
   return db.evalRunItem.findFirst({
-    where: { ...laterItems(ref), verdict: "pass" },
+    where: {
+      ...later,
+      run: {
+        ...later.run,
+        mode: "in_platform",
+        workflowVersion: { version: { gt: ref.foundInVersion } },
+      },
+      verdict: "pass",
+    },
     orderBy: { run: { createdAt: "desc" } },
     select: itemSelect,
   });
+}
+
+/**
+ * Why a later run cannot verify the Bad Case whatever its verdict (its answers were pasted; it ran the version the Bad
+ * Case was found with, or an older one), or null when a pass in it verifies: `verifyingRun`'s rule for one run.
+ */
+export function notEvidence(run: { mode: string; agentVersion: number }, foundInVersion: number) {
+  if (run.mode !== "in_platform") return "pasted" as const;
+  if (run.agentVersion <= foundInVersion) return "not_newer" as const;
+  return null;
 }
 
 /** The question's expected points, the evidence for verifying (who passed it where) and the newest later run's item. */
@@ -52,6 +78,9 @@ export async function badCaseEvidence(db: Db, ref: BadCaseRef & { sampleId: stri
     runId: i.run.id,
     runShortId: i.run.shortId,
     runStatus: i.run.status,
+    runMode: i.run.mode,
+    agentVersion: i.run.workflowVersion.version,
+    notEvidence: notEvidence({ mode: i.run.mode, agentVersion: i.run.workflowVersion.version }, ref.foundInVersion),
     itemId: i.id,
     itemStatus: i.status,
     verdict: i.verdict,

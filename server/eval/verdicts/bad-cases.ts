@@ -1,14 +1,16 @@
 /**
  * Bad Cases: a failed question kept for fixing (one per item), created one at a time or for every fail of a run, listed,
- * read with its history, moved through its statuses (verified only with evidence: a later human pass).
+ * read with its history, moved through its statuses (verified only with evidence: a human pass in a later platform run
+ * of a newer agent version, or a manager's recorded reason).
  */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
+import { can } from "../../auth/roles";
 import { actorLabels, type Principal, actorRef } from "../../auth/service";
-import { ApiError, errors } from "../../core/errors";
-import { isUniqueViolation } from "../errors";
-import { badCaseEvidence, verifyingRun } from "./bad-case-evidence";
+import { ApiError, errors, parseInput } from "../../core/errors";
+import { evalError, isUniqueViolation } from "../errors";
+import { badCaseEvidence, notEvidence, verifyingRun } from "./bad-case-evidence";
 import { CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput } from "./schemas";
 import { resolveRun } from "../runs/run-rows";
 
@@ -27,8 +29,13 @@ const badCaseSelect = {
   createdAt: true,
   updatedAt: true,
   verifiedRunId: true,
+  verifiedReason: true,
   run: {
-    select: { shortId: true, setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } } },
+    select: {
+      shortId: true,
+      workflowVersion: { select: { version: true } },
+      setVersion: { select: { set: { select: { id: true, name: true, agentId: true } } } },
+    },
   },
   item: { select: { classification: true, sample: { select: { key: true, question: true, classification: true } } } },
 } as const;
@@ -40,6 +47,7 @@ function badCaseOut(b: BadCaseRow, labels?: Map<string, string>) {
   return {
     ...rest,
     runShortId: run.shortId,
+    foundInVersion: run.workflowVersion.version,
     agentId: set.agentId,
     setId: set.id,
     setName: set.name,
@@ -214,7 +222,7 @@ export async function getBadCase(db: Db, id: string) {
       ...badCaseSelect,
       events: {
         orderBy: { at: "asc" },
-        select: { kind: true, fromStatus: true, toStatus: true, runId: true, byId: true, at: true },
+        select: { kind: true, fromStatus: true, toStatus: true, runId: true, reason: true, byId: true, at: true },
       },
     },
   });
@@ -236,6 +244,7 @@ export async function getBadCase(db: Db, id: string) {
       runCreatedAt: run.createdAt,
       setId: rest.run.setVersion.set.id,
       key: rest.item.sample.key,
+      foundInVersion: rest.run.workflowVersion.version,
       sampleId: rest.sampleId,
     })),
     history: events.map((e) => ({
@@ -248,10 +257,12 @@ export async function getBadCase(db: Db, id: string) {
 }
 
 /**
- * Status, title, notes. Every status change is kept as an event (who, when, from, to). `verified` needs evidence: a
- * later run of the same set (created after the Bad Case's run) whose item for the same question (sample key) has a
- * pass verdict, human-confirmed as gates count it (typed or adopted; a machine suggestion alone never); the newest such
- * run is recorded (`verifiedRunId`). Without one: 409 BAD_CASE_NOT_VERIFIED.
+ * Status, title, notes. Every status change is kept as an event (who, when, from, to, the verifying run, the reason).
+ * `verified` needs evidence (`verifyingRun`, bad-case-evidence.ts: a human pass, typed or adopted, for the same question
+ * in a later run of the set answered in the platform by an agent version newer than the one the Bad Case was found
+ * with); the newest such run is recorded (`verifiedRunId`). Or a reason: a manager's (eval.manage) explicit
+ * verification, recorded with who and when (`verifiedReason`, the event), with the qualifying run too if there is one.
+ * Without either: 409 BAD_CASE_NOT_VERIFIED saying what is missing; a reason from someone without eval.manage: 403.
  */
 export async function updateBadCase(
   db: Db,
@@ -259,41 +270,52 @@ export async function updateBadCase(
   input: z.input<typeof UpdateBadCaseInput>,
   actor: Principal | null = null,
 ) {
-  const data = UpdateBadCaseInput.parse(input);
+  const { reason, ...data } = parseInput(UpdateBadCaseInput, input);
   const current = await db.badCase.findUnique({
     where: { id },
     select: {
       id: true,
       status: true,
-      run: { select: { createdAt: true, setVersion: { select: { setId: true } } } },
+      run: {
+        select: {
+          createdAt: true,
+          workflowVersion: { select: { version: true } },
+          setVersion: { select: { setId: true } },
+        },
+      },
       item: { select: { sample: { select: { key: true } } } },
     },
   });
   if (!current) throw errors.notFound(`Bad Case ${id}`);
-  let verifiedRunId: string | undefined;
-  if (data.status === "verified" && current.status !== "verified") {
-    const key = current.item.sample.key;
-    const evidence = await verifyingRun(db, {
-      runCreatedAt: current.run.createdAt,
-      setId: current.run.setVersion.setId,
-      key,
-    });
-    if (!evidence) {
-      throw new ApiError(
-        409,
-        "BAD_CASE_NOT_VERIFIED",
-        `No run of the set after this Bad Case has a human pass for ${key}: re-run the same batch on the fixed agent, judge ${key}, then verify`,
-        [{ key }],
+  const verifying = data.status === "verified" && current.status !== "verified";
+  let verifiedRunId: string | null = null;
+  if (verifying) {
+    if (reason !== undefined && !(actor && can(actor.role, MANAGER))) {
+      throw errors.forbidden(
+        `Verifying a Bad Case with a reason is a manager's decision (needs ${MANAGER}; your role: ${actor?.role ?? "none"}); without a reason it needs a platform run of a newer agent version with a human pass on the question`,
       );
     }
-    verifiedRunId = evidence.run.id;
+    const ref = {
+      runCreatedAt: current.run.createdAt,
+      setId: current.run.setVersion.setId,
+      key: current.item.sample.key,
+      foundInVersion: current.run.workflowVersion.version,
+    };
+    const evidence = await verifyingRun(db, ref);
+    if (!evidence && reason === undefined) throw await notVerifiable(db, ref);
+    verifiedRunId = evidence?.run.id ?? null;
   }
   const changed = data.status !== undefined && data.status !== current.status;
   const row = await db.badCase.update({
     where: { id },
     data: {
       ...data,
-      ...(verifiedRunId ? { verifiedRunId } : data.status && data.status !== "verified" ? { verifiedRunId: null } : {}),
+      // verified: what it rests on; any other status: nothing (a case verified again needs its evidence again)
+      ...(verifying
+        ? { verifiedRunId, verifiedReason: reason ?? null }
+        : changed
+          ? { verifiedRunId: null, verifiedReason: null }
+          : {}),
       ...(changed
         ? {
             events: {
@@ -301,7 +323,8 @@ export async function updateBadCase(
                 kind: "status",
                 fromStatus: current.status,
                 toStatus: data.status!,
-                runId: verifiedRunId ?? null,
+                runId: verifiedRunId,
+                reason: verifying ? (reason ?? null) : null,
                 byId: actorRef(actor),
               },
             },
@@ -311,4 +334,36 @@ export async function updateBadCase(
     select: badCaseSelect,
   });
   return (await badCasesOut(db, [row]))[0]!;
+}
+
+/** Who may verify a Bad Case with a reason instead of a qualifying run: those who manage evaluation (admin, builder). */
+const MANAGER = "eval.manage" as const;
+
+/**
+ * The 409 of a verification without evidence or reason: what is missing, and why the newest later pass (if any) does
+ * not count (pasted answers, not a newer version).
+ */
+async function notVerifiable(db: Db, ref: { runCreatedAt: Date; setId: string; key: string; foundInVersion: number }) {
+  const pass = await db.evalRunItem.findFirst({
+    where: {
+      sample: { key: ref.key },
+      verdict: "pass",
+      run: { createdAt: { gt: ref.runCreatedAt }, setVersion: { setId: ref.setId } },
+    },
+    orderBy: { run: { createdAt: "desc" } },
+    select: { run: { select: { shortId: true, mode: true, workflowVersion: { select: { version: true } } } } },
+  });
+  const latestPass = pass
+    ? { runShortId: pass.run.shortId, mode: pass.run.mode, agentVersion: pass.run.workflowVersion.version }
+    : null;
+  const why = latestPass
+    ? notEvidence(latestPass, ref.foundInVersion) === "pasted"
+      ? ` (the pass in ${latestPass.runShortId} does not count: its answers were pasted, not answered by the agent)`
+      : ` (the pass in ${latestPass.runShortId} does not count: it ran v${latestPass.agentVersion}, not a newer version)`
+    : "";
+  return evalError(
+    "BAD_CASE_NOT_VERIFIED",
+    `Not verifiable: needs a platform run of a newer agent version than v${ref.foundInVersion} (the one this Bad Case was found with) with a human pass on ${ref.key}${why}, or a reason (${MANAGER})`,
+    [{ key: ref.key, foundInVersion: ref.foundInVersion, latestPass }],
+  );
 }

@@ -8,7 +8,10 @@ import { EVAL_LIMITS as L } from "../limits";
 const date = z.iso.datetime();
 const dateOrNull = date.nullable();
 
-/** `verified` only with evidence: a later run of the set has a human pass for the question (see verdicts.ts). */
+/**
+ * `verified` only with evidence: a later platform run of the set, of a newer agent version than the Bad Case was found
+ * with, has a human pass for the question; or a manager's reason (see bad-case-evidence.ts, bad-cases.ts).
+ */
 export const BAD_CASE_STATUSES = ["open", "fixing", "fixed", "wont_fix", "verified"] as const;
 
 /** Failure points in the chain, for a fail verdict's attribution. */
@@ -83,11 +86,28 @@ export const CreateBadCaseInput = z
 
 export const UpdateBadCaseInput = z
   .object({
-    status: z.enum(BAD_CASE_STATUSES).optional(),
+    status: z.enum(BAD_CASE_STATUSES).optional().meta({
+      description:
+        "verified needs evidence: a later run of the set answered in the platform (not pasted) by an agent version newer than `foundInVersion`, with a human pass (typed or adopted) on the question; else a `reason` (eval.manage); else 409 BAD_CASE_NOT_VERIFIED",
+    }),
     title: z.string().trim().min(1).max(200).optional(),
     notes: z.string().max(4000).optional(),
+    reason: z.string().trim().min(1).max(L.maxBasisChars).optional().meta({
+      description:
+        "Only with status verified: a manager's reason for verifying without a qualifying run (needs eval.manage, else 403); kept on the case (`verifiedReason`) and in its history with who and when",
+    }),
   })
-  .meta({ id: "EvalBadCaseUpdate" });
+  .refine((b) => b.reason === undefined || b.status === "verified", {
+    path: ["reason"],
+    message: "a reason goes only with status verified",
+  })
+  .meta({
+    id: "EvalBadCaseUpdate",
+    // the refinement above (a reason only with status verified), for OpenAPI readers
+    if: { required: ["reason"] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: { required: ["status"], properties: { status: { const: "verified" } } },
+  });
 
 export const ListBadCasesQuery = z.object({
   status: z.enum(BAD_CASE_STATUSES).optional(),
@@ -140,10 +160,18 @@ export const BadCaseOut = z
     createdByLabel: z.string().nullable(),
     createdAt: date,
     updatedAt: date,
-    verifiedRunId: z
-      .string()
-      .nullable()
-      .meta({ description: "The later run whose human pass verified the fix (status verified)" }),
+    foundInVersion: z.number().int().meta({
+      description:
+        "The agent version the Bad Case was found with (its run's workflow version): verifying needs a platform run of a newer one",
+    }),
+    verifiedRunId: z.string().nullable().meta({
+      description:
+        "The later platform run of a newer agent version whose human pass verified the fix (status verified; null when a reason verified it without one)",
+    }),
+    verifiedReason: z.string().nullable().meta({
+      description:
+        "A manager's reason for verifying without a qualifying run (status verified); who and when: `history`",
+    }),
   })
   .meta({ id: "EvalBadCase" });
 
@@ -151,6 +179,12 @@ const BadCaseLaterItem = z.object({
   runId: z.string(),
   runShortId: z.string(),
   runStatus: z.string(),
+  runMode: z.enum(["in_platform", "pasted"]),
+  agentVersion: z.number().int().meta({ description: "The agent version the run executed" }),
+  notEvidence: z.enum(["pasted", "not_newer"]).nullable().meta({
+    description:
+      "Why this run cannot verify the Bad Case whatever its verdict: its answers were pasted, or it ran the version the Bad Case was found with or an older one; null: a human pass here verifies",
+  }),
   itemId: z.string(),
   itemStatus: z.string().meta({ description: "The item's answering state (pending, answering, answered, failed…)" }),
   verdict: z.enum(["pass", "fail"]).nullable(),
@@ -165,7 +199,7 @@ export const BadCaseDetailOut = BadCaseOut.extend({
     .meta({ description: "The question's expected points (of the failed run's version)" }),
   verifiableBy: BadCaseLaterItem.nullable().meta({
     description:
-      "The evidence `verified` needs: the newest later run of the set with a pass (typed or adopted) for the question, who gave it; null while there is none (setting verified is then 409 BAD_CASE_NOT_VERIFIED)",
+      "The evidence `verified` needs: the newest later run of the set answered in the platform by an agent version newer than `foundInVersion` with a pass (typed or adopted) for the question, who gave it; null while there is none (setting verified is then 409 BAD_CASE_NOT_VERIFIED unless a manager gives a reason)",
   }),
   latestRun: BadCaseLaterItem.nullable().meta({
     description: "The newest later run of the set with the question (a re-run), its item and verdict, whatever it is",
@@ -177,6 +211,10 @@ export const BadCaseDetailOut = BadCaseOut.extend({
       toStatus: z.string(),
       runId: z.string().nullable(),
       runShortId: z.string().nullable(),
+      reason: z
+        .string()
+        .nullable()
+        .meta({ description: "A manager's reason, for a verification without a qualifying run" }),
       byId: z.string().nullable(),
       byLabel: z.string().nullable(),
       at: date,
