@@ -1,6 +1,17 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ErrorBar,
+  LabelList,
+  Legend,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 
 /**
  * The evaluation pages' charts (recharts). Each one has a title for screen readers (role img + aria-label) and a
@@ -24,19 +35,41 @@ const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maxi
  */
 const zeroStillShows = (v: unknown) => (v === 0 ? 2 : 0);
 
-/** Machine vs human-confirmed pass rate per group (never mixed: two bars per group). */
+type Range = { low: number; high: number } | null | undefined;
+/**
+ * A 95 % interval as recharts' error-bar offsets from the bar's value ([below, above]); none when there is no
+ * interval or the bar's value lies outside it (a rate of all questions with unjudged ones left: the interval is of the
+ * judged, the table beside the chart gives it).
+ */
+function offsets(value: number | null, interval: Range): [number, number] | null {
+  if (value === null || !interval || value < interval.low || value > interval.high) return null;
+  return [value - interval.low, interval.high - value];
+}
+
+/** Machine vs human-confirmed pass rate per group (never mixed: two bars per group), each with its 95 % interval. */
 export function PassRateBars({
   data,
   label,
 }: {
-  data: Array<{ group: string; machine: number | null; human: number | null }>;
+  data: Array<{
+    group: string;
+    machine: number | null;
+    human: number | null;
+    machineRange?: Range;
+    humanRange?: Range;
+  }>;
   label: string;
 }) {
   const height = Math.max(120, data.length * 44 + 40);
+  const rows = data.map((d) => ({
+    ...d,
+    machineError: offsets(d.machine, d.machineRange),
+    humanError: offsets(d.human, d.humanRange),
+  }));
   return (
     <div role="img" aria-label={label} style={{ height }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 48, bottom: 4, left: 8 }} barGap={2}>
+        <BarChart data={rows} layout="vertical" margin={{ top: 4, right: 48, bottom: 4, left: 8 }} barGap={2}>
           <CartesianGrid horizontal={false} stroke="#e2e8f0" />
           <XAxis type="number" domain={[0, 1]} tickFormatter={pctLabel} tick={tick} />
           <YAxis type="category" dataKey="group" width={140} tick={tick} />
@@ -49,6 +82,7 @@ export function PassRateBars({
             isAnimationActive={false}
             minPointSize={zeroStillShows}
           >
+            <ErrorBar dataKey="machineError" direction="x" width={6} strokeWidth={1.5} stroke="#334155" />
             <LabelList
               dataKey="machine"
               position="right"
@@ -63,6 +97,7 @@ export function PassRateBars({
             isAnimationActive={false}
             minPointSize={zeroStillShows}
           >
+            <ErrorBar dataKey="humanError" direction="x" width={6} strokeWidth={1.5} stroke="#0f172a" />
             <LabelList
               dataKey="human"
               position="right"

@@ -4,6 +4,12 @@ export function pct(rate: number | null | undefined, digits = 1): string {
   return `${(rate * 100).toFixed(digits).replace(/\.0+$/, "")}%`;
 }
 
+/** A 95 % interval as a range of whole percents ("74–97%"); "—" without one (nothing counted). */
+export function pctRange(interval: { low: number; high: number } | null | undefined): string {
+  if (!interval) return "—";
+  return `${Math.round(interval.low * 100)}–${Math.round(interval.high * 100)}%`;
+}
+
 /** Dates: the shared formatters (the builder uses them too). */
 export { ago, when } from "@/components/ui/time";
 

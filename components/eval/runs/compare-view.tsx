@@ -16,7 +16,7 @@ import { ToggleChip } from "@/components/ui/toggle-chip";
 import { useEvalUrl, EvalLink } from "../context";
 import { Breadcrumbs } from "../breadcrumbs";
 import { VerdictBadge } from "../badges";
-import { pct, plural, words } from "../format";
+import { pct, pctRange, plural, words } from "../format";
 import type { EvalCompare } from "../types";
 import { PayloadView } from "../payload-view";
 import { COMPARE_OUTCOMES, compareQuery, type CompareOutcome } from "../url-state";
@@ -156,6 +156,7 @@ export function CompareView({ agentId }: { agentId: string }) {
               </p>
             )}
           </Card>
+          <PairedCard c={c} />
           {url.q && (
             <p className="text-sm text-slate-600">
               Showing the questions matching “{url.q}”.{" "}
@@ -309,6 +310,86 @@ function change(d: number | null, c: EvalCompare, counted: "judged" | "suggested
   if (without.length === 2) return `neither run has ${noun} yet`;
   if (without.length === 1) return `no change to show: ${without[0]} has no ${noun} yet`;
   return delta(d);
+}
+
+/**
+ * The paired comparison (two runs of one set version): the 2x2 table of the questions both runs have a human verdict
+ * for, the exact McNemar sentence, and each run's human pass rate with its 95 % interval; on different versions, why
+ * there is no pairing.
+ */
+function PairedCard({ c }: { c: EvalCompare }) {
+  const p = c.paired;
+  const h = c.passRates.human;
+  const cell = (value: number, tone: "same" | "better" | "worse", label: string) => (
+    <td
+      aria-label={label}
+      className={cn(
+        "px-4 py-2 text-center text-lg font-semibold tabular-nums",
+        tone === "same" && "bg-slate-50 text-slate-800",
+        tone === "better" && "bg-emerald-50 text-emerald-800",
+        tone === "worse" && "bg-red-50 text-red-800",
+      )}
+    >
+      {value}
+    </td>
+  );
+  return (
+    <Card
+      title="Paired comparison"
+      description="The same questions in both runs, by human verdict: only the questions that changed tell the runs apart."
+    >
+      <div id="paired" className="flex flex-wrap items-start gap-6">
+        {p ? (
+          <table className="border-separate border-spacing-1 text-sm">
+            <caption className="sr-only">
+              Questions both runs judged ({p.n}): {c.runA.shortId} against {c.runB.shortId}
+            </caption>
+            <thead>
+              <tr>
+                <th />
+                <th scope="col" className="text-xs font-medium text-slate-600">
+                  {c.runB.shortId}: pass
+                </th>
+                <th scope="col" className="text-xs font-medium text-slate-600">
+                  {c.runB.shortId}: fail
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <th scope="row" className="text-right text-xs font-medium text-slate-600">
+                  {c.runA.shortId}: pass
+                </th>
+                {cell(p.bothPass, "same", "both pass")}
+                {cell(p.onlyA, "worse", "pass in A only")}
+              </tr>
+              <tr>
+                <th scope="row" className="text-right text-xs font-medium text-slate-600">
+                  {c.runA.shortId}: fail
+                </th>
+                {cell(p.onlyB, "better", "pass in B only")}
+                {cell(p.bothFail, "same", "both fail")}
+              </tr>
+            </tbody>
+          </table>
+        ) : null}
+        <div className="min-w-64 flex-1 space-y-2 text-sm text-slate-700">
+          <p className="font-medium text-slate-900" data-testid="paired-sentence">
+            {p ? p.sentence : `No paired comparison: ${c.pairedUnavailable?.reason ?? "the runs cannot be paired"}.`}
+          </p>
+          {p && p.n > 0 && (
+            <p>
+              Over the {plural(p.n, "question")} both runs judged; exact McNemar test, p = {p.pValue.toPrecision(3)}.
+            </p>
+          )}
+          <p>
+            Human-confirmed pass rate, 95 % interval of the judged: {c.runA.shortId} {pctRange(h.interval.a)} (n {h.n.a}
+            ) · {c.runB.shortId} {pctRange(h.interval.b)} (n {h.n.b})
+          </p>
+        </div>
+      </div>
+    </Card>
+  );
 }
 
 function AnswerSide({ label, runId, itemId }: { label: string; runId: string; itemId?: string }) {

@@ -7,7 +7,7 @@ import { Card, Stat } from "@/components/ui/card";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { CountBars, PassRateBars } from "../charts";
-import { count, ms, pct, words } from "../format";
+import { count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
 import { GateBanner } from "./gate-banner";
 
@@ -37,11 +37,15 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
     group: g.classification,
     machine: g.machinePassRate,
     human: g.humanPassRate,
+    machineRange: g.machineInterval,
+    humanRange: g.humanInterval,
   }));
   const byTier = r.breakdown.byTier.map((g) => ({
     group: words(g.tier),
     machine: g.machinePassRate,
     human: g.humanPassRate,
+    machineRange: g.machineInterval,
+    humanRange: g.humanInterval,
   }));
   const a = r.agreement;
   const answering = r.machine.counted < r.completeness.total;
@@ -59,13 +63,13 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
           <Stat
             label="Human-confirmed pass rate"
             value={pct(r.human.passRate)}
-            hint={`${r.human.pass} pass · ${r.human.fail} fail · ${r.human.unjudged} unjudged (${pct(r.human.passRateOfJudged)} of judged)`}
+            hint={`${r.human.pass} pass · ${r.human.fail} fail · ${r.human.unjudged} unjudged (${pct(r.human.passRateOfJudged)} of ${r.human.n} judged, 95 % interval ${pctRange(r.human.interval)})`}
             tone={r.gate.passed ? "good" : "default"}
           />
           <Stat
             label="Machine suggestion pass rate"
             value={pct(r.machine.passRate)}
-            hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown${answering ? `, of ${r.machine.counted} answered so far` : ""}${pending ? ` · ${pending} still being judged` : ""} — assistance only`}
+            hint={`${r.machine.pass} pass · ${r.machine.fail} fail · ${r.machine.unknown} unknown (95 % interval ${pctRange(r.machine.interval)} of ${r.machine.n} suggested)${answering ? `, of ${r.machine.counted} answered so far` : ""}${pending ? ` · ${pending} still being judged` : ""} — assistance only`}
           />
           <Stat
             label="Completeness"
@@ -268,6 +272,9 @@ function GroupTable({
     machinePass: number;
     humanPassRate: number | null;
     machinePassRate: number | null;
+    humanN: number;
+    humanInterval: { low: number; high: number } | null;
+    machineInterval: { low: number; high: number } | null;
   }>;
   nameLabel: string;
 }) {
@@ -280,7 +287,11 @@ function GroupTable({
           <Th className="text-right">Human pass</Th>
           <Th className="text-right">Human fail</Th>
           <Th className="text-right">Human rate</Th>
+          <Th className="text-right">
+            Human 95 % interval <span className="font-normal">(of judged)</span>
+          </Th>
           <Th className="text-right">Machine rate</Th>
+          <Th className="text-right">Machine 95 % interval</Th>
         </tr>
       </THead>
       <tbody>
@@ -291,7 +302,11 @@ function GroupTable({
             <Td className="text-right tabular-nums">{g.humanPass}</Td>
             <Td className="text-right tabular-nums">{g.humanFail}</Td>
             <Td className="text-right tabular-nums font-medium">{pct(g.humanPassRate)}</Td>
+            <Td className="text-right tabular-nums">
+              {pctRange(g.humanInterval)} <span className="text-slate-500">n {g.humanN}</span>
+            </Td>
             <Td className="text-right tabular-nums text-slate-500">{pct(g.machinePassRate)}</Td>
+            <Td className="text-right tabular-nums text-slate-500">{pctRange(g.machineInterval)}</Td>
           </Tr>
         ))}
       </tbody>
