@@ -347,10 +347,10 @@ function PairedCard({ c }: { c: EvalCompare }) {
             <thead>
               <tr>
                 <th />
-                <th scope="col" className="text-xs font-medium text-slate-600">
+                <th scope="col" className="px-2 text-xs font-medium text-slate-600">
                   {c.runB.shortId}: pass
                 </th>
-                <th scope="col" className="text-xs font-medium text-slate-600">
+                <th scope="col" className="px-2 text-xs font-medium text-slate-600">
                   {c.runB.shortId}: fail
                 </th>
               </tr>

@@ -11,6 +11,24 @@ import { count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
 import { GateBanner } from "./gate-banner";
 
+/**
+ * The intervals the bars draw: only where the bar's rate is the rate the interval is of, i.e. every question of the
+ * group counted (a rate of all questions with unjudged ones left is not the rate of the judged; the table gives it).
+ */
+type Interval = { low: number; high: number } | null;
+function ranges(g: {
+  total: number;
+  humanN: number;
+  machineN: number;
+  humanInterval: Interval;
+  machineInterval: Interval;
+}) {
+  return {
+    humanRange: g.humanN === g.total ? g.humanInterval : null,
+    machineRange: g.machineN === g.total ? g.machineInterval : null,
+  };
+}
+
 /** How strong a kappa is, in the usual words (Landis and Koch). */
 export function kappaWords(k: number | null): string {
   if (k === null) return "undefined";
@@ -37,15 +55,13 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
     group: g.classification,
     machine: g.machinePassRate,
     human: g.humanPassRate,
-    machineRange: g.machineInterval,
-    humanRange: g.humanInterval,
+    ...ranges(g),
   }));
   const byTier = r.breakdown.byTier.map((g) => ({
     group: words(g.tier),
     machine: g.machinePassRate,
     human: g.humanPassRate,
-    machineRange: g.machineInterval,
-    humanRange: g.humanInterval,
+    ...ranges(g),
   }));
   const a = r.agreement;
   const answering = r.machine.counted < r.completeness.total;
@@ -286,12 +302,12 @@ function GroupTable({
           <Th className="text-right">Questions</Th>
           <Th className="text-right">Human pass</Th>
           <Th className="text-right">Human fail</Th>
-          <Th className="text-right">Human rate</Th>
           <Th className="text-right">
-            Human 95 % interval <span className="font-normal">(of judged)</span>
+            Human rate <span className="block font-normal normal-case">95 % interval of judged</span>
           </Th>
-          <Th className="text-right">Machine rate</Th>
-          <Th className="text-right">Machine 95 % interval</Th>
+          <Th className="text-right">
+            Machine rate <span className="block font-normal normal-case">95 % interval</span>
+          </Th>
         </tr>
       </THead>
       <tbody>
@@ -301,12 +317,16 @@ function GroupTable({
             <Td className="text-right tabular-nums">{g.total}</Td>
             <Td className="text-right tabular-nums">{g.humanPass}</Td>
             <Td className="text-right tabular-nums">{g.humanFail}</Td>
-            <Td className="text-right tabular-nums font-medium">{pct(g.humanPassRate)}</Td>
             <Td className="text-right tabular-nums">
-              {pctRange(g.humanInterval)} <span className="text-slate-500">n {g.humanN}</span>
+              <span className="font-medium">{pct(g.humanPassRate)}</span>
+              <span className="block text-xs text-slate-600">
+                {pctRange(g.humanInterval)} · n {g.humanN}
+              </span>
             </Td>
-            <Td className="text-right tabular-nums text-slate-500">{pct(g.machinePassRate)}</Td>
-            <Td className="text-right tabular-nums text-slate-500">{pctRange(g.machineInterval)}</Td>
+            <Td className="text-right tabular-nums text-slate-600">
+              {pct(g.machinePassRate)}
+              <span className="block text-xs">{pctRange(g.machineInterval)}</span>
+            </Td>
           </Tr>
         ))}
       </tbody>
