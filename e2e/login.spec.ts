@@ -51,3 +51,34 @@ test("the login page has no serious accessibility violations", async ({ page }) 
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/login-narrow.png`, fullPage: true });
 });
+
+test("after 5 wrong passwords the login page says how long to wait, then the right password signs in", async ({
+  page,
+}) => {
+  const email = `throttled-${Date.now()}@e2e.flowbench.test`;
+  await api().expectStatus(200, "POST", "/api/trpc/admin.users.create", {
+    email,
+    password: "throttled-password-1",
+    role: "viewer",
+  });
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  const error = page.locator("#login-error");
+  const submit = async (password: string) => {
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(error).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+    return (await error.textContent()) ?? "";
+  };
+  for (let i = 0; i < 5; i++) expect(await submit(`wrong-${i}`)).toContain("do not match");
+  // then the login throttle: the page names the wait (1 s after the 5th failure, doubling with each further one, so
+  // on a slow machine a later attempt is the first to land inside a wait)
+  let said = "";
+  for (let i = 0; i < 5 && !said.startsWith("Too many"); i++) said = await submit("wrong-again");
+  expect(said).toMatch(/^Too many sign-in attempts; try again in \d+ s\.$/);
+  await page.waitForTimeout(Number(/in (\d+) s/.exec(said)![1]) * 1000 + 300);
+  await page.getByLabel("Password").fill("throttled-password-1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/builder$/);
+});

@@ -11,7 +11,7 @@
  * against the embedded database and a deployment alike. It re-evaluates the gate with the same pure rule the
  * server uses (server/eval/reports/gate.ts) from the inputs the server returns.
  */
-import { evaluateGate, type GateInput, type GateResult } from "../server/eval/reports/gate";
+import { evaluateGate, gateCountsLine, type GateInput, type GateResult } from "../server/eval/reports/gate";
 import { ConnectError, UsageError, getJson, main, parseFlags, serverFrom } from "./lib/cli-http";
 
 const USAGE = `usage: check_eval_golden_gate --run-id <RUN_ID> [--json] [--url <FLOWBENCH_URL>] [--token <FLOWBENCH_TOKEN>]
@@ -36,9 +36,7 @@ function human(r: GateResponse, result: GateResult): string {
   ];
   const c = result.counts;
   if (result.status === "pending") lines.push(`  waiting for: ${result.missing.join("; ")}`);
-  lines.push(
-    `  human-confirmed passes: ${c.pass}/${c.questions} (${c.passTyped} typed, ${c.passAdopted} adopted; threshold ${c.threshold}); failed ${c.fail}; without verdict ${c.unjudged}; spot-checks left ${c.spotChecksLeft}`,
-  );
+  lines.push(`  ${gateCountsLine(c)}; failed ${c.fail}; spot-checks left ${c.spotChecksLeft}`);
   for (const reason of result.reasons) lines.push(`  - ${reason.code}: ${reason.message}`);
   if (result.unjudged.length) lines.push(`  missing verdicts: ${result.unjudged.join(", ")}`);
   if (result.spotChecksLeft.length) lines.push(`  spot-checks left: ${result.spotChecksLeft.join(", ")}`);

@@ -1,6 +1,7 @@
 import { EnvError, env } from "./core/env";
 import { setReadiness } from "./core/readiness";
 import { databaseTarget } from "./db/url";
+import { installClientAddress } from "./http/client-address";
 import { installMethodsGuard, loadRouteMethods } from "./http/methods-guard";
 import { installPathGuard } from "./http/path-guard";
 import { installStartupProbes } from "./http/startup-probes";
@@ -57,6 +58,7 @@ export async function startServer(): Promise<void> {
   }
   const target = databaseTarget();
   setReadiness("starting", "applying migrations");
+  installClientAddress(env().TRUSTED_PROXY_HOPS); // the address the login throttle counts, from the socket or proxies
   installMethodsGuard(); // the seven standard methods as Allow until the route table is loaded (below)
   installPathGuard(); // undecodable API paths: 400 before Next (proxy.ts no longer runs on API paths)
   const started = Date.now();

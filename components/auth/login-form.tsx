@@ -21,6 +21,12 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       redirect: false,
     });
     setPending(false);
+    // the login throttle (server/auth/throttle.ts) answers 429 with the error `LOGIN_THROTTLED:<seconds>`
+    const wait = result?.status === 429 ? /:(\d+)$/.exec(result.error ?? "")?.[1] : undefined;
+    if (result?.status === 429) {
+      setError(`Too many sign-in attempts; try again in ${wait ?? "a few"} s.`);
+      return;
+    }
     if (!result || result.error) {
       setError("That e-mail and password do not match an active account.");
       return;

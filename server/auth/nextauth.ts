@@ -1,8 +1,11 @@
-import type { NextAuthOptions } from "next-auth";
+import NextAuth, { type NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../db/client";
 import { authSecret } from "./secret";
+import { CLIENT_ADDRESS_HEADER, normalizeClientAddress } from "../core/client-address";
+import { ApiError } from "../core/errors";
 import { authenticatePassword } from "./service";
+import { throttledLogin, throttledMessage, throttledSeconds } from "./throttle";
 import type { Role } from "./roles";
 
 declare module "next-auth" {
@@ -66,11 +69,19 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "E-mail and password",
         credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           const email = credentials?.email ?? "";
           const password = credentials?.password ?? "";
           if (!email || !password || email.length > 254 || password.length > 200) return null;
-          const user = await authenticatePassword(await getDb(), email, password);
+          const db = await getDb();
+          // the front door's header (server/http/client-address.ts), never what the client says it is
+          const header = (req?.headers as Record<string, string | undefined> | undefined)?.[CLIENT_ADDRESS_HEADER];
+          const outcome = await throttledLogin(db, { email, address: normalizeClientAddress(header) }, () =>
+            authenticatePassword(db, email, password),
+          );
+          // next-auth answers a thrown error as `?error=<message>`; authRoute makes that a 429 with Retry-After
+          if ("throttled" in outcome) throw new Error(throttledMessage(outcome.throttled));
+          const user = outcome.result;
           return user ? { id: user.id, email: user.email, name: user.name, role: user.role } : null;
         },
       }),
@@ -98,4 +109,37 @@ export function authOptions(): NextAuthOptions {
     },
   };
   return options;
+}
+
+/**
+ * next-auth's route (app/api/auth/[...nextauth]/route.ts). A sign-in refused by the login throttle (server/auth/
+ * throttle.ts) is answered 429 with `Retry-After` and the error in the one shape (code LOGIN_THROTTLED) beside the
+ * `url` next-auth's client reads (its `error` parameter, `LOGIN_THROTTLED:<seconds>`, is what `signIn(..., { redirect:
+ * false })` returns); every other answer is next-auth's own.
+ */
+export async function authRoute(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
+  const response: Response = await NextAuth(authOptions())(request, context);
+  if (response.status !== 401 || !response.headers.get("content-type")?.includes("application/json")) return response;
+  const answer = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { url?: unknown } | null;
+  let seconds: number | null = null;
+  try {
+    if (typeof answer?.url === "string") seconds = throttledSeconds(new URL(answer.url).searchParams.get("error"));
+  } catch {
+    seconds = null;
+  }
+  if (seconds === null) return response;
+  const headers = new Headers(response.headers);
+  headers.set("retry-after", String(seconds));
+  headers.set("cache-control", "no-store");
+  const refusal = new ApiError(
+    429,
+    "LOGIN_THROTTLED",
+    `Too many sign-in attempts; try again in ${seconds} s`,
+    [{ retryAfterSeconds: seconds }],
+    { url: answer!.url },
+  );
+  return new Response(JSON.stringify(refusal.body()), { status: 429, headers });
 }

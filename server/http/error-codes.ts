@@ -22,6 +22,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     description: "The workflow has validation errors; details (and `errors`) list the findings.",
   },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The body exceeds the documented size limit." },
+  LOGIN_THROTTLED: {
+    status: 429,
+    description:
+      "Sign-in (POST /api/auth/callback/credentials) refused without checking the password: too many failed attempts on the account (5 free) or from the client address (20 free). Wait `Retry-After` seconds (details: retryAfterSeconds): 1 s, doubling with each further failure, at most 15 minutes; a successful sign-in resets the account's count.",
+  },
   SELF_LOCKOUT: {
     status: 400,
     description: "An admin may not disable their own account or remove their own admin role (Settings, tRPC).",
@@ -76,6 +81,7 @@ export const ERROR_DETAILS: Record<string, ZodType> = {
   IMPORT_INVALID: RowErrorOut,
   WORKFLOW_INVALID: FindingOut,
   PAYLOAD_TOO_LARGE: z.object({ limitBytes: z.int() }),
+  LOGIN_THROTTLED: z.object({ retryAfterSeconds: z.int() }),
   AGENT_HAS_FROZEN_SETS: z.object({
     path: z.string().meta({ description: "/sets/{setId}" }),
     message: z.string().meta({ description: "the set's name" }),

@@ -54,7 +54,10 @@ export default async function setup(project: TestProject) {
 
   const webhook = await startWebhookServer();
   cleanups.push(webhook.close);
-  const runtimeEnv = { WEBHOOK_BASE_URL: webhook.url };
+  // TRUSTED_PROXY_HOPS=1: the login throttle counts X-Forwarded-For's last entry as the client address (the socket's
+  // when there is none), so login-throttle.test.ts fails sign-ins from addresses of its own, not from 127.0.0.1, which
+  // every other file's sign-ins share
+  const runtimeEnv = { WEBHOOK_BASE_URL: webhook.url, TRUSTED_PROXY_HOPS: "1" };
 
   const starts: Array<Promise<StartedServer>> = [];
   if (legs.includes("pglite")) {

@@ -7,7 +7,14 @@
  * agent or workflow version. Every question's outcome is computed here from light rows (key and verdicts), so a
  * 10,000-question comparison is cheap; `pageOfQuestions` filters and pages it, and the service attaches the text of
  * the questions on the page only.
+ *
+ * Each pass rate carries its 95 % Wilson interval over the run's judged (human) or suggested (machine) questions.
+ * On two runs of the same set version, `paired` is the paired table over the questions both runs have a human
+ * verdict for, with the exact McNemar test (statistics.ts); on different set versions (or sets) the questions may
+ * differ under the same key, so there is no paired table and `pairedUnavailable` says why.
  */
+import { formatP, mcnemarExact, roundedInterval, SIGNIFICANCE, wilson } from "./statistics";
+
 export type CompareSide = "pass" | "fail" | "unknown" | null;
 export type CompareRunInput = {
   id: string;
@@ -102,6 +109,8 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
   const suggested = { a: count(a, (i) => i.machine !== null), b: count(b, (i) => i.machine !== null) };
   const share = (r: CompareRunInput, f: (i: CompareRunInput["items"][number]) => boolean) =>
     rate(count(r, f), r.items.length);
+  const passes = (r: CompareRunInput, side: "human" | "machine") => count(r, (i) => i[side] === "pass");
+  const interval = (k: number, n: number) => roundedInterval(wilson(k, n));
   const hA = judged.a ? share(a, (i) => i.human === "pass") : null;
   const hB = judged.b ? share(b, (i) => i.human === "pass") : null;
   const mA = suggested.a ? share(a, (i) => i.machine === "pass") : null;
@@ -135,10 +144,70 @@ export function compareRuns(a: CompareRunInput, b: CompareRunInput) {
     summary,
     machineSummary,
     passRates: {
-      human: { a: hA, b: hB, delta: delta(hA, hB) },
-      machine: { a: mA, b: mB, delta: delta(mA, mB) },
+      human: {
+        a: hA,
+        b: hB,
+        delta: delta(hA, hB),
+        n: judged,
+        interval: { a: interval(passes(a, "human"), judged.a), b: interval(passes(b, "human"), judged.b) },
+      },
+      machine: {
+        a: mA,
+        b: mB,
+        delta: delta(mA, mB),
+        n: suggested,
+        interval: { a: interval(passes(a, "machine"), suggested.a), b: interval(passes(b, "machine"), suggested.b) },
+      },
     },
+    ...pairedTable(a, b, summary),
     questions,
+  };
+}
+
+/** Why two runs cannot be paired question by question (null: they can). */
+function unpairable(
+  a: CompareRunInput,
+  b: CompareRunInput,
+): { code: "DIFFERENT_SET" | "DIFFERENT_SET_VERSION"; reason: string } | null {
+  if (a.setId !== b.setId)
+    return {
+      code: "DIFFERENT_SET",
+      reason: "the runs use different evaluation sets: their questions are not the same questions",
+    };
+  if (a.setVersionId !== b.setVersionId)
+    return {
+      code: "DIFFERENT_SET_VERSION",
+      reason: `the runs use different set versions (v${a.setVersion} vs v${b.setVersion}): a question under the same key may have changed, so only the rates with their intervals are compared`,
+    };
+  return null;
+}
+
+const questionsWord = (n: number) => `${n} ${n === 1 ? "question" : "questions"}`;
+
+/**
+ * The paired table of two runs of one frozen set version over the questions both have a human verdict for (the
+ * human outcomes both_pass, regressed = A pass / B fail, fixed = A fail / B pass, both_fail), the exact McNemar
+ * p-value of the discordant pairs and the sentence for people.
+ */
+export function pairedTable(a: CompareRunInput, b: CompareRunInput, summary: Record<Outcome, number>) {
+  const why = unpairable(a, b);
+  if (why) return { paired: null, pairedUnavailable: why };
+  const bothPass = summary.both_pass;
+  const onlyA = summary.regressed;
+  const onlyB = summary.fixed;
+  const bothFail = summary.both_fail;
+  const n = bothPass + onlyA + onlyB + bothFail;
+  const pValue = mcnemarExact(onlyA, onlyB);
+  const significant = pValue < SIGNIFICANCE;
+  const sentence =
+    n === 0
+      ? "No question has a human verdict in both runs yet: nothing to pair"
+      : onlyA + onlyB === 0
+        ? `A and B agree on all ${questionsWord(n)} both runs judged; no difference (${formatP(pValue)})`
+        : `B is better on ${questionsWord(onlyB)} and worse on ${onlyA}; the difference is ${significant ? "" : "not "}significant (${formatP(pValue)})`;
+  return {
+    paired: { bothPass, onlyA, onlyB, bothFail, n, pValue, significant, sentence },
+    pairedUnavailable: null,
   };
 }
 export type CompareResult = ReturnType<typeof compareRuns>;

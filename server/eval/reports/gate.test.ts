@@ -97,7 +97,9 @@ describe("the gate: pass / fail / pending", () => {
     ]);
     expect(checked.status).toBe("pass");
     expect(checked.counts).toMatchObject({ pass: 3, passTyped: 1, passAdopted: 2, typed: 2, adopted: 2 });
-    expect(checked.summary).toContain("3/4 human-confirmed passes (1 typed, 2 adopted; threshold 3)");
+    expect(checked.summary).toContain(
+      "3/4 human-confirmed passes, 95 % interval 30-95 %, threshold 3 (1 typed, 2 adopted; 4 judged, 0 unjudged)",
+    );
     // with only adopted fails left to check, the threshold is out of reach only when they could not make it up
     const short = run(
       [
@@ -115,6 +117,30 @@ describe("the gate: pass / fail / pending", () => {
     expect(evaluateGate({ ...base(all), setKind: "regression_pool" }).status).toBe("fail");
     expect(run(all, { runStatus: "cancelled" }).status).toBe("fail");
     expect(run(all, { threshold: 4 }).status).toBe("fail");
+  });
+  it("names the 95 % Wilson interval of the judged beside the count; the rule stays the threshold on the count", () => {
+    const keys = Array.from({ length: 30 }, (_, i) => `q${i}`);
+    // 27 of 30 passes, all judged: the issue's sentence (statsmodels: 0.7438-0.9654)
+    const all = evaluateGate({
+      ...base(keys.map((k, i) => q(k, i < 27 ? "pass" : "fail"))),
+      threshold: 26,
+    });
+    expect(all.status).toBe("pass");
+    expect(all.counts.interval).toEqual({ low: 0.7437, high: 0.9655 });
+    expect(all.summary).toContain("27/30 human-confirmed passes, 95 % interval 74-97 %, threshold 26");
+    // 3 unjudged: not in n (24 of 27 judged; statsmodels: 0.7194-0.9615), and the text says how many
+    const open = evaluateGate({
+      ...base(keys.map((k, i) => q(k, i < 3 ? null : i < 27 ? "pass" : "fail"))),
+      threshold: 24,
+    });
+    expect(open.status).toBe("pending"); // 24 passes reach the threshold, but 3 questions have no verdict
+    expect(open.counts).toMatchObject({ judged: 27, unjudged: 3, interval: { low: 0.7194, high: 0.9615 } });
+    expect(open.summary).toContain("24/30 human-confirmed passes, 95 % interval 72-96 %, threshold 24");
+    expect(open.summary).toContain("27 judged, 3 unjudged");
+    // nothing judged: no interval
+    const none = evaluateGate({ ...base(keys.slice(0, 2).map((k) => q(k, null))), threshold: 1 });
+    expect(none.counts.interval).toBeNull();
+    expect(none.summary).toContain("0/2 human-confirmed passes, no interval (nothing judged), threshold 1");
   });
   it("inputs without source or spotCheck (older clients) read as typed verdicts, not spot-checks", () => {
     const g = run([q("a", "pass"), q("b", "pass"), q("c", "pass")]);

@@ -1,8 +1,12 @@
 /**
  * THE gate rule (spec 4.3 and 8): one pure function, `evaluateGate`, used by the gate CLI, the run report,
  * `GET /runs/{id}/gate` and the UI banner. Its outcomes (pass, fail: decided, pending: not yet) and what each
- * condition means: server/eval/behaviour.md, "The gate".
+ * condition means: server/eval/behaviour.md, "The gate". The counts carry the 95 % Wilson interval of the
+ * human-confirmed pass rate over the judged questions; it is shown beside the count, the decision stays the threshold
+ * on the count.
  */
+import { intervalWords, roundedInterval, wilson, type Interval } from "./statistics";
+
 export type GateQuestion = {
   key: string;
   verdict: "pass" | "fail" | null;
@@ -57,6 +61,8 @@ export type GateResult = {
     missingPasses: number;
     /** the most passes still possible: passes now, plus every open question (no verdict, or an adopted fail still to spot-check) */
     reachablePasses: number;
+    /** 95 % Wilson interval of pass / judged (unjudged questions are not in n); null when nothing is judged. Shown only: the rule is the threshold on the count */
+    interval: Interval | null;
   };
   unjudged: string[];
   spotChecksLeft: string[];
@@ -67,6 +73,14 @@ const READY = new Set(["awaiting_review", "completed"]);
 const STILL_ANSWERING = new Set(["created", "answering"]);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const list = (keys: string[]) => `${keys.slice(0, 10).join(", ")}${keys.length > 10 ? ", ..." : ""}`;
+
+/**
+ * The gate's counts in one line, the same in the server's summary and the gate CLI:
+ * "27/30 human-confirmed passes, 95 % interval 74-97 %, threshold 26 (25 typed, 2 adopted; 30 judged, 0 unjudged)".
+ */
+export function gateCountsLine(c: GateResult["counts"]): string {
+  return `${c.pass}/${c.questions} human-confirmed passes, ${intervalWords(c.interval)}, threshold ${c.threshold} (${c.passTyped} typed, ${c.passAdopted} adopted; ${c.judged} judged, ${c.unjudged} unjudged)`;
+}
 
 export function evaluateGate(input: GateInput): GateResult {
   const q = input.questions;
@@ -155,8 +169,9 @@ export function evaluateGate(input: GateInput): GateResult {
     threshold: input.threshold,
     missingPasses: Math.max(0, input.threshold - pass),
     reachablePasses,
+    interval: roundedInterval(wilson(pass, pass + fail)),
   };
-  const head = `${pass}/${q.length} human-confirmed passes (${passTyped} typed, ${pass - passTyped} adopted; threshold ${input.threshold})`;
+  const head = gateCountsLine(counts);
   const summary =
     status === "pass"
       ? `PASS ${input.shortId}: ${head}, every question judged`

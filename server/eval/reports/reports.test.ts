@@ -133,9 +133,24 @@ describe("evaluation services: the gate, reports, comparison, re-runs and usage 
     expect(r.machine).toMatchObject({ pass: 2, fail: 2, unknown: 0, passRate: 0.5 });
     expect(r.human).toMatchObject({ pass: 1, fail: 2, unjudged: 1, passRate: 0.25, passRateOfJudged: 0.3333 });
     expect(r.completeness).toMatchObject({ judged: 3, total: 4, ratio: 0.75 });
+    // 95 % Wilson intervals, unjudged questions not in n; statsmodels proportion_confint(method="wilson"):
+    // 1 of 3 = (0.061492, 0.792340), 2 of 4 = (0.150039, 0.849961); rounded outwards to 4 decimals
+    expect(r.human).toMatchObject({ n: 3, interval: { low: 0.0614, high: 0.7924 } });
+    expect(r.machine).toMatchObject({ n: 4, interval: { low: 0.15, high: 0.85 } });
     expect(r.breakdown.byTier).toEqual([
-      expect.objectContaining({ tier: "pipeline_live", total: 4, machinePass: 2, humanPass: 1 }),
+      expect.objectContaining({
+        tier: "pipeline_live",
+        total: 4,
+        machinePass: 2,
+        humanPass: 1,
+        humanN: 3,
+        humanInterval: { low: 0.0614, high: 0.7924 },
+        machineN: 4,
+        machineInterval: { low: 0.15, high: 0.85 },
+      }),
     ]);
+    expect(r.breakdown.byClassification.every((c) => c.humanN === c.judged)).toBe(true);
+    expect(r.gate.counts).toMatchObject({ judged: 3, unjudged: 1, interval: { low: 0.0614, high: 0.7924 } });
     expect(r.breakdown.byClassification.map((c) => c.classification)).toEqual(["breakfast", "price"]);
     expect(r.breakdown.byAttribution).toEqual([
       { attribution: "data", fails: 1 },
@@ -185,7 +200,9 @@ describe("evaluation services: the gate, reports, comparison, re-runs and usage 
     await setVerdict(db, b.id, bi[2]!.id, { verdict: "fail", basis: "no price", attribution: "generation" }, alice);
     const c = await compare(db, { run_a: a.shortId, run_b: b.id });
     expect(c.summary).toMatchObject({ both_pass: 1, fixed: 1, regressed: 1, both_fail: 0 });
-    expect(c.passRates.human).toEqual({ a: 0.6667, b: 0.6667, delta: 0 });
+    expect(c.passRates.human).toMatchObject({ a: 0.6667, b: 0.6667, delta: 0, n: { a: 3, b: 3 } });
+    // one set version: paired; b = c = 1 -> p = 1
+    expect(c.paired).toMatchObject({ bothPass: 1, onlyA: 1, onlyB: 1, bothFail: 0, n: 3, pValue: 1 });
     expect(c.warnings).toEqual([]);
     const other = await seedSet(db, { agentId, samples: questions(3) });
     const live = await createRun(db, { setVersionId: other.setVersionId, mode: "pasted", tier: "pipeline_live" }, null);

@@ -4,6 +4,7 @@ import { agreement, type Binary } from "./kappa";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
+import { roundedInterval, wilson } from "./statistics";
 
 /**
  * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
@@ -88,11 +89,27 @@ function addTo(g: Group, r: ReportRow) {
 /** The questions the machine pass rate counts: the answered ones while the run answers, else all (the one place). */
 const machineBase = (run: RunRow, g: Pick<Group, "total" | "answered">) =>
   run.status === "answering" ? g.answered : g.total;
-const withRates = (run: RunRow, { answered, ...g }: Group) => ({
-  ...g,
-  machinePassRate: rate(g.machinePass, machineBase(run, { total: g.total, answered })),
-  humanPassRate: rate(g.humanPass, g.total),
-});
+/** The 95 % Wilson interval of k of n, rounded like the rates (null when n is 0). */
+const interval = (k: number, n: number) => roundedInterval(wilson(k, n));
+/**
+ * n and the interval of a pass rate: unjudged questions are not in n. Human: n = questions with a verdict; machine:
+ * n = questions with a suggestion (pass, fail or unknown; an unknown is not a pass).
+ */
+const humanStats = (pass: number, judged: number) => ({ n: judged, interval: interval(pass, judged) });
+const machineStats = (pass: number, suggested: number) => ({ n: suggested, interval: interval(pass, suggested) });
+const withRates = (run: RunRow, { answered, ...g }: Group) => {
+  const h = humanStats(g.humanPass, g.judged);
+  const m = machineStats(g.machinePass, g.machinePass + g.machineFail + g.machineUnknown);
+  return {
+    ...g,
+    machinePassRate: rate(g.machinePass, machineBase(run, { total: g.total, answered })),
+    humanPassRate: rate(g.humanPass, g.total),
+    humanN: h.n,
+    humanInterval: h.interval,
+    machineN: m.n,
+    machineInterval: m.interval,
+  };
+};
 
 type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags">;
 
@@ -192,12 +209,14 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       ...machine,
       passRate: rate(machine.pass, machineCounted),
       counted: machineCounted,
+      ...machineStats(machine.pass, machine.pass + machine.fail + machine.unknown),
       note: "machine suggestions: assistance only, never counted by a gate",
     },
     human: {
       ...human,
       passRate: rate(human.pass, total),
       passRateOfJudged: rate(human.pass, judged),
+      ...humanStats(human.pass, judged),
       note: "human-confirmed verdicts (typed, or suggestions a person adopted in bulk)",
     },
     breakdown: {

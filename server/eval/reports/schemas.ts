@@ -10,6 +10,25 @@ import { SET_KINDS } from "../sets/schemas";
 import { BAD_CASE_STATUSES } from "../verdicts/schemas";
 
 const date = z.iso.datetime();
+
+/** A pass rate's 95 % Wilson score interval (server/eval/reports/statistics.ts). */
+export const IntervalOut = z
+  .object({
+    low: z.number().min(0).max(1).meta({ description: "Lower end, a fraction (rounded down to 4 decimals)" }),
+    high: z.number().min(0).max(1).meta({ description: "Upper end, a fraction (rounded up to 4 decimals)" }),
+  })
+  .nullable()
+  .meta({
+    description: "95 % Wilson score interval of the pass rate over n questions; null when n is 0 (nothing to count)",
+  });
+const humanN = z
+  .number()
+  .int()
+  .meta({ description: "The questions the human interval counts: those with a verdict (unjudged ones are not in n)" });
+const machineN = z.number().int().meta({
+  description:
+    "The questions the machine interval counts: those with a suggestion (pass, fail or unknown; an unknown is not a pass)",
+});
 const dateOrNull = date.nullable();
 
 export const CompareQuery = z.object({
@@ -126,6 +145,14 @@ const groupOut = z.object({
   judged: z.number().int(),
   machinePassRate: z.number().nullable(),
   humanPassRate: z.number().nullable(),
+  humanN,
+  humanInterval: IntervalOut.meta({
+    description: "95 % Wilson interval of humanPass / humanN (null when humanN is 0)",
+  }),
+  machineN,
+  machineInterval: IntervalOut.meta({
+    description: "95 % Wilson interval of machinePass / machineN (null when machineN is 0)",
+  }),
 });
 
 export const ReportOut = z
@@ -171,6 +198,8 @@ export const ReportOut = z
         description:
           "The questions passRate divides by: while the run is answering, those answered so far (answered or failed); then all",
       }),
+      n: machineN,
+      interval: IntervalOut.meta({ description: "95 % Wilson interval of pass / n (null when n is 0)" }),
       note: z.string(),
     }),
     human: z.object({
@@ -179,6 +208,10 @@ export const ReportOut = z
       unjudged: z.number().int(),
       passRate: z.number().nullable(),
       passRateOfJudged: z.number().nullable(),
+      n: humanN,
+      interval: IntervalOut.meta({
+        description: "95 % Wilson interval of pass / n, the rate of the judged (passRateOfJudged); null when n is 0",
+      }),
       note: z.string(),
     }),
     breakdown: z.object({
@@ -255,6 +288,13 @@ const rates = z.object({
   a: z.number().nullable().meta({ description: "null when the run has no verdict (human) or no suggestion (machine)" }),
   b: z.number().nullable(),
   delta: z.number().nullable().meta({ description: "b - a; null when either side is null" }),
+  n: z.object({ a: z.number().int(), b: z.number().int() }).meta({
+    description:
+      "The questions each interval counts: with a human verdict (human) or a suggestion (machine); unjudged ones are not in n",
+  }),
+  interval: z
+    .object({ a: IntervalOut, b: IntervalOut })
+    .meta({ description: "Each run's 95 % Wilson interval of its passes over n (null when n is 0)" }),
 });
 
 export const CompareOut = z
@@ -265,6 +305,38 @@ export const CompareOut = z
     summary: z.record(outcome, z.number().int()),
     machineSummary: z.record(outcome, z.number().int()),
     passRates: z.object({ human: rates, machine: rates }),
+    paired: z
+      .object({
+        bothPass: z.number().int(),
+        onlyA: z.number().int().meta({ description: "A pass / B fail (b of McNemar's test; outcome regressed)" }),
+        onlyB: z.number().int().meta({ description: "A fail / B pass (c of McNemar's test; outcome fixed)" }),
+        bothFail: z.number().int(),
+        n: z.number().int().meta({ description: "Questions both runs have a human verdict for: the four cells added" }),
+        pValue: z.number().min(0).max(1).meta({
+          description:
+            "Exact two-sided McNemar p-value: min(1, 2 P(X <= min(b, c))), X ~ Binomial(b + c, 0.5); 1 when b + c = 0",
+        }),
+        significant: z.boolean().meta({ description: "pValue below 0.05" }),
+        sentence: z.string().meta({
+          description:
+            'For people: "B is better on 3 questions and worse on 1; the difference is not significant (p = 0.63)"',
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "The paired table over the questions both runs have a human verdict for, only on two runs of the same set version; null otherwise (pairedUnavailable says why)",
+      }),
+    pairedUnavailable: z
+      .object({
+        code: z.enum(["DIFFERENT_SET", "DIFFERENT_SET_VERSION"]),
+        reason: z.string(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Why there is no paired table (the runs are of different sets or set versions: compare passRates with their intervals instead); null when paired is given",
+      }),
     questions: z
       .array(
         z.object({

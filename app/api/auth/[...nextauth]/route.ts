@@ -1,8 +1,3 @@
-import NextAuth from "next-auth";
-import { authOptions } from "@/server/auth/nextauth";
+import { authRoute } from "@/server/auth/nextauth";
 
-function handler(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
-  return NextAuth(authOptions())(request, context);
-}
-
-export { handler as GET, handler as POST };
+export { authRoute as GET, authRoute as POST };

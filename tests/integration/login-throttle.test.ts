@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { servers, trpc } from "./client";
+
+/**
+ * The login throttle over real HTTP (issue 28, item 5: 40 wrong passwords in a row, then the right one signed in):
+ * next-auth's credentials callback, as the login page's `signIn(..., { redirect: false })` calls it. The servers run
+ * with TRUSTED_PROXY_HOPS=1 (global-setup.ts), so each test fails from an address of its own (X-Forwarded-For's last
+ * entry); its state is SQL, so this runs on both databases (the rule itself: server/auth/throttle.test.ts).
+ */
+type Attempt = { status: number; retryAfter: string | null; body: any; session: boolean };
+
+async function attempt(base: string, email: string, password: string, headers: Record<string, string>) {
+  const csrfRes = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const cookie = csrfRes.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, ...headers },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("retry-after"),
+    body: await res.json(),
+    session: res.headers.getSetCookie().some((c) => c.startsWith("next-auth.session-token=")),
+  } satisfies Attempt;
+}
+
+const errorOf = (a: Attempt) => new URL(a.body.url).searchParams.get("error");
+const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000 + 100));
+
+for (const server of servers()) {
+  describe(`login throttle on ${server.name}`, () => {
+    it("5 wrong passwords, then the right one is 429 with Retry-After; the wait grows; after it the right one signs in", async () => {
+      const email = `throttled-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      await trpc(server).admin.users.create.mutate({ email, password: "the-right-password", role: "viewer" });
+      const from = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+      let n = 0;
+      // the client's own X-Forwarded-For entries and a forged x-flowbench-client-address change nothing: the address
+      // is the entry the (one) trusted proxy added
+      const headers = () => ({
+        "x-forwarded-for": `6.6.6.${n}, ${from}`,
+        "x-flowbench-client-address": `9.9.9.${n++}`,
+      });
+      for (let i = 0; i < 5; i++) {
+        const wrong = await attempt(server.url, email, "wrong-password", headers());
+        expect(wrong.status).toBe(401);
+        expect(errorOf(wrong)).toBe("CredentialsSignin");
+      }
+      const refused = await attempt(server.url, email, "the-right-password", headers());
+      expect(refused.status).toBe(429);
+      expect(refused.session).toBe(false);
+      expect(Number(refused.retryAfter)).toBe(1);
+      expect(refused.body.error).toEqual({
+        code: "LOGIN_THROTTLED",
+        message: "Too many sign-in attempts; try again in 1 s",
+        details: [{ retryAfterSeconds: 1 }],
+      });
+      expect(errorOf(refused)).toBe("LOGIN_THROTTLED:1"); // what signIn(..., { redirect: false }) returns as `error`
+
+      // the 6th failure, once the wait is over, doubles it
+      await sleep(1);
+      expect((await attempt(server.url, email, "wrong-password", headers())).status).toBe(401);
+      const longer = await attempt(server.url, email, "the-right-password", headers());
+      expect(longer.status).toBe(429);
+      expect(Number(longer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(longer.retryAfter)).toBeLessThanOrEqual(2);
+
+      // another account from the same address is not held by this one's failures
+      const other = await attempt(server.url, server.adminEmail, server.adminPassword, headers());
+      expect(other.status).toBe(200);
+      expect(other.session).toBe(true);
+
+      await sleep(Number(longer.retryAfter));
+      const signedIn = await attempt(server.url, email, "the-right-password", headers());
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.session).toBe(true);
+    });
+  });
+}
