@@ -2,6 +2,8 @@ import NextAuth, { type NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../db/client";
 import { authSecret } from "./secret";
+import { NextRequest } from "next/server";
+import { closeIfUnread, limitBody } from "../core/body";
 import { CLIENT_ADDRESS_HEADER, normalizeClientAddress } from "../core/client-address";
 import { ApiError } from "../core/errors";
 import { authenticatePassword } from "./service";
@@ -111,14 +113,35 @@ export function authOptions(): NextAuthOptions {
   return options;
 }
 
+/** The largest body next-auth's routes take (a sign-in form: CSRF token, e-mail, password, callback URL). */
+export const AUTH_MAX_BODY_BYTES = 64 * 1024;
+
 /**
- * next-auth's route (app/api/auth/[...nextauth]/route.ts). A sign-in refused by the login throttle (server/auth/
- * throttle.ts) is answered 429 with `Retry-After` and the error in the one shape (code LOGIN_THROTTLED) beside the
- * `url` next-auth's client reads (its `error` parameter, `LOGIN_THROTTLED:<seconds>`, is what `signIn(..., { redirect:
- * false })` returns); every other answer is next-auth's own.
+ * next-auth's route (app/api/auth/[...nextauth]/route.ts). Its body is read by the one rule (server/core/body.ts): a
+ * larger `Content-Length` than AUTH_MAX_BODY_BYTES is 413 PAYLOAD_TOO_LARGE before a byte is read, a chunked body is
+ * cut at the limit (next-auth itself would read any body whole, before anyone is signed in). A sign-in refused by the
+ * login throttle (server/auth/throttle.ts) is answered 429 with `Retry-After` and the error in the one shape (code
+ * LOGIN_THROTTLED) beside the `url` next-auth's client reads (its `error` parameter, `LOGIN_THROTTLED:<seconds>`, is
+ * what `signIn(..., { redirect: false })` returns); every other answer is next-auth's own.
  */
-export async function authRoute(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
-  const response: Response = await NextAuth(authOptions())(request, context);
+export async function authRoute(request: NextRequest, context: { params: Promise<{ nextauth: string[] }> }) {
+  let req = request;
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const guarded = limitBody(request, AUTH_MAX_BODY_BYTES);
+    let body: string;
+    try {
+      body = await guarded.request.text();
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const refusal = new Response(JSON.stringify(e.body()), {
+        status: e.status,
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+      });
+      return closeIfUnread(refusal, guarded.unread());
+    }
+    req = new NextRequest(request.url, { method: request.method, headers: request.headers, body });
+  }
+  const response: Response = await NextAuth(authOptions())(req, context);
   if (response.status !== 401 || !response.headers.get("content-type")?.includes("application/json")) return response;
   const answer = (await response
     .clone()

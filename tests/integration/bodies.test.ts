@@ -163,6 +163,20 @@ for (const server of shapeServers()) {
       }
     });
 
+    it("the sign-in route (open to anyone) takes at most 64 KiB: a larger Content-Length is 413 at once, a chunked body is cut", async () => {
+      const path = "/api/auth/callback/credentials";
+      const form = { "content-type": "application/x-www-form-urlencoded" };
+      const declared = headersOnly(server.url, path, { ...form, "content-length": String(512 * MB) });
+      const r = await declared.answer;
+      expect(r.status).toBe(413);
+      expect(r.body.error).toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: [{ limitBytes: 64 * 1024 }] });
+      expect(r.headers.connection).toBe("close");
+      await declared.closed;
+      const streamed = await chunked(server.url, path, form, 256 * MB);
+      expect(streamed.status, streamed.error).toBe(413);
+      expect(streamed.sentAtAnswer).toBeLessThan(32 * MB);
+    });
+
     it("a body within the limit still arrives whole after the caller is checked (chunked too)", async () => {
       // the same validate call, as JSON of 4.5 MiB (under its 5 MiB limit): read whole, answered on its content
       const workflow = { nodes: [], edges: [], padding: "x".repeat(4.5 * MB) };
