@@ -274,6 +274,8 @@ for (const server of servers()) {
         shortId: run.shortId,
         result: { counts: { pass: 27, passTyped: 0, passAdopted: 27, fail: 3, unjudged: 0, threshold: 26 } },
       });
+      // statsmodels proportion_confint(27, 30, method="wilson") = (0.74379, 0.96540), rounded outwards
+      expect(json.result.counts.interval).toEqual({ low: 0.7437, high: 0.9655 });
 
       // humans overturn two passes -> 25/30 -> exit 1
       const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?verdict=pass&limit=2`))).items;
@@ -301,6 +303,11 @@ for (const server of servers()) {
       expect(gate.stdout).toMatch(/^FAIL /);
       expect(gate.stdout).toContain("25/30");
       expect(gate.stdout).toContain("GATE_BELOW_THRESHOLD");
+      // the CLI prints the server's counts line: the 95 % Wilson interval beside the count (statsmodels
+      // proportion_confint(25, 30, method="wilson") = (0.66436, 0.92663)), and how many are unjudged
+      expect(gate.stdout).toContain(
+        "25/30 human-confirmed passes, 95 % interval 66-93 %, threshold 26 (0 typed, 25 adopted; 30 judged, 0 unjudged)",
+      );
 
       // GET /api/eval/runs/{id}/report
       const report = await ok(api(server, "GET", `/api/eval/runs/${run.shortId}/report`));
@@ -340,6 +347,8 @@ for (const server of servers()) {
       const cmp = await ok(api(server, "GET", `/api/eval/runs/compare?run_a=${run.shortId}&run_b=${again.shortId}`));
       expect(cmp.summary).toMatchObject({ both_pass: 25, fixed: 5, regressed: 0, both_fail: 0 });
       expect(cmp.passRates.human).toMatchObject({ a: 0.8333, b: 1, delta: 0.1667 });
+      // one set version: paired; b = 0, c = 5 -> scipy binomtest(0, 5, 0.5).pvalue = 0.0625
+      expect(cmp.paired).toMatchObject({ bothPass: 25, onlyA: 0, onlyB: 5, bothFail: 0, pValue: 0.0625 });
       expect(cmp.warnings).toEqual([]);
       expect((await api(server, "GET", `/api/eval/runs/compare?run_a=${run.id}`)).status).toBe(400);
 

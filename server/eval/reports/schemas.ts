@@ -95,6 +95,10 @@ export const GateResultOut = z
         description:
           "The most passes still possible: passes now plus every open question (no verdict, or an adopted fail still to spot-check)",
       }),
+      interval: IntervalOut.meta({
+        description:
+          "95 % Wilson interval of pass / judged (unjudged questions are not in n); null when nothing is judged. Shown beside the count: the decision stays the threshold on the count",
+      }),
     }),
     unjudged: z.array(z.string()),
     spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
