@@ -25,7 +25,7 @@ type Card = {
   sampleId: string;
   confirmed: boolean;
   run: { shortId: string; itemId: string; verdict: string | null } | null;
-  badCase: { id: string; status: string } | null;
+  badCase: { id: string; status: string; verifyIn: string | null } | null;
   compare: { a: string; b: string } | null;
   history: Array<{
     kind: string;
@@ -128,6 +128,29 @@ for (const server of servers()) {
       expect(early.status).toBe(409);
       expect(early.body.error.code).toBe("BAD_CASE_NOT_VERIFIED");
       await ok(api(server, "PATCH", `/api/eval/bad-cases/${badCase.id}`, { body: { status: "fixing" } }));
+      expect((await board()).badCase).toMatchObject({ verifyIn: null });
+
+      // a pass pasted into a later run is no evidence (issue 28 item 6): the board offers no "verify" for it
+      const pasted = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: version.id, mode: "pasted", environment: "it" },
+        }),
+        201,
+      );
+      await ok(
+        api(server, "POST", `/api/eval/runs/${pasted.id}/answers`, {
+          body: { format: "csv", content: `key,answer\n${added.sample.key},A vegan congee with scallions.\n` },
+        }),
+      );
+      const pastedItem = (await ok(api(server, "GET", `/api/eval/runs/${pasted.id}/items`))).items[0];
+      await ok(
+        api(server, "PUT", `/api/eval/runs/${pasted.id}/items/${pastedItem.id}/verdict`, { body: { verdict: "pass" } }),
+      );
+      expect(await board()).toMatchObject({
+        stage: "bad_case",
+        run: { shortId: pasted.shortId, verdict: "pass" },
+        badCase: { id: badCase.id, verifyIn: null },
+      });
 
       // the fix: a new agent version; re-run the same batch on it
       const fixed = minimalWorkflow();
@@ -155,6 +178,8 @@ for (const server of servers()) {
       await ok(
         api(server, "PUT", `/api/eval/runs/${rerun.id}/items/${again.id}/verdict`, { body: { verdict: "pass" } }),
       );
+      // a platform run of the new version with a person's pass: the board offers to verify by it
+      expect((await board()).badCase).toMatchObject({ id: badCase.id, verifyIn: rerun.shortId });
 
       // the comparison marks the Bad Case's question fixed
       const cmp = await ok(api(server, "GET", `/api/eval/runs/compare?run_a=${run.shortId}&run_b=${rerun.shortId}`));
@@ -180,10 +205,11 @@ for (const server of servers()) {
         "run",
         "bad_case",
         "run",
+        "run",
         "verified",
       ]);
       expect(card.history.find((h) => h.kind === "verified")?.run?.shortId).toBe(rerun.shortId);
-      expect(card.history.filter((h) => h.kind === "run").map((h) => h.verdict)).toEqual(["fail", "pass"]);
+      expect(card.history.filter((h) => h.kind === "run").map((h) => h.verdict)).toEqual(["fail", "pass", "pass"]); // the pasted pass, then the re-run's
       expect(card.history[0]!.by).toBeTruthy();
 
       // a later run that fails the verified question: the board says so (in a run, fail), not "verified"

@@ -224,9 +224,7 @@ function SampleCard({
             to={{ tab: "bad-cases", case: c.badCase.id }}
             className="font-medium text-brand-700 hover:underline"
           >
-            {c.stage === "bad_case" && c.run?.verdict === "pass"
-              ? `Passed in ${c.run.shortId}: verify →`
-              : "Bad Case →"}
+            {c.stage === "bad_case" && c.badCase.verifyIn ? `Passed in ${c.badCase.verifyIn}: verify →` : "Bad Case →"}
           </EvalLink>
         )}
         {c.compare && (

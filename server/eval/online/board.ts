@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { actorLabels } from "../../auth/service";
 import { requireAgent } from "../../agents/service";
+import { notEvidence } from "../verdicts/bad-case-evidence";
 import { BOARD_STAGES, BoardQuery, type BoardStage } from "./schemas";
 
 // ---------------------------------------------------------------- the board
@@ -84,7 +85,17 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
           status: true,
           verdict: true,
           sample: { select: { key: true, setVersion: { select: { setId: true, version: true } } } },
-          run: { select: { id: true, shortId: true, status: true, createdAt: true, rerunOfId: true } },
+          run: {
+            select: {
+              id: true,
+              shortId: true,
+              status: true,
+              createdAt: true,
+              rerunOfId: true,
+              mode: true,
+              workflowVersion: { select: { version: true } },
+            },
+          },
           badCase: {
             select: {
               id: true,
@@ -219,7 +230,25 @@ export async function loopBoard(db: Db, query: z.input<typeof BoardQuery>) {
             verdict: latest.verdict,
           }
         : null,
-      badCase: badCase ? { id: badCase.id, status: badCase.status, runShortId: caseItem!.run.shortId } : null,
+      badCase: badCase
+        ? {
+            id: badCase.id,
+            status: badCase.status,
+            runShortId: caseItem!.run.shortId,
+            // the latest run's pass verifies the case only by the rule of `verified` (bad-case-evidence.ts)
+            verifyIn:
+              badCase.status !== "verified" &&
+              latest &&
+              latest !== caseItem &&
+              latest.verdict === "pass" &&
+              notEvidence(
+                { mode: latest.run.mode, agentVersion: latest.run.workflowVersion.version },
+                caseItem!.run.workflowVersion.version,
+              ) === null
+                ? latest.run.shortId
+                : null,
+          }
+        : null,
       // the Bad Case's run against the latest run; else the latest run against the run it re-ran
       compare:
         caseItem && latest && caseItem.run.id !== latest.run.id

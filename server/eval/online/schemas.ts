@@ -178,7 +178,17 @@ export const LoopBoardOut = z
           })
           .nullable()
           .meta({ description: "The latest run with the sample, its item and verdict" }),
-        badCase: z.object({ id: z.string(), status: z.string(), runShortId: z.string() }).nullable(),
+        badCase: z
+          .object({
+            id: z.string(),
+            status: z.string(),
+            runShortId: z.string(),
+            verifyIn: z.string().nullable().meta({
+              description:
+                "The latest run whose pass verifies the Bad Case (a platform run of a newer agent version), or null: a pass in a pasted run or on the same version does not",
+            }),
+          })
+          .nullable(),
         compare: z.object({ a: z.string(), b: z.string() }).nullable().meta({
           description:
             "Run IDs to compare: the Bad Case's run and the latest run (or the latest run and the run it re-ran)",

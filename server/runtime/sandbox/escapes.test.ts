@@ -330,4 +330,21 @@ describe("host process life cycle", () => {
     expect(sb.stats().restarts).toBeGreaterThan(restarts);
     expect(spawnSync("kill", ["-0", String(pid)]).status).not.toBe(0);
   }, 60_000);
+
+  it("a call that comes before any worker has started waits for the cold start; once warm, the queue wait applies", async () => {
+    // a queue wait far below a Pyodide start: the first call used to be BUSY while its worker was still starting
+    const cold = createSandbox({ workers: 1, queueWaitMs: 200 });
+    try {
+      expect((await cold.run({ code: "result = 'first'", inputs: {} })).result).toBe("first");
+      const loop = cold.run({ code: "while True:\n    pass", inputs: {}, timeoutMs: 3_000 }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100)); // the one worker is now busy
+      await expect(cold.run({ code: "result = 2", inputs: {} })).rejects.toMatchObject({
+        code: "BUSY",
+        message: expect.stringContaining("stayed busy for 200 ms"),
+      });
+      expect(await loop).toMatchObject({ code: "TIMEOUT" });
+    } finally {
+      await cold.close();
+    }
+  }, 120_000);
 });

@@ -59,6 +59,8 @@ let snapshot = null; // SharedArrayBuffer with the Pyodide memory snapshot, shar
 let started = false;
 let restarts = 0;
 let startFailures = 0;
+/** what a call that arrives before any worker is ready waits beyond queueWaitMs: a cold start on a loaded machine */
+const COLD_START_MS = 90_000;
 let lastStartError = "";
 let respawnTimer = null;
 let warmWaiters = [];
@@ -511,13 +513,22 @@ process.on("message", (msg) => {
       }
       jobs.set(job.id, job);
       queue.push(job);
+      // A call that arrives while no worker has started yet (the first call after start-up) also waits for a worker to
+      // start, which on a loaded machine takes longer than the queue wait: it gets COLD_START_MS more.
+      const cold = readyCount() === 0;
+      const waitMs = config.queueWaitMs + (cold ? COLD_START_MS : 0);
       job.queueTimer = setTimeout(() => {
         const i = queue.indexOf(job);
         if (i < 0) return;
         queue.splice(i, 1);
-        finish(job, error("BUSY", `the code sandbox stayed busy for ${config.queueWaitMs} ms`));
+        finish(
+          job,
+          readyCount() === 0
+            ? error("SANDBOX_UNAVAILABLE", `no code sandbox worker started within ${waitMs} ms`)
+            : error("BUSY", `the code sandbox stayed busy for ${waitMs} ms`),
+        );
         pushStats();
-      }, config.queueWaitMs);
+      }, waitMs);
       dispatch();
       break;
     }
