@@ -44,6 +44,13 @@ const integrationExclude: Record<string, string[]> = {
   postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies")],
 };
 
+// Each leg runs in two processes, each with its server (FLOWBENCH_IT_PART, set by `npm test`): "long" runs the two
+// longest suites (eval 140-180 s; the fuzzer 110 s, PostgreSQL only), "rest" every other file. One process per leg ran
+// them one after the other behind eval and online-loop, and the stage was the suite's critical path (480 s).
+const longSuites = [file("eval"), file("fuzz")];
+const part = process.env.FLOWBENCH_IT_PART;
+if (part && part !== "long" && part !== "rest") throw new Error(`FLOWBENCH_IT_PART=${part}: expected long or rest`);
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -80,10 +87,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          // `npm test` runs the two database legs at once, in two processes (FLOWBENCH_IT_LEG, global-setup.ts): a
-          // file that starts servers of its own for one database runs only in that leg's process
-          exclude: integrationExclude[process.env.FLOWBENCH_IT_LEG ?? ""] ?? [],
+          include: part === "long" ? longSuites : ["tests/integration/**/*.test.ts"],
+          // `npm test` runs the two database legs at once, each in two processes (FLOWBENCH_IT_LEG and _PART,
+          // global-setup.ts): a file that starts servers of its own for one database runs only in that leg's process
+          exclude: [
+            ...(integrationExclude[process.env.FLOWBENCH_IT_LEG ?? ""] ?? []),
+            ...(part === "rest" ? longSuites : []),
+          ],
           environment: "node",
           globalSetup: ["tests/integration/global-setup.ts"],
           // a limit, not a measure: online-loop's leads test passed 60 s with the two legs at once under load 20

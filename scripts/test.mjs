@@ -4,7 +4,7 @@
 //   then at once: unit tests (vitest, no server), db:check (schema and migrations in sync), the sample app's
 //     acceptance, and the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources
 //     in the tree)
-//   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, two
+//   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two
 //     processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts) and Playwright in
 //     Debian's Chromium against the production build
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
@@ -256,19 +256,20 @@ const integration = [
       const r = await run("integration tests (PGlite; no PostgreSQL server)", bin("vitest"), vitest(file));
       return { ...r, counts: vitestCounts(file) };
     }
-    // The two legs at once, each with its own server and process (FLOWBENCH_IT_LEG, tests/integration/global-setup.ts):
-    // within a leg the files still run one at a time against one server. Each HTTP-shape suite runs in one leg only
+    // The two legs at once, each in two processes with a server of their own (FLOWBENCH_IT_LEG and FLOWBENCH_IT_PART:
+    // a leg's longest suites apart from the rest, vitest.config.ts; tests/integration/global-setup.ts): within a
+    // process the files run one at a time against its server. Each HTTP-shape suite runs in one leg only
     // (integrationExclude in vitest.config.ts).
     if (!prefix) console.log("\n=== integration tests (PGlite + PostgreSQL legs at once) ===");
-    const legs = ["pglite", "postgresql"];
-    const files = legs.map((leg) => path.join(out, `integration-${leg}.json`));
+    const parts = ["pglite", "postgresql"].flatMap((leg) => ["long", "rest"].map((part) => ({ leg, part })));
+    const files = parts.map(({ leg, part }) => path.join(out, `integration-${leg}-${part}.json`));
     const r = await runTogether(
-      legs.map((leg, i) => ({
-        name: leg,
-        label: `integration tests on ${leg}`,
+      parts.map(({ leg, part }, i) => ({
+        name: `${leg}-${part}`,
+        label: `integration tests on ${leg} (${part === "long" ? "the longest suites" : "the other suites"})`,
         cmd: bin("vitest"),
         args: vitest(files[i]),
-        env: { FLOWBENCH_IT_LEG: leg },
+        env: { FLOWBENCH_IT_LEG: leg, FLOWBENCH_IT_PART: part },
       })),
       prefix,
     );
