@@ -229,12 +229,17 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
       expect(fs.readFileSync(s.logFile, "utf8")).toContain(waiting);
       expect((await probe("/api/health/ready")).status).toBe(503); // still waiting for the lock this test holds
       await other.query("SELECT pg_advisory_unlock($1)", [LOCKS.migrate]);
+      // polled like a load balancer, for which a probe whose connection is reset is one more "not ready" (two of
+      // three CI runs on 2026-11-27 saw a reset here once the migrations were applied, as start-up handed the probes
+      // to Next: noted for a look, not asserted either way)
       const until = Date.now() + 60_000;
-      let ready = await probe("/api/health/ready");
+      const poll = () => probe("/api/health/ready").catch(() => ({ status: 0, body: {} }));
+      let ready = await poll();
       while (ready.status !== 200 && Date.now() < until) {
         await new Promise((r) => setTimeout(r, 250));
-        ready = await probe("/api/health/ready");
+        ready = await poll();
       }
+      expect(ready.status).toBe(200);
       // once ready, the documented routes answer (and api() checks them against the document)
       expect((await api(s, "GET", "/api/health/ready", { token: null })).body).toMatchObject({
         status: "ready",
