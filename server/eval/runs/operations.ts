@@ -5,6 +5,7 @@
 import { defineOperation } from "../../auth/operation";
 import { pageOf } from "../../core/params";
 import {
+  RUN_LIFECYCLE,
   cancelRun,
   closeAnswering,
   createRun,
@@ -45,6 +46,7 @@ export const evalCreateRun = defineOperation({
   trpc: "eval.runs.create",
   kind: "mutation",
   permission: "eval.manage",
+  description: `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
   body: CreateRunInput,
   output: EvalRunOut,
   run: ({ db, body, principal }) => createRun(db, body, principal),
@@ -75,6 +77,7 @@ export const evalStartRun = defineOperation({
   trpc: "eval.runs.start",
   kind: "mutation",
   permission: "eval.manage",
+  description: `In-platform runs queue every item durably (pg-boss in the database) and answer with the run's concurrency; answering survives restarts. Pasted runs start accepting answers. Starting again changes nothing; a cancelled or failed run answers 409 RUN_STATE_CONFLICT. ${RUN_LIFECYCLE}`,
   params: RunParams,
   output: EvalRunOut,
   run: ({ db, params }) => startRun(db, params.id),
@@ -95,6 +98,8 @@ export const evalCloseAnswering = defineOperation({
   trpc: "eval.runs.close",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (409 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
   params: RunParams,
   output: EvalCloseAnsweringOut,
   run: ({ db, params }) => closeAnswering(db, params.id),
@@ -105,6 +110,7 @@ export const evalRerun = defineOperation({
   trpc: "eval.runs.rerun",
   kind: "mutation",
   permission: "eval.manage",
+  description: "Snapshots the agent's current workflow version (or agentVersion). Send `{}` for the defaults.",
   params: RunParams,
   body: RerunInput,
   output: EvalRunOut,
@@ -116,6 +122,8 @@ export const evalPasteAnswers = defineOperation({
   trpc: "eval.runs.answers",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Body: `{ answers: [{ sampleId | key, answer, payload?, traceId?, latencyMs?, error? }] }` or `{ format: json|jsonl|csv, content }` with columns sample_id or key, answer, payload, trace_id, latency_ms, error. Invalid rows reject the upload (400 IMPORT_INVALID, row errors). Rows matching no sample come back in `unmatched`; items that already have a verdict are `skipped`. Machine suggestions are computed at once (built-in judge) or queued (LLM judge). When no item is left pending the run awaits review.",
   params: RunParams,
   body: PastedAnswersInput,
   output: EvalPastedAnswersOut,
@@ -137,6 +145,8 @@ export const evalListItems = defineOperation({
   trpc: "eval.items.list",
   kind: "query",
   permission: "eval.read",
+  description:
+    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not).",
   params: RunParams,
   query: ListItemsQuery,
   output: EvalItemListOut,
@@ -148,6 +158,8 @@ export const evalListQueue = defineOperation({
   trpc: "eval.items.queue",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark and whether it is left (`spotCheckLeft`: no verdict a person typed), Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
   params: RunParams,
   query: ListItemsQuery,
   output: EvalQueueOut,
@@ -169,6 +181,8 @@ export const evalReviewProgress = defineOperation({
   trpc: "eval.items.progress",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
   params: RunParams,
   output: EvalReviewProgressOut,
   run: ({ db, params }) => reviewProgress(db, params.id),
@@ -179,6 +193,8 @@ export const evalQueueNeighbours = defineOperation({
   trpc: "eval.items.neighbours",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict).",
   params: RunItemParams,
   query: QueueFilterQuery,
   output: EvalQueueNeighboursOut,

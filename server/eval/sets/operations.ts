@@ -4,6 +4,7 @@
  */
 import { defineOperation } from "../../auth/operation";
 import { pageOf } from "../../core/params";
+import { EVAL_LIMITS } from "../limits";
 import {
   addSample,
   createSet,
@@ -52,6 +53,8 @@ export const evalCreateSet = defineOperation({
   trpc: "eval.sets.create",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
   body: CreateSetInput,
   output: EvalSetDetailOut,
   run: ({ db, body, principal }) => createSet(db, body, principal),
@@ -106,6 +109,8 @@ export const evalCreateVersion = defineOperation({
   trpc: "eval.versions.create",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
   params: SetParams,
   body: CreateVersionInput,
   output: EvalVersionOut,
@@ -151,6 +156,8 @@ export const evalFreezeVersion = defineOperation({
   trpc: "eval.versions.freeze",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Needs at least one sample and expected points on every sample (409 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
   params: SetVersionParams,
   output: EvalVersionOut,
   run: ({ db, params, principal }) => freezeVersion(db, params.id, params.version, principal),
@@ -172,6 +179,7 @@ export const evalAddSample = defineOperation({
   trpc: "eval.samples.add",
   kind: "mutation",
   permission: "eval.manage",
+  description: `question, expectedPoints (short points, not a full answer), classification, optional script (turns { role, content, preset }), assertions, sourceTraceId (unique within the version). Limits: ${EVAL_LIMITS.maxSamplesPerVersion} samples per version, question ${EVAL_LIMITS.maxQuestionChars} characters, ${EVAL_LIMITS.maxPointsPerSample} points of ${EVAL_LIMITS.maxPointChars} characters.`,
   params: SetVersionParams,
   body: SampleInput,
   output: EvalSampleOut,
@@ -183,6 +191,12 @@ export const evalImportSamples = defineOperation({
   trpc: "eval.versions.import",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "Body: `{ format: json|jsonl|csv, content: <file text>, mode: append|replace }`.",
+    "json: an array of samples (or { samples: [...] }); jsonl: one sample per line; csv: header row with columns key, question, expected_points (`|`-separated or a JSON array), classification, script (JSON), assertions (JSON), source_trace_id. camelCase names are accepted too.",
+    "Any problem answers 400 IMPORT_INVALID and imports nothing; each detail is `{ row, field, message }` (json: position in the array, jsonl: line, csv: spreadsheet row, the header being row 1).",
+    `Limits: file ${EVAL_LIMITS.maxImportBytes} bytes and ${EVAL_LIMITS.maxSamplesPerVersion} samples per version (413 EVAL_LIMIT_EXCEEDED).`,
+  ].join(" "),
   params: SetVersionParams,
   body: ImportInput,
   output: EvalImportOut,

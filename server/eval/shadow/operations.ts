@@ -27,11 +27,16 @@ import {
   ShadowReportQuery,
 } from "./schemas";
 
+/** What every shadow operation's description starts with. */
+const SHADOW =
+  "Intent shadow: a candidate intent classifier computed beside online traffic at tier pipeline, never changing the user's answer.";
+
 export const evalGetShadow = defineOperation({
   id: "evalGetShadow",
   trpc: "eval.shadow.get",
   kind: "query",
   permission: "eval.read",
+  description: SHADOW,
   params: ShadowParams,
   output: ShadowConfigOut,
   run: ({ db, params }) => getShadowConfig(db, params.agentId),
@@ -42,6 +47,7 @@ export const evalPutShadow = defineOperation({
   trpc: "eval.shadow.put",
   kind: "mutation",
   permission: "eval.manage",
+  description: `${SHADOW} candidateVersion or candidateWorkflow (a draft wins when both are given); a draft is validated like any provisioned workflow, Python syntax of code nodes included (400 WORKFLOW_INVALID with the findings; warnings come back with the saved configuration). Results are reported per candidate: after the candidate or an intent reference changes, the report starts empty (replay fills it).`,
   params: ShadowParams,
   body: ShadowConfigInput,
   output: ShadowConfigPutOut,
@@ -54,6 +60,7 @@ export const evalReplayShadow = defineOperation({
   trpc: "eval.shadow.replay",
   kind: "mutation",
   permission: "eval.manage",
+  description: SHADOW,
   params: ShadowParams,
   body: ReplayInput,
   output: ReplayOut,
@@ -65,6 +72,7 @@ export const evalShadowReport = defineOperation({
   trpc: "eval.shadow.report",
   kind: "query",
   permission: "eval.read",
+  description: SHADOW,
   params: ShadowParams,
   query: ShadowReportQuery,
   output: ShadowReportOut,
@@ -76,6 +84,7 @@ export const evalShadowDisagreements = defineOperation({
   trpc: "eval.shadow.disagreements",
   kind: "query",
   permission: "eval.read",
+  description: `${SHADOW} Cursor pages (limit 1..100, default 20): pass nextCursor as cursor.`,
   params: ShadowParams,
   query: DisagreementsQuery,
   output: ShadowDisagreementsOut,
@@ -87,6 +96,7 @@ export const evalPublishShadowCandidate = defineOperation({
   trpc: "eval.shadow.publish",
   kind: "mutation",
   permission: "builder.write",
+  description: `${SHADOW} A version candidate is published; a draft candidate is first provisioned as the agent's next version (validated like any provisioning, 400 WORKFLOW_INVALID otherwise) and that version is published. The shadow then names that version and is turned off (its results stay). Builders and admins (builder.write, like publishing a version).`,
   params: ShadowParams,
   output: ShadowPublishOut,
   run: ({ db, params, principal }) =>

@@ -34,6 +34,8 @@ export const evalSetVerdict = defineOperation({
   trpc: "eval.items.verdict",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "pass or fail, with an optional comment in `basis` (a pass may carry one too). A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
   params: RunItemParams,
   body: VerdictInput,
   output: EvalVerdictSetOut,
@@ -45,6 +47,8 @@ export const evalUndoVerdict = defineOperation({
   trpc: "eval.items.undoVerdict",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "Send `version`: the item's verdictVersion your verdict made (its answer says it). The item gets back the verdict it had before (adopted, another person's, or none) and the history keeps both changes: your verdict and its undo (`after.undoOf` names the version taken back). 409 VERDICT_CONFLICT when anything was written since (nothing changes); 409 VERDICT_NOT_UNDOABLE when the item's last change is not your typed verdict (someone else's, an adoption, or an undo: there is no redo). A completed run whose item loses its verdict awaits review again. The annotation page's U key and Undo button.",
   params: RunItemParams,
   body: UndoVerdictInput,
   output: EvalVerdictUndoOut,
@@ -56,6 +60,8 @@ export const evalAdoptSuggestions = defineOperation({
   trpc: "eval.runs.adopt",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "Adopted verdicts are marked source=adopted (never human). Unknown suggestions never become verdicts; items with a verdict are left alone. A fail gets the suggestion's rationale as basis and an attribution derived from its flags. spotCheck: fail, unknown and guardrail-flagged items. Send `{}`.",
   params: RunParams,
   body: AdoptInput,
   output: EvalAdoptOut,
@@ -67,6 +73,8 @@ export const evalCreateBadCase = defineOperation({
   trpc: "eval.items.badCase",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "Only items whose verdict is fail (409 BAD_CASE_REQUIRES_FAIL). Body `{ title?, notes? }` (send `{}` for defaults).",
   params: RunItemParams,
   body: CreateBadCaseInput,
   output: BadCaseCreatedOut,
@@ -98,6 +106,8 @@ export const evalGetBadCase = defineOperation({
   trpc: "eval.badCases.get",
   kind: "query",
   permission: "eval.read",
+  description:
+    "With its history (each status change with who, when, the verifying run or a manager's reason), the question's expected points, `foundInVersion` (the agent version it was found with), `verifiableBy` (the newest later run of the set answered in the platform by a newer agent version with a pass for the question, typed or adopted, and who gave it: what setting the status to verified rests on; null while there is none) and `latestRun` (the newest later run holding the question, e.g. the re-run, with its verdict or its answering state, its mode and version, and `notEvidence`: why it cannot verify, pasted or not_newer).",
   params: BadCaseParams,
   output: BadCaseDetailOut,
   run: ({ db, params }) => getBadCase(db, params.id),
@@ -108,6 +118,8 @@ export const evalUpdateBadCase = defineOperation({
   trpc: "eval.badCases.update",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "Status `verified` needs evidence: a later run of the Bad Case's set answered in the platform (not pasted answers) by an agent version newer than the one it was found with (`foundInVersion`), in which a person passed the question (typed or adopted); the newest such run is kept as `verifiedRunId`. Without one, a manager (eval.manage: admin, builder) may verify with `reason`, kept as `verifiedReason` and in the history with who and when. Otherwise 409 BAD_CASE_NOT_VERIFIED, saying what is missing (details: the question, `foundInVersion`, the newest later pass and why it does not count); a `reason` from a role without eval.manage: 403; a `reason` with another status: 400. Any other status drops `verifiedRunId` and `verifiedReason` (the history keeps them).",
   params: BadCaseParams,
   body: UpdateBadCaseInput,
   output: BadCaseOut,
