@@ -43,6 +43,8 @@ export const EnvSchema = z
     // Reverse proxies of your own in front of the app: the client address (login throttle) is then the entry the
     // outermost one added to X-Forwarded-For; 0 (the default) ignores X-Forwarded-For (server/core/client-address.ts).
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    // The login throttle's first wait after an account's or address's free attempts, doubling after (server/auth/throttle.ts).
+    LOGIN_THROTTLE_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
     WEBHOOK_BASE_URL: optionalUrl("WEBHOOK_BASE_URL"),
     // Runtime (server/runtime, server/llm): see their READMEs.
     HTTP_ALLOWED_ORIGINS: z
