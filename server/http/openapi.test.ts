@@ -320,8 +320,6 @@ describe("/docs carries the rules each operation declares (server/eval/behaviour
     ["evalCreateBadCase", "never a 500"],
     ["evalUpdateBadCase", "409 BAD_CASE_NOT_VERIFIED"],
     ["evalRunGate", "a regression_pool run never passes"],
-    ["evalRunGate", "when the run was created"],
-    ["evalRunReport", "kappa = (p_o - p_e) / (1 - p_e)"],
     ["evalCompareRuns", "McNemar"],
     ["evalAddToPool", "409 TRACE_NOT_ONLINE"],
     ["evalConfirmSample", "Confirming is a property of the sample's trace in the pool"],

@@ -1,7 +1,7 @@
 /**
  * THE gate rule (spec 4.3 and 8): one pure function, `evaluateGate`, used by the gate CLI, the run report,
  * `GET /runs/{id}/gate` and the UI banner. Its outcomes (pass, fail: decided, pending: not yet) and what each
- * condition means: `GATE_RULE` in server/eval/vocabulary.ts (the gate's description in /docs). The counts carry the 95 % Wilson interval of the
+ * condition means: server/eval/behaviour.md, "The gate". The counts carry the 95 % Wilson interval of the
  * human-confirmed pass rate over the judged questions; it is shown beside the count, the decision stays the threshold
  * on the count.
  */
