@@ -76,6 +76,7 @@ export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBa
 export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare } from "./reports/comparison";
 export { usage } from "./reports/usage";
+export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";
 export { listLeads, leadsPerDay, COUNT_SCAN, dismissLead, restoreLead } from "./online/leads";
 export { confirmSample, unconfirmSample, addTraceToPool } from "./online/pool";
