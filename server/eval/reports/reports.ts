@@ -6,6 +6,7 @@ import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
 import { roundedInterval, wilson } from "./statistics";
 import { runCost } from "./cost";
+import { costOf } from "../../core/prices";
 import { runConsistency } from "./consistency";
 import { modelPrices } from "../runs/prices";
 
@@ -267,10 +268,13 @@ export async function runReport(db: Db, idOrShort: string) {
     progressOf(db, run.id),
     modelPrices(db),
   ]);
+  const report = buildReport(run, rows);
+  // a run without tokens (pasted answers, the built-in judge) costs nothing: no need to read its tokens by model
+  const tokens = report.tokens.answering.totalTokens + report.tokens.judging.tokens;
   return {
     run: runOut(run, progress),
-    ...buildReport(run, rows),
-    cost: await runCost(db, run.id, prices),
+    ...report,
+    cost: tokens ? await runCost(db, run.id, prices) : costOf({ answering: [], judging: [] }, prices),
     consistency: await runConsistency(db, run),
   };
 }
