@@ -1,14 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
-import { useTRPC } from "@/lib/trpc";
 import { Button } from "@/components/ui/button";
 import { ChoiceCards } from "@/components/ui/choice-cards";
 import { Field, inputClass } from "@/components/ui/field";
 import { JsonFileInput } from "@/components/ui/json-file-input";
 import { plural } from "../format";
 import type { CandidateSource, useCandidateChoice } from "./use-candidate-choice";
+import { useAgentVersions } from "./use-agent-versions";
 import type { ShadowConfig } from "./use-save-shadow";
 
 /** Where the candidate comes from: a version of the agent, a workflow JSON file, the canvas draft, or the configured draft. */
@@ -27,8 +26,7 @@ export function CandidatePicker({
   disabled: boolean;
   missing: string | null;
 }) {
-  const trpc = useTRPC();
-  const versions = useQuery(trpc.builder.versions.list.queryOptions({ id: agentId }));
+  const versions = useAgentVersions(agentId);
   const fileInput = useRef<HTMLInputElement>(null);
   const draftConfigured = !!config && config.candidateVersion === null;
   const options: Array<{ value: CandidateSource; label: string; description: string }> = [
