@@ -82,7 +82,7 @@ export function CompareView({ agentId }: { agentId: string }) {
       </select>
     </label>
   );
-  const c = cmp.data;
+  const c = cmp.data && "runA" in cmp.data ? cmp.data : undefined;
   const rows = c?.questions ?? [];
   const page = url.page ?? 1;
   const searchedTotal = c ? Object.values(c.page.matching).reduce((x, y) => x + y, 0) : 0;
