@@ -45,10 +45,13 @@ export const CompareQuery = z.object({
   run_a: runRef.optional().meta({ description: "Two-run form: run A (the before), with run_b" }),
   run_b: runRef.optional().meta({ description: "Two-run form: run B (the after), with run_a" }),
   run: z
-    .union([
-      runRef,
-      z.array(runRef).max(MAX_COMPARE_RUNS, { error: `at most ${MAX_COMPARE_RUNS} runs can be compared at once` }),
-    ])
+    .union([runRef, z.array(runRef).max(MAX_COMPARE_RUNS)], {
+      // the union's own message would be "Invalid input": a list that is too long names the limit
+      error: (issue) =>
+        Array.isArray(issue.input) && issue.input.length > MAX_COMPARE_RUNS
+          ? `at most ${MAX_COMPARE_RUNS} runs can be compared at once (got ${issue.input.length})`
+          : undefined,
+    })
     .transform((v) => (typeof v === "string" ? [v] : v))
     .optional()
     .meta({
