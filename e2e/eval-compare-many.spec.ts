@@ -137,12 +137,12 @@ for (const size of [
     // labelled points: the accessible name lists every run's rate
     await expect(chart).toHaveAttribute("aria-label", new RegExp(`${runs[0]!.shortId} 66.7%.*${runs[2]!.shortId} 50%`));
     await expect(chart.locator(".recharts-errorBar").first()).toBeAttached();
-    // the table alternative: run, agent version, rate, interval, n (run 1: 4 of 6, scipy wilson 0.29999-0.90323)
+    // the table alternative: run, agent version, rate, interval, n (run 1: 4 passes of 6 judged, scipy wilson 0.29999-0.90323)
     const table = page.getByRole("table", { name: "Pass rate by run" });
     await expect(table.locator("tbody tr")).toHaveCount(3);
     await expect(table.locator("tbody tr").first()).toContainText(runs[0]!.shortId);
     await expect(table.locator("tbody tr").first()).toContainText("30–90%");
-    await expect(table.locator("tbody tr").first()).toContainText("4 / 6");
+    await expect(table.locator("tbody tr").first()).toContainText("6 / 6");
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SHOTS}/set-trend-${size.width}x${size.height}.png`, fullPage: true });
     await expectNoSeriousA11yViolations(page);

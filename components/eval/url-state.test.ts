@@ -231,6 +231,16 @@ describe("eval URL state", () => {
       offset: 100,
     });
     expect(evalHref(s)).toBe("/eval?tab=runs&view=compare&runs=R-AAAAA%2CR-BBBBB%2CR-CCCCC&changed=1&failing=1&page=2");
+    // they belong to the runs tab: a link from the runs list keeps them, another tab drops them
+    const list = parseEvalUrl(new URLSearchParams("tab=runs&agent=a"));
+    expect(nextView(list, { tab: "runs", view: "compare", runs: "R-A,R-B" })).toEqual({
+      tab: "runs",
+      agent: "a",
+      view: "compare",
+      runs: "R-A,R-B",
+    });
+    expect(nextView(s, { failing: undefined })).toMatchObject({ runs: "R-AAAAA,R-BBBBB,R-CCCCC", changed: "1" });
+    expect(withParams(s, { tab: "sets" })).toEqual({ tab: "sets", agent: undefined });
     // one run, nine runs or a broken list fall back to no list (the page then offers the two-run pickers)
     for (const runs of ["R-AAAAA", "a,b,c,d,e,f,g,h,i", "R-A,,R-B", "R-A;R-B"])
       expect(parseEvalUrl(new URLSearchParams(`tab=runs&view=compare&runs=${runs}`)).runs).toBeUndefined();
