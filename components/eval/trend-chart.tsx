@@ -32,7 +32,7 @@ export function TrendChart({ lines, order, label }: { lines: TrendLine[]; order:
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={rows} margin={{ top: 12, right: 16, bottom: 4, left: 0 }}>
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
-          <XAxis dataKey="run" tick={tick} />
+          <XAxis dataKey="run" tick={tick} padding={{ left: 32, right: 32 }} />
           <YAxis domain={[0, 1]} tickFormatter={pctLabel} tick={tick} width={44} />
           <Tooltip formatter={(v) => (Array.isArray(v) ? "" : pctLabel(v))} />
           {lines.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}

@@ -108,7 +108,7 @@ function RunRates({ c }: { c: EvalCompareMany }) {
                 <>
                   <Td className="text-right font-medium tabular-nums">{pct(r.human.rate)}</Td>
                   <Td className="tabular-nums text-slate-700">{pctRange(r.human.interval)}</Td>
-                  <Td className="text-right tabular-nums">
+                  <Td className="whitespace-nowrap text-right tabular-nums">
                     {r.human.n} / {r.questions}
                   </Td>
                 </>

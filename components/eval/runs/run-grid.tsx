@@ -62,27 +62,33 @@ export function RunGrid({ c }: { c: EvalCompareMany }) {
 const TONE = {
   pass: "bg-emerald-100 text-emerald-900",
   fail: "bg-red-100 text-red-900",
-  none: "bg-slate-100 text-slate-600",
+  none: "bg-slate-100 text-slate-700",
 };
 
 function GridCell({ cell, run, question }: { cell: Cell; run: string; question: string }) {
-  if (!cell) return <span className="text-xs text-slate-500">not in run</span>;
+  if (!cell) return <span className="text-xs text-slate-600">not in run</span>;
   const verdict = cell.human ?? "none";
-  const label = `${question} in ${run}: ${cell.human ?? "no verdict"}${cell.machine ? `, machine ${cell.machine}` : ""}`;
+  const differs = cell.machine && cell.machine !== cell.human;
+  // the link's name is its text: the question and run for screen readers, then what is shown
   return (
     <EvalLink
       to={{ tab: "annotation", run, item: cell.itemId }}
-      aria-label={label}
-      title={label}
+      title={`${question} in ${run}: ${cell.human ?? "no verdict"}${cell.machine ? `, machine ${cell.machine}` : ""}`}
       className={cn(
         "inline-flex min-w-14 flex-col items-center rounded px-2 py-0.5 text-xs font-medium hover:ring-2 hover:ring-brand-300",
         TONE[verdict],
       )}
     >
-      {cell.human ?? "—"}
-      {cell.machine && cell.machine !== cell.human && (
-        <span className="text-[10px] font-normal opacity-80">machine {cell.machine}</span>
+      <span className="sr-only">
+        {question} in {run}:{" "}
+      </span>
+      {cell.human ?? (
+        <>
+          <span aria-hidden="true">—</span>
+          <span className="sr-only">no verdict</span>
+        </>
       )}
+      {differs && <span className="text-[10px] font-normal">machine {cell.machine}</span>}
     </EvalLink>
   );
 }

@@ -89,7 +89,7 @@ export function SetTrend({ setId }: { setId: string }) {
                       <Td className="tabular-nums text-slate-700">{pctRange(p.interval)}</Td>
                     </>
                   )}
-                  <Td className="text-right tabular-nums">
+                  <Td className="whitespace-nowrap text-right tabular-nums">
                     {p.n} / {p.questions}
                   </Td>
                 </Tr>
