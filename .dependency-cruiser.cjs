@@ -30,7 +30,7 @@ const FLOORS = {
   api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
 };
 const TESTS = "\\.test\\.tsx?$";
-const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-db\\.ts$";
+const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-(db|postgres)\\.ts$";
 
 const layerRules = Object.entries(FLOORS).map(([floor, below]) => ({
   name: `floor-${floor}`,

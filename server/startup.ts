@@ -2,6 +2,7 @@ import { EnvError, env } from "./core/env";
 import { setReadiness } from "./core/readiness";
 import { databaseTarget } from "./db/url";
 import { installClientAddress } from "./http/client-address";
+import { installLingeringClose } from "./http/lingering-close";
 import { installMethodsGuard, loadRouteMethods } from "./http/methods-guard";
 import { installPathGuard } from "./http/path-guard";
 import { installStartupProbes } from "./http/startup-probes";
@@ -61,6 +62,7 @@ export async function startServer(): Promise<void> {
   installClientAddress(env().TRUSTED_PROXY_HOPS); // the address the login throttle counts, from the socket or proxies
   installMethodsGuard(); // the seven standard methods as Allow until the route table is loaded (below)
   installPathGuard(); // undecodable API paths: 400 before Next (proxy.ts no longer runs on API paths)
+  installLingeringClose(); // an answer that closes mid-body lets the client finish writing and read it (no reset)
   const started = Date.now();
   const [{ getDb }, { deployMigrations }, { bootstrapAccess }, { loadSharedAuthSecret }] = await Promise.all([
     import("./db/client"),

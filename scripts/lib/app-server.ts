@@ -4,7 +4,13 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type pg from "pg";
+import {
+  createPostgresTestDatabase,
+  postgresDatabaseUrl,
+  postgresReachable,
+  withPostgresAdmin,
+} from "../../server/db/test-postgres";
 
 /** Starts the production build (`next start`) as a real server on a free port, on the given database. */
 export type StartedServer = {
@@ -25,7 +31,7 @@ export type StartedServer = {
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** The build folder (`NEXT_DIST_DIR`, default .next): `next start` reads the same variable via next.config.mjs. */
 export const DIST_DIR = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next");
-export const PG_ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+export { postgresReachable };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,25 +43,6 @@ export async function freePort(): Promise<number> {
     srv.on("error", reject);
   });
 }
-
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const databaseUrlNamed = (name: string) => {
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
 
 /**
  * The name of a database on the server with every migration of prisma/migrations applied and nothing else, made once
@@ -77,7 +64,7 @@ async function migratedTemplate(admin: pg.Client): Promise<string | undefined> {
   try {
     await admin.query(`CREATE DATABASE "${partial}"`);
     const { deployMigrations } = await import("../../server/db/migrate");
-    const url = databaseUrlNamed(partial);
+    const url = postgresDatabaseUrl(partial);
     await deployMigrations({ kind: "postgresql", url, display: url });
     await admin.query(`ALTER DATABASE "${partial}" RENAME TO "${template}"`);
     return template;
@@ -99,24 +86,9 @@ export async function createPostgresDatabase({ migrated = false }: { migrated?: 
   url: string;
   drop: () => Promise<void>;
 }> {
-  const name = `flowbench_it_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  try {
-    const template = migrated ? await migratedTemplate(admin) : undefined;
-    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: databaseUrlNamed(name),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const template = migrated ? await withPostgresAdmin(migratedTemplate) : undefined;
+  const { url, drop } = await createPostgresTestDatabase({ prefix: "flowbench_it", template });
+  return { url, drop };
 }
 
 /**

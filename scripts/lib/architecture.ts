@@ -31,7 +31,7 @@ export function floorDrawing(result: ICruiseResult): string {
   const floor = (p: string) =>
     /^server\/[^/]+\//.test(p) ? p.split("/")[1]! : /^server\/[^/]+\.ts$/.test(p) ? "startup" : null;
   const production = (p: string) =>
-    !/\.test\.tsx?$|(^|\/)(testing|fixtures|test-db)\.ts$/.test(p) && !p.includes("/generated/");
+    !/\.test\.tsx?$|(^|\/)(testing|fixtures|test-db|test-postgres)\.ts$/.test(p) && !p.includes("/generated/");
   const edges = new Set<string>();
   const nodes = new Set<string>();
   for (const m of result.modules) {

@@ -1,14 +1,20 @@
 /**
- * The builder's agent and version operations (server/auth/operation.ts), declared once and served by REST
- * (server/http/endpoints/builder.ts) and tRPC (`builder.agents.*`, `builder.versions.*`). Not declared here, on
- * purpose: node types, recipes and validate (their REST and tRPC answers differ: validate throws over REST and
- * returns findings over tRPC, node types and recipes have no output schema yet) and the version list (`{ items }` over
- * REST, an array over tRPC); server/api/routers/builder.ts keeps those.
+ * The builder's operations (server/auth/operation.ts), declared once and served by REST
+ * (server/http/endpoints/builder.ts) and tRPC (`builder.*`): the node-type contract, recipes, validation, agents and
+ * versions. Validation answers its findings on both faces; REST refuses an invalid workflow with 400 WORKFLOW_INVALID
+ * and the same findings (its `refuse`), tRPC returns them for the canvas to show in place. Not declared here: the
+ * version list (`{ items }` over REST, an array over tRPC; server/api/routers/builder.ts keeps it).
  */
 import { defineOperation } from "../auth/operation";
 import { env } from "../core/env";
+import { validateWorkflowWithCode } from "../runtime/validate-code";
+import { RECIPES, RecipeParams, nodeTypesSummary, requireRecipe, validateBodyField } from "../workflow";
 import {
   AgentDeletedOut,
+  NodeTypesOut,
+  RecipeListOut,
+  RecipeOut,
+  ValidationOut,
   AgentDetailOut,
   AgentListOut,
   AgentOut,
@@ -33,6 +39,44 @@ import {
   publishVersion,
   updateAgent,
 } from "./service";
+
+export const builderListNodeTypes = defineOperation({
+  id: "builderListNodeTypes",
+  trpc: "builder.nodeTypes",
+  kind: "query",
+  permission: "builder.read",
+  output: NodeTypesOut,
+  run: async () => nodeTypesSummary(),
+});
+
+export const builderValidate = defineOperation({
+  id: "builderValidate",
+  trpc: "builder.validate",
+  kind: "mutation",
+  permission: "builder.read",
+  body: validateBodyField(),
+  output: ValidationOut,
+  run: ({ body }) => validateWorkflowWithCode(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+});
+
+export const builderListRecipes = defineOperation({
+  id: "builderListRecipes",
+  trpc: "builder.recipes",
+  kind: "query",
+  permission: "builder.read",
+  output: RecipeListOut,
+  run: async () => ({ items: Object.values(RECIPES) }),
+});
+
+export const builderGetRecipe = defineOperation({
+  id: "builderGetRecipe",
+  trpc: "builder.recipe",
+  kind: "query",
+  permission: "builder.read",
+  params: RecipeParams,
+  output: RecipeOut,
+  run: async ({ params }) => requireRecipe(params.name),
+});
 
 export const builderCreateAgent = defineOperation({
   id: "builderCreateAgent",
@@ -123,6 +167,10 @@ export const builderGetVersion = defineOperation({
 
 /** Every declared builder operation, for the faces. */
 export const BUILDER_OPERATIONS = [
+  builderListNodeTypes,
+  builderValidate,
+  builderListRecipes,
+  builderGetRecipe,
   builderCreateAgent,
   builderListAgents,
   builderGetAgent,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ErrorOut } from "../core/errors";
+import { NODE_TYPES, WIDGETS } from "../workflow";
 
 /** Response shapes of the agents API (for OpenAPI and typed clients). */
 export const FindingOut = z
@@ -82,3 +83,53 @@ export const AgentListOut = z.object({
 
 /** What deleting answers over tRPC (REST answers 204). */
 export const AgentDeletedOut = z.object({ deleted: z.literal(true) });
+
+/** One built-in workflow recipe (GET /api/builder/recipes/{name}). */
+export const RecipeOut = z
+  .object({ name: z.string(), title: z.string(), description: z.string(), workflow: WorkflowOut })
+  .meta({ id: "Recipe" });
+
+export const RecipeListOut = z.object({ items: z.array(RecipeOut) }).meta({ id: "RecipeList" });
+
+const SyntaxOut = z.object({ description: z.string(), examples: z.array(z.string()) });
+const JsonSchemaOut = z.record(z.string(), z.unknown()).meta({ description: "A JSON Schema (draft 2020-12)" });
+
+/** The node-type contract (GET /api/builder/node-types): server/workflow/summary.ts builds it. */
+export const NodeTypesOut = z
+  .object({
+    version: z.string().meta({ description: "The contract's version; bumped when a type, key or output changes" }),
+    templateSyntax: SyntaxOut.extend({ pattern: z.string() }),
+    expressionSyntax: SyntaxOut.extend({ language: z.string() }),
+    nodeTypes: z.array(
+      z.object({
+        type: z.enum(NODE_TYPES),
+        title: z.string(),
+        description: z.string(),
+        requiredAnyOf: z.array(z.array(z.string())).meta({ description: "Any one group of keys is required" }),
+        optional: z.array(
+          z.object({
+            key: z.string(),
+            type: z.string().meta({ description: "JSON type, a union such as `string | object`, or `any`" }),
+            title: z.string(),
+            description: z.string(),
+            widget: z.enum(WIDGETS),
+            templates: z.boolean().meta({ description: "Whether strings may hold {{node.field}} templates" }),
+            minimum: z.number().optional(),
+            maximum: z.number().optional(),
+            enum: z.array(z.unknown()).optional(),
+            default: z.unknown().optional(),
+            unit: z.string().optional(),
+          }),
+        ),
+        jsonSchema: JsonSchemaOut,
+        outputs: z.array(z.string()),
+        outputsNote: z.string().optional(),
+        ports: z.object({ inputs: z.array(z.string()), outputs: z.array(z.string()) }),
+        example: z.record(z.string(), z.unknown()),
+      }),
+    ),
+    recipes: z.array(z.string()),
+    limits: z.record(z.string(), z.number()),
+    findingCodes: z.record(z.string(), z.object({ severity: z.enum(["error", "warning"]), description: z.string() })),
+  })
+  .meta({ id: "NodeTypes" });

@@ -68,10 +68,6 @@ const OPERATIONS: AnyOperation[] = [
  * REST operationId -> tRPC procedure. Declared operations are not listed: their twin is the declaration's `trpc`.
  */
 const HAND_TWINS: Record<string, string> = {
-  builderListNodeTypes: "builder.nodeTypes",
-  builderValidate: "builder.validate",
-  builderListRecipes: "builder.recipes",
-  builderGetRecipe: "builder.recipe",
   builderListVersions: "builder.versions.list",
 };
 

@@ -1,11 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../db/generated/client";
-import { appAdapterFactory } from "../db/adapters";
-import { prismaClient } from "../db/client";
-import { deployMigrations } from "../db/migrate";
 import { createTestDb } from "../db/test-db";
-import { parseDatabaseUrl } from "../db/url";
+import { createPostgresTestDatabase, postgresReachable } from "../db/test-postgres";
 import { clientAddress, normalizeClientAddress } from "../core/client-address";
 import { authenticatePassword, createUser } from "./service";
 import { LOGIN_THROTTLE, throttledLogin, throttledSeconds, throttledMessage, waitAfter } from "./throttle";
@@ -15,20 +11,7 @@ import { LOGIN_THROTTLE, throttledLogin, throttledSeconds, throttledMessage, wai
  * (one table, counted in one statement per key), so this runs on the embedded database and on PostgreSQL (skipped
  * with a notice when none is reachable). Time is the `now` each attempt is given, as instances pass their clock.
  */
-const ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-async function reachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-const hasPg = await reachable();
+const hasPg = await postgresReachable();
 if (!hasPg) console.warn("[auth] NOTICE: no PostgreSQL server reachable: the login throttle test on it is SKIPPED");
 
 describe("the back-off rule", () => {
@@ -61,9 +44,9 @@ const legs = [
 ] as const;
 
 describe.each(legs)("the login throttle on the $name", (leg) => {
-  const dbName = `flowbench_throttle_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   let db: PrismaClient;
   let close: () => Promise<void>;
+  let drop: (() => Promise<void>) | undefined;
   const skip = leg.pg && !hasPg;
 
   beforeAll(async () => {
@@ -72,26 +55,14 @@ describe.each(legs)("the login throttle on the $name", (leg) => {
       ({ db, close } = await createTestDb());
       return;
     }
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    await admin.end();
-    const u = new URL(ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    const target = parseDatabaseUrl(u.toString());
-    await deployMigrations(target);
-    db = prismaClient(await appAdapterFactory(target));
-    close = () => db.$disconnect();
+    const database = await createPostgresTestDatabase({ prefix: "flowbench_throttle" });
+    drop = database.drop;
+    ({ db, close } = await createTestDb(database.url));
   }, 120_000);
 
   afterAll(async () => {
     await close?.();
-    if (leg.pg && !skip) {
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await drop?.();
   });
 
   const T0 = Date.parse("2026-11-27T10:00:00.000Z");

@@ -1,3 +1,4 @@
+import { env } from "../core/env";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 
@@ -5,7 +6,8 @@ import { Prisma } from "../db/generated/client";
  * The login throttle: sign-in attempts counted per account (the e-mail, whether or not it exists) and per client
  * address (server/core/client-address.ts), in the database (table `LoginThrottle`) so every instance behind a load
  * balancer applies the same limits. Each scope has free attempts; every attempt after them waits twice as long as the
- * one before (1 s, 2 s, 4 s, ...), never more than 15 minutes, so a person is never locked out for long, and an
+ * one before (1 s, 2 s, 4 s, ...: the first wait is `LOGIN_THROTTLE_FIRST_WAIT_SECONDS`, 1 by default), never more
+ * than 15 minutes, so a person is never locked out for long, and an
  * attempt refused for waiting does not lengthen the wait. A successful sign-in resets the account's counter; an
  * address's counter forgets after an hour without a failure (a success from it does not count against it), an
  * account's after a day.
@@ -17,9 +19,11 @@ import { Prisma } from "../db/generated/client";
 export const LOGIN_THROTTLE = {
   account: { freeAttempts: 5, forgetAfterSeconds: 24 * 60 * 60 },
   address: { freeAttempts: 20, forgetAfterSeconds: 60 * 60 },
-  firstWaitSeconds: 1,
   maxWaitSeconds: 15 * 60,
 } as const;
+
+/** The wait after the first attempt over the free ones (the setting; 1 s by default). */
+const firstWaitSeconds = () => env().LOGIN_THROTTLE_FIRST_WAIT_SECONDS;
 
 export type ThrottleScope = "account" | "address";
 
@@ -27,7 +31,7 @@ export type ThrottleScope = "account" | "address";
 export function waitAfter(failures: number, scope: ThrottleScope): number {
   const over = failures - LOGIN_THROTTLE[scope].freeAttempts;
   if (over < 0) return 0;
-  return Math.min(LOGIN_THROTTLE.maxWaitSeconds, LOGIN_THROTTLE.firstWaitSeconds * 2 ** Math.min(over, 30));
+  return Math.min(LOGIN_THROTTLE.maxWaitSeconds, firstWaitSeconds() * 2 ** Math.min(over, 30));
 }
 
 export const throttleKey = {
@@ -40,7 +44,7 @@ const at = (d: Date) => Prisma.sql`CAST(${d.toISOString()} AS timestamp(3))`;
 /** The wait (SQL) after `count` failures of a scope, as the instant it ends: `waitAfter` in SQL. */
 function blockedUntilSql(count: Prisma.Sql, scope: ThrottleScope, now: Date): Prisma.Sql {
   const { freeAttempts } = LOGIN_THROTTLE[scope];
-  return Prisma.sql`CASE WHEN ${count} >= ${freeAttempts} THEN ${at(now)} + make_interval(secs => LEAST(${LOGIN_THROTTLE.maxWaitSeconds}::float8, ${LOGIN_THROTTLE.firstWaitSeconds}::float8 * power(2::float8, LEAST(${count} - ${freeAttempts}, 30)))) END`;
+  return Prisma.sql`CASE WHEN ${count} >= ${freeAttempts} THEN ${at(now)} + make_interval(secs => LEAST(${LOGIN_THROTTLE.maxWaitSeconds}::float8, ${firstWaitSeconds()}::float8 * power(2::float8, LEAST(${count} - ${freeAttempts}, 30)))) END`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseDatabaseUrl } from "../db/url";
 import { allowedOriginsProblem } from "./origins";
+import { modelPricesEnvProblem } from "./prices";
 
 const optionalUrl = (name: string) =>
   z
@@ -43,6 +44,8 @@ export const EnvSchema = z
     // Reverse proxies of your own in front of the app: the client address (login throttle) is then the entry the
     // outermost one added to X-Forwarded-For; 0 (the default) ignores X-Forwarded-For (server/core/client-address.ts).
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    // The login throttle's first wait after an account's or address's free attempts, doubling after (server/auth/throttle.ts).
+    LOGIN_THROTTLE_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
     WEBHOOK_BASE_URL: optionalUrl("WEBHOOK_BASE_URL"),
     // Runtime (server/runtime, server/llm): see their READMEs.
     HTTP_ALLOWED_ORIGINS: z
@@ -64,6 +67,14 @@ export const EnvSchema = z
     EVAL_ITEM_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
     EVAL_JUDGE: z.enum(["auto", "builtin"]).default("auto"),
     EVAL_WORKER: z.enum(["on", "off"]).default("on"),
+    // The model price table as JSON (server/core/prices.ts); while set it wins over the table admins edit in Settings.
+    FLOWBENCH_MODEL_PRICES: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        const problem = modelPricesEnvProblem(v);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     // The code node's Python sandbox (server/runtime/sandbox/design.md, Limits); the sandbox reads them itself, validated here.
     CODE_SANDBOX_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
     CODE_SANDBOX_MEMORY_MB: z.coerce.number().int().min(64).max(4096).default(256),

@@ -6,7 +6,7 @@ import type { PrismaClient } from "./generated/client";
 import { prismaClient } from "./client";
 import { appAdapterFactory, closePglite, openPglite } from "./adapters";
 import { deployMigrations, migrationsList } from "./migrate";
-import type { DatabaseTarget } from "./url";
+import { parseDatabaseUrl, type DatabaseTarget } from "./url";
 
 /**
  * The migrated empty database as a PGlite dump, made once per set of migrations and kept in the temp folder (named by
@@ -84,21 +84,30 @@ const memoryTarget = (name: string): PgliteTarget => {
 };
 
 /** A fresh in-memory PGlite database with every migration applied (from the dump above); `name` prefixes its id. */
-export async function createMigratedMemoryDb(name = "test"): Promise<PgliteTarget> {
+async function createMigratedMemoryDb(name = "test"): Promise<PgliteTarget> {
   const target = memoryTarget(name);
   await openPglite(target.dataDir, { loadDataDir: await migratedDump() });
   return target;
 }
 
-/** A fresh in-memory PGlite with every migration applied, for service tests. */
-export async function createTestDb(): Promise<{ db: PrismaClient; close: () => Promise<void> }> {
-  const target = await createMigratedMemoryDb();
+/**
+ * A fresh database with every migration applied, for service tests: an in-memory PGlite (`name` prefixes its id), or
+ * the empty PostgreSQL database at `url` (migrated here; see test-postgres.ts for making one). `target` lets a queue
+ * share the instance.
+ */
+export async function createTestDb(
+  url?: string,
+  name = "test",
+): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
+  const target = url ? parseDatabaseUrl(url) : await createMigratedMemoryDb(name);
+  if (url) await deployMigrations(target);
   const db = prismaClient(await appAdapterFactory(target));
   return {
     db,
+    target,
     close: async () => {
       await db.$disconnect();
-      await closePglite(target.dataDir);
+      if (target.kind === "pglite") await closePglite(target.dataDir);
     },
   };
 }

@@ -35,6 +35,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description:
       "An evaluation limit was exceeded (samples per version, import size, answers per upload); details name the limit.",
   },
+  MODEL_PRICES_FROM_ENV: {
+    status: 409,
+    description:
+      "FLOWBENCH_MODEL_PRICES is set: the model price table comes from the environment and cannot be edited here; unset it first.",
+  },
   RUN_STATE_CONFLICT: {
     status: 409,
     description: "The operation is not allowed in the run's current state (details carry the state).",

@@ -29,6 +29,11 @@ export const evalErrors = {
   limit: (message: string, limit: string, value: number) =>
     evalError("EVAL_LIMIT_EXCEEDED", message, [{ limit, value }]),
   runState: (message: string, status: string) => evalError("RUN_STATE_CONFLICT", message, [{ status }]),
+  pricesFromEnv: () =>
+    evalError(
+      "MODEL_PRICES_FROM_ENV",
+      "FLOWBENCH_MODEL_PRICES is set: the price table comes from the environment; unset it to edit prices here",
+    ),
   runMode: (message: string) => evalError("RUN_MODE_MISMATCH", message),
   notJudgeable: (status: string) =>
     evalError("ITEM_NOT_JUDGEABLE", `The item is ${status}: only answered or failed items can receive a verdict`, [

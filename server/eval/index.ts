@@ -74,6 +74,7 @@ export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare, compareTwo } from "./reports/comparison";
 export { setTrend } from "./reports/trend";
 export { usage } from "./reports/usage";
+export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";
 export { listLeads, leadsPerDay, COUNT_SCAN, dismissLead, restoreLead } from "./online/leads";
 export { confirmSample, unconfirmSample, addTraceToPool } from "./online/pool";

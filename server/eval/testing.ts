@@ -4,32 +4,16 @@
  * Not part of the public API.
  */
 import { startFakeLlmServer, type FakeLlmServer, type FakeRequest } from "../llm/testing";
-import { prismaClient } from "../db/client";
-import type { PrismaClient } from "../db/generated/client";
-import { appAdapterFactory, closePglite } from "../db/adapters";
-import { deployMigrations } from "../db/migrate";
-import { createMigratedMemoryDb } from "../db/test-db";
-import { parseDatabaseUrl, type DatabaseTarget } from "../db/url";
+import { createTestDb } from "../db/test-db";
 import type { Db } from "../db/client";
 import { createAgent } from "../agents/service";
 import { addSample, importSamples } from "./sets/samples";
 import { createSet, freezeVersion } from "./sets/sets";
 import type { SampleInputT } from "./sets/schemas";
 
-export async function createEvalTestDb(
-  url?: string,
-): Promise<{ db: PrismaClient; target: DatabaseTarget; close: () => Promise<void> }> {
-  const target = url ? parseDatabaseUrl(url) : await createMigratedMemoryDb("eval");
-  if (url) await deployMigrations(target);
-  const db = prismaClient(await appAdapterFactory(target));
-  return {
-    db,
-    target,
-    close: async () => {
-      await db.$disconnect();
-      if (target.kind === "pglite") await closePglite(target.dataDir);
-    },
-  };
+/** A migrated test database (in-memory PGlite, or the empty PostgreSQL database at `url`); see `createTestDb`. */
+export function createEvalTestDb(url?: string): ReturnType<typeof createTestDb> {
+  return createTestDb(url, "eval");
 }
 
 /** start -> llm -> end; the llm answers the question (through the configured or the offline provider). */

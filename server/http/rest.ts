@@ -10,7 +10,9 @@ import type { Endpoint, EndpointResponse } from "./endpoint";
  *
  * `responses`: a success status given as a string documents the operation's output schema with that description; an
  * object is used as is (a 204 without body, a file). The answer goes out as JSON with the one success status, or
- * `status(answer)` when there are several (201 created, 200 already there); `respond` sends anything else.
+ * `status(answer)` when there are several (201 created, 200 already there); `respond` sends anything else; `refuse`
+ * turns an answer REST reports as an error into that error (validate: an invalid workflow is 400 WORKFLOW_INVALID
+ * over REST, findings to show over tRPC).
  */
 export type RestSpec<R> = {
   method: Endpoint["method"];
@@ -23,6 +25,7 @@ export type RestSpec<R> = {
   responses: Record<number, string | EndpointResponse>;
   status?: (answer: R) => number;
   respond?: (answer: R) => Response;
+  refuse?: (answer: R) => Error | undefined;
 };
 
 /** An endpoint derived from an operation, which it names (the faces test follows the link). */
@@ -30,7 +33,7 @@ export type RestEndpoint = Endpoint & { operation: AnyOperation };
 
 // biome-ignore lint/suspicious/noExplicitAny: any operation's schemas; the answer type R is what matters here
 export function rest<R>(op: Operation<any, any, any, ZodType, R>, spec: RestSpec<R>): RestEndpoint {
-  const { status, respond, responses, ...rest } = spec;
+  const { status, respond, refuse, responses, ...rest } = spec;
   const documented: Record<number, EndpointResponse> = {};
   for (const [code, r] of Object.entries(responses))
     documented[Number(code)] = typeof r === "string" ? { description: r, schema: op.output } : r;
@@ -52,6 +55,8 @@ export function rest<R>(op: Operation<any, any, any, ZodType, R>, spec: RestSpec
     handler: async ({ db, principal, params, query, body, request }) => {
       // every operation needs a caller (auth is never "none" here), so authorize() has returned one
       const answer = await op.run({ db, principal: principal!, params, query, body, signal: request.signal });
+      const refused = refuse?.(answer);
+      if (refused) throw refused;
       if (respond) return respond(answer);
       return { status: status ? status(answer) : only, body: answer };
     },

@@ -178,7 +178,7 @@ describe("offline provider", () => {
     expect(a.text).toBe(b.text);
     expect(a.text).toMatch(/^\[offline model/);
     expect(a.text).toContain("Items (2): Mapo tofu; Kung pao chicken");
-    expect(a.model).toBe("offline-echo");
+    expect(a.model).toBe("offline");
     expect(a.usage.promptTokens).toBeGreaterThan(0);
   });
 

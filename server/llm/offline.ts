@@ -7,7 +7,7 @@
  */
 import type { ChatTurn, LlmProvider, LlmRequest, LlmResponse } from "./types";
 
-export const OFFLINE_MODEL = "offline-echo";
+export const OFFLINE_MODEL = "offline";
 const NAME_KEYS = ["name", "title", "label", "dish", "product", "item"] as const;
 const MAX_ITEMS = 20;
 const MAX_QUESTION = 300;

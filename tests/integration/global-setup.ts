@@ -12,6 +12,7 @@ import {
   type StartedServer,
 } from "../../scripts/lib/app-server";
 import { startWebhookServer } from "../../server/runtime/testing";
+import { LOGIN_FIRST_WAIT_SECONDS } from "./settings";
 
 export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
 
@@ -56,8 +57,12 @@ export default async function setup(project: TestProject) {
   cleanups.push(webhook.close);
   // TRUSTED_PROXY_HOPS=1: the login throttle counts X-Forwarded-For's last entry as the client address (the socket's
   // when there is none), so login-throttle.test.ts fails sign-ins from addresses of its own, not from 127.0.0.1, which
-  // every other file's sign-ins share
-  const runtimeEnv = { WEBHOOK_BASE_URL: webhook.url, TRUSTED_PROXY_HOPS: "1" };
+  // every other file's sign-ins share; the throttle's first wait is longer than its default (settings.ts)
+  const runtimeEnv = {
+    WEBHOOK_BASE_URL: webhook.url,
+    TRUSTED_PROXY_HOPS: "1",
+    LOGIN_THROTTLE_FIRST_WAIT_SECONDS: String(LOGIN_FIRST_WAIT_SECONDS),
+  };
 
   const starts: Array<Promise<StartedServer>> = [];
   if (legs.includes("pglite")) {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { TokensPanel } from "@/components/settings/tokens-panel";
 import { UsersPanel } from "@/components/settings/users-panel";
+import { ModelPricesPanel } from "@/components/settings/model-prices-panel";
 import { requireUser } from "@/server/auth/page-guard";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -13,17 +14,21 @@ export default async function SettingsPage() {
       <>
         <PageHeader title="Settings" />
         <p className="p-8 text-sm text-slate-600" role="alert">
-          Only administrators manage users and API tokens. Your role is {principal.role}.
+          Only administrators manage users, API tokens and model prices. Your role is {principal.role}.
         </p>
       </>
     );
   }
   return (
     <>
-      <PageHeader title="Settings" description="People who can sign in, and API tokens for scripts, CI and the SDK." />
+      <PageHeader
+        title="Settings"
+        description="People who can sign in, API tokens for scripts, CI and the SDK, and model prices."
+      />
       <div className="grid items-start gap-8 p-8 xl:grid-cols-2">
         <UsersPanel selfId={principal.kind === "user" ? principal.userId : ""} />
         <TokensPanel />
+        <ModelPricesPanel />
       </div>
     </>
   );

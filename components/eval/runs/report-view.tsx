@@ -7,7 +7,7 @@ import { Card, Stat } from "@/components/ui/card";
 import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { CountBars, PassRateBars } from "../charts";
-import { count, ms, pct, pctRange, words } from "../format";
+import { costNote, costText, count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
 import { GateBanner } from "./gate-banner";
 
@@ -214,6 +214,13 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
               label="Judge tokens"
               value={count(r.tokens.judging.tokens)}
               hint={`${count(r.tokens.judging.modelCalls)} judge calls`}
+            />
+            <Stat label="Cost (answering)" value={costText(r.cost, "answering")} />
+            <Stat label="Cost (judging)" value={costText(r.cost, "judging")} />
+            <Stat
+              label="Cost"
+              value={costText(r.cost, "total")}
+              hint={costNote(r.cost) || "with the price table in Settings"}
             />
           </dl>
         </Card>

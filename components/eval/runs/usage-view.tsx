@@ -10,7 +10,7 @@ import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useEvalUrl } from "../context";
 import { Breadcrumbs } from "../breadcrumbs";
 import { DailyBars } from "../charts";
-import { count } from "../format";
+import { costNote, costText, count } from "../format";
 import { usageRange } from "../url-state";
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
@@ -86,7 +86,7 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
       ) : (
         <>
           <Card title={`${u.from} to ${u.to}`}>
-            <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-5">
+            <dl className="grid gap-6 sm:grid-cols-2 lg:grid-cols-6">
               <Stat label="Runs" value={count(u.totals.runs)} />
               <Stat label="Answered questions" value={count(u.totals.answeredItems)} />
               <Stat label="Model calls (answering)" value={count(u.totals.answering.modelCalls)} />
@@ -99,6 +99,14 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
                 label="Tokens (judging)"
                 value={count(u.totals.judging.tokens)}
                 hint={`${count(u.totals.judging.modelCalls)} judge calls`}
+              />
+              <Stat
+                label="Cost"
+                value={costText(u.totals.cost, "total")}
+                hint={
+                  costNote(u.totals.cost) ||
+                  `answering ${costText(u.totals.cost, "answering")} · judging ${costText(u.totals.cost, "judging")}`
+                }
               />
             </dl>
           </Card>
@@ -148,6 +156,7 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
                     <Th className="text-right">Model calls</Th>
                     <Th className="text-right">Tokens</Th>
                     <Th className="text-right">Judge tokens</Th>
+                    <Th className="text-right">Cost</Th>
                   </tr>
                 </THead>
                 <tbody>
@@ -160,6 +169,7 @@ export function UsageView({ agentId, agentName }: { agentId: string; agentName: 
                       <Td className="text-right tabular-nums">{count(d.answering.modelCalls)}</Td>
                       <Td className="text-right tabular-nums">{count(d.answering.tokens)}</Td>
                       <Td className="text-right tabular-nums">{count(d.judging.tokens)}</Td>
+                      <Td className="text-right tabular-nums">{costText(d.cost, "total")}</Td>
                     </Tr>
                   ))}
                 </tbody>

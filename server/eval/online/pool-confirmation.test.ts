@@ -1,4 +1,3 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import { createAgent } from "../../agents/service";
@@ -6,6 +5,7 @@ import { addTraceToPool, confirmSample, unconfirmSample } from "./pool";
 import { loopBoard } from "./board";
 import { createSet, createVersion, freezeVersion } from "../sets/sets";
 import { getSample } from "../sets/samples";
+import { createPostgresTestDatabase, postgresReachable } from "../../db/test-postgres";
 import { createEvalTestDb, llmWorkflow } from "../testing";
 
 /**
@@ -14,20 +14,7 @@ import { createEvalTestDb, llmWorkflow } from "../testing";
  * draft with the trace, and a new draft copied from an older version takes the trace's confirmation. The board's
  * counts are SQL, so this runs on the embedded database and on PostgreSQL (skipped with a notice when none is reachable).
  */
-const ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-async function reachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-const hasPg = await reachable();
+const hasPg = await postgresReachable();
 if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the pool confirmation test on it is SKIPPED");
 
 const legs = [
@@ -36,34 +23,25 @@ const legs = [
 ] as const;
 
 describe.each(legs)("pool confirmations on the $name", (leg) => {
-  const dbName = `flowbench_conf_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   let db: PrismaClient;
   let close: () => Promise<void>;
+  let drop: (() => Promise<void>) | undefined;
   const skip = leg.pg && !hasPg;
 
   beforeAll(async () => {
     if (skip) return;
     let url: string | undefined;
     if (leg.pg) {
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${dbName}"`);
-      await admin.end();
-      const u = new URL(ADMIN_URL);
-      u.pathname = `/${dbName}`;
-      url = u.toString();
+      const database = await createPostgresTestDatabase({ prefix: "flowbench_conf" });
+      drop = database.drop;
+      url = database.url;
     }
     ({ db, close } = await createEvalTestDb(url));
   }, 120_000);
 
   afterAll(async () => {
     await close?.();
-    if (leg.pg && !skip) {
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-      await admin.end();
-    }
+    await drop?.();
   });
 
   it.skipIf(skip)(

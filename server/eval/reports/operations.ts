@@ -3,10 +3,11 @@
  * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.sets.trend`, `eval.usage`).
  */
 import { defineOperation } from "../../auth/operation";
-import { compare, runGate, runReport, setTrend, usage } from "..";
+import { compare, modelPrices, runGate, runReport, setModelPrices, setTrend, usage } from "..";
 import { RunParams } from "../runs/schemas";
 import { SetParams } from "../sets/schemas";
 import { CompareAnyOut, CompareQuery, GateOut, ReportOut, TrendOut, UsageOut, UsageQuery } from "./schemas";
+import { ModelPricesIn, ModelPricesOut } from "../../core/prices";
 
 export const evalRunReport = defineOperation({
   id: "evalRunReport",
@@ -56,4 +57,24 @@ export const evalUsage = defineOperation({
   query: UsageQuery,
   output: UsageOut,
   run: ({ db, query }) => usage(db, query),
+});
+
+/** The model price table (server/core/prices.ts): admins only; what reports and usage turn tokens into money with. */
+export const adminGetModelPrices = defineOperation({
+  id: "adminGetModelPrices",
+  trpc: "admin.modelPrices.get",
+  kind: "query",
+  permission: "admin",
+  output: ModelPricesOut,
+  run: ({ db }) => modelPrices(db),
+});
+
+export const adminPutModelPrices = defineOperation({
+  id: "adminPutModelPrices",
+  trpc: "admin.modelPrices.put",
+  kind: "mutation",
+  permission: "admin",
+  body: ModelPricesIn,
+  output: ModelPricesOut,
+  run: ({ db, body }) => setModelPrices(db, body),
 });

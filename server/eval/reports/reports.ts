@@ -5,6 +5,8 @@ import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
 import { roundedInterval, wilson } from "./statistics";
+import { runCost } from "./cost";
+import { modelPrices } from "../runs/prices";
 
 /**
  * Reports, the gate, comparison and usage. Pure aggregation (`buildReport`) is separated from the one query per
@@ -259,8 +261,12 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
 
 export async function runReport(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const [rows, progress] = await Promise.all([reportRows(db, run.id), progressOf(db, run.id)]);
-  return { run: runOut(run, progress), ...buildReport(run, rows) };
+  const [rows, progress, { prices }] = await Promise.all([
+    reportRows(db, run.id),
+    progressOf(db, run.id),
+    modelPrices(db),
+  ]);
+  return { run: runOut(run, progress), ...buildReport(run, rows), cost: await runCost(db, run.id, prices) };
 }
 
 /** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */

@@ -9,6 +9,7 @@ import { EvalRunOut } from "../runs/schemas";
 import { TIERS } from "../runs/schemas";
 import { SET_KINDS } from "../sets/schemas";
 import { BAD_CASE_STATUSES } from "../verdicts/schemas";
+import { CostOut } from "../../core/prices";
 
 const date = z.iso.datetime();
 
@@ -286,6 +287,7 @@ export const ReportOut = z
       }),
       judging: z.object({ tokens: z.number().int(), modelCalls: z.number().int() }),
     }),
+    cost: CostOut.meta({ description: "The tokens above in money, with the model price table as it is now" }),
     gate: GateResultOut,
   })
   .meta({ id: "EvalReport" });
@@ -548,9 +550,15 @@ export const UsageOut = z
     from: z.string(),
     to: z.string(),
     agentId: z.string().nullable(),
-    totals: z.object(usageNumbers),
+    totals: z.object({ ...usageNumbers, cost: CostOut }),
     days: z.array(
-      z.object({ day: z.string(), agentId: z.string(), agentName: z.string().nullable(), ...usageNumbers }),
+      z.object({
+        day: z.string(),
+        agentId: z.string(),
+        agentName: z.string().nullable(),
+        ...usageNumbers,
+        cost: CostOut,
+      }),
     ),
   })
   .meta({ id: "EvalUsage" });

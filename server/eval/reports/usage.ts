@@ -3,13 +3,17 @@ import type { Db } from "../../db/client";
 import { parseInput } from "../../core/errors";
 import { dayRangeOf } from "../../core/params";
 import { UsageQuery } from "./schemas";
+import { costOf, mergeTokens } from "../../core/prices";
+import { modelPrices } from "../runs/prices";
+import { tokensByDay } from "./cost";
 
 // ---------------------------------------------------------------- usage
 
 /**
  * Usage by UTC day and agent: runs created; items answered (answered or failed, by answeredAt); answering model
  * calls and tokens (prompt, completion); judging model calls and tokens (by suggestedAt). Totals over the range (the
- * one day-range rule, server/core/params.ts: the last 30 days by default, at most 366).
+ * one day-range rule, server/core/params.ts: the last 30 days by default, at most 366). Each day and the totals carry
+ * their cost (server/core/prices.ts) with the price table as it is now.
  */
 export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
   const q = parseInput(UsageQuery, query);
@@ -34,6 +38,7 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
     FROM "EvalRunItem" i JOIN "EvalRun" r ON r."id" = i."runId" JOIN "EvalSetVersion" v ON v."id" = r."setVersionId" JOIN "EvalSet" st ON st."id" = v."setId"
     WHERE i."suggestedAt" >= ${start} AND i."suggestedAt" < ${end} AND (${agent}::text IS NULL OR st."agentId" = ${agent}::text)
     GROUP BY 1, 2`;
+  const [{ prices }, tokens] = await Promise.all([modelPrices(db), tokensByDay(db, start, end, agent)]);
   const n = (x: Num) => Number(x ?? 0);
   type Row = {
     day: string;
@@ -83,7 +88,19 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
   );
   const days = [...rows.values()]
     .sort((a, b) => a.day.localeCompare(b.day) || a.agentId.localeCompare(b.agentId))
-    .map((r) => ({ ...r, agentName: names.get(r.agentId) ?? null }));
+    .map((r) => ({
+      ...r,
+      agentName: names.get(r.agentId) ?? null,
+      cost: costOf(tokens.get(`${r.day}|${r.agentId}`) ?? { answering: [], judging: [] }, prices),
+    }));
+  const all = [...tokens.values()];
+  const totalCost = costOf(
+    {
+      answering: mergeTokens(...all.map((t) => t.answering)),
+      judging: mergeTokens(...all.map((t) => t.judging)),
+    },
+    prices,
+  );
   const totals = days.reduce(
     (t, r) => ({
       runs: t.runs + r.runs,
@@ -103,5 +120,5 @@ export async function usage(db: Db, query: z.input<typeof UsageQuery>) {
       judging: { modelCalls: 0, tokens: 0 },
     },
   );
-  return { from, to, agentId: q.agentId ?? null, totals, days };
+  return { from, to, agentId: q.agentId ?? null, totals: { ...totals, cost: totalCost }, days };
 }

@@ -204,7 +204,8 @@ async function answerClaimed(
         "turns" = ${jsonb(outcome.turns)}::jsonb, "traceId" = ${outcome.traceId}, "latencyMs" = ${outcome.latencyMs},
         "promptTokens" = ${outcome.promptTokens}, "completionTokens" = ${outcome.completionTokens}, "llmCalls" = ${outcome.llmCalls},
         "error" = ${outcome.error}, "answeredAt" = ${now}, "suggestion" = ${JSON.stringify(judged.suggestion)}::jsonb, "suggestedAt" = ${now},
-        "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}, "leaseUntil" = NULL
+        "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}, "leaseUntil" = NULL,
+        "answerUsage" = ${JSON.stringify(outcome.usage)}::jsonb, "judgeUsage" = ${JSON.stringify(judged.judgeUsage)}::jsonb
       WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
       RETURNING "id")
     SELECT (SELECT count(*) FROM upd) AS "updated",

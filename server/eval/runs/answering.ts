@@ -3,6 +3,7 @@ import { executeWorkflow, inputFromMessage, type ChatTurn, type ExecuteResult, t
 import type { Workflow } from "../../workflow";
 import type { Tier } from "./schemas";
 import type { Turn } from "../sets/schemas";
+import { mergeTokens, type ModelTokens } from "../../core/prices";
 
 /**
  * Answering one sample through the runtime at the run's tier (source "eval": never the online answer cache).
@@ -30,6 +31,8 @@ export type AnswerOutcome = {
   promptTokens: number;
   completionTokens: number;
   llmCalls: number;
+  /** tokens by model (each llm step's model as the trace records it), for the cost */
+  usage: ModelTokens[];
   error: string | null;
   steps: TraceStep[];
   turns: TurnRecord[] | null;
@@ -56,6 +59,18 @@ function errorText(r: ExecuteResult): string | null {
   return r.error ? `${r.error.code}: ${r.error.message}${r.error.nodeId ? ` (node ${r.error.nodeId})` : ""}` : null;
 }
 
+/** Tokens by model of an execution's steps: an llm step records its model in its output (server/runtime/nodes/llm.ts). */
+export function tokensOfSteps(steps: readonly TraceStep[]): ModelTokens[] {
+  return mergeTokens(
+    steps.flatMap((s) => {
+      if (!s.usage) return [];
+      const out = s.output as { model?: unknown } | null | undefined;
+      const model = typeof out?.model === "string" && out.model ? out.model : (s.provider ?? "unrecorded");
+      return [{ model, promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens }];
+    }),
+  );
+}
+
 export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutcome> {
   const history: ChatTurn[] = [];
   const turns: TurnRecord[] | null = t.script ? [] : null;
@@ -75,6 +90,7 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
     promptTokens: 0,
     completionTokens: 0,
     llmCalls: 0,
+    usage: [],
     error: null,
     steps: [],
     turns,
@@ -116,6 +132,7 @@ export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutco
     out.promptTokens += r.usage.promptTokens;
     out.completionTokens += r.usage.completionTokens;
     out.llmCalls += r.usage.llmCalls;
+    out.usage = mergeTokens(out.usage, tokensOfSteps(r.steps));
     out.steps.push(...r.steps);
     out.answer = r.answer;
     out.payload = r.payload;

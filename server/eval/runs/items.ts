@@ -14,6 +14,8 @@ import {
   suggestionWhere,
 } from "./item-rows";
 import { progressOf, resolveRun, runOut } from "./run-rows";
+import { costOf, tokensOf } from "../../core/prices";
+import { modelPrices } from "./prices";
 
 // ---------------------------------------------------------------- items
 
@@ -203,14 +205,30 @@ export async function getItem(db: Db, idOrShort: string, itemId: string) {
   const run = await resolveRun(db, idOrShort);
   const row = await db.evalRunItem.findFirst({
     where: { id: itemId, runId: run.id },
-    select: { ...itemSelect, verdictChanges: { orderBy: { version: "asc" } } },
+    select: {
+      ...itemSelect,
+      answerUsage: true,
+      judgeUsage: true,
+      verdictChanges: { orderBy: { version: "asc" } },
+    },
   });
   if (!row) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
-  const { verdictChanges, ...item } = row;
+  const { verdictChanges, answerUsage, judgeUsage, ...item } = row;
+  const { prices } = await modelPrices(db);
+  // items stored before tokens were kept by model: their tokens count under `unrecorded` (server/eval/reports/cost.ts)
+  const answering =
+    answerUsage === null && item.promptTokens + item.completionTokens > 0
+      ? [{ model: "unrecorded", promptTokens: item.promptTokens, completionTokens: item.completionTokens }]
+      : tokensOf(answerUsage);
+  const judging =
+    judgeUsage === null && item.judgeTokens > 0
+      ? [{ model: "unrecorded", promptTokens: item.judgeTokens, completionTokens: 0 }]
+      : tokensOf(judgeUsage);
   const labels = await actorLabels(db, [item.verdictById, ...verdictChanges.map((c) => c.byId)]);
   const out = itemOut(item);
   return {
     ...out,
+    cost: costOf({ answering, judging }, prices),
     verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
     history: verdictChanges.map((c) => ({
       id: c.id,

@@ -1,7 +1,7 @@
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
+import { createPostgresTestDatabase, postgresReachable } from "../../db/test-postgres";
 import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type ModelServer } from "../testing";
 import { EvalQueue } from "./queue";
 import { EVAL_QUEUE } from "./queue-jobs";
@@ -15,45 +15,23 @@ import { createRun, getItem, getRun, listItems, setVerdict, startRun, submitPast
  * but never claimed; a live worker's long jobs are seen (heartbeat) and never taken from it.
  * Skipped with a printed notice when no PostgreSQL server is reachable.
  */
-const ADMIN_URL = process.env.FLOWBENCH_TEST_PG_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-async function reachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-
-const hasPg = await reachable();
-const urlOf = (database: string) => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${database}`;
-  return url.toString();
-};
+const hasPg = await postgresReachable();
 if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the multi-instance queue test is SKIPPED");
 
 describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
-  const name = `flowbench_mi_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   let db: PrismaClient;
   let target: DatabaseTarget;
   let close: () => Promise<void>;
+  let database: Awaited<ReturnType<typeof createPostgresTestDatabase>>;
   let model: ModelServer;
   const queues: EvalQueue[] = [];
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    await admin.end();
+    database = await createPostgresTestDatabase({ prefix: "flowbench_mi" });
     model = await startModelServer({ delayMs: 150 });
     process.env.OPENAI_BASE_URL = model.url;
     process.env.OPENAI_API_KEY = "sk-local-test";
-    ({ db, target, close } = await createEvalTestDb(urlOf(name)));
+    ({ db, target, close } = await createEvalTestDb(database.url));
   }, 60_000);
 
   afterAll(async () => {
@@ -61,10 +39,7 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     registerEvalQueue(undefined);
     await close?.();
     await model?.close();
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it("share a run's items: both work on it, each item is answered exactly once", async () => {
@@ -254,7 +229,7 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
       data: { status: "answered", answer: "pasted answer", answeredAt: new Date() },
     });
     // a second instance: its own client and connection pool on the same database
-    const second = await createEvalTestDb(urlOf(name));
+    const second = await createEvalTestDb(database.url);
     try {
       const writes = Array.from({ length: 40 }, (_, k) =>
         setVerdict(

@@ -2,6 +2,7 @@
  * Runs, items, pasted answers and the annotation queue: vocabulary, path parameters, inputs and outputs. Pure: no I/O.
  */
 import { z } from "zod";
+import { CostOut } from "../../core/prices";
 import { inlineJsonSchema } from "../../core/json-schema";
 import { DbInt, IdParam, QueryFlag, VersionNumber } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
@@ -354,7 +355,10 @@ export const EvalItemListOut = z.object({
 });
 
 /** One item with its verdict history. */
-export const EvalItemDetailOut = EvalItemOut.extend({ history: z.array(VerdictChangeOut) });
+export const EvalItemDetailOut = EvalItemOut.extend({
+  history: z.array(VerdictChangeOut),
+  cost: CostOut.meta({ description: "The item's answering (all answers) and judging tokens in money" }),
+});
 
 export const EvalCloseAnsweringOut = z
   .object({

@@ -5,7 +5,7 @@ import { onOnlineAnswer, type OnlineAnswer } from "../../runtime";
 import { chat } from "../../runtime/service";
 import { EvalQueue } from "../runs/queue";
 import { SHADOW_QUEUE } from "../runs/queue-jobs";
-import { createPostgresDatabase, postgresReachable } from "../../../scripts/lib/app-server";
+import { createPostgresTestDatabase, postgresReachable } from "../../db/test-postgres";
 import { conditionDetector, createEvalTestDb } from "../testing";
 import { enqueueShadow, flushShadowJobs } from "./jobs";
 import { listDisagreements, replayShadow, shadowReport } from "./report";
@@ -315,7 +315,7 @@ describe.skipIf(!hasPg)("publishing the shadow candidate on a PostgreSQL server"
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const database = await createPostgresDatabase();
+    const database = await createPostgresTestDatabase({ prefix: "flowbench_shadow" });
     drop = database.drop;
     ({ db: pgDb, close: closePg } = await createEvalTestDb(database.url));
   }, 60_000);

@@ -58,7 +58,7 @@ describe("LLM judge", () => {
     );
     expect(r.verdict).toBe("fail");
     expect(r.coverage.map((c) => c.status)).toEqual(["covered", "missing"]);
-    expect(r.usage).toEqual({ promptTokens: 100, completionTokens: 20, calls: 1 });
+    expect(r.usage).toEqual({ promptTokens: 100, completionTokens: 20, calls: 1, model: "m" });
     expect(
       (
         await llmJudge(provider('{"points":[{"index":0,"covered":null}]}'), {

@@ -27,7 +27,8 @@ export type JudgeResult = {
   verdict: JudgeVerdict;
   coverage: PointCoverage[];
   rationale: string;
-  usage?: { promptTokens: number; completionTokens: number; calls: number };
+  /** model: as the provider answered it (the key of the model price table) */
+  usage?: { promptTokens: number; completionTokens: number; calls: number; model?: string };
   error?: string;
 };
 
@@ -153,7 +154,12 @@ export async function llmJudge(
     signal: input.signal,
     ...(input.idempotencyScope !== undefined ? { idempotencyScope: input.idempotencyScope } : {}),
   });
-  const usage = { promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens, calls: 1 };
+  const usage = {
+    promptTokens: reply.usage.promptTokens,
+    completionTokens: reply.usage.completionTokens,
+    calls: 1,
+    model: reply.model,
+  };
   const parsed = parseJudgeReply(reply.text);
   if (!parsed || !Array.isArray(parsed.points)) {
     return {

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { env } from "../../core/env";
+import { mergeTokens, tokensOf, type ModelTokens } from "../../core/prices";
 import { getLlmProvider } from "../../runtime";
 import { coverageJudge, llmJudge, type JudgeProvider, type JudgeResult } from "./judge";
 import { computeFlags, type StepLike } from "./guardrails";
@@ -30,7 +31,13 @@ export type SuggestInput = {
   steps: StepLike[] | null;
   hasHttpNodes: boolean;
 };
-export type SuggestOutput = { suggestion: Suggestion; judgeTokens: number; judgeCalls: number };
+/** judgeUsage: the judge's tokens by model (empty for the built-in judge), for the cost (server/core/prices.ts) */
+export type SuggestOutput = {
+  suggestion: Suggestion;
+  judgeTokens: number;
+  judgeCalls: number;
+  judgeUsage: ModelTokens[];
+};
 
 /** The judge provider to use, or null for the built-in judge. */
 export function judgeProvider(): JudgeProvider | null {
@@ -82,6 +89,15 @@ export async function suggest(
     suggestion,
     judgeTokens: (judge.usage?.promptTokens ?? 0) + (judge.usage?.completionTokens ?? 0),
     judgeCalls: judge.usage?.calls ?? 0,
+    judgeUsage: judge.usage
+      ? [
+          {
+            model: judge.usage.model ?? "unrecorded",
+            promptTokens: judge.usage.promptTokens,
+            completionTokens: judge.usage.completionTokens,
+          },
+        ]
+      : [],
   };
 }
 
@@ -133,6 +149,7 @@ export async function judgeStoredItem(
       payload: true,
       error: true,
       turns: true,
+      judgeUsage: true,
       sample: { select: { question: true, expectedPoints: true, assertions: true } },
     },
   });
@@ -161,6 +178,7 @@ export async function judgeStoredItem(
       suggestedAt: new Date(),
       judgeTokens: { increment: out.judgeTokens },
       judgeCalls: { increment: out.judgeCalls },
+      judgeUsage: mergeTokens(tokensOf(item.judgeUsage), out.judgeUsage) as unknown as Prisma.InputJsonValue,
     },
   });
 }

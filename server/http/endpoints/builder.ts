@@ -5,77 +5,51 @@ import { AgentParams, listVersions } from "../../agents/service";
 import * as op from "../../agents/operations";
 import { rest } from "../rest";
 import { ErrorOut } from "../../core/errors";
-import { ValidationErrorOut, ValidationOut, VersionMetaOut } from "../../agents/schemas";
-import {
-  RECIPES,
-  RecipeParams,
-  WORKFLOW_LIMITS,
-  nodeTypesSummary,
-  requireRecipe,
-  validateBodyField,
-  workflowInvalid,
-} from "../../workflow";
-import { validateWorkflowWithCode } from "../../runtime/validate-code";
+import { ValidationErrorOut, VersionMetaOut } from "../../agents/schemas";
+import { WORKFLOW_LIMITS, workflowInvalid } from "../../workflow";
 
 const auth = { auth: "token", tag: "Workflow builder" } as const;
 
-export const builderListNodeTypes = defineEndpoint({
+export const builderListNodeTypes = rest(op.builderListNodeTypes, {
   ...auth,
   method: "GET",
   path: "/api/builder/node-types",
-  operationId: "builderListNodeTypes",
   summary: "The node-type contract",
   description:
     "Machine-readable summary of the 8 node types: required config (any-of groups), optional keys with types and ranges, JSON Schema per type, output fields, ports, example configs, template syntax, recipes, limits and finding codes.",
-  permission: "builder.read",
-  responses: { 200: { description: "The node-type summary" } },
-  handler: async () => ({ status: 200, body: nodeTypesSummary() }),
+  responses: { 200: "The node-type summary" },
 });
 
-export const builderValidate = defineEndpoint({
+export const builderValidate = rest(op.builderValidate, {
   ...auth,
   method: "POST",
   path: "/api/builder/validate",
-  operationId: "builderValidate",
   summary: "Validate a workflow without storing it",
   description:
     'Body: `{ "workflow": {nodes, edges} }`. 200 when there is no error (warnings may exist), 400 with the same shape and `valid: false` otherwise. Every finding has a stable `code` and a JSON-pointer `path` into the request body. Code nodes are also compiled (never run) in the Python sandbox: CODE_SYNTAX_ERROR, or the warning CODE_SYNTAX_UNCHECKED when the sandbox is unavailable.',
-  permission: "builder.read",
-  body: validateBodyField(),
   maxBodyBytes: WORKFLOW_LIMITS.maxBodyBytes,
   responses: {
-    200: { description: "Valid (possibly with warnings)", schema: ValidationOut },
+    200: "Valid (possibly with warnings)",
     400: { description: "Invalid: findings listed", schema: ValidationErrorOut },
     413: { description: "Body larger than the limit", schema: ErrorOut },
   },
-  handler: async ({ body }) => {
-    const result = await validateWorkflowWithCode(body, { webhookBaseUrl: env().WEBHOOK_BASE_URL });
-    if (!result.valid) throw workflowInvalid(result);
-    return { status: 200, body: result };
-  },
+  refuse: (result) => (result.valid ? undefined : workflowInvalid(result)),
 });
 
-export const builderListRecipes = defineEndpoint({
+export const builderListRecipes = rest(op.builderListRecipes, {
   ...auth,
   method: "GET",
   path: "/api/builder/recipes",
-  operationId: "builderListRecipes",
   summary: "Built-in workflow recipes",
-  permission: "builder.read",
-  responses: { 200: { description: "Recipes with their workflows" } },
-  handler: async () => ({ status: 200, body: { items: Object.values(RECIPES) } }),
+  responses: { 200: "Recipes with their workflows" },
 });
 
-export const builderGetRecipe = defineEndpoint({
+export const builderGetRecipe = rest(op.builderGetRecipe, {
   ...auth,
   method: "GET",
   path: "/api/builder/recipes/{name}",
-  operationId: "builderGetRecipe",
   summary: "One recipe (minimal, http_call_thin)",
-  permission: "builder.read",
-  params: RecipeParams,
-  responses: { 200: { description: "The recipe" }, 404: { description: "No such recipe", schema: ErrorOut } },
-  handler: async ({ params }) => ({ status: 200, body: requireRecipe(params.name) }),
+  responses: { 200: "The recipe", 404: { description: "No such recipe", schema: ErrorOut } },
 });
 
 const noContent = () => new Response(null, { status: 204 });

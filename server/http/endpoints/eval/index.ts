@@ -10,3 +10,4 @@ export * from "./bad-cases";
 export * from "./usage";
 export * from "./online";
 export * from "./shadow";
+export * from "./prices";

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
+import type { ServerInfo } from "./global-setup";
+
+/**
+ * Cost over real HTTP on the embedded database and on PostgreSQL (issue 24): the model price table (admins only,
+ * REST and tRPC), tokens by model turned into money in the report, the item and usage. The servers answer with the
+ * offline provider (model `offline`, estimated tokens) and judge with the built-in judge (no tokens).
+ */
+async function waitForStatus(server: ServerInfo, runId: string, status: string, timeoutMs = 90_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await ok(api(server, "GET", `/api/eval/runs/${runId}`));
+    if (run.status === status) return run;
+    if (Date.now() > until) throw new Error(`run ${runId} stayed ${run.status}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** An agent with a frozen 3-question set; returns the version id. */
+export async function frozenSet(server: ServerInfo, name: string) {
+  const agent = await ok(
+    api(server, "POST", "/api/builder/agents", { body: { name, workflow: minimalWorkflow() } }),
+    201,
+  );
+  const set = await ok(
+    api(server, "POST", "/api/eval/sets", {
+      body: { agentId: agent.agent.id, name, kind: "golden", gateThreshold: 2 },
+    }),
+    201,
+  );
+  const content = JSON.stringify(
+    [1, 2, 3].map((i) => ({
+      key: `q${i}`,
+      question: `Please recommend a breakfast dish and mention the price (${i})`,
+      expected_points: ["recommends a breakfast dish"],
+    })),
+  );
+  await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, { body: { format: "json", content } }));
+  const version = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+  return { agentId: agent.agent.id as string, versionId: version.id as string };
+}
+
+export { waitForStatus };
+
+const PRICE = { model: "offline", promptPerMillion: 2000, completionPerMillion: 8000, currency: "EUR" };
+const money = (x: number) => Math.round(x * 1e6) / 1e6;
+
+for (const server of servers()) {
+  describe(`cost on ${server.name}`, () => {
+    it("the price table: admins only (401, 403), bad input 400, REST and tRPC agree", async () => {
+      expect((await api(server, "GET", "/api/admin/model-prices", { token: null })).status).toBe(401);
+      expect((await api(server, "PUT", "/api/admin/model-prices", { token: null, body: { prices: [] } })).status).toBe(
+        401,
+      );
+      const builder = await tokenWithRole(server, "builder");
+      const forbidden = await api(server, "GET", "/api/admin/model-prices", { token: builder });
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body.error.code).toBe("FORBIDDEN");
+      expect(
+        (await api(server, "PUT", "/api/admin/model-prices", { token: builder, body: { prices: [] } })).status,
+      ).toBe(403);
+
+      const notJson = await api(server, "PUT", "/api/admin/model-prices", { rawBody: '{"prices": [' });
+      expect(notJson.status).toBe(400);
+      for (const prices of [
+        [{ ...PRICE, promptPerMillion: -1 }],
+        [{ ...PRICE, currency: "euro" }],
+        [PRICE, PRICE],
+        [{ model: "offline" }],
+      ]) {
+        const bad = await api(server, "PUT", "/api/admin/model-prices", { body: { prices } });
+        expect(bad.status, JSON.stringify(prices)).toBe(400);
+        expect(bad.body.error.code).toBe("REQUEST_INVALID");
+      }
+
+      const stored = await ok(api(server, "PUT", "/api/admin/model-prices", { body: { prices: [PRICE] } }));
+      expect(stored).toEqual({ prices: [PRICE], source: "settings" });
+      expect(await ok(api(server, "GET", "/api/admin/model-prices"))).toEqual(stored);
+      expect(await trpc(server).admin.modelPrices.get.query()).toEqual(stored);
+    });
+
+    it("tokens become money per run, per item and per day; without a price the models are named", async () => {
+      await ok(api(server, "PUT", "/api/admin/model-prices", { body: { prices: [PRICE] } }));
+      const { agentId, versionId } = await frozenSet(server, `cost agent ${server.name}`);
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: versionId, mode: "in_platform", tier: "invoke" },
+        }),
+        201,
+      );
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`));
+      await waitForStatus(server, run.id, "awaiting_review");
+      const report = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
+      const t = report.tokens.answering;
+      expect(t.promptTokens).toBeGreaterThan(0);
+      const answering = money((t.promptTokens * 2000 + t.completionTokens * 8000) / 1e6);
+      expect(report.cost).toEqual({
+        currency: "EUR",
+        answering,
+        judging: 0,
+        total: answering,
+        byCurrency: [{ currency: "EUR", answering, judging: 0, total: answering }],
+        missingPrices: [],
+      });
+      expect((await trpc(server).eval.runs.report.query({ id: run.id })).cost).toEqual(report.cost);
+
+      const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items;
+      const item = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items/${items[0].id}`));
+      expect(item.cost).toMatchObject({
+        currency: "EUR",
+        answering: money((item.promptTokens * 2000 + item.completionTokens * 8000) / 1e6),
+        judging: 0,
+      });
+
+      const usage = await ok(api(server, "GET", `/api/eval/usage?agentId=${agentId}`));
+      expect(usage.totals.cost).toMatchObject({ currency: "EUR", total: answering });
+      expect(usage.days.at(-1).cost).toMatchObject({ currency: "EUR", answering });
+
+      await ok(api(server, "PUT", "/api/admin/model-prices", { body: { prices: [] } }));
+      const unpriced = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
+      expect(unpriced.cost).toEqual({
+        currency: null,
+        answering: null,
+        judging: null,
+        total: null,
+        byCurrency: [],
+        missingPrices: ["offline"],
+      });
+    });
+  });
+}
