@@ -51,6 +51,11 @@ export type Operation<
   /** Stable name: the REST operationId, also how tests and docs name it. */
   id: string;
   permission: Permission;
+  /**
+   * What the operation does and the rules it keeps (states, conflicts, limits), in Markdown: the operation's
+   * description in /docs (REST adds only what is REST's after it). Declared here once; no other document repeats it.
+   */
+  description?: string;
   /** tRPC query (reads) or mutation (writes); a REST GET is a query. */
   kind: K;
   /** The tRPC procedure's path (`eval.runs.create`); absent: no tRPC face. */

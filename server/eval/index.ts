@@ -17,6 +17,9 @@ export {
   RULE_TYPES,
   TIER_MEANINGS,
   RUN_LIFECYCLE,
+  ANSWERING_RULES,
+  SCRIPT_RULES,
+  SUGGESTION_RULES,
   type EvalVocabulary,
 } from "./vocabulary";
 export { EVAL_ERROR_CODES } from "./codes";

@@ -48,6 +48,18 @@ export const RULES = AssertionSchema.options.map((o) => ({
 export const RUN_LIFECYCLE =
   "Run states: created -> (start) answering -> awaiting_review (no item pending) -> completed (every item has a verdict); created|answering -> (cancel) cancelled; answering -> failed when the snapshot cannot run. Item states: pending -> answering -> answered | failed (execution error) | cancelled.";
 
+/** How a multi-turn script is answered (samples, import, runs). */
+export const SCRIPT_RULES =
+  "A script is ordered turns `{ role: user|assistant|system, content, preset }`: preset turns (any role) are injected as history and call no model; non-preset turns must be user turns, each calls the workflow with the history so far and its answer is appended as an assistant turn. A script without a non-preset turn asks `question` after the preset turns. The item's answer, payload and trace are the last execution's; `turns` keeps every turn; tokens and calls are summed; the judge reads every turn's answer; a failing turn ends the script.";
+
+/** How in-platform answering behaves (start, the queue, restarts). */
+export const ANSWERING_RULES =
+  "Answering is durable: one job per item in the database's queue (pg-boss), shared by every app instance's worker. Exactly one answer is stored per item (a claim with a fencing token; an answered item never runs again), but model calls are at-least-once: a call in flight when its instance dies is sent again by the instance that takes the item over, with the same `Idempotency-Key` header (derived from run, item, turn, node and the request body), so a provider that honours it answers once. An instance that dies hands its items and jobs to another within about 30-40 s (leases and job heartbeats); a graceful stop drains for 10 s and puts the rest back. A run answers at most its `concurrency` items at once across all instances. In-platform answering runs the workflow at the run's tier and never uses the online answer cache.";
+
+/** What a machine suggestion is made of (never counted by a gate). */
+export const SUGGESTION_RULES =
+  "A suggestion `{ verdict, judge, coverage, failedRules, rulesPassed, flags, rationale, judgeError? }` is never counted by a gate. Rule assertions (the version's set-level ones first, then the sample's; see GET /api/eval/meta for the types). The judge: the LLM judge when a provider is configured and EVAL_JUDGE is not `builtin` (one call per item with a rubric; an unreadable reply is unknown, a failing call falls back to the built-in judge with `judgeError`), else the built-in point-coverage judge (lexical, Chinese and English: a point is covered at 0.75, partial at 0.4; every point covered: pass, any missing: fail, otherwise or without points: unknown). Guardrail flags: execution_error, empty_answer, refusal, and from in-platform steps no_query, empty_items (pipeline_live), fabricated_items. Combined: fail when a blocking flag fired (execution_error, empty_answer, no_query, fabricated_items, refusal), a rule failed or the judge found a point missing; unknown when the judge could not decide or it passed with empty_items; pass otherwise.";
+
 /** The evaluation vocabulary, the same for every face (REST GET /api/eval/meta, tRPC eval.meta, the web pages). */
 export function evalVocabulary() {
   return {

@@ -3,7 +3,9 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { MAX_DB_INT } from "../core/params";
 import { STORABLE_TEXT_PATTERN } from "../core/text";
+import { EVAL_OPERATIONS } from "../eval/operations";
 import { ENDPOINTS } from "./endpoints";
+import type { RestEndpoint } from "./rest";
 import { openapiDocument } from "./openapi";
 
 type Schema = Record<string, unknown>;
@@ -276,5 +278,61 @@ describe("the rules the server enforces are in the documented schemas", () => {
     expect(provision({ name: "a", workflow: { nodes: [node("s", "start"), node("e", "end")], edges } })).toBe(true);
     expect(provision({ name: "a", workflow: { nodes: [], edges: [] } })).toBe(false);
     expect(provision({ name: "a", workflow: { nodes: [node("s", "start")], edges: [] } })).toBe(false);
+  });
+});
+
+describe("/docs carries the rules each operation declares (server/eval/behaviour.md points here)", () => {
+  const byId = new Map(operations.map((o) => [o.op.operationId, o]));
+  const derived = ENDPOINTS.filter((e): e is RestEndpoint => "operation" in e);
+
+  it("every REST endpoint derived from a declaration opens its description with the declaration's description", () => {
+    let described = 0;
+    for (const e of derived) {
+      if (!e.operation.description) continue;
+      described++;
+      expect(byId.get(e.operationId)?.op.description?.startsWith(e.operation.description), e.operationId).toBe(true);
+    }
+    expect(described).toBeGreaterThanOrEqual(EVAL_OPERATIONS.filter((o) => o.description).length);
+  });
+
+  // the reports' operations (server/eval/reports) keep their rules in their REST descriptions and behaviour.md for now
+  const notMovedYet = ["adminPutModelPrices"];
+  it("every evaluation operation that changes something declares its rules", () => {
+    const missing = EVAL_OPERATIONS.filter(
+      (o) => o.kind === "mutation" && !o.description && !notMovedYet.includes(o.id),
+    );
+    expect(missing.map((o) => o.id)).toEqual([]);
+  });
+
+  // One rule of each kind behaviour.md used to state, as /docs now shows it
+  const rules: Array<[string, string]> = [
+    ["evalFreezeVersion", "409 SET_VERSION_INCOMPLETE"],
+    ["evalFreezeVersion", "the database's triggers refuse"],
+    ["evalImportSamples", "RFC 4180"],
+    ["evalAddSample", "preset turns (any role) are injected as history"],
+    ["evalCreateRun", "Crockford base32"],
+    ["evalStartRun", "`Idempotency-Key`"],
+    ["evalStartRun", "at most its `concurrency` items at once across all instances"],
+    ["evalCancelRun", "other instances within a poll interval"],
+    ["evalCloseAnswering", "409 RUN_MODE_MISMATCH"],
+    ["evalResuggest", "fail when a blocking flag fired"],
+    ["evalSetVerdict", "400 VERDICT_BASIS_REQUIRED"],
+    ["evalSetVerdict", "409 VERDICT_CONFLICT"],
+    ["evalUndoVerdict", "409 VERDICT_NOT_UNDOABLE"],
+    ["evalAdoptSuggestions", "no_query -> retrieval"],
+    ["evalListQueue", "`counts: null`"],
+    ["evalCreateBadCase", "never a 500"],
+    ["evalUpdateBadCase", "409 BAD_CASE_NOT_VERIFIED"],
+    ["evalRunGate", "a regression_pool run never passes"],
+    ["evalCompareRuns", "McNemar"],
+    ["evalAddToPool", "409 TRACE_NOT_ONLINE"],
+    ["evalConfirmSample", "Confirming is a property of the sample's trace in the pool"],
+    ["evalLoopBoard", "the cards stop at 5,000 samples"],
+    ["evalPutShadow", "400 WORKFLOW_INVALID"],
+    ["evalReplayShadow", "cache hits included"],
+    ["evalPublishShadowCandidate", "one transaction"],
+  ];
+  it.each(rules)("%s says: %s", (id, rule) => {
+    expect(byId.get(id)?.op.description ?? "").toContain(rule);
   });
 });

@@ -6,7 +6,8 @@ import type { Endpoint, EndpointResponse } from "./endpoint";
 /**
  * The REST face of an operation (server/auth/operation.ts): `rest(op, { method, path, summary, responses })` is an
  * `Endpoint` whose id, permission, schemas and handler come from the declaration. REST adds only what is REST's: the
- * method and path, the text of /docs, the documented statuses and how the answer is sent.
+ * method and path, its summary (and any REST-only text after the operation's description), the documented statuses
+ * and how the answer is sent.
  *
  * `responses`: a success status given as a string documents the operation's output schema with that description; an
  * object is used as is (a 204 without body, a file). The answer goes out as JSON with the one success status, or
@@ -18,6 +19,7 @@ export type RestSpec<R> = {
   method: Endpoint["method"];
   path: string;
   summary: string;
+  /** What only REST adds to the operation's own description (which comes first). */
   description?: string;
   tag: string;
   auth: AuthMode;
@@ -43,8 +45,10 @@ export function rest<R>(op: Operation<any, any, any, ZodType, R>, spec: RestSpec
   if (successes.length !== 1 && !status && !respond)
     throw new Error(`${op.id}: ${successes.length} success statuses documented; say which one answers (status)`);
   const only = successes[0] ?? 200;
+  const description = [op.description, rest.description].filter(Boolean).join("\n\n") || undefined;
   return {
     ...rest,
+    description,
     operationId: op.id,
     permission: op.permission,
     params: op.params,

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "@/server/http/endpoints";
+import type { RestEndpoint } from "@/server/http/rest";
 import { api, minimalWorkflow, ok, servers, shapeServers, trpc, trpcErrorOf } from "./client";
 import { ROOT } from "../../scripts/lib/app-server";
 
@@ -76,6 +77,19 @@ for (const server of shapeServers()) {
         if (e.permission) expect(op.responses["403"], `${e.method} ${e.path}`).toBeTruthy();
       }
       expect(res.body.info.description).toContain("NODE_CONFIG_MISSING_REQUIRED");
+    });
+
+    it("each operation's description in the served document is the one its declaration carries", async () => {
+      const res = await api(server, "GET", "/api/openapi.json", { token: null });
+      const described = ENDPOINTS.filter((e) => "operation" in e && (e as RestEndpoint).operation.description);
+      expect(described.length).toBeGreaterThan(50);
+      for (const e of described as RestEndpoint[]) {
+        const served: string = res.body.paths[e.path][e.method.toLowerCase()].description;
+        expect(served.startsWith(e.operation.description ?? ""), e.operationId).toBe(true);
+      }
+      const at = (path: string, method: string): string => res.body.paths[path][method].description;
+      expect(at("/api/eval/runs/{id}/items/{itemId}/verdict/undo", "post")).toContain("409 VERDICT_NOT_UNDOABLE");
+      expect(at("/api/eval/runs/{id}/gate", "get")).toContain("a regression_pool run never passes");
     });
 
     it("/docs is a readable reference served without any CDN", async () => {

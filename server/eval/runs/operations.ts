@@ -5,6 +5,9 @@
 import { defineOperation } from "../../auth/operation";
 import { pageOf } from "../../core/params";
 import {
+  ANSWERING_RULES,
+  RUN_LIFECYCLE,
+  SUGGESTION_RULES,
   cancelRun,
   closeAnswering,
   createRun,
@@ -45,6 +48,10 @@ export const evalCreateRun = defineOperation({
   trpc: "eval.runs.create",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
+    "Every sample of the version becomes an item. concurrency defaults to EVAL_CONCURRENCY (4; 1..32); environment is a free label. The Run ID is `R-` and five Crockford base32 characters (no I L O U); it and the id are accepted wherever a run is addressed. The run keeps the set's gate threshold of this moment.",
+  ].join(" "),
   body: CreateRunInput,
   output: EvalRunOut,
   run: ({ db, body, principal }) => createRun(db, body, principal),
@@ -55,6 +62,8 @@ export const evalListRuns = defineOperation({
   trpc: "eval.runs.list",
   kind: "query",
   permission: "eval.read",
+  description:
+    "`q` searches the short Run ID, the set's name and the environment; `unfiledFails=true` keeps runs with failed items that have no Bad Case yet. Every run's `progress` counts judged and, of those, adopted and human (typed by people), fails and unfiledFails.",
   query: ListRunsQuery,
   output: pageOf(EvalRunOut),
   run: ({ db, query }) => listRuns(db, query),
@@ -65,6 +74,7 @@ export const evalGetRun = defineOperation({
   trpc: "eval.runs.get",
   kind: "query",
   permission: "eval.read",
+  description: "Addressed by id or short Run ID.",
   params: RunParams,
   output: EvalRunOut,
   run: ({ db, params }) => getRun(db, params.id),
@@ -75,6 +85,7 @@ export const evalStartRun = defineOperation({
   trpc: "eval.runs.start",
   kind: "mutation",
   permission: "eval.manage",
+  description: `In-platform runs queue every item (an answering run's unfinished items are queued again; the queue ignores duplicates). Pasted runs start accepting answers (the first upload starts them too). Starting again changes nothing; a cancelled or failed run answers 409 RUN_STATE_CONFLICT. ${ANSWERING_RULES} ${RUN_LIFECYCLE}`,
   params: RunParams,
   output: EvalRunOut,
   run: ({ db, params }) => startRun(db, params.id),
@@ -85,6 +96,8 @@ export const evalCancelRun = defineOperation({
   trpc: "eval.runs.cancel",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Pending items become cancelled; executions in flight are aborted (on this instance at once, on other instances within a poll interval); answers already finished are kept. Cancelling a cancelled run changes nothing; other states answer 409 RUN_STATE_CONFLICT.",
   params: RunParams,
   output: EvalRunOut,
   run: ({ db, params }) => cancelRun(db, params.id),
@@ -95,6 +108,8 @@ export const evalCloseAnswering = defineOperation({
   trpc: "eval.runs.close",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (409 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
   params: RunParams,
   output: EvalCloseAnsweringOut,
   run: ({ db, params }) => closeAnswering(db, params.id),
@@ -105,6 +120,10 @@ export const evalRerun = defineOperation({
   trpc: "eval.runs.rerun",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "Snapshots the agent's current workflow version (or agentVersion). Send `{}` for the defaults.",
+    "rerunOfId links the new run to this one; GET /api/eval/runs?rerunOf= lists the re-runs.",
+  ].join(" "),
   params: RunParams,
   body: RerunInput,
   output: EvalRunOut,
@@ -116,6 +135,10 @@ export const evalPasteAnswers = defineOperation({
   trpc: "eval.runs.answers",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "Body: `{ answers: [{ sampleId | key, answer, payload?, traceId?, latencyMs?, error? }] }` or `{ format: json|jsonl|csv, content }` with columns sample_id or key, answer, payload, trace_id, latency_ms, error. Invalid rows reject the upload (400 IMPORT_INVALID, row errors). Rows matching no sample come back in `unmatched`; items that already have a verdict are `skipped`. Machine suggestions are computed at once (built-in judge) or queued (LLM judge). When no item is left pending the run awaits review.",
+    "Only pasted runs that are created or answering; the first upload moves a created run to answering. Rows carry text PostgreSQL can store (a NUL or lone surrogate is a row error).",
+  ].join(" "),
   params: RunParams,
   body: PastedAnswersInput,
   output: EvalPastedAnswersOut,
@@ -127,6 +150,7 @@ export const evalResuggest = defineOperation({
   trpc: "eval.runs.suggest",
   kind: "mutation",
   permission: "eval.manage",
+  description: `Every answered or failed item gets a new suggestion (a new judge call for the LLM judge, with an Idempotency-Key of its own). ${SUGGESTION_RULES}`,
   params: RunParams,
   output: EvalResuggestOut,
   run: ({ db, params }) => resuggestRun(db, params.id),
@@ -137,6 +161,8 @@ export const evalListItems = defineOperation({
   trpc: "eval.items.list",
   kind: "query",
   permission: "eval.read",
+  description:
+    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not).",
   params: RunParams,
   query: ListItemsQuery,
   output: EvalItemListOut,
@@ -148,6 +174,10 @@ export const evalListQueue = defineOperation({
   trpc: "eval.items.queue",
   kind: "query",
   permission: "eval.read",
+  description: [
+    "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark and whether it is left (`spotCheckLeft`: no verdict a person typed), Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
+    "The first page (no cursor) carries the progress with `matching`; the pages after it carry `counts: null` (refresh the progress from GET /runs/{id}/progress), so paging a long queue does not recount it.",
+  ].join(" "),
   params: RunParams,
   query: ListItemsQuery,
   output: EvalQueueOut,
@@ -159,6 +189,7 @@ export const evalGetItem = defineOperation({
   trpc: "eval.items.get",
   kind: "query",
   permission: "eval.read",
+  description: `The verdict history is a complete chain: each change has who (a user id or token:<id>), when, before, after and its version 1, 2, 3…. ${SUGGESTION_RULES}`,
   params: RunItemParams,
   output: EvalItemDetailOut,
   run: ({ db, params }) => getItem(db, params.id, params.itemId),
@@ -169,6 +200,8 @@ export const evalReviewProgress = defineOperation({
   trpc: "eval.items.progress",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
   params: RunParams,
   output: EvalReviewProgressOut,
   run: ({ db, params }) => reviewProgress(db, params.id),
@@ -179,6 +212,8 @@ export const evalQueueNeighbours = defineOperation({
   trpc: "eval.items.neighbours",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict).",
   params: RunItemParams,
   query: QueueFilterQuery,
   output: EvalQueueNeighboursOut,

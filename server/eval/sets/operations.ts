@@ -4,7 +4,9 @@
  */
 import { defineOperation } from "../../auth/operation";
 import { pageOf } from "../../core/params";
+import { EVAL_LIMITS } from "../limits";
 import {
+  SCRIPT_RULES,
   addSample,
   createSet,
   createVersion,
@@ -52,6 +54,10 @@ export const evalCreateSet = defineOperation({
   trpc: "eval.sets.create",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
+    "A set is bound to one agent. Its versions are numbered; a draft can be edited, a frozen version never changes (see freeze).",
+  ].join(" "),
   body: CreateSetInput,
   output: EvalSetDetailOut,
   run: ({ db, body, principal }) => createSet(db, body, principal),
@@ -82,6 +88,8 @@ export const evalUpdateSet = defineOperation({
   trpc: "eval.sets.update",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Changing gateThreshold affects only runs created afterwards: a run keeps the threshold its set had when it was created, so a gate decision is reproducible.",
   params: SetParams,
   body: UpdateSetInput,
   output: EvalSetOut,
@@ -93,6 +101,7 @@ export const evalDeleteSet = defineOperation({
   trpc: "eval.sets.delete",
   kind: "mutation",
   permission: "eval.manage",
+  description: "Refused with 409 SET_HAS_RUNS while any run references the set.",
   params: SetParams,
   output: DeletedOut,
   run: async ({ db, params }) => {
@@ -106,6 +115,10 @@ export const evalCreateVersion = defineOperation({
   trpc: "eval.versions.create",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
+    "To change the questions of a frozen version, create the next version and edit it; the new version is a draft, numbered after the latest.",
+  ].join(" "),
   params: SetParams,
   body: CreateVersionInput,
   output: EvalVersionOut,
@@ -127,6 +140,8 @@ export const evalUpdateVersion = defineOperation({
   trpc: "eval.versions.update",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Set-level assertions apply to every sample of the version, before the sample's own. Only drafts (409 SET_VERSION_FROZEN).",
   params: SetVersionParams,
   body: UpdateVersionInput,
   output: EvalVersionOut,
@@ -138,6 +153,8 @@ export const evalDeleteVersion = defineOperation({
   trpc: "eval.versions.delete",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "Only drafts: a frozen version is kept for good (409 SET_VERSION_FROZEN), since runs and gate decisions rest on it.",
   params: SetVersionParams,
   output: DeletedOut,
   run: async ({ db, params }) => {
@@ -151,6 +168,10 @@ export const evalFreezeVersion = defineOperation({
   trpc: "eval.versions.freeze",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    "Needs at least one sample and expected points on every sample (409 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
+    "Freezing makes the version and its samples immutable: the service answers 409 SET_VERSION_FROZEN to any change and the database's triggers refuse one. Freezing again changes nothing. A regression pool's samples need no confirmation to be frozen: a sample frozen unconfirmed is in the pool from then on.",
+  ].join(" "),
   params: SetVersionParams,
   output: EvalVersionOut,
   run: ({ db, params, principal }) => freezeVersion(db, params.id, params.version, principal),
@@ -172,6 +193,10 @@ export const evalAddSample = defineOperation({
   trpc: "eval.samples.add",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    `question, expectedPoints (short points, not a full answer), classification, optional script (turns { role, content, preset }), assertions, sourceTraceId (unique within the version). Limits: ${EVAL_LIMITS.maxSamplesPerVersion} samples per version, question ${EVAL_LIMITS.maxQuestionChars} characters, ${EVAL_LIMITS.maxPointsPerSample} points of ${EVAL_LIMITS.maxPointChars} characters.`,
+    `\`key\` is stable across versions (generated q001, q002… when absent; unique in the version). ${SCRIPT_RULES} sourceTraceId is unique within a version (409 on a duplicate). Text PostgreSQL cannot store (NUL, lone surrogates) is refused. Only drafts (409 SET_VERSION_FROZEN).`,
+  ].join(" "),
   params: SetVersionParams,
   body: SampleInput,
   output: EvalSampleOut,
@@ -183,6 +208,15 @@ export const evalImportSamples = defineOperation({
   trpc: "eval.versions.import",
   kind: "mutation",
   permission: "eval.manage",
+  description: [
+    [
+      "Body: `{ format: json|jsonl|csv, content: <file text>, mode: append|replace }`.",
+      "json: an array of samples (or { samples: [...] }); jsonl: one sample per line; csv: header row with columns key, question, expected_points (`|`-separated or a JSON array), classification, script (JSON), assertions (JSON), source_trace_id. camelCase names are accepted too.",
+      "Any problem answers 400 IMPORT_INVALID and imports nothing; each detail is `{ row, field, message }` (json: position in the array, jsonl: line, csv: spreadsheet row, the header being row 1).",
+      `Limits: file ${EVAL_LIMITS.maxImportBytes} bytes and ${EVAL_LIMITS.maxSamplesPerVersion} samples per version (413 EVAL_LIMIT_EXCEEDED).`,
+    ].join(" "),
+    "CSV is RFC 4180 (quotes, doubled quotes, newlines inside quotes, a UTF-8 BOM, CRLF); unknown columns are errors. Field names are snake_case, camelCase accepted; nested fields are named like script[0].role. Duplicates of key or source_trace_id within the file, or (append) against the draft, are row errors, as is text PostgreSQL cannot store that appears only once a row is decoded (a \\u0000 or lone-surrogate escape) and nesting deeper than 100 levels. mode: append (default) or replace (the draft's samples are replaced in the same transaction). The export of a version imports back unchanged.",
+  ].join(" "),
   params: SetVersionParams,
   body: ImportInput,
   output: EvalImportOut,
@@ -194,6 +228,8 @@ export const evalExportSamples = defineOperation({
   trpc: "eval.versions.export",
   kind: "query",
   permission: "eval.read",
+  description:
+    "The file is in the import's format (json, jsonl or csv with the same columns), so it imports back unchanged.",
   params: SetVersionParams,
   query: ExportQuery,
   output: EvalExportOut,
@@ -215,6 +251,8 @@ export const evalUpdateSample = defineOperation({
   trpc: "eval.samples.update",
   kind: "mutation",
   permission: "eval.manage",
+  description:
+    "The same fields and limits as adding a sample; only drafts (409 SET_VERSION_FROZEN: create the next version and edit it there).",
   params: SampleParams,
   body: SamplePatch,
   output: EvalSampleOut,
@@ -226,6 +264,7 @@ export const evalDeleteSample = defineOperation({
   trpc: "eval.samples.delete",
   kind: "mutation",
   permission: "eval.manage",
+  description: "Only drafts (409 SET_VERSION_FROZEN).",
   params: SampleParams,
   output: DeletedOut,
   run: async ({ db, params }) => {

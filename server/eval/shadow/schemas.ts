@@ -1,7 +1,7 @@
 /**
  * The intent shadow's limits, inputs and outputs (pure: no I/O). What the shadow is (a candidate intent classifier
- * tried on real traffic in the background, never changing what users get) and how it behaves:
- * server/eval/behaviour.md, "Intent shadow".
+ * tried on real traffic in the background, never changing what users get) and how it behaves: the descriptions in
+ * ./operations.ts (shown in /docs) and server/eval/behaviour.md, "Intent shadow".
  */
 import { z } from "zod";
 import { IdParam, VersionNumber, dayRangeQuery } from "../../core/params";

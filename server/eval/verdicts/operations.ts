@@ -34,6 +34,10 @@ export const evalSetVerdict = defineOperation({
   trpc: "eval.items.verdict",
   kind: "mutation",
   permission: "eval.annotate",
+  description: [
+    "pass or fail, with an optional comment in `basis` (a pass may carry one too). A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
+    "Each change is a VerdictChange (who: a user id or token:<id>; when; before; after; version 1, 2, 3…); `(itemId, version)` is unique in the database, so a lost update fails loudly. A person changing an adopted verdict makes it `human`; typing the same verdict over an adopted one confirms it (a spot-check item is left until then). Attributions (where in the chain it failed): intent, retrieval, tool, context, generation, guardrail, data, expectation (the sample is wrong), other.",
+  ].join(" "),
   params: RunItemParams,
   body: VerdictInput,
   output: EvalVerdictSetOut,
@@ -45,6 +49,10 @@ export const evalUndoVerdict = defineOperation({
   trpc: "eval.items.undoVerdict",
   kind: "mutation",
   permission: "eval.annotate",
+  description: [
+    "Send `version`: the item's verdictVersion your verdict made (its answer says it). The item gets back the verdict it had before (adopted, another person's, or none) and the history keeps both changes: your verdict and its undo (`after.undoOf` names the version taken back). 409 VERDICT_CONFLICT when anything was written since (nothing changes); 409 VERDICT_NOT_UNDOABLE when the item's last change is not your typed verdict (someone else's, an adoption, or an undo: there is no redo). A completed run whose item loses its verdict awaits review again. The annotation page's U key and Undo button.",
+    "Only one step: the undo is itself a change (its `after` carries `undoOf`), and there is no redo.",
+  ].join(" "),
   params: RunItemParams,
   body: UndoVerdictInput,
   output: EvalVerdictUndoOut,
@@ -56,6 +64,10 @@ export const evalAdoptSuggestions = defineOperation({
   trpc: "eval.runs.adopt",
   kind: "mutation",
   permission: "eval.annotate",
+  description: [
+    "Adopted verdicts are marked source=adopted (never human). Unknown suggestions never become verdicts; items with a verdict are left alone. A fail gets the suggestion's rationale as basis and an attribution derived from its flags. spotCheck: fail, unknown and guardrail-flagged items. Send `{}`.",
+    "The attribution of an adopted fail comes from its strongest flag: no_query -> retrieval, execution_error -> tool, refusal -> guardrail, empty_items -> data, else generation. A spot-check item (suggestion fail or unknown, or any flag; also GET /runs/{id}/items?spotCheck=true) stays left until a person has typed its verdict (the same verdict, typed, counts); the progress, the queue's marks, the neighbours' nextOpen and the gate use that one rule.",
+  ].join(" "),
   params: RunParams,
   body: AdoptInput,
   output: EvalAdoptOut,
@@ -67,6 +79,10 @@ export const evalCreateBadCase = defineOperation({
   trpc: "eval.items.badCase",
   kind: "mutation",
   permission: "eval.annotate",
+  description: [
+    "Only items whose verdict is fail (409 BAD_CASE_REQUIRES_FAIL). Body `{ title?, notes? }` (send `{}` for defaults).",
+    "A Bad Case links sample, run and item; its states: open -> fixing -> fixed -> verified | wont_fix. One per item (unique in the database): callers racing on one item get the same Bad Case (the later one with created: false), never a 500. Every Bad Case keeps its history (created, each status change with who and when).",
+  ].join(" "),
   params: RunItemParams,
   body: CreateBadCaseInput,
   output: BadCaseCreatedOut,
@@ -78,6 +94,8 @@ export const evalCreateRunBadCases = defineOperation({
   trpc: "eval.runs.badCases",
   kind: "mutation",
   permission: "eval.annotate",
+  description:
+    "Counts only the Bad Cases it made: items given one meanwhile are skipped (one insert per 500 items, ON CONFLICT DO NOTHING, and one event each). Idempotent: a second call makes none.",
   params: RunParams,
   output: RunBadCasesOut,
   run: ({ db, params, principal }) => createBadCasesForRun(db, params.id, principal),
@@ -88,6 +106,8 @@ export const evalListBadCases = defineOperation({
   trpc: "eval.badCases.list",
   kind: "query",
   permission: "eval.read",
+  description:
+    "`runId` takes a short Run ID too; `classification` is the scenario as the list shows it (the item's verdict scenario, else the sample's); also attribution, setId, agentId, status.",
   query: ListBadCasesQuery,
   output: pageOf(BadCaseOut),
   run: ({ db, query }) => listBadCases(db, query),
@@ -98,6 +118,8 @@ export const evalGetBadCase = defineOperation({
   trpc: "eval.badCases.get",
   kind: "query",
   permission: "eval.read",
+  description:
+    "With its history (each status change with who, when, the verifying run or a manager's reason), the question's expected points, `foundInVersion` (the agent version it was found with), `verifiableBy` (the newest later run of the set answered in the platform by a newer agent version with a pass for the question, typed or adopted, and who gave it: what setting the status to verified rests on; null while there is none) and `latestRun` (the newest later run holding the question, e.g. the re-run, with its verdict or its answering state, its mode and version, and `notEvidence`: why it cannot verify, pasted or not_newer).",
   params: BadCaseParams,
   output: BadCaseDetailOut,
   run: ({ db, params }) => getBadCase(db, params.id),
@@ -108,6 +130,10 @@ export const evalUpdateBadCase = defineOperation({
   trpc: "eval.badCases.update",
   kind: "mutation",
   permission: "eval.annotate",
+  description: [
+    "Status `verified` needs evidence: a later run of the Bad Case's set answered in the platform (not pasted answers) by an agent version newer than the one it was found with (`foundInVersion`), in which a person passed the question (typed or adopted); the newest such run is kept as `verifiedRunId`. Without one, a manager (eval.manage: admin, builder) may verify with `reason`, kept as `verifiedReason` and in the history with who and when. Otherwise 409 BAD_CASE_NOT_VERIFIED, saying what is missing (details: the question, `foundInVersion`, the newest later pass and why it does not count); a `reason` from a role without eval.manage: 403; a `reason` with another status: 400. Any other status drops `verifiedRunId` and `verifiedReason` (the history keeps them).",
+    "Bad Cases verified before this rule keep their status. Leaving verified and coming back needs evidence or a reason again.",
+  ].join(" "),
   params: BadCaseParams,
   body: UpdateBadCaseInput,
   output: BadCaseOut,

@@ -1,7 +1,6 @@
 import { rest } from "../../rest";
 import * as op from "../../../eval/operations";
 import { ErrorOut } from "../../../core/errors";
-import { RUN_LIFECYCLE } from "../../../eval";
 import { base, notFound, conflict, invalid, uploadLimit } from "./shared";
 
 /** Runs and their lifecycle, pasted answers, re-judging over REST (/api/eval/*); handlers only call server/eval. */
@@ -11,7 +10,6 @@ export const evalCreateRun = rest(op.evalCreateRun, {
   method: "POST",
   path: "/api/eval/runs",
   summary: "Create a run from a frozen set version",
-  description: `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
   responses: {
     201: "The run (status created)",
     ...invalid("SET_VERSION_NOT_FROZEN or an invalid body"),
@@ -43,7 +41,6 @@ export const evalStartRun = rest(op.evalStartRun, {
   method: "POST",
   path: "/api/eval/runs/{id}/start",
   summary: "Start a run (idempotent)",
-  description: `In-platform runs queue every item durably (pg-boss in the database) and answer with the run's concurrency; answering survives restarts. Pasted runs start accepting answers. Starting again changes nothing; a cancelled or failed run answers 409 RUN_STATE_CONFLICT. ${RUN_LIFECYCLE}`,
   responses: { 200: "The run", ...notFound, ...conflict("RUN_STATE_CONFLICT") },
 });
 
@@ -61,8 +58,6 @@ export const evalCloseAnswering = rest(op.evalCloseAnswering, {
   path: "/api/eval/runs/{id}/close",
   summary:
     "Pasted mode: close answering; questions without an answer become failed (NOT_ANSWERED) and the run awaits review",
-  description:
-    "Every item still pending becomes `failed` with error `NOT_ANSWERED` (judgeable; the built-in rules suggest fail) and is listed in `unanswered`. The gate still needs a verdict for every question. Only pasted runs (409 RUN_MODE_MISMATCH) that are created or answering (409 RUN_STATE_CONFLICT).",
   responses: {
     200: "The questions left without an answer, and the run (awaiting_review)",
     ...notFound,
@@ -75,7 +70,6 @@ export const evalRerun = rest(op.evalRerun, {
   method: "POST",
   path: "/api/eval/runs/{id}/rerun",
   summary: "Re-run the same batch: a new run on the same frozen version, mode and tier",
-  description: "Snapshots the agent's current workflow version (or agentVersion). Send `{}` for the defaults.",
   responses: { 201: "The new run", ...invalid(), ...notFound },
 });
 
@@ -84,8 +78,6 @@ export const evalPasteAnswers = rest(op.evalPasteAnswers, {
   method: "POST",
   path: "/api/eval/runs/{id}/answers",
   summary: "Pasted mode: upload answers matched by sample id (or key)",
-  description:
-    "Body: `{ answers: [{ sampleId | key, answer, payload?, traceId?, latencyMs?, error? }] }` or `{ format: json|jsonl|csv, content }` with columns sample_id or key, answer, payload, trace_id, latency_ms, error. Invalid rows reject the upload (400 IMPORT_INVALID, row errors). Rows matching no sample come back in `unmatched`; items that already have a verdict are `skipped`. Machine suggestions are computed at once (built-in judge) or queued (LLM judge). When no item is left pending the run awaits review.",
   maxBodyBytes: uploadLimit,
   responses: {
     200: "What was matched",

@@ -9,8 +9,6 @@ export const evalCreateSet = rest(op.evalCreateSet, {
   method: "POST",
   path: "/api/eval/sets",
   summary: "Create an evaluation set (bound to one agent) with an empty draft version 1",
-  description:
-    "kind: golden (track A, release gate) or regression_pool (track B, never passes the gate). gateThreshold: human-confirmed passes the gate needs (e.g. 24 of 28, 26 of 30).",
   responses: { 201: "Created", ...invalid(), ...notFound },
 });
 

@@ -11,15 +11,12 @@ const invalidCandidate = (description: string) => ({
 });
 
 /** The intent shadow over REST (/api/eval/shadow/{agentId}); handlers only call server/eval. */
-const SHADOW =
-  "Intent shadow: a candidate intent classifier computed beside online traffic at tier pipeline, never changing the user's answer (see server/eval/README.md).";
 
 export const evalGetShadow = rest(op.evalGetShadow, {
   ...base,
   method: "GET",
   path: "/api/eval/shadow/{agentId}",
   summary: "The agent's intent-shadow configuration (config null when none)",
-  description: SHADOW,
   responses: { 200: "The configuration", ...notFound },
 });
 
@@ -28,7 +25,6 @@ export const evalPutShadow = rest(op.evalPutShadow, {
   method: "PUT",
   path: "/api/eval/shadow/{agentId}",
   summary: "Set the intent shadow: candidate, intent references, sample rate, on/off",
-  description: `${SHADOW} candidateVersion or candidateWorkflow (a draft wins when both are given); a draft is validated like any provisioned workflow, Python syntax of code nodes included (400 WORKFLOW_INVALID with the findings; warnings come back with the saved configuration). Results are reported per candidate: after the candidate or an intent reference changes, the report starts empty (replay fills it).`,
   responses: {
     200: "Saved, with the draft's validation warnings",
     ...invalidCandidate("REQUEST_INVALID, or WORKFLOW_INVALID with the draft's findings"),
@@ -41,7 +37,6 @@ export const evalReplayShadow = rest(op.evalReplayShadow, {
   method: "POST",
   path: "/api/eval/shadow/{agentId}/replay",
   summary: "Run the candidate over the last N online chats (at most 200) and report",
-  description: SHADOW,
   responses: {
     200: "Replayed, with the report",
     ...notFound,
@@ -54,7 +49,6 @@ export const evalShadowReport = rest(op.evalShadowReport, {
   method: "GET",
   path: "/api/eval/shadow/{agentId}/report",
   summary: "Agreement live vs candidate: overall, per day, confusion matrix, per intent, disagreements",
-  description: SHADOW,
   responses: { 200: "The report", ...notFound },
 });
 
@@ -63,7 +57,6 @@ export const evalShadowDisagreements = rest(op.evalShadowDisagreements, {
   method: "GET",
   path: "/api/eval/shadow/{agentId}/disagreements",
   summary: "The configured candidate's disagreements with the live intent, newest first, by pages",
-  description: `${SHADOW} Cursor pages (limit 1..100, default 20): pass nextCursor as cursor.`,
   responses: { 200: "A page", ...invalid(), ...notFound },
 });
 
@@ -72,7 +65,6 @@ export const evalPublishShadowCandidate = rest(op.evalPublishShadowCandidate, {
   method: "POST",
   path: "/api/eval/shadow/{agentId}/publish",
   summary: "Publish the candidate: online chat answers with it from the next message",
-  description: `${SHADOW} A version candidate is published; a draft candidate is first provisioned as the agent's next version (validated like any provisioning, 400 WORKFLOW_INVALID otherwise) and that version is published. The shadow then names that version and is turned off (its results stay). Builders and admins (builder.write, like publishing a version).`,
   responses: {
     200: "Published",
     ...invalidCandidate("WORKFLOW_INVALID with the draft's findings"),

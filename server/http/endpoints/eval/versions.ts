@@ -1,7 +1,6 @@
 import { rest } from "../../rest";
 import * as op from "../../../eval/operations";
 import { ErrorOut } from "../../../core/errors";
-import { EVAL_LIMITS } from "../../../eval";
 import { base, noContent, notFound, conflict, invalid, uploadLimit } from "./shared";
 
 /** A set's versions and the samples of a version (import, export) over REST (/api/eval/*); handlers only call server/eval. */
@@ -11,8 +10,6 @@ export const evalCreateVersion = rest(op.evalCreateVersion, {
   method: "POST",
   path: "/api/eval/sets/{id}/versions",
   summary: "Create the next version as a draft copy (to change the questions of a frozen version)",
-  description:
-    "Copies the samples and set-level assertions of `from` (default: the latest version) unless `empty` is true. Send `{}` for the defaults.",
   responses: { 201: "The new draft", ...invalid(), ...notFound },
 });
 
@@ -51,8 +48,6 @@ export const evalFreezeVersion = rest(op.evalFreezeVersion, {
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/freeze",
   summary: "Freeze a version: immutable from now on (service and database); idempotent",
-  description:
-    "Needs at least one sample and expected points on every sample (409 SET_VERSION_INCOMPLETE with the sample keys otherwise).",
   responses: {
     200: "The frozen version",
     ...notFound,
@@ -76,7 +71,6 @@ export const evalAddSample = rest(op.evalAddSample, {
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/samples",
   summary: "Add a sample to a draft",
-  description: `question, expectedPoints (short points, not a full answer), classification, optional script (turns { role, content, preset }), assertions, sourceTraceId (unique within the version). Limits: ${EVAL_LIMITS.maxSamplesPerVersion} samples per version, question ${EVAL_LIMITS.maxQuestionChars} characters, ${EVAL_LIMITS.maxPointsPerSample} points of ${EVAL_LIMITS.maxPointChars} characters.`,
   responses: {
     201: "The sample",
     ...invalid(),
@@ -91,12 +85,6 @@ export const evalImportSamples = rest(op.evalImportSamples, {
   method: "POST",
   path: "/api/eval/sets/{id}/versions/{version}/import",
   summary: "Import samples (JSON, JSONL or CSV) into a draft: all rows or none",
-  description: [
-    "Body: `{ format: json|jsonl|csv, content: <file text>, mode: append|replace }`.",
-    "json: an array of samples (or { samples: [...] }); jsonl: one sample per line; csv: header row with columns key, question, expected_points (`|`-separated or a JSON array), classification, script (JSON), assertions (JSON), source_trace_id. camelCase names are accepted too.",
-    "Any problem answers 400 IMPORT_INVALID and imports nothing; each detail is `{ row, field, message }` (json: position in the array, jsonl: line, csv: spreadsheet row, the header being row 1).",
-    `Limits: file ${EVAL_LIMITS.maxImportBytes} bytes and ${EVAL_LIMITS.maxSamplesPerVersion} samples per version (413 EVAL_LIMIT_EXCEEDED).`,
-  ].join(" "),
   maxBodyBytes: uploadLimit,
   responses: {
     200: "Imported",
