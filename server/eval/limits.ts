@@ -19,6 +19,8 @@ export const EVAL_LIMITS = {
   maxAnswersPerUpload: 10_000,
   /** items of one run answered at once (in total, across every app instance on the database) */
   maxConcurrency: 32,
+  /** answers per question of an in-platform run (repeats; consistency) */
+  maxRepeats: 5,
   /** a worker's lease on the item it answers, renewed every third of it; an instance that stops renewing is
    * taken as dead and its items go to another instance within about this time */
   workerLeaseSeconds: 30,

@@ -3,9 +3,11 @@ import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client
 import type { ServerInfo } from "./global-setup";
 
 /**
- * Cost over real HTTP on the embedded database and on PostgreSQL (issue 24): the model price table (admins only,
- * REST and tRPC), tokens by model turned into money in the report, the item and usage. The servers answer with the
- * offline provider (model `offline`, estimated tokens) and judge with the built-in judge (no tokens).
+ * Cost and repeated answers over real HTTP on the embedded database and on PostgreSQL (issue 24): the model price
+ * table (admins only, REST and tRPC), tokens by model turned into money in the report, the item and usage; runs that
+ * answer each question several times (repeats, stored with the run), their consistency in the report, the other
+ * answers on the item, the gate counting the judged first answers only. The servers answer with the offline provider
+ * (model `offline`, estimated tokens, the same answer every time) and judge with the built-in judge (no tokens).
  */
 async function waitForStatus(server: ServerInfo, runId: string, status: string, timeoutMs = 90_000) {
   const until = Date.now() + timeoutMs;
@@ -18,7 +20,7 @@ async function waitForStatus(server: ServerInfo, runId: string, status: string, 
 }
 
 /** An agent with a frozen 3-question set; returns the version id. */
-export async function frozenSet(server: ServerInfo, name: string) {
+async function frozenSet(server: ServerInfo, name: string) {
   const agent = await ok(
     api(server, "POST", "/api/builder/agents", { body: { name, workflow: minimalWorkflow() } }),
     201,
@@ -40,8 +42,6 @@ export async function frozenSet(server: ServerInfo, name: string) {
   const version = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
   return { agentId: agent.agent.id as string, versionId: version.id as string };
 }
-
-export { waitForStatus };
 
 const PRICE = { model: "offline", promptPerMillion: 2000, completionPerMillion: 8000, currency: "EUR" };
 const money = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -127,6 +127,62 @@ for (const server of servers()) {
         byCurrency: [],
         missingPrices: ["offline"],
       });
+    });
+
+    it("repeats: 1-5 on in-platform runs (0, 6 and pasted runs refused with 400), stored; every answer suggested; the gate counts the first answers", async () => {
+      const { versionId } = await frozenSet(server, `repeats agent ${server.name}`);
+      for (const body of [
+        { setVersionId: versionId, mode: "in_platform", repeats: 0 },
+        { setVersionId: versionId, mode: "in_platform", repeats: 6 },
+        { setVersionId: versionId, mode: "in_platform", repeats: "2" },
+        { setVersionId: versionId, mode: "pasted", repeats: 2 },
+      ]) {
+        const bad = await api(server, "POST", "/api/eval/runs", { body });
+        expect(bad.status, JSON.stringify(body)).toBe(400);
+        expect(bad.body.error.code).toBe("REQUEST_INVALID");
+      }
+      await expect(
+        trpc(server).eval.runs.create.mutate({ setVersionId: versionId, mode: "in_platform", repeats: 6 }),
+      ).rejects.toThrow();
+      const pasted = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
+      expect(pasted.repeats).toBe(1);
+
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: versionId, mode: "in_platform", tier: "invoke", repeats: 3 },
+        }),
+        201,
+      );
+      expect(run.repeats).toBe(3);
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/start`));
+      const done = await waitForStatus(server, run.id, "awaiting_review");
+      expect(done.repeats).toBe(3);
+      const items = (await ok(api(server, "GET", `/api/eval/runs/${run.id}/items`))).items;
+      expect(items).toHaveLength(3);
+      const item = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items/${items[0].id}`));
+      expect(item.otherAnswers.map((o: { number: number }) => o.number)).toEqual([2, 3]);
+      expect(
+        item.otherAnswers.every(
+          (o: { suggestion: { verdict: string } }) => o.suggestion.verdict === item.suggestion.verdict,
+        ),
+      ).toBe(true);
+      expect(item.otherAnswers[0].answer).toBe(item.answer); // the offline provider answers the same every time
+      expect((await trpc(server).eval.items.get.query({ id: run.id, itemId: items[0].id })).otherAnswers).toHaveLength(
+        2,
+      );
+
+      const report = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
+      expect(report.consistency).toEqual({ repeats: 3, compared: 3, unstable: [], unstableShare: 0 });
+      expect(report.totals.items).toBe(3);
+
+      for (const it of items)
+        await ok(api(server, "PUT", `/api/eval/runs/${run.id}/items/${it.id}/verdict`, { body: { verdict: "pass" } }));
+      const gate = await ok(api(server, "GET", `/api/eval/runs/${run.id}/gate`));
+      expect(gate.input.questions).toHaveLength(3);
+      expect(gate.result).toMatchObject({ passed: true, counts: { questions: 3, judged: 3, pass: 3 } });
     });
   });
 }

@@ -11,6 +11,7 @@ import { TraceSteps } from "../trace-steps";
 import type { EvalItem, Vocabulary } from "../types";
 import { useMakeBadCase } from "../bad-cases/use-bad-cases";
 import { ItemCost } from "./item-cost";
+import { OtherAnswers } from "./other-answers";
 
 type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
 /** The judge's coverage of one expected point, in the words a person would say it ("covered: <point>"). */
@@ -201,6 +202,8 @@ export function ItemDetail(props: {
 
         <div className="min-w-0 space-y-5 @min-[40rem]:col-start-1 @min-[40rem]:row-start-3">
           {it.payload && <PayloadView payload={it.payload} raw={props.raw} onToggleRaw={props.onToggleRaw} />}
+
+          <OtherAnswers item={it} />
 
           <ItemCost item={it} />
 

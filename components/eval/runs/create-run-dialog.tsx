@@ -16,7 +16,7 @@ type Tier = "pipeline_live" | "pipeline" | "invoke";
 
 /**
  * A new run: a FROZEN set version only (spec 3.1: drafts are not offered), the mode, the tier with its meaning, the
- * environment label, the agent version (default latest) and the concurrency. A golden-set run that is not
+ * environment label, the agent version (default latest), the concurrency and the answers per question (repeats). A golden-set run that is not
  * pipeline_live is warned about: gate runs need the live chain.
  */
 export function CreateRunDialog({
@@ -59,6 +59,7 @@ export function CreateRunDialog({
   const [environment, setEnvironment] = useState("");
   const [agentVersion, setAgentVersion] = useState("");
   const [concurrency, setConcurrency] = useState("4");
+  const [repeats, setRepeats] = useState("1");
   const [startNow, setStartNow] = useState(true);
   const [error, setError] = useState<string | null>(null);
   /** the run was created but answering did not start: it exists, so say so and lead to it */
@@ -77,7 +78,14 @@ export function CreateRunDialog({
 
   const runs = useCreateAndStart();
   const n = Number(concurrency);
-  const valid = !!versionId && Number.isInteger(n) && n >= 1 && n <= (meta.data?.limits.maxConcurrency ?? 32);
+  const r = Number(repeats);
+  const maxRepeats = meta.data?.limits.maxRepeats ?? 5;
+  const valid =
+    !!versionId &&
+    Number.isInteger(n) &&
+    n >= 1 &&
+    n <= (meta.data?.limits.maxConcurrency ?? 32) &&
+    (mode === "pasted" || (Number.isInteger(r) && r >= 1 && r <= maxRepeats));
   const submit = async () => {
     const starting = startNow && mode === "in_platform";
     const input = {
@@ -86,6 +94,7 @@ export function CreateRunDialog({
       tier,
       environment: environment.trim(),
       concurrency: n,
+      ...(mode === "in_platform" ? { repeats: r } : {}),
       ...(agentVersion ? { agentVersion: Number(agentVersion) } : {}),
     };
     const out = await runs.createAndStart(input, { start: starting });
@@ -248,6 +257,21 @@ export function CreateRunDialog({
               />
             </Field>
           </div>
+          {mode === "in_platform" && (
+            <Field
+              label="Answers per question"
+              hint={`1-${maxRepeats}. People judge the first answer; the report lists questions whose machine suggestions differ between answers`}
+            >
+              <input
+                className={`${inputClass} max-w-32`}
+                type="number"
+                min={1}
+                max={maxRepeats}
+                value={repeats}
+                onChange={(e) => setRepeats(e.target.value)}
+              />
+            </Field>
+          )}
           {mode === "in_platform" && (
             <label className="flex items-center gap-2 text-sm text-slate-700">
               <input type="checkbox" checked={startNow} onChange={(e) => setStartNow(e.target.checked)} /> Start

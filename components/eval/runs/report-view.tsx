@@ -10,6 +10,7 @@ import { CountBars, PassRateBars } from "../charts";
 import { costNote, costText, count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
 import { GateBanner } from "./gate-banner";
+import { ConsistencyCard } from "./consistency-card";
 
 /**
  * The intervals the bars draw: only where the bar's rate is the rate the interval is of, i.e. every question of the
@@ -224,6 +225,7 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
             />
           </dl>
         </Card>
+        <ConsistencyCard report={r} />
       </div>
     </div>
   );

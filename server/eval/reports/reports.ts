@@ -6,6 +6,7 @@ import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
 import { roundedInterval, wilson } from "./statistics";
 import { runCost } from "./cost";
+import { runConsistency } from "./consistency";
 import { modelPrices } from "../runs/prices";
 
 /**
@@ -266,7 +267,12 @@ export async function runReport(db: Db, idOrShort: string) {
     progressOf(db, run.id),
     modelPrices(db),
   ]);
-  return { run: runOut(run, progress), ...buildReport(run, rows), cost: await runCost(db, run.id, prices) };
+  return {
+    run: runOut(run, progress),
+    ...buildReport(run, rows),
+    cost: await runCost(db, run.id, prices),
+    consistency: await runConsistency(db, run),
+  };
 }
 
 /** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */

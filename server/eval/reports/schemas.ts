@@ -288,6 +288,28 @@ export const ReportOut = z
       judging: z.object({ tokens: z.number().int(), modelCalls: z.number().int() }),
     }),
     cost: CostOut.meta({ description: "The tokens above in money, with the model price table as it is now" }),
+    consistency: z
+      .object({
+        repeats: z.number().int().meta({ description: "Answers per question the run was created with" }),
+        compared: z.number().int().meta({ description: "Questions with more than one answer suggested" }),
+        unstable: z.array(
+          z.object({
+            key: z.string(),
+            suggestions: z
+              .array(z.enum(["pass", "fail", "unknown"]).nullable())
+              .meta({ description: "Each answer's machine suggestion, the first (the one people judge) first" }),
+            text: z.string().meta({ description: 'e.g. "unstable: pass 2 of 3"' }),
+          }),
+        ),
+        unstableShare: z
+          .number()
+          .nullable()
+          .meta({ description: "unstable / compared (null when nothing was compared, e.g. repeats 1)" }),
+      })
+      .meta({
+        description:
+          "Repeated answers: questions whose machine suggestions differ between their answers. Never counted by a gate (it counts the verdicts on the first answers)",
+      }),
     gate: GateResultOut,
   })
   .meta({ id: "EvalReport" });

@@ -2,8 +2,9 @@ import type { Db } from "../../db/client";
 import { Prisma } from "../../db/generated/client";
 import { WorkflowSchema, type Workflow } from "../../workflow";
 import { clearMemoryScope } from "../../runtime";
-import { answerSample } from "./answering";
-import { suggest, suggestInputFor } from "../suggestions/judging";
+import { answerSample, type AnswerOutcome } from "./answering";
+import { suggest, suggestInputFor, type SuggestOutput } from "../suggestions/judging";
+import { mergeTokens } from "../../core/prices";
 import type { Tier } from "./schemas";
 import type { Turn } from "../sets/schemas";
 import { EVAL_LIMITS } from "../limits";
@@ -38,6 +39,8 @@ export type RunContext = {
   hasHttpNodes: boolean;
   setAssertions: unknown;
   concurrency: number;
+  /** answers per question (1-5): the 2nd and later are kept in repeatAnswers with their own suggestion */
+  repeats: number;
 };
 
 export async function loadRunContext(
@@ -50,6 +53,7 @@ export async function loadRunContext(
     select: {
       tier: true,
       concurrency: true,
+      repeats: true,
       workflowVersionId: true,
       workflowVersion: { select: { workflow: true, agentId: true } },
       setVersion: { select: { assertions: true } },
@@ -69,6 +73,7 @@ export async function loadRunContext(
     hasHttpNodes: workflow.nodes.some((n) => n.type === "http"),
     setAssertions: run.setVersion.assertions,
     concurrency: run.concurrency,
+    repeats: run.repeats,
   };
 }
 
@@ -152,23 +157,51 @@ async function answerClaimed(
   attempt: number,
 ): Promise<void> {
   const ctx = await runContext(job.runId);
-  // memory of this attempt only: starts empty (reproducible), never production; dropped once the answer is stored
-  const memoryScope = `eval-item:${job.itemId}:${attempt}`;
-  // the same on every attempt: a model call sent again after an instance died carries the same idempotency key
-  const idempotencyScope = `eval:${job.runId}:${job.itemId}`;
-  const outcome = await answerSample(db, {
-    workflow: ctx.workflow,
-    tier: ctx.tier,
-    agentId: ctx.agentId,
-    workflowVersionId: ctx.workflowVersionId,
-    question: sample.question,
-    script: (sample.script as Turn[] | null) ?? null,
-    memoryScope,
-    idempotencyScope,
-    signal: opts.signal,
-  }).finally(() => clearMemoryScope(db, memoryScope).catch(() => undefined));
+  // Answer n of the item (0 = the first, the one people judge; repeats 1, 2, ... answer it again, each with its own
+  // empty memory and its own idempotency keys, so a provider that honours them never returns the first answer again).
+  const answerOnce = (n: number) => {
+    // memory of this attempt only: starts empty (reproducible), never production; dropped once the answer is stored
+    const memoryScope = `eval-item:${job.itemId}:${attempt}${n ? `:r${n}` : ""}`;
+    // the same on every attempt: a model call sent again after an instance died carries the same idempotency key
+    const idempotencyScope = `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}`;
+    return answerSample(db, {
+      workflow: ctx.workflow,
+      tier: ctx.tier,
+      agentId: ctx.agentId,
+      workflowVersionId: ctx.workflowVersionId,
+      question: sample.question,
+      script: (sample.script as Turn[] | null) ?? null,
+      memoryScope,
+      idempotencyScope,
+      signal: opts.signal,
+    }).finally(() => clearMemoryScope(db, memoryScope).catch(() => undefined));
+  };
+  const judgeOne = (outcome: AnswerOutcome, n: number) =>
+    suggest(
+      suggestInputFor(sample, ctx, {
+        answer: outcome.answer,
+        judgeText: outcome.judgeText,
+        payload: outcome.payload,
+        failed: outcome.status === "failed",
+        error: outcome.error,
+        steps: outcome.steps,
+        hasHttpNodes: ctx.hasHttpNodes,
+      }),
+      { signal: opts.signal, idempotencyScope: `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}:judge` },
+    );
+  const outcome = await answerOnce(0);
   if (!opts.alive()) return; // simulated process death: nothing after this point happens
   const fence = { id: job.itemId, attempts: attempt, status: "answering" as const };
+  const repeats: Array<{ outcome: AnswerOutcome; judged: SuggestOutput }> = [];
+  for (let n = 1; n < ctx.repeats && outcome.status !== "cancelled"; n++) {
+    const again = await answerOnce(n);
+    if (!opts.alive()) return;
+    if (again.status === "cancelled") {
+      outcome.status = "cancelled"; // the whole item is interrupted (or cancelled) as below
+      break;
+    }
+    repeats.push({ outcome: again, judged: await judgeOne(again, n) });
+  }
   if (outcome.status === "cancelled") {
     const run = await db.evalRun.findUnique({ where: { id: job.runId }, select: { status: true } });
     if (run?.status === "answering") {
@@ -182,19 +215,16 @@ async function answerClaimed(
     });
     return;
   }
-  const judged = await suggest(
-    suggestInputFor(sample, ctx, {
-      answer: outcome.answer,
-      judgeText: outcome.judgeText,
-      payload: outcome.payload,
-      failed: outcome.status === "failed",
-      error: outcome.error,
-      steps: outcome.steps,
-      hasHttpNodes: ctx.hasHttpNodes,
-    }),
-    { signal: opts.signal, idempotencyScope: `${idempotencyScope}:judge` },
-  );
+  const judged = await judgeOne(outcome, 0);
   if (!opts.alive()) return;
+  // the item's token and call counts are all its answers' (what it cost); the other answers are kept apart
+  const all = [{ outcome, judged }, ...repeats];
+  const sum = (f: (x: (typeof all)[number]) => number) => all.reduce((s, x) => s + f(x), 0);
+  const repeatAnswers = repeats.length
+    ? repeats.map(({ outcome: o, judged: j }, i) => repeatAnswerOf(i + 2, o, j))
+    : null;
+  const answerUsage = mergeTokens(...all.map((x) => x.outcome.usage));
+  const judgeUsage = mergeTokens(...all.map((x) => x.judged.judgeUsage));
   const now = new Date();
   const jsonb = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   const rows = await db.$queryRaw<Array<{ updated: bigint | number; open: bigint | number }>>`
@@ -202,10 +232,11 @@ async function answerClaimed(
       UPDATE "EvalRunItem" SET
         "status" = ${outcome.status}::"EvalItemStatus", "answer" = ${outcome.answer}, "payload" = ${jsonb(outcome.payload)}::jsonb,
         "turns" = ${jsonb(outcome.turns)}::jsonb, "traceId" = ${outcome.traceId}, "latencyMs" = ${outcome.latencyMs},
-        "promptTokens" = ${outcome.promptTokens}, "completionTokens" = ${outcome.completionTokens}, "llmCalls" = ${outcome.llmCalls},
+        "promptTokens" = ${sum((x) => x.outcome.promptTokens)}, "completionTokens" = ${sum((x) => x.outcome.completionTokens)},
+        "llmCalls" = ${sum((x) => x.outcome.llmCalls)}, "repeatAnswers" = ${jsonb(repeatAnswers)}::jsonb,
         "error" = ${outcome.error}, "answeredAt" = ${now}, "suggestion" = ${JSON.stringify(judged.suggestion)}::jsonb, "suggestedAt" = ${now},
-        "judgeTokens" = ${judged.judgeTokens}, "judgeCalls" = ${judged.judgeCalls}, "leaseUntil" = NULL,
-        "answerUsage" = ${JSON.stringify(outcome.usage)}::jsonb, "judgeUsage" = ${JSON.stringify(judged.judgeUsage)}::jsonb
+        "judgeTokens" = ${sum((x) => x.judged.judgeTokens)}, "judgeCalls" = ${sum((x) => x.judged.judgeCalls)}, "leaseUntil" = NULL,
+        "answerUsage" = ${JSON.stringify(answerUsage)}::jsonb, "judgeUsage" = ${JSON.stringify(judgeUsage)}::jsonb
       WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
       RETURNING "id")
     SELECT (SELECT count(*) FROM upd) AS "updated",
@@ -214,6 +245,21 @@ async function answerClaimed(
   // see the other's item as answering, and neither would settle the run. Re-count after the commit (a new
   // statement sees every committed item), so the later of the two always settles it.
   if (Number(rows[0]?.updated ?? 0) > 0 || Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
+}
+
+/** One of the other answers of a repeated item as stored in repeatAnswers (the shape of the item detail's otherAnswers). */
+function repeatAnswerOf(number: number, o: AnswerOutcome, j: SuggestOutput) {
+  return {
+    number,
+    status: o.status,
+    answer: o.answer,
+    error: o.error,
+    traceId: o.traceId,
+    latencyMs: o.latencyMs,
+    promptTokens: o.promptTokens,
+    completionTokens: o.completionTokens,
+    suggestion: j.suggestion,
+  };
 }
 
 /** After the last retry: the item fails with the reason, so the run always settles. */

@@ -16,6 +16,9 @@ import {
 import { progressOf, resolveRun, runOut } from "./run-rows";
 import { costOf, tokensOf } from "../../core/prices";
 import { modelPrices } from "./prices";
+import type { OtherAnswerOut } from "./schemas";
+
+type OtherAnswer = z.infer<typeof OtherAnswerOut>;
 
 // ---------------------------------------------------------------- items
 
@@ -209,11 +212,12 @@ export async function getItem(db: Db, idOrShort: string, itemId: string) {
       ...itemSelect,
       answerUsage: true,
       judgeUsage: true,
+      repeatAnswers: true,
       verdictChanges: { orderBy: { version: "asc" } },
     },
   });
   if (!row) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
-  const { verdictChanges, answerUsage, judgeUsage, ...item } = row;
+  const { verdictChanges, answerUsage, judgeUsage, repeatAnswers, ...item } = row;
   const { prices } = await modelPrices(db);
   // items stored before tokens were kept by model: their tokens count under `unrecorded` (server/eval/reports/cost.ts)
   const answering =
@@ -229,6 +233,8 @@ export async function getItem(db: Db, idOrShort: string, itemId: string) {
   return {
     ...out,
     cost: costOf({ answering, judging }, prices),
+    // written only by answer-item.ts (repeatAnswerOf): the item detail's OtherAnswerOut
+    otherAnswers: (Array.isArray(repeatAnswers) ? repeatAnswers : []) as unknown as OtherAnswer[],
     verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
     history: verdictChanges.map((c) => ({
       id: c.id,

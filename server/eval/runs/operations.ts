@@ -51,6 +51,7 @@ export const evalCreateRun = defineOperation({
   description: [
     `A draft version answers 400 SET_VERSION_NOT_FROZEN. The run snapshots the agent's workflow version (latest, or agentVersion) and gets a short Run ID. mode: in_platform (the platform answers through the runtime at the tier, never the online answer cache) or pasted (answers uploaded). tier: pipeline_live | pipeline | invoke. ${RUN_LIFECYCLE}`,
     "Every sample of the version becomes an item. concurrency defaults to EVAL_CONCURRENCY (4; 1..32); environment is a free label. The Run ID is `R-` and five Crockford base32 characters (no I L O U); it and the id are accepted wherever a run is addressed. The run keeps the set's gate threshold of this moment.",
+    'repeats (in-platform runs, 1-5, default 1; kept with the run, a re-run copies it): each question is answered that many times and every answer gets a machine suggestion; people judge the first answer and the gate counts only verdicts; the item detail lists the other answers (otherAnswers) and the report\'s consistency lists the questions whose suggestions differ (unstable: [{ key, suggestions, text: "unstable: pass 2 of 3" }], unstableShare). A pasted run with repeats other than 1, and repeats 0, 6 or not an integer, answer 400 REQUEST_INVALID.',
   ].join(" "),
   body: CreateRunInput,
   output: EvalRunOut,

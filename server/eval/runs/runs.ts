@@ -62,6 +62,7 @@ async function insertRun(
     tier: "pipeline_live" | "pipeline" | "invoke";
     environment: string;
     concurrency: number;
+    repeats: number;
     rerunOfId?: string;
   },
   actor: Principal | null,
@@ -121,6 +122,7 @@ export async function createRun(db: Db, input: z.input<typeof CreateRunInput>, a
       tier: data.tier,
       environment: data.environment,
       concurrency: data.concurrency ?? env().EVAL_CONCURRENCY,
+      repeats: data.repeats,
     },
     actor,
   );
@@ -141,6 +143,7 @@ export async function rerunRun(db: Db, idOrShort: string, input: z.input<typeof 
       tier: src.tier,
       environment: data.environment ?? src.environment,
       concurrency: src.concurrency,
+      repeats: src.repeats,
       rerunOfId: src.id,
     },
     actor,

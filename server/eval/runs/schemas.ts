@@ -56,6 +56,14 @@ export const CreateRunInput = z
       description:
         "Items answered at once, in total across every app instance on the database (default EVAL_CONCURRENCY, 4)",
     }),
+    repeats: z.number().int().min(1).max(L.maxRepeats).default(1).meta({
+      description:
+        "In-platform runs: answers per question (1-5). People judge the first answer; every answer gets a machine suggestion and the report lists the questions whose suggestions differ (consistency). Pasted runs: only 1 (anything else is 400: there is one pasted answer per question)",
+    }),
+  })
+  .refine((r) => r.mode === "in_platform" || r.repeats === 1, {
+    path: ["repeats"],
+    message: "repeats apply to in-platform runs only: a pasted run has one answer per question",
   })
   .meta({ id: "EvalRunCreate" });
 
@@ -176,6 +184,7 @@ export const EvalRunOut = z
     tier: z.enum(TIERS),
     environment: z.string(),
     concurrency: z.number().int(),
+    repeats: z.number().int().meta({ description: "Answers per question, as the run was created with (1-5)" }),
     setId: z.string(),
     setName: z.string(),
     setKind: z.enum(SET_KINDS),
@@ -355,8 +364,26 @@ export const EvalItemListOut = z.object({
 });
 
 /** One item with its verdict history. */
+/** One of the other answers of a question of a run with repeats > 1 (not judged by people; never counted by a gate). */
+export const OtherAnswerOut = z
+  .object({
+    number: z.number().int().meta({ description: "2, 3, ...: the answer's place (the first is the item's own)" }),
+    status: z.enum(["answered", "failed"]),
+    answer: z.string().nullable(),
+    error: z.string().nullable(),
+    traceId: z.string().nullable(),
+    latencyMs: z.number().int(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    suggestion: SuggestionOut,
+  })
+  .meta({ id: "EvalOtherAnswer" });
+
 export const EvalItemDetailOut = EvalItemOut.extend({
   history: z.array(VerdictChangeOut),
+  otherAnswers: z
+    .array(OtherAnswerOut)
+    .meta({ description: "Runs with repeats > 1: the question's other answers, each with its machine suggestion" }),
   cost: CostOut.meta({ description: "The item's answering (all answers) and judging tokens in money" }),
 });
 
