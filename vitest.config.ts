@@ -23,7 +23,7 @@ const pureUnit = [
   "server/runtime/redact.test.ts",
   "server/mcp/tools.test.ts",
   "server/eval/suggestions/*.test.ts",
-  "server/eval/reports/{compare,gate,kappa,wave-c}.test.ts",
+  "server/eval/reports/{compare,compare-many,gate,kappa,wave-c}.test.ts",
   "server/eval/sets/io.test.ts",
   "server/eval/vocabulary.test.ts",
   "server/architecture.test.ts",

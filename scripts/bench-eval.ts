@@ -6,6 +6,10 @@
  *   2. report: GET /api/eval/runs/{id}/report of a 10,000-item run over real HTTP against the production build on
  *      the embedded database (seeded through the REST API: import, pasted answers, bulk adopt), median of 7;
  *      plus the in-process service time. Without a build only the in-process time is measured.
+ *   3. many-run comparison: GET /api/eval/runs/compare?run=…(8 runs) of one 1,000-question set version over real
+ *      HTTP against the production build on the embedded database (each run's answers differ, so verdicts change
+ *      across runs), median of 7: the grid's first page (limit 100, what the page asks) and every question at once.
+ *      Target 500 ms (issue 24).
  * The built-in judge is used (EVAL_JUDGE=builtin), so each item costs exactly one 200 ms model call.
  */
 import fs from "node:fs";
@@ -168,6 +172,74 @@ export async function benchReportHttp(n = 10_000, repeats = 7) {
   }
 }
 
+/** An eight-run comparison over 1,000 questions (issue 24: 500 ms or less), over HTTP against the production build. */
+export async function benchCompareManyHttp(n = 1_000, runs = 8, repeats = 7) {
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) return null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-compare-"));
+  const server = await startServer("bench-compare", `pglite:${dir}`, { EVAL_JUDGE: "builtin" });
+  const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${p}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, any>;
+  };
+  try {
+    const seedStarted = performance.now();
+    const { samples, answers } = reportSeed(n);
+    const recipe = await call("GET", "/api/builder/recipes/minimal");
+    const agent = await call("POST", "/api/builder/agents", { name: "bench compare", workflow: recipe.workflow });
+    const set = await call("POST", "/api/eval/sets", {
+      agentId: agent.agent.id,
+      name: "1k",
+      kind: "golden",
+      gateThreshold: Math.floor(n * 0.8),
+    });
+    await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+      format: "jsonl",
+      content: samples.map((s) => JSON.stringify(s)).join("\n"),
+    });
+    const v = await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`);
+    const ids: string[] = [];
+    for (let r = 0; r < runs; r++) {
+      const run = await call("POST", "/api/eval/runs", { setVersionId: v.id, mode: "pasted", tier: "pipeline_live" });
+      // each run answers a different tenth of the questions badly: their verdicts change across the runs
+      const mine = answers.map((a, i) => (i % 10 === r ? { ...a, answer: "Sorry, I cannot help." } : a));
+      await call("POST", `/api/eval/runs/${run.id}/answers`, { answers: mine });
+      await call("POST", `/api/eval/runs/${run.id}/adopt`, {});
+      ids.push(run.shortId);
+    }
+    const seedMs = performance.now() - seedStarted;
+    const query = ids.map((id) => `run=${id}`).join("&");
+    const measure = async (suffix: string) => {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < repeats; i++) {
+        const t = performance.now();
+        const res = await fetch(`${server.url}/api/eval/runs/compare?${query}${suffix}`, { headers });
+        bytes = (await res.arrayBuffer()).byteLength;
+        if (res.status !== 200) throw new Error(`compare: ${res.status}`);
+        times.push(performance.now() - t);
+      }
+      return { medianMs: Math.round(median(times)), maxMs: Math.round(Math.max(...times)), bytes };
+    };
+    return {
+      questions: n,
+      runs,
+      page: await measure("&limit=100"),
+      all: await measure(""),
+      seedSeconds: Math.round(seedMs / 100) / 10,
+    };
+  } finally {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The report service in process (same database work, no HTTP), seeded directly. */
 export async function benchReportInProcess(n = 10_000, repeats = 7) {
   const { createEvalTestDb, seedAgent } = await import("../server/eval/testing");
@@ -223,6 +295,18 @@ async function main() {
     });
   else
     rows.push({ name: "GET report, 10000 items, HTTP", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
+  const many = await benchCompareManyHttp();
+  if (many)
+    for (const [what, m] of [
+      ["first page of 100", many.page],
+      ["all questions", many.all],
+    ] as const)
+      rows.push({
+        name: `GET compare, ${many.runs} runs x ${many.questions} q, ${what}, HTTP (PGlite)`,
+        value: `${m.medianMs} ms`,
+        note: `median of 7 (max ${m.maxMs}), ${Math.round(m.bytes / 1024)} KiB; target 500 ms; seeding over REST took ${many.seedSeconds} s`,
+      });
+  else rows.push({ name: "GET compare, 8 runs", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
   const inproc = await benchReportInProcess();
   rows.push({
     name: `report service, ${inproc.items} items, in process (PGlite)`,

@@ -18,7 +18,7 @@ import {
  * table of the same numbers beside or under it in the page, so nothing is only in a picture. Numbers are printed on
  * the bars.
  */
-const COLORS = {
+export const COLORS = {
   machine: "#94a3b8",
   human: "#2a56d9",
   fail: "#dc2626",
@@ -26,8 +26,8 @@ const COLORS = {
   neutral: "#64748b",
   good: "#059669",
 };
-const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
-const tick = { fontSize: 12, fill: "#475569" };
+export const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
+export const tick = { fontSize: 12, fill: "#475569" };
 const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 /**
  * A rate of 0 is a result, not a missing bar: recharts drops zero-width bars and their labels, so a 0 is drawn 2 px

@@ -11,7 +11,9 @@ export type EvalSample = Out["samples"]["list"]["items"][number];
 export type EvalRun = Out["runs"]["get"];
 export type RunRow = Out["runs"]["list"]["items"][number];
 export type EvalReport = Out["runs"]["report"];
-export type EvalCompare = Out["runs"]["compare"];
+/** The two-run comparison (run_a + run_b) and the many-run grid (run repeated): one procedure, two forms. */
+export type EvalCompare = Extract<Out["runs"]["compare"], { runA: unknown }>;
+export type EvalCompareMany = Extract<Out["runs"]["compare"], { runs: unknown }>;
 export type QueueRow = Out["items"]["queue"]["items"][number];
 export type QueueCounts = Out["items"]["queue"]["counts"];
 export type EvalItem = Out["items"]["get"];

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   compareQuery,
   evalHref,
+  manyQuery,
+  manyRuns,
   nextView,
   parseEvalUrl,
   queueFilter,
@@ -214,5 +216,34 @@ describe("eval URL state", () => {
     expect(evalHref(withParams(s, {}))).toBe(
       "/eval?tab=bad-cases&agent=a&set=s1&run=R-7K2F9&status=open&cls=breakfast",
     );
+  });
+
+  it("the many-run comparison: 2 to 8 runs in the URL, its filters, the API's query", () => {
+    const s = parseEvalUrl(
+      new URLSearchParams("tab=runs&view=compare&runs=R-AAAAA,R-BBBBB,R-CCCCC&changed=1&failing=1&page=2"),
+    );
+    expect(manyRuns(s)).toEqual(["R-AAAAA", "R-BBBBB", "R-CCCCC"]);
+    expect(manyQuery(s, 100)).toEqual({
+      run: ["R-AAAAA", "R-BBBBB", "R-CCCCC"],
+      changed: true,
+      failing_latest: true,
+      limit: 100,
+      offset: 100,
+    });
+    expect(evalHref(s)).toBe("/eval?tab=runs&view=compare&runs=R-AAAAA%2CR-BBBBB%2CR-CCCCC&changed=1&failing=1&page=2");
+    // they belong to the runs tab: a link from the runs list keeps them, another tab drops them
+    const list = parseEvalUrl(new URLSearchParams("tab=runs&agent=a"));
+    expect(nextView(list, { tab: "runs", view: "compare", runs: "R-A,R-B" })).toEqual({
+      tab: "runs",
+      agent: "a",
+      view: "compare",
+      runs: "R-A,R-B",
+    });
+    expect(nextView(s, { failing: undefined })).toMatchObject({ runs: "R-AAAAA,R-BBBBB,R-CCCCC", changed: "1" });
+    expect(withParams(s, { tab: "sets" })).toEqual({ tab: "sets", agent: undefined });
+    // one run, nine runs or a broken list fall back to no list (the page then offers the two-run pickers)
+    for (const runs of ["R-AAAAA", "a,b,c,d,e,f,g,h,i", "R-A,,R-B", "R-A;R-B"])
+      expect(parseEvalUrl(new URLSearchParams(`tab=runs&view=compare&runs=${runs}`)).runs).toBeUndefined();
+    expect(parseEvalUrl(new URLSearchParams("tab=runs&runs=a,b&changed=yes")).changed).toBeUndefined();
   });
 });

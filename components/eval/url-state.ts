@@ -11,6 +11,7 @@ import type { EvalCompare, In } from "./types";
  *   sets           set=<setId> v=<version> q=<sample search>
  *   runs           run=<id|R-XXXXX>
  *                  | view=compare a=<run> b=<run> [q=<key or text>] [outcome=<outcome>] [page=<n>] [open=<sample key>]
+ *                  | view=compare runs=<run>,<run>[,...up to 8] [changed=1] [failing=1] [q=...] [page=<n>]
  *                  | view=usage [from=<YYYY-MM-DD>] [to=<YYYY-MM-DD>] [scope=all]
  *                  list filters: set, status, tier
  *   annotation     run=<id|R-XXXXX> item=<itemId>; filters: verdict, suggestion, spot, cls, q
@@ -79,6 +80,10 @@ export const EvalUrlSchema = z.object({
   view: opt(z.enum(["compare", "usage"])),
   a: opt(id),
   b: opt(id),
+  // the many-run comparison: 2 to 8 runs, comma-separated, and its two filters
+  runs: opt(z.string().regex(/^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){1,7}$/)),
+  changed: opt(z.enum(["1"])),
+  failing: opt(z.enum(["1"])),
   item: opt(id),
   case: opt(id),
   // filters
@@ -114,6 +119,9 @@ const ORDER = [
   "view",
   "a",
   "b",
+  "runs",
+  "changed",
+  "failing",
   "item",
   "case",
   "status",
@@ -165,7 +173,25 @@ export function evalHref(state: Partial<EvalUrl>): string {
 const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
   "online-loop": ["status", "signal", "score", "from", "to", "q"],
   sets: ["set", "v", "q"],
-  runs: ["run", "view", "a", "b", "set", "status", "tier", "q", "outcome", "page", "open", "from", "to", "scope"],
+  runs: [
+    "run",
+    "view",
+    "a",
+    "b",
+    "runs",
+    "changed",
+    "failing",
+    "set",
+    "status",
+    "tier",
+    "q",
+    "outcome",
+    "page",
+    "open",
+    "from",
+    "to",
+    "scope",
+  ],
   annotation: ["run", "item", "verdict", "suggestion", "spot", "cls", "q"],
   "bad-cases": ["case", "status", "attribution", "cls", "run", "set"],
   "intent-shadow": [],
@@ -206,6 +232,21 @@ export function compareQuery(state: EvalUrl, pageSize: number) {
     run_a: state.a ?? "",
     run_b: state.b ?? "",
     ...(state.outcome ? { outcome: state.outcome } : {}),
+    ...(state.q ? { q: state.q } : {}),
+    limit: pageSize,
+    offset: ((state.page ?? 1) - 1) * pageSize,
+  };
+}
+
+/** The runs of a many-run comparison (`runs=R-1,R-2`), in the URL's order. */
+export const manyRuns = (state: EvalUrl): string[] => state.runs?.split(",") ?? [];
+
+/** The many-run comparison as the compare API takes it: the runs (`run`), the grid's filters and the page. */
+export function manyQuery(state: EvalUrl, pageSize: number) {
+  return {
+    run: manyRuns(state),
+    ...(state.changed ? { changed: true } : {}),
+    ...(state.failing ? { failing_latest: true } : {}),
     ...(state.q ? { q: state.q } : {}),
     limit: pageSize,
     offset: ((state.page ?? 1) - 1) * pageSize,

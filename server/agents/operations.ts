@@ -2,8 +2,7 @@
  * The builder's operations (server/auth/operation.ts), declared once and served by REST
  * (server/http/endpoints/builder.ts) and tRPC (`builder.*`): the node-type contract, recipes, validation, agents and
  * versions. Validation answers its findings on both faces; REST refuses an invalid workflow with 400 WORKFLOW_INVALID
- * and the same findings (its `refuse`), tRPC returns them for the canvas to show in place. Not declared here: the
- * version list (`{ items }` over REST, an array over tRPC; server/api/routers/builder.ts keeps it).
+ * and the same findings (its `refuse`), tRPC returns them for the canvas to show in place.
  */
 import { defineOperation } from "../auth/operation";
 import { env } from "../core/env";
@@ -15,6 +14,7 @@ import {
   RecipeListOut,
   RecipeOut,
   ValidationOut,
+  VersionListOut,
   AgentDetailOut,
   AgentListOut,
   AgentOut,
@@ -36,6 +36,7 @@ import {
   getAgent,
   getVersion,
   listAgents,
+  listVersions,
   publishVersion,
   updateAgent,
 } from "./service";
@@ -155,6 +156,16 @@ export const builderAddVersion = defineOperation({
     addVersion(db, params.id, body, principal, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
 });
 
+export const builderListVersions = defineOperation({
+  id: "builderListVersions",
+  trpc: "builder.versions.list",
+  kind: "query",
+  permission: "builder.read",
+  params: AgentParams,
+  output: VersionListOut,
+  run: async ({ db, params }) => ({ items: await listVersions(db, params.id) }),
+});
+
 export const builderGetVersion = defineOperation({
   id: "builderGetVersion",
   trpc: "builder.versions.get",
@@ -178,5 +189,6 @@ export const BUILDER_OPERATIONS = [
   builderDeleteAgent,
   builderPublishAgent,
   builderAddVersion,
+  builderListVersions,
   builderGetVersion,
 ] as const;

@@ -47,6 +47,8 @@ export const WorkflowOut = z
   .object({ nodes: z.array(z.record(z.string(), z.unknown())), edges: z.array(z.record(z.string(), z.unknown())) })
   .meta({ id: "Workflow", description: "A workflow graph: see GET /api/builder/node-types for node configs" });
 
+export const VersionListOut = z.object({ items: z.array(VersionMetaOut) }).meta({ id: "WorkflowVersionList" });
+
 export const VersionOut = VersionMetaOut.extend({ workflow: WorkflowOut }).meta({ id: "WorkflowVersion" });
 
 export const ProvisionOut = z

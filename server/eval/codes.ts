@@ -76,6 +76,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     status: 409,
     description: "The agent has no intent-shadow configuration yet: PUT /api/eval/shadow/{agentId} first.",
   },
+  RUNS_NOT_COMPARABLE: {
+    status: 400,
+    description:
+      "A many-run comparison (GET /api/eval/runs/compare?run=…&run=…) takes runs of one agent on one set version; the message names the runs that differ. Details: { run, field (agent or setVersion), value } per run. Two runs of different versions are compared with run_a and run_b.",
+  },
   BAD_CASE_NOT_VERIFIED: {
     status: 409,
     description:

@@ -74,7 +74,8 @@ export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "
 export { setVerdict, undoVerdict, adoptSuggestions } from "./verdicts/verdicts";
 export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts/bad-cases";
 export { runReport, runGate, buildReport } from "./reports/reports";
-export { compare } from "./reports/comparison";
+export { compare, compareTwo } from "./reports/comparison";
+export { setTrend } from "./reports/trend";
 export { usage } from "./reports/usage";
 export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";

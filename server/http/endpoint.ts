@@ -90,6 +90,20 @@ export function rejectUnstorableText(value: unknown, root: string): void {
   }
 }
 
+/**
+ * The query string as an object: a parameter given once is its text, one given several times the list of its texts
+ * (`run=R-1&run=R-2`, OpenAPI's form style with explode). A schema that takes one text refuses a repeated parameter
+ * with a 400 instead of silently keeping one of them.
+ */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length === 1 ? all[0]! : all;
+  }
+  return out;
+}
+
 let errorCounter = 0;
 /** Unexpected errors are logged with a reference; the client sees the reference, never a stack trace. */
 export function internalError(error: unknown): Response {
@@ -152,7 +166,7 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
       const principal = await authorize(endpoint, request.headers);
       const params = parsePart(endpoint.params, await context.params, "path");
       const url = new URL(request.url);
-      const query = parsePart(endpoint.query, Object.fromEntries(url.searchParams), "query");
+      const query = parsePart(endpoint.query, queryObject(url.searchParams), "query");
       let body: unknown;
       if (endpoint.body) {
         const type = request.headers.get("content-type") ?? "";

@@ -95,6 +95,7 @@ export const ERROR_DETAILS: Record<string, ZodType> = {
   EVAL_LIMIT_EXCEEDED: z.object({ limit: z.string(), value: z.number() }),
   RUN_STATE_CONFLICT: z.object({ status: z.string() }),
   ITEM_NOT_JUDGEABLE: z.object({ status: z.string() }),
+  RUNS_NOT_COMPARABLE: z.object({ run: z.string(), field: z.enum(["agent", "setVersion"]), value: z.string() }),
   VERDICT_CONFLICT: z.object({ expectedVersion: z.int(), verdictVersion: z.int(), verdict: z.unknown() }),
 };
 

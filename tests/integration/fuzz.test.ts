@@ -263,6 +263,8 @@ function baseRequest(op: Op, doc: Doc, seed: Seed, n: number) {
     if (override === undefined) continue;
     query[p.name] = encodeURIComponent(override ?? String(sampleOf(p.schema, doc.components.schemas, SEED + n)));
   }
+  // the comparison has two forms (run_a + run_b, or run repeated) that a query may not mix: the base is the two-run form
+  if (op.op.operationId === "evalCompareRuns") for (const k of ["run", "changed", "failing_latest"]) delete query[k];
   let body: unknown;
   const schema = bodySchema(op);
   if (schema) {

@@ -49,7 +49,7 @@ for (const server of shapeServers()) {
       });
       expect(v2.version.version).toBe(2);
       const versions = await client.builder.versions.list.query({ id: created.agent.id });
-      expect(versions.map((v) => v.version)).toEqual([2, 1]);
+      expect(versions.items.map((v) => v.version)).toEqual([2, 1]); // `{ items }`, as over REST
       const refused = trpcErrorOf(
         await client.builder.versions.create.mutate({ id: created.agent.id, body: { workflow: wf } }).catch((e) => e),
       );

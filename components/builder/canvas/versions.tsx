@@ -35,7 +35,11 @@ export function VersionsPanel({
   onClose: () => void;
 }) {
   const trpc = useTRPC();
-  const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
+  const versions = useQuery({
+    ...trpc.builder.versions.list.queryOptions({ id: agentId }),
+    enabled: open,
+    select: (d) => d.items,
+  });
   return (
     <Dialog
       open={open}

@@ -4,12 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { useVocabulary } from "../hooks/use-vocabulary";
-import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorState } from "@/components/ui/feedback";
-import { Kbd } from "@/components/ui/kbd";
-import { deniedReason, useCaps, useEvalUrl, EvalLink } from "../context";
-import { Breadcrumbs } from "../breadcrumbs";
-import { RunStatusBadge } from "../badges";
+import { deniedReason, useCaps, useEvalUrl } from "../context";
 import { queueFilter } from "../url-state";
 import { CommentDialog, FailDialog } from "./fail-dialog";
 import { ItemDetail } from "./item-detail";
@@ -17,6 +13,8 @@ import { ShortcutsDialog } from "./shortcuts-dialog";
 import { useAnnotationKeys } from "./use-annotation-keys";
 import { useQueue } from "./use-queue";
 import { useQueueNav } from "./use-queue-nav";
+import { useItemMove } from "./use-item-move";
+import { QueueToolbar } from "./queue-toolbar";
 import { usePaneScroll } from "./use-pane-scroll";
 import { useReviewProgress } from "./use-review-progress";
 import { useJudging } from "./use-verdict";
@@ -60,23 +58,7 @@ export function QueueView({ runId }: { runId: string }) {
   const meta = useVocabulary();
 
   const open = (id: string | undefined, replace = false) => id && go({ item: id }, { replace });
-  // J/K pressed while an item outside the list is still being placed: done as soon as its neighbours are known
-  const [pendingMove, setPendingMove] = useState<{ dir: 1 | -1; from: string } | null>(null);
-  const move = (dir: 1 | -1) => {
-    const target = dir === 1 ? nav.next : nav.prev;
-    if (target === undefined) return itemId && setPendingMove({ dir, from: itemId });
-    setPendingMove(null);
-    open(target?.id, true);
-  };
-  useEffect(() => {
-    if (!pendingMove) return;
-    const target = pendingMove.dir === 1 ? nav.next : nav.prev;
-    if (pendingMove.from !== itemId) setPendingMove(null);
-    else if (target !== undefined) {
-      setPendingMove(null);
-      if (target) go({ item: target.id }, { replace: true });
-    }
-  }, [pendingMove, nav.next, nav.prev, itemId, go]);
+  const move = useItemMove(nav, itemId, go, open);
 
   useEffect(() => {
     listRef.current?.querySelector<HTMLElement>(`[data-item="${itemId}"]`)?.scrollIntoView({ block: "nearest" });
@@ -151,53 +133,15 @@ export function QueueView({ runId }: { runId: string }) {
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <Breadcrumbs
-          items={[
-            { label: "Annotation", to: { tab: "annotation" } },
-            { label: run ? `${run.shortId} · ${run.setName} v${run.setVersion}` : runId },
-          ]}
-        />
-        <div className="flex flex-wrap items-center gap-2">
-          {run && <RunStatusBadge status={run.status} />}
-          {run && (
-            <EvalLink
-              to={{ tab: "runs", run: run.shortId }}
-              className="text-sm font-medium text-brand-700 hover:underline"
-            >
-              Report
-            </EvalLink>
-          )}
-          <Button
-            size="sm"
-            variant="secondary"
-            className="hidden lg:inline-flex xl:hidden"
-            aria-expanded={queueOpen}
-            aria-controls="annotation-queue"
-            onClick={() => setQueueOpen((o) => !o)}
-          >
-            {queueOpen ? "Hide the queue" : "Show the queue"}
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
-            <Kbd>?</Kbd> Shortcuts
-          </Button>
-          <Button
-            size="sm"
-            variant="secondary"
-            disabled={!caps.annotate || adopt.isPending || adopt.checking || !c?.adoptable}
-            title={
-              !caps.annotate
-                ? deniedReason(role, "annotate")
-                : c && !c.adoptable
-                  ? "No item without a verdict has a pass or fail suggestion"
-                  : undefined
-            }
-            onClick={adopt.ask}
-          >
-            Adopt machine suggestions
-          </Button>
-        </div>
-      </div>
+      <QueueToolbar
+        runId={runId}
+        run={run}
+        counts={c}
+        adopt={adopt}
+        queueOpen={queueOpen}
+        setQueueOpen={setQueueOpen}
+        onHelp={() => setHelp(true)}
+      />
 
       {c && (
         <ReviewSummary

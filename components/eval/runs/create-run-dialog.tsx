@@ -38,7 +38,11 @@ export function CreateRunDialog({
     queries: (sets.data?.items ?? []).map((s) => ({ ...trpc.eval.sets.get.queryOptions({ id: s.id }), enabled: open })),
   });
   const meta = useVocabulary({ enabled: open });
-  const versions = useQuery({ ...trpc.builder.versions.list.queryOptions({ id: agentId }), enabled: open });
+  const versions = useQuery({
+    ...trpc.builder.versions.list.queryOptions({ id: agentId }),
+    enabled: open,
+    select: (d) => d.items,
+  });
 
   const frozen = useMemo(
     () =>

@@ -19,6 +19,8 @@ import { UsageView } from "./usage-view";
 const STATUSES = ["created", "answering", "awaiting_review", "completed", "cancelled", "failed"] as const;
 const TIERS = ["pipeline_live", "pipeline", "invoke"] as const;
 const PAGE = 25;
+/** The most runs one comparison takes (the server's limit, GET /api/eval/runs/compare). */
+const MAX_COMPARED = 8;
 
 /** Runs of the agent: the list (filters in the URL), a run's page with its report, the comparison, usage. */
 export function RunsTab({ agentId, agentName }: { agentId: string; agentName: string }) {
@@ -34,6 +36,12 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
   const [creating, setCreating] = useState(false);
+  // runs picked for a many-run comparison (kept across pages and filters of the list)
+  const [picked, setPicked] = useState<string[]>([]);
+  const toggle = (shortId: string) =>
+    setPicked((p) =>
+      p.includes(shortId) ? p.filter((x) => x !== shortId) : p.length < MAX_COMPARED ? [...p, shortId] : p,
+    );
   const pages = useCursorPages();
   const sets = useQuery(trpc.eval.sets.list.queryOptions({ agentId, limit: 200 }));
   const filter = {
@@ -94,12 +102,21 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
           >
             Usage
           </EvalLink>
-          <EvalLink
-            to={{ tab: "runs", view: "compare" }}
-            className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
-          >
-            Compare runs
-          </EvalLink>
+          {picked.length >= 2 ? (
+            <EvalLink
+              to={{ tab: "runs", view: "compare", runs: picked.join(",") }}
+              className="inline-flex items-center rounded-lg border border-brand-600 bg-brand-50 px-3.5 py-2 text-sm font-medium text-brand-800 hover:bg-brand-100"
+            >
+              Compare {picked.length} selected runs
+            </EvalLink>
+          ) : (
+            <EvalLink
+              to={{ tab: "runs", view: "compare" }}
+              className="inline-flex items-center rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+            >
+              Compare runs
+            </EvalLink>
+          )}
           <Button
             onClick={() => setCreating(true)}
             disabled={!caps.manage}
@@ -129,7 +146,21 @@ function RunList({ agentId, agentName }: { agentId: string; agentName: string })
         </EmptyState>
       ) : (
         <>
-          <RunsTable caption="Runs" rows={rows} opens="runs" />
+          <p className="text-xs text-slate-600" aria-live="polite">
+            {picked.length === 0
+              ? `Tick up to ${MAX_COMPARED} runs of one set version to compare them question by question.`
+              : `${picked.length} of at most ${MAX_COMPARED} runs selected: ${picked.join(", ")}.`}
+            {picked.length > 0 && (
+              <button
+                type="button"
+                className="ml-2 font-medium text-brand-700 hover:underline"
+                onClick={() => setPicked([])}
+              >
+                Clear
+              </button>
+            )}
+          </p>
+          <RunsTable caption="Runs" rows={rows} opens="runs" pick={{ picked, toggle, max: MAX_COMPARED }} />
           <Pagination
             label="Run pages"
             from={page * PAGE + 1}

@@ -17,17 +17,25 @@ export function RunsTable({
   caption,
   rows,
   opens,
+  pick,
 }: {
   caption: string;
   rows: RunRow[];
   /** where a Run ID leads: the run's page (runs tab) or its annotation queue (annotation tab) */
   opens: "runs" | "annotation";
+  /** runs picked for a comparison (a checkbox per run, at most `max`; the runs tab) */
+  pick?: { picked: readonly string[]; toggle: (shortId: string) => void; max: number };
 }) {
   const judging = opens === "annotation";
   return (
     <Table caption={caption}>
       <THead>
         <tr>
+          {pick && (
+            <Th className="w-10">
+              <span className="sr-only">Compare</span>
+            </Th>
+          )}
           <Th className="whitespace-nowrap">Run</Th>
           <Th>Set</Th>
           <Th>
@@ -48,6 +56,23 @@ export function RunsTable({
       <tbody>
         {rows.map((r) => (
           <Tr key={r.id}>
+            {pick && (
+              <Td>
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-600"
+                  aria-label={`Compare ${r.shortId}`}
+                  checked={pick.picked.includes(r.shortId)}
+                  disabled={!pick.picked.includes(r.shortId) && pick.picked.length >= pick.max}
+                  title={
+                    !pick.picked.includes(r.shortId) && pick.picked.length >= pick.max
+                      ? `At most ${pick.max} runs can be compared at once`
+                      : undefined
+                  }
+                  onChange={() => pick.toggle(r.shortId)}
+                />
+              </Td>
+            )}
             <Td className="whitespace-nowrap">
               <EvalLink
                 to={{ tab: opens, run: r.shortId }}

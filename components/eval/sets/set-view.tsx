@@ -18,6 +18,7 @@ import { SetDialog } from "./set-dialog";
 import { useVersionActions } from "./use-version-actions";
 import { useSetsChanged } from "./use-sets-changed";
 import { useMutationToast } from "../hooks/use-mutation-toast";
+import { SetTrend } from "./set-trend";
 
 /** One set: what it is, its gate, its versions (open, copy into a new draft, freeze, delete a draft). */
 export function SetView({ setId }: { setId: string }) {
@@ -166,6 +167,7 @@ export function SetView({ setId }: { setId: string }) {
           </tbody>
         </Table>
       </Card>
+      {hasRuns && <SetTrend setId={s.id} />}
       <SetDialog open={editing} onClose={() => setEditing(false)} agentId={s.agentId} set={s} />
     </div>
   );

@@ -1,52 +1,31 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { useTRPC } from "@/lib/trpc";
-import { useCursorPages } from "../use-cursor-pages";
-import { Badge } from "@/components/ui/badge";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { ICONS, Icon } from "@/components/ui/icon";
 import { SearchInput } from "@/components/ui/search-input";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
-import { Pagination } from "@/components/ui/pagination";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { deniedReason, useCaps, useEvalUrl } from "../context";
 import { KindBadge, VersionBadge } from "../badges";
 import { Breadcrumbs } from "../breadcrumbs";
 import { when } from "../format";
 import type { EvalSample } from "../types";
-import { TraceButton } from "../trace-steps";
 import { CreateRunDialog } from "../runs/create-run-dialog";
+import { ExportMenu } from "./export-menu";
 import { ImportDialog } from "./import-dialog";
 import { SampleDialog } from "./sample-dialog";
+import { SamplesTable } from "./samples-table";
 import { useVersionActions } from "./use-version-actions";
-
-const PAGE = 50;
+import { useVersionSamples } from "./use-version-samples";
 
 /** One version: its samples as a table (search, pages), the sample editor for drafts, import, export, freeze. */
 export function VersionView({ setId, version }: { setId: string; version: number }) {
-  const trpc = useTRPC();
   const { caps, role } = useCaps();
   const [url, go] = useEvalUrl();
-  const pages = useCursorPages();
   const [editing, setEditing] = useState<EvalSample | "new" | null>(null);
   const [importing, setImporting] = useState(false);
   const [running, setRunning] = useState(false);
   const actions = useVersionActions(setId);
-  const set = useQuery(trpc.eval.sets.get.queryOptions({ id: setId }));
-  const cursor = pages.cursor;
-  const samples = useQuery({
-    ...trpc.eval.samples.list.queryOptions({
-      id: setId,
-      version,
-      query: { limit: PAGE, ...(cursor ? { cursor } : {}), ...(url.q ? { q: url.q } : {}) },
-    }),
-    placeholderData: keepPreviousData,
-  });
-  const { reset } = pages;
-  useEffect(() => reset(), [url.q, setId, version, reset]);
-
+  const { set, samples, pages } = useVersionSamples(setId, version, url.q);
   if (set.error) return <ErrorState error={set.error} onRetry={() => set.refetch()} />;
   if (samples.error) return <ErrorState error={samples.error} onRetry={() => samples.refetch()} />;
   const v = samples.data?.version ?? set.data?.versions.find((x) => x.version === version);
@@ -167,72 +146,16 @@ export function VersionView({ setId, version }: { setId: string; version: number
           </EmptyState>
         )
       ) : (
-        <>
-          <Table caption={`Samples of version ${version}`}>
-            <THead>
-              <tr>
-                <Th className="w-20">Key</Th>
-                <Th>Question</Th>
-                <Th>Expected points</Th>
-                <Th className="w-36">Scenario</Th>
-                <Th className="w-28">Source</Th>
-              </tr>
-            </THead>
-            <tbody>
-              {rows.map((s) => (
-                <Tr key={s.id}>
-                  <Td className="font-mono text-xs text-slate-600">{s.key}</Td>
-                  <Td className="max-w-md">
-                    <button
-                      type="button"
-                      onClick={() => setEditing(s)}
-                      className="text-left font-medium text-slate-900 hover:text-brand-700 hover:underline"
-                    >
-                      {s.question}
-                    </button>
-                    {s.script && (
-                      <div className="mt-1">
-                        <Badge tone="info" title="A multi-turn script: preset turns are injected as context">
-                          💬 {s.script.length} turns · {s.script.filter((t) => t.preset).length} preset
-                        </Badge>
-                      </div>
-                    )}
-                  </Td>
-                  <Td>
-                    <ul className="flex flex-wrap gap-1">
-                      {s.expectedPoints.map((p, i) => (
-                        <li key={i} className="rounded-md bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700">
-                          {p}
-                        </li>
-                      ))}
-                      {s.expectedPoints.length === 0 && (
-                        <li className="text-xs text-amber-700">no expected points yet</li>
-                      )}
-                    </ul>
-                  </Td>
-                  <Td className="text-slate-700">{s.classification || "—"}</Td>
-                  <Td className="text-xs">
-                    {s.sourceTraceId ? (
-                      <TraceButton traceId={s.sourceTraceId} label={`online …${s.sourceTraceId.slice(-6)}`} />
-                    ) : (
-                      <span className="text-slate-500">written</span>
-                    )}
-                  </Td>
-                </Tr>
-              ))}
-            </tbody>
-          </Table>
-          <Pagination
-            label="Sample pages"
-            from={page * PAGE + 1}
-            to={page * PAGE + rows.length}
-            total={samples.data?.matching}
-            hasPrev={page > 0}
-            hasNext={!!samples.data?.nextCursor}
-            onPrev={pages.prev}
-            onNext={() => pages.next(samples.data?.nextCursor)}
-          />
-        </>
+        <SamplesTable
+          version={version}
+          rows={rows}
+          page={page}
+          matching={samples.data?.matching}
+          nextCursor={samples.data?.nextCursor}
+          onPrev={pages.prev}
+          onNext={() => pages.next(samples.data?.nextCursor)}
+          setEditing={setEditing}
+        />
       )}
       <SampleDialog
         open={editing !== null}
@@ -252,37 +175,5 @@ export function VersionView({ setId, version }: { setId: string; version: number
         />
       )}
     </div>
-  );
-}
-
-function ExportMenu({ setId, version }: { setId: string; version: number }) {
-  const href = (format: string) =>
-    `/api/eval/sets/${encodeURIComponent(setId)}/versions/${version}/export?format=${format}`;
-  return (
-    <details className="relative">
-      <summary className="inline-flex cursor-pointer list-none items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-3.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
-        Export
-        <Icon d={ICONS.chevronDown} className="h-3.5 w-3.5" strokeWidth={2} />
-      </summary>
-      <ul className="absolute right-0 z-20 mt-1 w-44 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-        {(
-          [
-            ["json", "JSON"],
-            ["jsonl", "JSON Lines"],
-            ["csv", "CSV (spreadsheets)"],
-          ] as const
-        ).map(([f, label]) => (
-          <li key={f}>
-            <a
-              href={href(f)}
-              download
-              className="block rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
-            >
-              {label}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </details>
   );
 }

@@ -1,18 +1,7 @@
-import { procedure, router } from "../trpc";
-import { AgentParams, listVersions } from "../../agents/service";
+import { router } from "../trpc";
 import { BUILDER_OPERATIONS } from "../../agents/operations";
 import { treeOf } from "../operations";
 
-const declared = treeOf(BUILDER_OPERATIONS);
-
-/** The builder face for the web canvas: the declared operations (server/agents/operations.ts), and the version list,
- * which answers an array here and `{ items }` over REST (input convention: server/api/operations.ts). */
-export const builderRouter = router({
-  ...declared.builder,
-  versions: router({
-    ...declared.builder.versions,
-    list: procedure("builder.read")
-      .input(AgentParams)
-      .query(({ ctx, input }) => listVersions(ctx.db, input.id)),
-  }),
-});
+/** The builder face for the web canvas: every builder operation as declared in server/agents/operations.ts (input
+ * convention: server/api/operations.ts). */
+export const builderRouter = router(treeOf(BUILDER_OPERATIONS).builder);

@@ -1,31 +1,31 @@
-/** Comparing two runs of one set: each side read from the database, then THE comparison (compare.ts). */
+/**
+ * Comparing runs: two runs of any sets (each side read from the database, then THE comparison, compare.ts), or 2 to 8
+ * runs of one set version (`run` repeated: comparison-many.ts).
+ */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import { compareRuns, pageOfQuestions, type CompareRunInput } from "./compare";
+import { errors } from "../../core/errors";
+import { compareRuns, pageOfQuestions } from "./compare";
+import { compareInput } from "./compare-rows";
+import { compareMany } from "./comparison-many";
 import { CompareQuery } from "./schemas";
-import { SUGGESTION_JSON } from "../suggestions/suggest";
-import { resolveRun } from "../runs/run-rows";
 
-async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput> {
-  const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<
-    Array<{ itemId: string; key: string; verdict: "pass" | "fail" | null; sv: "pass" | "fail" | "unknown" | null }>
-  >`
-    SELECT i."id" AS "itemId", s."key", i."verdict"::text AS "verdict", i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv"
-    FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId" WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
-  return {
-    id: run.id,
-    shortId: run.shortId,
-    setId: run.setVersion.set.id,
-    setVersionId: run.setVersionId,
-    setVersion: run.setVersion.version,
-    tier: run.tier,
-    mode: run.mode,
-    agentId: run.setVersion.set.agentId,
-    workflowVersion: run.workflowVersion.version,
-    environment: run.environment,
-    items: rows.map((r) => ({ itemId: r.itemId, key: r.key, human: r.verdict, machine: r.sv })),
-  };
+/** The comparison in either form: `run` (2 to 8 runs) or `run_a` + `run_b`; a query mixing or missing them is a 400. */
+export async function compare(db: Db, query: z.input<typeof CompareQuery>) {
+  const q = CompareQuery.parse(query);
+  if (q.run !== undefined) {
+    if (q.run_a !== undefined || q.run_b !== undefined || q.outcome !== undefined)
+      throw invalidForm("run", "run (many runs) goes without run_a, run_b and outcome (the two-run form's)");
+    return compareMany(db, { ...q, run: q.run });
+  }
+  if (q.run_a === undefined || q.run_b === undefined)
+    throw invalidForm(
+      q.run_a === undefined ? "run_a" : "run_b",
+      "Give two runs as run_a and run_b, or 2 to 8 runs as run (run=R-1&run=R-2)",
+    );
+  if (q.changed !== undefined || q.failing_latest !== undefined)
+    throw invalidForm("changed", "changed and failing_latest filter the many-run form (run=...&run=...) only");
+  return compareTwo(db, { ...q, run_a: q.run_a, run_b: q.run_b });
 }
 
 /**
@@ -33,9 +33,12 @@ async function compareInput(db: Db, idOrShort: string): Promise<CompareRunInput>
  * outcome and text filters are applied here, on the server, and only the page's questions get their text, their
  * scenario and run A's Bad Case. `summary` and `badCases` always count the whole comparison.
  */
-export async function compare(db: Db, query: z.input<typeof CompareQuery>) {
+export async function compareTwo(
+  db: Db,
+  query: Omit<z.input<typeof CompareQuery>, "run_a" | "run_b"> & { run_a: string; run_b: string },
+) {
   const q = CompareQuery.parse(query);
-  const [a, b] = await Promise.all([compareInput(db, q.run_a), compareInput(db, q.run_b)]);
+  const [a, b] = await Promise.all([compareInput(db, query.run_a), compareInput(db, query.run_b)]);
   const result = compareRuns(a, b);
   const keys = q.q ? await searchKeys(db, [a.id, b.id], q.q) : undefined;
   const { rows, page } = pageOfQuestions(result.questions, {
@@ -95,4 +98,11 @@ async function questionText(db: Db, itemIds: string[]) {
     select: { id: true, sample: { select: { question: true, classification: true } } },
   });
   return new Map(rows.map((r) => [r.id, { question: r.sample.question, classification: r.sample.classification }]));
+}
+
+/** A 400 REQUEST_INVALID for a query that mixes or misses the comparison's two forms. */
+function invalidForm(field: string, message: string) {
+  return errors.badRequest("REQUEST_INVALID", `The query is invalid: ${message}`, [
+    { path: `query:/${field}`, message, code: "custom" },
+  ]);
 }

@@ -1,11 +1,12 @@
 /**
  * Reports, the gate, comparison and usage as operations (server/auth/operation.ts): declared once, served by REST
- * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.usage`).
+ * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.sets.trend`, `eval.usage`).
  */
 import { defineOperation } from "../../auth/operation";
-import { compare, modelPrices, runGate, runReport, setModelPrices, usage } from "..";
+import { compare, modelPrices, runGate, runReport, setModelPrices, setTrend, usage } from "..";
 import { RunParams } from "../runs/schemas";
-import { CompareOut, CompareQuery, GateOut, ReportOut, UsageOut, UsageQuery } from "./schemas";
+import { SetParams } from "../sets/schemas";
+import { CompareAnyOut, CompareQuery, GateOut, ReportOut, TrendOut, UsageOut, UsageQuery } from "./schemas";
 import { ModelPricesIn, ModelPricesOut } from "../../core/prices";
 
 export const evalRunReport = defineOperation({
@@ -34,8 +35,18 @@ export const evalCompareRuns = defineOperation({
   kind: "query",
   permission: "eval.read",
   query: CompareQuery,
-  output: CompareOut,
+  output: CompareAnyOut,
   run: ({ db, query }) => compare(db, query),
+});
+
+export const evalSetTrend = defineOperation({
+  id: "evalSetTrend",
+  trpc: "eval.sets.trend",
+  kind: "query",
+  permission: "eval.read",
+  params: SetParams,
+  output: TrendOut,
+  run: ({ db, params }) => setTrend(db, params.id),
 });
 
 export const evalUsage = defineOperation({

@@ -4,7 +4,7 @@ import type { Principal } from "../../auth/service";
 import { addVersion } from "../../agents/service";
 import { createEvalTestDb, llmWorkflow, questions, seedAgent, seedSet } from "../testing";
 import {
-  compare,
+  compareTwo,
   createRun,
   listItems,
   rerunRun,
@@ -198,7 +198,7 @@ describe("evaluation services: the gate, reports, comparison, re-runs and usage 
     await setVerdict(db, b.id, bi[0]!.id, { verdict: "pass" }, alice);
     await setVerdict(db, b.id, bi[1]!.id, { verdict: "pass" }, alice);
     await setVerdict(db, b.id, bi[2]!.id, { verdict: "fail", basis: "no price", attribution: "generation" }, alice);
-    const c = await compare(db, { run_a: a.shortId, run_b: b.id });
+    const c = await compareTwo(db, { run_a: a.shortId, run_b: b.id });
     expect(c.summary).toMatchObject({ both_pass: 1, fixed: 1, regressed: 1, both_fail: 0 });
     expect(c.passRates.human).toMatchObject({ a: 0.6667, b: 0.6667, delta: 0, n: { a: 3, b: 3 } });
     // one set version: paired; b = c = 1 -> p = 1
@@ -206,7 +206,7 @@ describe("evaluation services: the gate, reports, comparison, re-runs and usage 
     expect(c.warnings).toEqual([]);
     const other = await seedSet(db, { agentId, samples: questions(3) });
     const live = await createRun(db, { setVersionId: other.setVersionId, mode: "pasted", tier: "pipeline_live" }, null);
-    expect((await compare(db, { run_a: a.id, run_b: live.id })).warnings.map((w) => w.code)).toEqual([
+    expect((await compareTwo(db, { run_a: a.id, run_b: live.id })).warnings.map((w) => w.code)).toEqual([
       "DIFFERENT_SET",
       "DIFFERENT_TIER",
       "DIFFERENT_ENVIRONMENT",

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { MAX_DB_INT, dayRangeQuery } from "../../core/params";
 import { OUTCOMES as COMPARE_OUTCOMES, OUTCOMES } from "./compare";
+import { MAX_COMPARE_RUNS, MIN_COMPARE_RUNS, NO_VERDICTS_YET } from "./compare-many";
 import { EvalRunOut } from "../runs/schemas";
 import { TIERS } from "../runs/schemas";
 import { SET_KINDS } from "../sets/schemas";
@@ -32,13 +33,41 @@ const machineN = z.number().int().meta({
 });
 const dateOrNull = date.nullable();
 
+const runRef = z.string().min(1).max(64);
+/** A yes/no query flag that may be absent (so a form can refuse one that is not its own). */
+const optionalFlag = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional();
+
+/**
+ * Two forms: `run_a` + `run_b` (two runs, any sets; outcomes, the paired table) or `run` repeated 2 to 8 times (runs
+ * of one agent on one set version: the question x run grid). Which parameters go with which form is checked by the
+ * service (server/eval/reports/comparison.ts), with a 400 naming the problem.
+ */
 export const CompareQuery = z.object({
-  run_a: z.string().min(1).max(64),
-  run_b: z.string().min(1).max(64),
+  run_a: runRef.optional().meta({ description: "Two-run form: run A (the before), with run_b" }),
+  run_b: runRef.optional().meta({ description: "Two-run form: run B (the after), with run_a" }),
+  run: z
+    .union([runRef, z.array(runRef).max(MAX_COMPARE_RUNS)], {
+      // the union's own message would be "Invalid input": a list that is too long names the limit
+      error: (issue) =>
+        Array.isArray(issue.input) && issue.input.length > MAX_COMPARE_RUNS
+          ? `at most ${MAX_COMPARE_RUNS} runs can be compared at once (got ${issue.input.length})`
+          : undefined,
+    })
+    .transform((v) => (typeof v === "string" ? [v] : v))
+    .optional()
+    .meta({
+      description: `Many-run form: a run (internal id or short Run ID), repeated ${MIN_COMPARE_RUNS} to ${MAX_COMPARE_RUNS} times (run=R-1&run=R-2); all of one agent on one set version. Not with run_a/run_b or outcome`,
+    }),
+  changed: optionalFlag.meta({
+    description: "Many-run form: only the questions whose human verdict changes across the runs (a pass and a fail)",
+  }),
+  failing_latest: optionalFlag.meta({
+    description: "Many-run form: only the questions whose human verdict in the latest run is fail",
+  }),
   outcome: z
     .enum(COMPARE_OUTCOMES)
     .optional()
-    .meta({ description: "Only questions with this outcome (the summary still counts all)" }),
+    .meta({ description: "Two-run form: only questions with this outcome (the summary still counts all)" }),
   q: z
     .string()
     .trim()
@@ -416,6 +445,115 @@ export const CompareOut = z
       .meta({ description: "Run A's Bad Cases by what run B's human verdict says (the whole comparison)" }),
   })
   .meta({ id: "EvalCompare" });
+
+const manyRate = (who: "human" | "machine") =>
+  z
+    .object({
+      pass: z.number().int(),
+      n: who === "human" ? humanN : machineN,
+      rate: z
+        .number()
+        .nullable()
+        .meta({ description: "pass / n (the judged or suggested questions); null when n is 0" }),
+      interval: IntervalOut,
+    })
+    .meta({ description: `The run's ${who === "human" ? "human-confirmed" : "machine"} pass rate with its interval` });
+
+const manyCell = z
+  .object({
+    itemId: z.string(),
+    human: z.enum(["pass", "fail"]).nullable().meta({ description: "The human verdict (null: not judged yet)" }),
+    machine: z.enum(["pass", "fail", "unknown"]).nullable().meta({ description: "The machine suggestion" }),
+  })
+  .nullable()
+  .meta({ description: "The question in one run, in the order of `runs`; null when the run does not have it" });
+
+/** The many-run form of the comparison (server/eval/reports/compare-many.ts). */
+export const CompareManyOut = z
+  .object({
+    set: z.object({ id: z.string(), name: z.string(), version: z.number().int() }),
+    runs: z
+      .array(
+        z.object({
+          id: z.string(),
+          shortId: z.string(),
+          createdAt: date,
+          status: z.string(),
+          setVersion: z.number().int(),
+          tier: z.string(),
+          mode: z.string(),
+          workflowVersion: z.number().int().meta({ description: "The agent version the run answered with" }),
+          environment: z.string(),
+          questions: z.number().int(),
+          human: manyRate("human"),
+          machine: manyRate("machine"),
+          note: z
+            .literal(NO_VERDICTS_YET)
+            .nullable()
+            .meta({ description: `"${NO_VERDICTS_YET}" when the run has no human verdict (its rate is null)` }),
+        }),
+      )
+      .meta({ description: "The runs, oldest first (by creation): the last is the latest" }),
+    counts: z.object({
+      questions: z.number().int().meta({ description: "Questions of the comparison (all, before the filters)" }),
+      changed: z.number().int().meta({ description: "Questions whose human verdict changes across the runs" }),
+      failingLatest: z.number().int().meta({ description: "Questions the latest run's human verdict fails" }),
+    }),
+    questions: z
+      .array(
+        z.object({
+          key: z.string(),
+          question: z.string(),
+          classification: z.string(),
+          cells: z.array(manyCell),
+          changed: z
+            .boolean()
+            .meta({ description: "The human verdicts include a pass and a fail (runs without a verdict not counted)" }),
+          failingLatest: z.boolean().meta({ description: "The latest run's human verdict is fail" }),
+        }),
+      )
+      .meta({ description: "The questions of the page after the filters, in the oldest run's order" }),
+    page: z.object({
+      offset: z.number().int(),
+      limit: z.number().int().nullable(),
+      total: z.number().int().meta({ description: "Questions left after the filters (all pages)" }),
+    }),
+  })
+  .meta({ id: "EvalCompareMany" });
+
+/** Either form's answer: `runA`/`runB` for run_a + run_b, `runs` for the many-run form. */
+export const CompareAnyOut = z.union([CompareOut, CompareManyOut]);
+
+/** A set's runs over time (server/eval/reports/trend.ts). */
+export const TrendOut = z
+  .object({
+    set: z.object({ id: z.string(), name: z.string(), kind: z.enum(SET_KINDS), agentId: z.string() }),
+    series: z
+      .array(
+        z.object({
+          setVersion: z.number().int(),
+          tier: z.enum(TIERS),
+          points: z.array(
+            z.object({
+              runId: z.string(),
+              shortId: z.string(),
+              createdAt: date,
+              status: z.string(),
+              mode: z.string(),
+              workflowVersion: z.number().int().meta({ description: "The agent version the run answered with" }),
+              questions: z.number().int(),
+              pass: z.number().int().meta({ description: "Human-confirmed passes" }),
+              n: humanN,
+              rate: z.number().nullable().meta({ description: "pass / n; null when nothing is judged yet" }),
+              interval: IntervalOut,
+            }),
+          ),
+        }),
+      )
+      .meta({ description: "One series per set version and tier, each run a point, oldest first" }),
+    runs: z.number().int().meta({ description: "Runs counted (every series' points)" }),
+  })
+  .meta({ id: "EvalSetTrend" });
 
 const usageNumbers = {
   runs: z.number().int(),

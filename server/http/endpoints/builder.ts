@@ -123,20 +123,12 @@ export const builderAddVersion = rest(op.builderAddVersion, {
   },
 });
 
-/** Hand-written: REST answers `{ items }`, the canvas' tRPC procedure an array (server/agents/operations.ts says why). */
-export const builderListVersions = defineEndpoint({
+export const builderListVersions = rest(op.builderListVersions, {
   ...auth,
   method: "GET",
   path: "/api/builder/agents/{id}/versions",
-  operationId: "builderListVersions",
   summary: "An agent's versions, newest first",
-  permission: "builder.read",
-  params: AgentParams,
-  responses: {
-    200: { description: "Versions", schema: z.object({ items: z.array(VersionMetaOut) }) },
-    404: { description: "No such agent", schema: ErrorOut },
-  },
-  handler: async ({ db, params }) => ({ status: 200, body: { items: await listVersions(db, params.id) } }),
+  responses: { 200: "Versions", 404: { description: "No such agent", schema: ErrorOut } },
 });
 
 export const builderGetVersion = rest(op.builderGetVersion, {
