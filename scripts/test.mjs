@@ -3,7 +3,7 @@
 //   lint and format (Biome), first and alone (two seconds)
 //   then at once: unit tests (vitest, no server), db:check (schema and migrations in sync), the sample app's
 //     acceptance, and the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources
-//     in the tree); the three beside the build at a lower priority, since the build is on the critical path
+//     in the tree)
 //   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two
 //     processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts) and Playwright in
 //     Debian's Chromium against the production build
@@ -29,7 +29,7 @@ const results = [];
  * Alone (no `prefix`) its output goes straight through; beside other commands each of its lines is prefixed with
  * `[prefix]`, so stages that run at once stay readable.
  */
-function run(name, cmd, args, env = {}, prefix = undefined, nice = 0) {
+function run(name, cmd, args, env = {}, prefix = undefined) {
   const started = Date.now();
   if (!prefix) console.log(`\n=== ${name} ===`);
   else console.log(`[${prefix}] === ${name} ===`);
@@ -40,13 +40,6 @@ function run(name, cmd, args, env = {}, prefix = undefined, nice = 0) {
       stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit",
       env: { ...process.env, ...env },
     });
-    if (nice) {
-      try {
-        os.setPriority(child.pid, nice); // the runner and every process it starts from now on (they inherit it)
-      } catch {
-        /* not allowed here: the stage runs at normal priority */
-      }
-    }
     if (prefix) {
       for (const [from, to] of [
         [child.stdout, process.stdout],
@@ -157,10 +150,9 @@ async function stages(...list) {
   const together = active.length > 1 || overlapping;
   if (together) console.log(`\n=== ${active.map(([name]) => name).join(" + ")} at once ===`);
   const done = await Promise.all(
-    active.map(async ([name, fn, options = {}]) => {
+    active.map(async ([name, fn]) => {
       const prefix = together ? name : undefined;
-      const nice = overlapping ? (options.nice ?? 0) : 0;
-      const r = await fn((label, cmd, args, env) => run(label, cmd, args, env, prefix, nice), prefix);
+      const r = await fn((label, cmd, args, env) => run(label, cmd, args, env, prefix), prefix);
       const c = r.counts ?? { passed: r.ok ? 1 : 0, failed: r.ok ? 0 : 1, skipped: 0 };
       if (!r.ok && c.failed === 0) c.failed = 1; // a crashed runner counts as a failure
       const cpu = r.cpu === null || r.cpu === undefined ? null : r.cpu.toFixed(0);
@@ -303,12 +295,8 @@ await stages(lint);
 // for most of the run.
 overlapping =
   [unit, dbCheck, build, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
-// The build is on the critical path (build, then integration and the browser), the stages beside it are not: they run
-// at a lower priority (nice 5), so the build gets the cores it can use and they take what is left, then go on beside
-// integration and the browser, which mostly wait (README, Testing, has the figures).
-const besideBuild = (stage) => [...stage, { nice: 5 }];
 await Promise.all([
-  stages(...[unit, dbCheck, ...(hasSampleApp ? [sampleApp] : [])].map(besideBuild)),
+  stages(unit, dbCheck, ...(hasSampleApp ? [sampleApp] : [])),
   (async () => {
     await stages(build);
     built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
