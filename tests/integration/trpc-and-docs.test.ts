@@ -82,7 +82,8 @@ for (const server of shapeServers()) {
     it("each operation's description in the served document is the one its declaration carries", async () => {
       const res = await api(server, "GET", "/api/openapi.json", { token: null });
       const described = ENDPOINTS.filter((e) => "operation" in e && (e as RestEndpoint).operation.description);
-      expect(described.length).toBeGreaterThan(50);
+      // which operations must carry a description is server/http/openapi.test.ts's rule; here: each is served as declared
+      expect(described.length).toBeGreaterThan(0);
       for (const e of described as RestEndpoint[]) {
         const served: string = res.body.paths[e.path][e.method.toLowerCase()].description;
         expect(served.startsWith(e.operation.description ?? ""), e.operationId).toBe(true);

@@ -9,7 +9,8 @@ import type { RunRow } from "../types";
 
 /**
  * The one runs table, for the runs tab (a run's page, the bar shows answered) and the annotation tab (the run's
- * queue, the bar shows judged). Five columns that all fit at 1024 px beside the navigation: Run IDs on one line, long
+ * queue, the bar shows judged). Five columns (six in the runs tab, whose first picks runs to compare) that all fit at
+ * 1024 px beside the navigation: Run IDs on one line, long
  * set names wrap; the mode and tier sit under the status, what is judged under the bar. Narrower, the table scrolls
  * sideways inside its focusable region, never the page.
  */
