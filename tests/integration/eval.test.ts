@@ -420,7 +420,7 @@ for (const server of servers()) {
       const waveBad = await cli("check_eval_wave_c_size", ["--set-id", small.set.id, "--json"], env);
       expect(waveBad.code).toBe(1);
       expect(JSON.parse(waveBad.stdout).problems).toHaveLength(3);
-    });
+    }, 300_000); // a limit, not a measure: the walkthrough ran past 180 s on PGlite with the whole suite at load 20
 
     it("gate CLI: a regression-pool run never passes; exit 2 on usage, bad token, unknown run, no server", async () => {
       const { versionId } = await frozenSet(server, agentId, {
