@@ -1,4 +1,6 @@
+import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import type { AppRouter } from "@/server/api/root";
 import { ENDPOINTS } from "@/server/http/endpoints";
 import { api, servers, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
@@ -119,6 +121,31 @@ for (const server of servers()) {
       expect((await (await me(third)).json()).result.data.role).toBe("viewer");
       await admin.admin.users.update.mutate({ id: user.id, disabled: true });
       expect((await me(third)).status).toBe(401);
+    });
+
+    it("an admin who changes another person's password or role in the browser keeps their own session; that person's sessions end (issue 28, item 4)", async () => {
+      const email = `others-${Date.now()}@example.com`;
+      const user = await trpc(server).admin.users.create.mutate({ email, password: "password-one", role: "builder" });
+      // the admin's own browser session does the change, through the tRPC face the Settings page uses
+      const adminCookie = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const asAdmin = createTRPCClient<AppRouter>({
+        links: [httpLink({ url: `${server.url}/api/trpc`, headers: () => ({ cookie: adminCookie }) })],
+      });
+      const me = (cookie: string) => fetch(`${server.url}/api/trpc/me`, { headers: { cookie } });
+      const theirs = await signIn(server.url, email, "password-one");
+      const theirOther = await signIn(server.url, email, "password-one"); // a second browser of theirs
+      await asAdmin.admin.users.update.mutate({ id: user.id, password: "password-two" });
+      expect((await me(theirs)).status).toBe(401);
+      expect((await me(theirOther)).status).toBe(401);
+      expect((await me(adminCookie)).status).toBe(200);
+      const again = await signIn(server.url, email, "password-two");
+      await asAdmin.admin.users.update.mutate({ id: user.id, role: "annotator" });
+      expect((await me(again)).status).toBe(401);
+      expect((await me(adminCookie)).status).toBe(200);
+      // the same role given again is no change: the session it would end stays
+      const last = await signIn(server.url, email, "password-two");
+      await asAdmin.admin.users.update.mutate({ id: user.id, role: "annotator" });
+      expect((await me(last)).status).toBe(200);
     });
 
     it("a wrong password does not sign in", async () => {

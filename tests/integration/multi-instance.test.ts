@@ -9,7 +9,7 @@ import {
 } from "../../scripts/lib/app-server";
 import { LOCKS } from "../../server/db/locks";
 import { startFakeLlmServer, type FakeLlmServer } from "../../server/llm/testing";
-import { api, minimalWorkflow, ok, signIn } from "./client";
+import { api, minimalWorkflow, ok, signIn, trpc } from "./client";
 
 /**
  * Two instances started at the same moment on one fresh PostgreSQL database, as a user scales out behind a load
@@ -69,6 +69,19 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     const me = await fetch(`${b!.url}/api/trpc/me`, { headers: { cookie } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { result: { data: { role: string } } }).result.data.role).toBe("admin");
+    // a new password set through A ends the person's session on B at once; the admin's own session stays (issue 28, item 4)
+    const email = `mi-${Date.now()}@example.com`;
+    const person = await trpc(a!).admin.users.create.mutate({ email, password: "password-one", role: "viewer" });
+    const theirs = await signIn(b!.url, email, "password-one");
+    expect((await fetch(`${b!.url}/api/trpc/me`, { headers: { cookie: theirs } })).status).toBe(200);
+    const changed = await fetch(`${a!.url}/api/trpc/admin.users.update`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ id: person.id, password: "password-two" }),
+    });
+    expect(changed.status).toBe(200);
+    expect((await fetch(`${b!.url}/api/trpc/me`, { headers: { cookie: theirs } })).status).toBe(401);
+    expect((await fetch(`${b!.url}/api/trpc/me`, { headers: { cookie } })).status).toBe(200);
     // one database: an agent made through A is listed by B
     const made = await api(a!, "POST", "/api/builder/agents", {
       body: { name: `mi-${Date.now()}`, workflow: minimalWorkflow() },
