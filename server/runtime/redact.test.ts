@@ -176,4 +176,51 @@ describe("one redaction for everything a run stores", () => {
       note: "see https://x.example/cb?access_token=%5Bredacted%5D&page=2",
     });
   });
+
+  it("issue 28: headers echoed as text, bearer tokens in text, credentials in a url fragment; prose kept", () => {
+    const on = redactPolicyFrom({});
+    const r = new RunRedactor(on);
+    // an API that echoes its request headers as plain text (the trace's answer templated {{http_1.result}})
+    const echoed = [
+      "POST /echo HTTP/1.1",
+      "authorization: Bearer sk-echo-text-1",
+      "x-api-key: xk-text-12345",
+      "X-Pin: 4321",
+      "Cookie: sid=ck-text-999; theme=dark",
+      "content-type: text/plain",
+    ].join("\n");
+    expect(r.output(echoed)).toBe(
+      [
+        "POST /echo HTTP/1.1",
+        "authorization: [redacted]",
+        "x-api-key: [redacted]",
+        "X-Pin: [redacted]",
+        "Cookie: [redacted]",
+        "content-type: text/plain",
+      ].join("\n"),
+    );
+    // a bearer token anywhere in text; its value is then replaced wherever else the run stored it
+    expect(r.output({ note: "called with Bearer abc123def456ghi" })).toEqual({
+      note: `called with Bearer ${REDACTED}`,
+    });
+    expect(r.value("the token abc123def456ghi again")).toBe(`the token ${REDACTED} again`);
+    expect(r.secrets.has("sk-echo-text-1")).toBe(true);
+    expect(r.secrets.has("xk-text-12345")).toBe(true);
+    // an OAuth implicit grant's fragment
+    expect(redactUrl("https://x.example/cb#access_token=frag-tok-1&state=ok", on)).toBe(
+      "https://x.example/cb#access_token=%5Bredacted%5D&state=ok",
+    );
+    // a form value is also searched for as it was sent (percent-encoded)
+    r.step("http", { body: "user=ada&password=p%40ss%2Bw0rd" });
+    expect(r.value("raw body user=ada&password=p%40ss%2Bw0rd and decoded p@ss+w0rd")).toBe(
+      `raw body user=ada&password=${REDACTED} and decoded ${REDACTED}`,
+    );
+    // prose with a credential's word before a colon is not a credential, nor is "Bearer" before a word
+    for (const text of [
+      "Password: at least 8 characters, one digit",
+      "Token: see the settings page",
+      "The Bearer instrument is a note",
+    ])
+      expect(r.output(text), text).toBe(text);
+  });
 });

@@ -124,6 +124,19 @@ function collect(value: unknown, found: Set<string> | undefined, depth = 0): voi
   }
 }
 
+/** Replaces the values of credential-named parameters (and an OAuth `code`) in place; true when any was. */
+function redactParams(params: URLSearchParams, policy: RedactPolicy, found?: Set<string>): boolean {
+  let changed = false;
+  for (const k of new Set(params.keys())) {
+    if (isSecretName(k, policy) || (SECRET_QUERY_NAMES as readonly string[]).includes(k.toLowerCase())) {
+      for (const v of params.getAll(k)) collect(v, found);
+      params.set(k, REDACTED);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 /** A url with the values of credential-named query parameters (and any user:password) replaced. */
 export function redactUrl(url: string, policy: RedactPolicy, found?: Set<string>): string {
   if (!policy.enabled) return url;
@@ -153,10 +166,12 @@ export function redactUrl(url: string, policy: RedactPolicy, found?: Set<string>
     }
   });
   if (changed) u.pathname = segments.join("/");
-  for (const k of new Set(u.searchParams.keys())) {
-    if (isSecretName(k, policy) || (SECRET_QUERY_NAMES as readonly string[]).includes(k.toLowerCase())) {
-      for (const v of u.searchParams.getAll(k)) collect(v, found);
-      u.searchParams.set(k, REDACTED);
+  if (redactParams(u.searchParams, policy, found)) changed = true;
+  // a fragment in query form carries credentials too (an OAuth implicit grant: `#access_token=...&state=...`)
+  if (u.hash.includes("=")) {
+    const fragment = new URLSearchParams(u.hash.slice(1));
+    if (redactParams(fragment, policy, found)) {
+      u.hash = fragment.toString();
       changed = true;
     }
   }
@@ -222,7 +237,7 @@ function redactEmbedded(text: string, policy: RedactPolicy, depth: number, found
     const redacted = redactDeep(parsed, policy, depth + 1, found);
     return redacted === parsed ? text : JSON.stringify(redacted);
   }
-  if (!text.includes("=") || !FORM.test(text)) return text;
+  if (!text.includes("=") || !FORM.test(text)) return redactHeaderText(text, policy, found);
   let changed = false;
   const pairs = text.split("&").map((pair) => {
     const at = pair.indexOf("=");
@@ -237,10 +252,42 @@ function redactEmbedded(text: string, policy: RedactPolicy, depth: number, found
       v = decodeURIComponent(raw.replaceAll("+", " "));
     } catch {}
     collect(v, found);
+    if (v !== raw) collect(raw, found); // also as sent (`p%40ss+word`), should it appear encoded elsewhere
     changed = true;
     return `${pair.slice(0, at)}=${REDACTED}`;
   });
   return changed ? pairs.join("&") : text;
+}
+
+/**
+ * Header lines in text (`Authorization: Bearer ...`, `X-Api-Key: ...`, `Set-Cookie: ...`: an http response echoing
+ * its request as text) and bearer tokens anywhere in text. A line's value is redacted when its name is a credential's
+ * and the value is one token (or a scheme and a token; a cookie line whole): "Password: at least 8 characters" in
+ * prose is not a credential.
+ */
+const HEADER_LINE = /^([ \t]*[A-Za-z][\w.-]*[ \t]*:[ \t]*)(\S[^\r\n]*?)([ \t]*)$/gm;
+const SCHEME_VALUE = /^(?:bearer|basic|token|digest)\s+\S+$/i;
+const BEARER = /\b(Bearer\s+)([\w.~+/=-]{8,})/g;
+/** A value from prose is searched for elsewhere only when it looks like a token (a digit in it, or 16+ characters). */
+const TOKEN_LIKE = /\d|\S{16,}/;
+function redactHeaderText(text: string, policy: RedactPolicy, found?: Set<string>): string {
+  let out = text;
+  if (out.includes(":"))
+    out = out.replace(HEADER_LINE, (line, head: string, value: string, tail: string) => {
+      const name = head.slice(0, head.indexOf(":")).trim();
+      if (!secretName(name, policy)) return line;
+      const cookie = /cookie$/i.test(name);
+      if (!cookie && /\s/.test(value) && !SCHEME_VALUE.test(value)) return line;
+      if (TOKEN_LIKE.test(value)) collect(value, found);
+      return `${head}${REDACTED}${tail}`;
+    });
+  if (out.includes("Bearer"))
+    out = out.replace(BEARER, (match, scheme: string, token: string) => {
+      if (!TOKEN_LIKE.test(token)) return match;
+      collect(token, found);
+      return `${scheme}${REDACTED}`;
+    });
+  return out;
 }
 
 /** isSecretName, remembered per policy (the same field names recur in every step of every run). */

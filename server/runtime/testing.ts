@@ -40,6 +40,13 @@ export async function startWebhookServer(): Promise<WebhookServer> {
         res.end(JSON.stringify(value));
       };
       const q = (name: string) => url.searchParams.get(name);
+      if (url.pathname === "/echo-text" || url.pathname.startsWith("/echo-text/")) {
+        // the request as text (request line, header lines, body): an API that echoes credentials in plain text
+        const lines = [`${req.method} ${req.url} HTTP/1.1`];
+        for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        return res.end(`${lines.join("\n")}\n\n${body}`);
+      }
       switch (url.pathname) {
         case "/health":
           return json(200, { status: "ok" });

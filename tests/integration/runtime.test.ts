@@ -14,6 +14,14 @@ async function createAgent(server: ServerInfo, workflow: unknown, name = `runtim
   return res.body.agent.id as string;
 }
 
+/** A start node with one required string output, `query`. */
+const QUERY_START = {
+  id: "start",
+  type: "start",
+  config: { outputs: [{ name: "query", type: "string", required: true }] },
+  position: { x: 0, y: 0 },
+};
+
 /** start(scene, query) -> http_1 GET /api/dishes (relative: WEBHOOK_BASE_URL) -> llm_1 -> end with a payload. */
 function dishesWorkflow() {
   return {
@@ -251,12 +259,7 @@ for (const server of servers()) {
 
       const code = {
         nodes: [
-          {
-            id: "start",
-            type: "start",
-            config: { outputs: [{ name: "query", type: "string", required: true }] },
-            position: { x: 0, y: 0 },
-          },
+          { ...QUERY_START, config: { ...QUERY_START.config } as Record<string, unknown> },
           {
             id: "code_1",
             type: "code",
@@ -287,12 +290,7 @@ for (const server of servers()) {
     it("text a node produces that PostgreSQL cannot store (a code node returning chr(0)): 200 and a stored trace, through test-run and chat", async () => {
       const workflow = {
         nodes: [
-          {
-            id: "start",
-            type: "start",
-            config: { outputs: [{ name: "query", type: "string", required: true }] },
-            position: { x: 0, y: 0 },
-          },
+          QUERY_START,
           {
             id: "code_1",
             type: "code",
@@ -378,6 +376,110 @@ for (const server of servers()) {
       expect(trace.body.steps.find((s: { nodeId: string }) => s.nodeId === "end").output.output).toBe(
         "hello [redacted]",
       );
+    });
+
+    it("issue 28: an agent whose http nodes call an echo server stores no secret anywhere a viewer reads (GET /api/traces/{id}): answer, payload, steps, input", async () => {
+      const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.aXQtc2lnbmF0dXJl";
+      const node = (id: string, config: Record<string, unknown>) => ({
+        id,
+        type: "http",
+        config,
+        position: { x: 1, y: 0 },
+      });
+      const workflow = {
+        nodes: [
+          QUERY_START,
+          // headers by names inside and outside the first list, query values, a JSON body given as a string
+          node("http_1", {
+            url: "/echo?sig=it-sigq-1&code=it-code-1&signature=it-sgq-1&access_token=it-atq-1&page=2",
+            method: "POST",
+            headers: {
+              Authorization: "Bearer it-bearer-secret-1",
+              "x-api-key": "it-xkey-secret-1",
+              Authentication: "it-authn-1",
+              "X-JWT": "it-jwthdr-1",
+              "X-Passkey": "it-passkey-1",
+              "X-Pin": "it-pin-1234",
+              "X-Sig": "it-sighdr-1",
+              "content-type": "application/json",
+            },
+            body: '{"password":"it-pw-json-1","note":"ok"}',
+          }),
+          // a form body given as a string
+          node("http_2", {
+            url: "/echo",
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: "user=ada&password=it-pw-form-1",
+          }),
+          // tokens in the url path, echoed back as plain text with the request's headers
+          node("http_3", {
+            url: `/echo-text/reset-password/8f3a9c1b2d77/${jwt}`,
+            method: "GET",
+            headers: { "X-Api-Key": "it-xkey-text-1" },
+          }),
+          {
+            id: "end",
+            type: "end",
+            config: {
+              // the answer templates the echoed headers and repeats a secret in prose (by value)
+              output:
+                "{{start.query}}: {{http_1.result.headers}} / {{http_3.result}} / key {{http_1.result.headers.x-api-key}}",
+              payload: { echoed: "{{http_1.result}}", form: "{{http_2.result.body}}", keep: "dinner" },
+            },
+            position: { x: 4, y: 0 },
+          },
+        ],
+        edges: [
+          { source: "start", target: "http_1" },
+          { source: "http_1", target: "http_2" },
+          { source: "http_2", target: "http_3" },
+          { source: "http_3", target: "end" },
+        ],
+      };
+      const id = await createAgent(server, workflow);
+      await api(server, "POST", `/api/builder/agents/${id}/publish`, { body: { version: 1 } });
+      const chat = await api(server, "POST", `/api/agents/${id}/chat`, { body: { message: `echo ${Date.now()}` } });
+      expect(chat.status, chat.text).toBe(200);
+      // the caller gets the answer and payload whole
+      expect(chat.body.answer).toContain("it-bearer-secret-1");
+      expect(chat.body.answer).toContain("it-xkey-text-1");
+      expect(chat.body.payload.form).toBe("user=ada&password=it-pw-form-1");
+      const trace = await api(server, "GET", `/api/traces/${chat.body.traceId}`, {
+        token: await tokenWithRole(server, "viewer"),
+      });
+      expect(trace.status, trace.text).toBe(200);
+      expect(trace.body.steps.map((s: { status: string }) => s.status)).toEqual(Array(5).fill("succeeded"));
+      const stored = JSON.stringify(trace.body);
+      for (const secret of [
+        "it-bearer-secret-1",
+        "it-xkey-secret-1",
+        "it-authn-1",
+        "it-jwthdr-1",
+        "it-passkey-1",
+        "it-pin-1234",
+        "it-sighdr-1",
+        "it-sigq-1",
+        "it-code-1",
+        "it-sgq-1",
+        "it-atq-1",
+        "it-pw-json-1",
+        "it-pw-form-1",
+        "it-xkey-text-1",
+        "8f3a9c1b2d77",
+        jwt,
+      ])
+        expect(stored, secret).not.toContain(secret);
+      // what is not a credential stays readable
+      const step = (nodeId: string) => trace.body.steps.find((s: { nodeId: string }) => s.nodeId === nodeId);
+      expect(step("http_1").input.body).toBe('{"password":"[redacted]","note":"ok"}');
+      expect(step("http_1").input.url).toContain("page=2");
+      expect(step("http_2").input.body).toBe("user=ada&password=[redacted]");
+      expect(step("http_3").input.url).toContain("/echo-text/reset-password/[redacted]/[redacted]");
+      expect(trace.body.payload).toMatchObject({ form: "user=ada&password=[redacted]", keep: "dinner" });
+      expect(trace.body.answer).toMatch(/"authorization":"(Bearer )?\[redacted\]"/);
+      expect(trace.body.answer).toMatch(/^x-api-key: \[redacted\]$/im);
+      expect(trace.body.answer).toContain("key [redacted]");
     });
 
     it("bad input: 4xx with the one error shape", async () => {
