@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IdParam, VersionNumber, VersionParam } from "../core/params";
+import { CursorParam, IdParam, VersionNumber, VersionParam } from "../core/params";
 import type { Db } from "../db/client";
 import { Prisma } from "../db/generated/client";
 import { isFrozenViolation } from "../db/triggers";
@@ -42,7 +42,7 @@ export const ListAgentsQuery = z.object({
       "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name",
   }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
+  cursor: CursorParam,
 });
 
 export type ProvisionOptions = { webhookBaseUrl?: string };

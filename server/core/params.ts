@@ -115,6 +115,15 @@ export function dayRangeQuery<S extends z.ZodRawShape>(shape: S, opts: { bounded
   });
 }
 
+/**
+ * The `cursor` of every list, one rule: the previous page's `nextCursor` given back as it came, 1 to 64 characters
+ * (and storable text, like every input); anything else is 400 REQUEST_INVALID. A list whose cursor has a form of its
+ * own narrows `Cursor` (the leads: `<instant>_<trace id>`, an instant both JavaScript and PostgreSQL hold); an id
+ * cursor that names no row is an empty page. The fuzz test sends every list's cursor hostile values.
+ */
+export const Cursor = z.string().min(1).max(64);
+export const CursorParam = Cursor.optional().meta({ description: "nextCursor of the previous page" });
+
 /** A cursor page of `item`s: `{ items, nextCursor }` (null on the last page). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -65,6 +65,25 @@ function inputSchemas(op: Operation): Array<{ schema: unknown; at: string }> {
   ];
 }
 
+describe("every list's cursor is one rule (issue 28, item 8)", () => {
+  it("each `cursor` query parameter is an optional string of 1 to 64 characters (server/core/params.ts Cursor)", () => {
+    const cursors = operations.flatMap(({ name, op }) =>
+      (op.parameters ?? []).filter((p) => p.in === "query" && p.name === "cursor").map((p) => ({ name, p })),
+    );
+    expect(cursors.length).toBeGreaterThanOrEqual(9);
+    for (const { name, p } of cursors) {
+      expect(p.required ?? false, name).toBe(false);
+      expect(p.schema, name).toMatchObject({ type: "string", minLength: 1, maxLength: 64 });
+    }
+    // the leads' cursor narrows it to its form: an instant from 1970 to 9999, then the trace id
+    const leads = cursors.find((c) => c.name === "GET /api/eval/online/leads")!;
+    const pattern = new RegExp(String(leads.p.schema?.pattern));
+    expect(pattern.test("2026-01-10T00:00:00.000Z_cm1")).toBe(true);
+    for (const bad of ["0000-01-01T00:00:00.000Z_x", "-271821-04-20T00:00:00.000Z_x", "2026-01-10T00:00:00.000Z_"])
+      expect(pattern.test(bad), bad).toBe(false);
+  });
+});
+
 describe("every integer a REST input takes is bounded by the database's 32-bit integer", () => {
   it("walks the documented input schemas of every operation and finds no integer without a bound within MAX_DB_INT", () => {
     const unbounded: string[] = [];

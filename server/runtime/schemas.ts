@@ -1,6 +1,6 @@
 /** Request and response schemas of the runtime faces (REST, tRPC, OpenAPI). */
 import { z } from "zod";
-import { IdParam } from "../core/params";
+import { CursorParam, IdParam } from "../core/params";
 import { EXECUTION_MODES, EXECUTION_SOURCES, TRACE_STATUSES } from "./types";
 import { workflowField } from "../workflow";
 
@@ -81,7 +81,7 @@ export const TracesQuery = z.object({
     .optional()
     .meta({ description: "Only traces with a feedback score <= this" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(64).optional().meta({ description: "nextCursor from the previous page" }),
+  cursor: CursorParam,
 });
 
 export const FeedbackInput = z.object({

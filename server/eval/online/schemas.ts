@@ -2,7 +2,7 @@
  * The online feedback loop (leads, the regression pool, the board): vocabulary, inputs and outputs. Pure: no I/O.
  */
 import { z } from "zod";
-import { IdParam, dayRangeQuery } from "../../core/params";
+import { Cursor, IdParam, dayRangeQuery } from "../../core/params";
 import { EVAL_LIMITS } from "../limits";
 import { EvalSampleOut } from "../sets/schemas";
 import { GUARDRAIL_FLAGS } from "../suggestions/schemas";
@@ -257,10 +257,7 @@ export const LeadsQuery = dayRangeQuery(
   {
     ...leadFilters,
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z
-      .string()
-      .max(80)
-      .regex(/^(?:19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T[\d:.]+Z_.+$/, "is not a nextCursor of this list")
+    cursor: Cursor.regex(/^(?:19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T[\d:.]+Z_.+$/, "is not a nextCursor of this list")
       .optional()
       .meta({ description: "nextCursor of the previous page (`<ISO instant from 1970 to 9999>_<trace id>`)" }),
   },

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { CostOut } from "../../core/prices";
 import { inlineJsonSchema } from "../../core/json-schema";
-import { DbInt, IdParam, QueryFlag, VersionNumber } from "../../core/params";
+import { CursorParam, DbInt, IdParam, QueryFlag, VersionNumber } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
 import { SET_KINDS, TurnSchema } from "../sets/schemas";
 import { AssertionSchema, SuggestionOut } from "../suggestions/schemas";
@@ -91,7 +91,7 @@ export const ListRunsQuery = z.object({
     description: "Only runs with failed items that have no Bad Case yet (progress.unfiledFails > 0)",
   }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(64).optional(),
+  cursor: CursorParam,
 });
 
 export const PastedAnswer = z
@@ -145,7 +145,7 @@ export const ListItemsQuery = z.object({
     .optional()
     .meta({ description: "Text in the question or the sample key (case-insensitive)" }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  cursor: z.string().max(64).optional(),
+  cursor: CursorParam,
 });
 
 /** The queue's filters without paging: where one item sits among the items they match (its neighbours). */

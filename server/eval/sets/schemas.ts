@@ -3,7 +3,7 @@
  * (the OpenAPI shapes; the services return exactly these fields). Pure: no I/O.
  */
 import { z } from "zod";
-import { IdParam, VersionNumber, VersionParam } from "../../core/params";
+import { CursorParam, IdParam, VersionNumber, VersionParam } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
 import { AssertionSchema, AssertionsSchema } from "../suggestions/schemas";
 
@@ -128,7 +128,7 @@ export const ListSetsQuery = z.object({
   agentId: z.string().max(64).optional(),
   kind: z.enum(SET_KINDS).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(64).optional(),
+  cursor: CursorParam,
 });
 
 export const CreateVersionInput = z
@@ -164,7 +164,7 @@ export const ListSamplesQuery = z.object({
     .max(L.maxSamplesPerVersion)
     .default(L.maxSamplesPerVersion)
     .meta({ description: "Page size (default: the whole version)" }),
-  cursor: z.string().max(64).optional(),
+  cursor: CursorParam,
 });
 
 export const ImportFormat = z.enum(["json", "jsonl", "csv"]);

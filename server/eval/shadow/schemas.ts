@@ -4,7 +4,7 @@
  * ./operations.ts (shown in /docs) and server/eval/behaviour.md, "Intent shadow".
  */
 import { z } from "zod";
-import { IdParam, VersionNumber, dayRangeQuery } from "../../core/params";
+import { CursorParam, dayRangeQuery, IdParam, VersionNumber } from "../../core/params";
 import { workflowField } from "../../workflow";
 import { FindingOut } from "../../agents/schemas";
 
@@ -74,7 +74,7 @@ export const DisagreementsQuery = dayRangeQuery(
       .min(1)
       .max(SHADOW_LIMITS.maxDisagreementsPage)
       .default(SHADOW_LIMITS.disagreementsPage),
-    cursor: z.string().min(1).max(64).optional().meta({ description: "nextCursor of the previous page" }),
+    cursor: CursorParam,
   },
   { bounded: false },
 );

@@ -2,7 +2,7 @@
  * Verdicts and Bad Cases: attributions, statuses, path parameters, inputs and outputs. Pure: no I/O.
  */
 import { z } from "zod";
-import { DbInt, IdParam } from "../../core/params";
+import { CursorParam, DbInt, IdParam } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
 
 const date = z.iso.datetime();
@@ -121,7 +121,7 @@ export const ListBadCasesQuery = z.object({
     .optional()
     .meta({ description: "Business scenario: the item's classification, else the sample's (as the list shows it)" }),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(64).optional(),
+  cursor: CursorParam,
 });
 
 export const VerdictOut = z
