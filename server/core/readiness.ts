@@ -1,7 +1,7 @@
 /**
  * Readiness, kept apart from liveness: the process answers (`/api/health`, liveness) before it may take traffic;
- * `/api/health/ready` is 200 only once start-up work is done (migrations applied, access bootstrapped, the sweep of
- * interrupted traces, the evaluation worker started). A load balancer routes by readiness and restarts by liveness.
+ * `/api/health/ready` is 200 only once every start-up step is done (migrations applied, access bootstrapped, the sweep of
+ * interrupted traces, the evaluation worker started, the sample agent seeded where FLOWBENCH_SEED_SAMPLE_AGENT is on). A load balancer routes by readiness and restarts by liveness.
  * Kept on globalThis: the start-up code (instrumentation) and the route handlers are separate bundles in one process.
  */
 export type Readiness = { state: "starting" | "ready" | "failed"; since: string; detail?: string };

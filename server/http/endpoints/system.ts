@@ -43,7 +43,7 @@ export const ready = defineEndpoint({
   operationId: "healthReady",
   summary: "Readiness: may this instance take traffic? (no auth)",
   description:
-    "200 only after start-up work is done on this instance (pending migrations applied, another instance's migration waited for, access bootstrapped, interrupted traces swept, the evaluation worker started) and while its database answers; 503 with status starting or failed before that. Route a load balancer's traffic by this; use GET /api/health for liveness.",
+    "200 only after start-up work is done on this instance (pending migrations applied, another instance's migration waited for, access bootstrapped, interrupted traces swept, the evaluation worker started, and with FLOWBENCH_SEED_SAMPLE_AGENT=on the sample agent seeded: detail `seeding the sample agent` meanwhile; a failed seed is logged and does not hold readiness) and while its database answers; 503 with status starting or failed before that. Route a load balancer's traffic by this; use GET /api/health for liveness.",
   tag: "System",
   auth: "none",
   responses: {
