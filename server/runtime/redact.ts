@@ -265,7 +265,7 @@ function redactEmbedded(text: string, policy: RedactPolicy, depth: number, found
  * and the value is one token (or a scheme and a token; a cookie line whole): "Password: at least 8 characters" in
  * prose is not a credential.
  */
-const HEADER_LINE = /^([ \t]*[A-Za-z][\w.-]*[ \t]*:[ \t]*)(\S[^\r\n]*?)([ \t]*)$/gm;
+const HEADER_LINE = /^([ \t]*[A-Za-z][\w.-]*[ \t]*:[ \t]*)([^\r\n]*)$/gm; // linear: no nested or lazy repeats
 const SCHEME_VALUE = /^(?:bearer|basic|token|digest)\s+\S+$/i;
 const BEARER = /\b(Bearer\s+)([\w.~+/=-]{8,})/g;
 /** A value from prose is searched for elsewhere only when it looks like a token (a digit in it, or 16+ characters). */
@@ -273,9 +273,11 @@ const TOKEN_LIKE = /\d|\S{16,}/;
 function redactHeaderText(text: string, policy: RedactPolicy, found?: Set<string>): string {
   let out = text;
   if (out.includes(":"))
-    out = out.replace(HEADER_LINE, (line, head: string, value: string, tail: string) => {
+    out = out.replace(HEADER_LINE, (line, head: string, rest: string) => {
       const name = head.slice(0, head.indexOf(":")).trim();
-      if (!secretName(name, policy)) return line;
+      const value = rest.trim();
+      if (!value || !secretName(name, policy)) return line;
+      const tail = rest.slice(rest.trimEnd().length);
       const cookie = /cookie$/i.test(name);
       if (!cookie && /\s/.test(value) && !SCHEME_VALUE.test(value)) return line;
       if (TOKEN_LIKE.test(value)) collect(value, found);
