@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { api, minimalWorkflow, servers, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, minimalWorkflow, servers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 const webhookUrl = inject("webhookUrl");
@@ -185,6 +185,22 @@ for (const server of servers()) {
       // the admin's own first turn only: the viewer's turn did not join the admin's conversation
       expect(a.body.answer).toContain("Context: 2 earlier messages");
       expect(a.body.answer).not.toContain("what did the admin say?");
+      // a browser session is its person's: the admin's signed-in browser is not the admin's token, and the admin's
+      // second browser continues the first one's conversation
+      const browser = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const inBrowser = (message: string, cookie: string) =>
+        api(server, "POST", `/api/agents/${id}/chat`, {
+          body: { message, sessionId },
+          token: null,
+          headers: { cookie },
+        });
+      const b1 = await inBrowser("typed in the browser", browser);
+      expect(b1.status, b1.text).toBe(200);
+      expect(b1.body.answer).not.toContain("earlier messages");
+      const otherBrowser = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const b2 = await inBrowser("and in another browser", otherBrowser);
+      expect(b2.body.answer).toContain("Context: 2 earlier messages");
+      expect((await chat("the token once more")).body.answer).toContain("Context: 4 earlier messages");
     });
 
     it("pipeline_live chat calls the owner's API (WEBHOOK_BASE_URL) and returns the structured payload; pipeline test runs make no request", async () => {
