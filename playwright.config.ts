@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { defineConfig, type Project } from "@playwright/test";
 
 // The e2e server's port: E2E_PORT, else a free one, chosen once in the runner's process and handed to its workers
@@ -26,7 +27,16 @@ const projects: Project[] = LONGEST_FIRST.map((name) => ({ name, testMatch: list
 projects.splice(2, 0, { name: "other", testIgnore: LONGEST_FIRST.map(listed) });
 
 /**
- * Acceptance in a real browser: Debian's Chromium (Playwright's own download does not work on these machines)
+ * The browser: Debian's Chromium headless shell (package chromium-headless-shell, the browser Playwright itself uses
+ * for headless Chromium), else Debian's full Chromium; CHROMIUM_PATH names another. The same engine and rendering as
+ * the full browser without its user interface: measured on two spec files with the server, 61 CPU s against 74.
+ */
+const BROWSER =
+  process.env.CHROMIUM_PATH ??
+  (fs.existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : "/usr/bin/chromium");
+
+/**
+ * Acceptance in a real browser: Debian's Chromium (above; Playwright's own download does not work on these machines)
  * against the production build on a fresh embedded database, signed in through the real login page.
  */
 export default defineConfig({
@@ -48,7 +58,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: BROWSER,
       args: [
         "--no-sandbox",
         "--disable-gpu",

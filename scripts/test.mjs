@@ -209,7 +209,7 @@ const unit = [
       "--project",
       "unit",
       "--project",
-      "unit-pure",
+      "unit-isolated",
       ...vitestJson(file),
     ]);
     return { ...r, counts: vitestCounts(file) };
