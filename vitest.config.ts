@@ -46,7 +46,7 @@ const unitLimits = { testTimeout: 90_000, hookTimeout: 120_000 };
 // raw SQL, the job queue, several instances) runs in both legs; auth.test.ts and trpc-and-docs.test.ts hold both kinds.
 const file = (name: string) => `tests/integration/${name}.test.ts`;
 const integrationExclude: Record<string, string[]> = {
-  pglite: [file("multi-instance"), file("fuzz")],
+  pglite: [file("multi-instance"), file("fuzz"), file("readiness")],
   postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies")],
 };
 
