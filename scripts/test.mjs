@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite; each stage starts as soon as what it needs is done, beside the others:
 //   lint and format (Biome), first and alone (two seconds)
-//   then at once: the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in
-//     the tree), db:check (schema and migrations in sync) and the sample app's acceptance
-//   once the build is done, at once: unit tests (vitest, no server), integration tests over real HTTP (the PGlite and
-//     the PostgreSQL leg, each in two processes; the HTTP-shape suites run in one leg only: integrationExclude in
-//     vitest.config.ts) and Playwright in Debian's Chromium headless shell against the production build
+//   then at once: unit tests (vitest, no server), db:check (schema and migrations in sync), the sample app's
+//     acceptance, and the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources
+//     in the tree)
+//   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two
+//     processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts) and Playwright in
+//     Debian's Chromium against the production build
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -288,20 +289,18 @@ const e2e = [
 ];
 
 await stages(lint);
-// The build first, with the machine to itself but for the two small stages that need no build (db:check, the sample
-// app's acceptance); then the unit tests, the integration tests and the browser at once. The build is the one stage
-// everything after it waits for, and it is CPU-bound (about 200 CPU s on 2 cores), while the integration and browser
-// stages mostly wait (runs being answered, pages settling, servers polled): at b53ab93 they used about one core of two
-// for 770 s. The unit tests (about 300 CPU s) ran beside the build and slowed it to 300 s; beside the integration and
-// browser stages they fill the idle core instead. A build that fails still lets the unit tests run.
+// Every stage starts as soon as what it needs is there, beside the others: the stages that need no build (unit, db:check,
+// the sample app's acceptance) beside the build, and the two that need it (integration, browser) beside each other once
+// it is done. Each mostly waits (PGlite, child processes, servers, a browser), so one after the other left a core idle
+// for most of the run.
 overlapping =
   [unit, dbCheck, build, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
 await Promise.all([
-  stages(dbCheck, ...(hasSampleApp ? [sampleApp] : [])),
+  stages(unit, dbCheck, ...(hasSampleApp ? [sampleApp] : [])),
   (async () => {
     await stages(build);
     built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
-    await stages(unit, integration, e2e);
+    await stages(integration, e2e);
   })(),
 ]);
 
