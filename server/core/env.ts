@@ -116,3 +116,11 @@ export function env(): Env {
   cached ??= parseEnv();
   return cached;
 }
+
+/**
+ * Forgets the parsed environment: the next env() reads process.env again. For tests that change the environment in
+ * a worker whose modules are shared between test files (vitest.config.ts; server/llm/testing.ts useModelServer).
+ */
+export function forgetEnv(): void {
+  cached = undefined;
+}

@@ -45,3 +45,8 @@ export function getLlmProvider(): LlmProvider {
   cached ??= createLlmProvider(llmSettingsFromEnv());
   return cached;
 }
+
+/** Forgets the provider: the next getLlmProvider() is made from env() again (tests: testing.ts useModelServer). */
+export function forgetLlmProvider(): void {
+  cached = undefined;
+}

@@ -9,6 +9,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { forgetEnv } from "../core/env";
+import { forgetLlmProvider } from "./index";
 
 export type FakeReply =
   | { kind: "ok"; text?: string; delayMs?: number }
@@ -139,4 +141,27 @@ export async function startFakeLlmServer(opts: FakeLlmOptions = {}): Promise<Fak
       server.close(() => resolve());
     });
   return state;
+}
+
+/**
+ * Makes `url` the app's model provider, as an operator would (OPENAI_BASE_URL and a key), until the returned function
+ * puts the environment back as it was. env() and the provider are read once per module instance and unit test files
+ * share their worker's modules (vitest.config.ts), so both are forgotten on the way in and on the way out: the next
+ * file in the worker sees the environment it started with.
+ */
+export function useModelServer(url: string): () => void {
+  const names = ["OPENAI_BASE_URL", "OPENAI_API_KEY"] as const;
+  const before = names.map((name) => [name, process.env[name]] as const);
+  process.env.OPENAI_BASE_URL = url;
+  process.env.OPENAI_API_KEY = "sk-local-test";
+  forgetEnv();
+  forgetLlmProvider();
+  return () => {
+    for (const [name, value] of before) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    forgetEnv();
+    forgetLlmProvider();
+  };
 }

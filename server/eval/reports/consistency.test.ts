@@ -1,3 +1,4 @@
+import { useModelServer } from "../../llm/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
@@ -53,6 +54,7 @@ describe("repeated answers (local model server, PGlite)", () => {
   let queue: EvalQueue;
   const calls = new Map<string, number>();
 
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     model = await startModelServer({
       reply: (q) => {
@@ -64,8 +66,7 @@ describe("repeated answers (local model server, PGlite)", () => {
           : "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
       },
     });
-    process.env.OPENAI_BASE_URL = model.url;
-    process.env.OPENAI_API_KEY = "sk-local-test";
+    restoreEnv = useModelServer(model.url);
     ({ db, target, close } = await createEvalTestDb());
     agentId = (await seedAgent(db, "Repeats agent")).id;
     queue = await EvalQueue.start({ db, target, worker: true, pollMs: 100, log: () => undefined });
@@ -76,6 +77,7 @@ describe("repeated answers (local model server, PGlite)", () => {
     registerEvalQueue(undefined);
     await close();
     await model.close();
+    restoreEnv();
   });
 
   it("repeats 1-5 for in-platform runs only (0, 6 and a pasted run with repeats are refused); the run keeps it", async () => {

@@ -1,3 +1,4 @@
+import { useModelServer } from "../../llm/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
@@ -37,10 +38,10 @@ describe("cost: the model price table turns stored tokens into money (local mode
   let agentId: string;
   let queue: EvalQueue;
 
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     model = await startModelServer();
-    process.env.OPENAI_BASE_URL = model.url;
-    process.env.OPENAI_API_KEY = "sk-local-test";
+    restoreEnv = useModelServer(model.url);
     ({ db, target, close } = await createEvalTestDb());
     agentId = (await seedAgent(db, "Cost agent")).id;
     queue = await EvalQueue.start({ db, target, worker: true, pollMs: 100, log: () => undefined });
@@ -51,6 +52,7 @@ describe("cost: the model price table turns stored tokens into money (local mode
     registerEvalQueue(undefined);
     await close();
     await model.close();
+    restoreEnv();
   });
 
   it("per run (answering and judging apart), per item and per day; a model without a price is named, never 0", async () => {

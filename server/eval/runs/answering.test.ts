@@ -1,3 +1,4 @@
+import { useModelServer } from "../../llm/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
@@ -32,10 +33,10 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     return q;
   };
 
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     model = await startModelServer({ delayMs: 250 });
-    process.env.OPENAI_BASE_URL = model.url;
-    process.env.OPENAI_API_KEY = "sk-local-test";
+    restoreEnv = useModelServer(model.url);
     ({ db, target, close } = await createEvalTestDb());
     agentId = (await seedAgent(db)).id;
   }, 60_000);
@@ -46,6 +47,7 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     registerEvalQueue(undefined);
     await close();
     await model.close();
+    restoreEnv();
   });
 
   it("answers every sample at the run's tier with bounded concurrency; multi-turn scripts play turn by turn; the LLM judge suggests", async () => {

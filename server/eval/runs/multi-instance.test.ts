@@ -1,3 +1,4 @@
+import { useModelServer } from "../../llm/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { DatabaseTarget } from "../../db/url";
@@ -26,11 +27,11 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
   let model: ModelServer;
   const queues: EvalQueue[] = [];
 
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     database = await createPostgresTestDatabase({ prefix: "flowbench_mi" });
     model = await startModelServer({ delayMs: 150 });
-    process.env.OPENAI_BASE_URL = model.url;
-    process.env.OPENAI_API_KEY = "sk-local-test";
+    restoreEnv = useModelServer(model.url);
     ({ db, target, close } = await createEvalTestDb(database.url));
   }, 60_000);
 
@@ -40,6 +41,7 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
     await close?.();
     await model?.close();
     await database?.drop();
+    restoreEnv();
   });
 
   it("share a run's items: both work on it, each item is answered exactly once", async () => {

@@ -1,3 +1,4 @@
+import { useModelServer } from "../../llm/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../db/generated/client";
 import type { Principal } from "../../auth/service";
@@ -35,10 +36,10 @@ describe("verifying a Bad Case: a platform run of a newer version with a human p
   let agentId: string;
   let setVersionId: string;
 
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     model = await startModelServer();
-    process.env.OPENAI_BASE_URL = model.url;
-    process.env.OPENAI_API_KEY = "sk-local-test";
+    restoreEnv = useModelServer(model.url);
     ({ db, close } = await createEvalTestDb());
     agentId = (await seedAgent(db)).id;
     ({ setVersionId } = await seedSet(db, { agentId, samples: questions(1) }));
@@ -46,6 +47,7 @@ describe("verifying a Bad Case: a platform run of a newer version with a human p
   afterAll(async () => {
     await close();
     await model.close();
+    restoreEnv();
   });
 
   /** A Bad Case found in a pasted run of agent version `version`: q001 answered badly and failed by a person. */
