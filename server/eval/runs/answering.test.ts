@@ -132,8 +132,11 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
 
     const q2 = await startQueue(); // the new process fails the orphaned jobs (-> retry) and resumes
     await waitFor("more answers", async () => (await getRun(db, run.id)).progress.answered >= answeredBefore.size + 3);
-    // a call in flight at the stop (the model answers after 250 ms; on a loaded machine the queue can sit between calls)
-    await waitFor("a model call in flight", async () => model.inflight > 0);
+    // a call certainly in flight at the stop: the next one the model gets is never answered (with every call answered
+    // after 250 ms, a stop slowed by a loaded machine found the calls it meant to cut off already answered, twice in CI)
+    const arrived = model.requests.length;
+    model.script.push({ kind: "hang" });
+    await waitFor("a model call that hangs", async () => model.requests.length > arrived && model.inflight > 0);
     await q2.stop({ drainMs: 0 }); // graceful but impatient: in-flight items are aborted, back to pending, retried later
     const afterStop = (await listItems(db, run.id, {})).items;
     expect(afterStop.some((i) => i.status === "answering")).toBe(false);
