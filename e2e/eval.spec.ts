@@ -49,7 +49,9 @@ function gateCli(runId: string): Promise<{ code: number; out: string }> {
 test("a release manager and an annotator take the gate set through a run, verdicts, the gate, a comparison and a Bad Case", async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  // a limit, not a measure: 186 s in a fresh-clone CI run at b53ab93; past 240 s on the same machine when its build
+  // took 265 CPU s instead of 201 (a slower host), with every stage beside it
+  test.setTimeout(420_000);
   await signIn(page);
 
   // /eval opens on the online feedback loop tab; the tabs are ARIA tabs
