@@ -7,11 +7,12 @@ const alias = { "@": path.resolve(import.meta.dirname) };
 const unitRoots = ["server", "components", "lib", "sample-app", "scripts"];
 /**
  * Unit files share their worker's modules (isolate: false): zod, Prisma's client, PGlite's WebAssembly and the Python
- * sandbox are loaded once per worker instead of once per file, which halves the unit stage's CPU time (28 database
+ * sandbox are loaded once per worker instead of once per file, which about halves what those files cost (28 database
  * files: 271 CPU s isolated, 142 shared, same tests passing). A file that changes what the next file in its worker
  * would see runs isolated instead, in a fresh process of its own (project "unit-isolated"): one that mocks modules,
- * stubs or assigns environment variables (`env()` is parsed once per module instance), stubs globals, fakes timers,
- * spies, or runs in a DOM. Found by reading each file (ISOLATING below), so a new file is placed without a list to
+ * stubs or assigns environment variables (`env()` is parsed once per module instance; a test that needs a model
+ * provider calls server/llm/testing.ts useModelServer, which puts both back), stubs globals, fakes timers, spies, or
+ * runs in a DOM. Found by reading each file (ISOLATING below), so a new file is placed without a list to
  * keep; ALSO_ISOLATED names files whose process-wide effect the pattern cannot see.
  */
 const ISOLATING =
