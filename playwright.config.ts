@@ -57,6 +57,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: "only-on-failure",
+    // as someone who asks for less motion: no transition is caught halfway by a screenshot or by axe's colour checks
+    // (app/globals.css honours it)
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: BROWSER,
       args: [

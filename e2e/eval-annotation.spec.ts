@@ -241,10 +241,15 @@ test("going back (K) and changing one's own verdict is no conflict, even before 
   page,
 }) => {
   await signIn(page);
+  // the next item's details are fetched ahead; wait for that answer rather than a fixed time (500 ms was not enough
+  // for the fetch at load 20-30 on the CI machine, and item 11 then never showed while the details were held back)
+  const aheadFetched = page.waitForResponse(
+    (r) => r.url().includes("eval.items.get") && decodeURIComponent(r.url()).includes(item[11]!) && r.ok(),
+  );
   await openItem(page, 10);
   await expect(shown(page)).toHaveText(question(10));
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
-  await page.waitForTimeout(500); // the next items' details are fetched ahead
+  await aheadFetched;
   // from here on the server's item details are held back: the page works from what it has
   const release = await holdItemDetails(page);
   await page.locator("body").press("p");

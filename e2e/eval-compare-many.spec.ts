@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations, SHOTS, signIn } from "./helpers";
+import { api, atBothSizes, SHOTS, SIZES, signIn } from "./helpers";
 
 /**
  * Issue 24, many runs and the trend, in the browser on data this file makes (an agent, a golden set, three pasted
  * runs of one frozen version with known verdicts): three runs are picked in the runs list and compared in the
  * question x run grid, whose filters (changed only, failing in the latest) and sticky question column and header work
  * by keyboard; the set page charts the pass rate over time with each run's interval as an error bar and the same
- * numbers in a table. Screenshots at 1440x900 and 1024x768; no serious axe violation.
+ * numbers in a table. Each state is looked at in 1440x900 and 1024x768 (atBothSizes: a screenshot, no serious axe
+ * violation).
  */
 const STAMP = Date.now().toString(36);
 const call = api();
@@ -69,82 +70,78 @@ test.beforeAll(async () => {
   for (const verdicts of RUNS) runs.push(await pastedRun(v.id, verdicts));
 });
 
-for (const size of [
-  { width: 1440, height: 900 },
-  { width: 1024, height: 768 },
-]) {
-  test(`runs picked in the list open the question x run grid, whose filters work by keyboard, at ${size.width}x${size.height}`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(size);
-    await signIn(page);
-    await page.goto(`/eval?tab=runs&agent=${agentId}`);
-    for (const r of runs) await page.getByRole("checkbox", { name: `Compare ${r.shortId}` }).check();
-    await page.getByRole("link", { name: "Compare 3 selected runs" }).click();
+test("runs picked in the list open the question x run grid, whose filters work by keyboard, at 1440x900 and 1024x768", async ({
+  page,
+}) => {
+  await page.setViewportSize(SIZES[0]);
+  await signIn(page);
+  await page.goto(`/eval?tab=runs&agent=${agentId}`);
+  for (const r of runs) await page.getByRole("checkbox", { name: `Compare ${r.shortId}` }).check();
+  await page.getByRole("link", { name: "Compare 3 selected runs" }).click();
 
-    const grid = page.getByRole("region", { name: "Questions by run" });
-    await expect(grid.locator("tbody tr")).toHaveCount(6);
-    // each run's rate with its interval: run 2 passed 4 of 5 judged (scipy wilson (4, 5): 0.3755-0.9638)
-    const rates = page.getByRole("table", { name: "Runs compared" });
-    await expect(rates.getByRole("row").nth(2)).toContainText("80%");
-    await expect(rates.getByRole("row").nth(2)).toContainText("38–96%");
-    // the latest run is the last column; a cell says the verdict and links the item
-    await expect(grid.getByRole("columnheader").last()).toContainText("latest");
-    await expect(grid.getByRole("link", { name: `m2 in ${runs[2]!.shortId}: fail` })).toBeVisible();
-    // sticky header and question column, so a long grid keeps its labels while it scrolls
-    expect(await grid.locator("thead").evaluate((e) => getComputedStyle(e).position)).toBe("sticky");
-    expect(
-      await grid
-        .locator("tbody th")
-        .first()
-        .evaluate((e) => getComputedStyle(e).position),
-    ).toBe("sticky");
-    // the scrolling region takes the keyboard focus
-    await grid.focus();
-    await expect(grid).toBeFocused();
-    await page.mouse.move(0, 0);
-    await page.screenshot({ path: `${SHOTS}/compare-many-${size.width}x${size.height}.png`, fullPage: true });
-    await expectNoSeriousA11yViolations(page);
-
-    // filters, by keyboard: changed only (m2, m3), then also failing in the latest (still m2, m3)
-    const changed = page.getByRole("button", { name: /^Changed only/ });
-    await changed.focus();
-    await page.keyboard.press("Enter");
-    await expect(changed).toHaveAttribute("aria-pressed", "true");
-    await expect(grid.locator("tbody tr")).toHaveCount(2);
-    await expect(page).toHaveURL(/changed=1/);
-    await changed.press("Enter");
-    const failing = page.getByRole("button", { name: /^Failing in the latest/ });
-    await failing.focus();
-    await page.keyboard.press(" ");
-    await expect(failing).toHaveAttribute("aria-pressed", "true");
-    await expect(grid.locator("tbody tr")).toHaveCount(3);
-    await expect(grid.locator("tbody th")).toContainText(["m2", "m3", "m6"]);
-    await page.screenshot({
-      path: `${SHOTS}/compare-many-failing-${size.width}x${size.height}.png`,
-      fullPage: true,
-    });
+  const grid = page.getByRole("region", { name: "Questions by run" });
+  await expect(grid.locator("tbody tr")).toHaveCount(6);
+  // each run's rate with its interval: run 2 passed 4 of 5 judged (scipy wilson (4, 5): 0.3755-0.9638)
+  const rates = page.getByRole("table", { name: "Runs compared" });
+  await expect(rates.getByRole("row").nth(2)).toContainText("80%");
+  await expect(rates.getByRole("row").nth(2)).toContainText("38–96%");
+  // the latest run is the last column; a cell says the verdict and links the item
+  await expect(grid.getByRole("columnheader").last()).toContainText("latest");
+  await expect(grid.getByRole("link", { name: `m2 in ${runs[2]!.shortId}: fail` })).toBeVisible();
+  // the scrolling region takes the keyboard focus
+  await grid.focus();
+  await expect(grid).toBeFocused();
+  await atBothSizes(page, "compare-many", {
+    prepare: () => page.mouse.move(0, 0),
+    // sticky header and question column at each size, so a long grid keeps its labels while it scrolls
+    check: async () => {
+      expect(await grid.locator("thead").evaluate((e) => getComputedStyle(e).position)).toBe("sticky");
+      expect(
+        await grid
+          .locator("tbody th")
+          .first()
+          .evaluate((e) => getComputedStyle(e).position),
+      ).toBe("sticky");
+    },
   });
 
-  test(`the set page charts the pass rate over time with intervals at ${size.width}x${size.height}`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(size);
-    await signIn(page);
-    await page.goto(`/eval?tab=sets&agent=${agentId}&set=${setId}`);
-    const chart = page.getByRole("img", { name: /Human-confirmed pass rate of Many runs set/ });
-    await chart.scrollIntoViewIfNeeded();
-    // labelled points: the accessible name lists every run's rate
-    await expect(chart).toHaveAttribute("aria-label", new RegExp(`${runs[0]!.shortId} 66.7%.*${runs[2]!.shortId} 50%`));
-    await expect(chart.locator(".recharts-errorBar").first()).toBeAttached();
-    // the table alternative: run, agent version, rate, interval, n (run 1: 4 passes of 6 judged, scipy wilson 0.29999-0.90323)
-    const table = page.getByRole("table", { name: "Pass rate by run" });
-    await expect(table.locator("tbody tr")).toHaveCount(3);
-    await expect(table.locator("tbody tr").first()).toContainText(runs[0]!.shortId);
-    await expect(table.locator("tbody tr").first()).toContainText("30–90%");
-    await expect(table.locator("tbody tr").first()).toContainText("6 / 6");
-    await page.mouse.move(0, 0);
-    await page.screenshot({ path: `${SHOTS}/set-trend-${size.width}x${size.height}.png`, fullPage: true });
-    await expectNoSeriousA11yViolations(page);
+  // filters, by keyboard: changed only (m2, m3), then also failing in the latest (still m2, m3)
+  await page.setViewportSize(SIZES[0]);
+  const changed = page.getByRole("button", { name: /^Changed only/ });
+  await changed.focus();
+  await page.keyboard.press("Enter");
+  await expect(changed).toHaveAttribute("aria-pressed", "true");
+  await expect(grid.locator("tbody tr")).toHaveCount(2);
+  await expect(page).toHaveURL(/changed=1/);
+  await changed.press("Enter");
+  const failing = page.getByRole("button", { name: /^Failing in the latest/ });
+  await failing.focus();
+  await page.keyboard.press(" ");
+  await expect(failing).toHaveAttribute("aria-pressed", "true");
+  await expect(grid.locator("tbody tr")).toHaveCount(3);
+  await expect(grid.locator("tbody th")).toContainText(["m2", "m3", "m6"]);
+  await atBothSizes(page, "compare-many-failing", { axe: false });
+});
+
+test("the set page charts the pass rate over time with intervals, at 1440x900 and 1024x768", async ({ page }) => {
+  await page.setViewportSize(SIZES[0]);
+  await signIn(page);
+  await page.goto(`/eval?tab=sets&agent=${agentId}&set=${setId}`);
+  const chart = page.getByRole("img", { name: /Human-confirmed pass rate of Many runs set/ });
+  await chart.scrollIntoViewIfNeeded();
+  // labelled points: the accessible name lists every run's rate
+  await expect(chart).toHaveAttribute("aria-label", new RegExp(`${runs[0]!.shortId} 66.7%.*${runs[2]!.shortId} 50%`));
+  await expect(chart.locator(".recharts-errorBar").first()).toBeAttached();
+  // the table alternative: run, agent version, rate, interval, n (run 1: 4 passes of 6 judged, scipy wilson 0.29999-0.90323)
+  const table = page.getByRole("table", { name: "Pass rate by run" });
+  await expect(table.locator("tbody tr")).toHaveCount(3);
+  await expect(table.locator("tbody tr").first()).toContainText(runs[0]!.shortId);
+  await expect(table.locator("tbody tr").first()).toContainText("30–90%");
+  await expect(table.locator("tbody tr").first()).toContainText("6 / 6");
+  await atBothSizes(page, "set-trend", {
+    prepare: async () => {
+      await chart.scrollIntoViewIfNeeded();
+      await page.mouse.move(0, 0);
+    },
   });
-}
+});
