@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite; each stage starts as soon as what it needs is done, beside the others:
+// `npm test`: the whole suite, in this order (measured: the comment above the schedule at the end of this file):
 //   lint and format (Biome), first and alone (two seconds)
-//   then at once: unit tests (vitest, no server), db:check (schema and migrations in sync), the sample app's
-//     acceptance, and the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources
-//     in the tree)
-//   once the build is done, at once: integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two
-//     processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts) and Playwright in
-//     Debian's Chromium against the production build
+//   the production build, alone (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
+//   then Playwright in Debian's Chromium against that build, beside the other stages one at a time: unit tests
+//     (vitest, no server), then db:check (schema and migrations in sync) with the sample app's acceptance, then the
+//     integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two processes; the HTTP-shape suites
+//     run in one leg only: integrationExclude in vitest.config.ts)
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -289,18 +288,21 @@ const e2e = [
 ];
 
 await stages(lint);
-// Every stage starts as soon as what it needs is there, beside the others: the stages that need no build (unit, db:check,
-// the sample app's acceptance) beside the build, and the two that need it (integration, browser) beside each other once
-// it is done. Each mostly waits (PGlite, child processes, servers, a browser), so one after the other left a core idle
-// for most of the run.
-overlapping =
-  [unit, dbCheck, build, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
+// The order, measured (README, "The suite's time"): the build first and alone, then the browser tests beside the rest
+// (unit, then db:check with the sample app's acceptance, then integration). The stages are CPU-bound on a 2-core
+// machine, and running them all at once cost far more than it saved: every stage beside the others took 1.7-3.3 times
+// its CPU seconds alone (build 132 CPU s alone, 237 beside unit; integration 215 against 450; e2e 250 against 449),
+// and the suite took 1,092-1,289 s against about 690 s for the stages one after the other. The browser tests mostly
+// wait (250 CPU s in 274 s alone), so they keep one companion: the other stages, one at a time.
+await stages(build);
+built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
+overlapping = [unit, dbCheck, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
 await Promise.all([
-  stages(unit, dbCheck, ...(hasSampleApp ? [sampleApp] : [])),
+  stages(e2e),
   (async () => {
-    await stages(build);
-    built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
-    await stages(integration, e2e);
+    await stages(unit);
+    await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
+    await stages(integration);
   })(),
 ]);
 
