@@ -52,15 +52,15 @@ const integrationExclude: Record<string, string[]> = {
 };
 
 // Each leg runs in two processes, each with its server (FLOWBENCH_IT_PART, set by `npm test`): "long" runs the longest
-// suites, "rest" every other file, chosen so the two parts of a leg take about as long (per-file times of a
-// fresh-clone CI run at b53ab93, two cores, the whole suite at once: PGlite eval 329 s, online-loop 290, runtime 57,
-// sample-gate 56, shadow 56, the other files 310 together; PostgreSQL fuzz 303, eval 241, online-loop 216,
-// multi-instance 119, the others 260). With eval alone in PGlite's long part, its rest part ended 390 s after it and
-// was the suite's critical path. Rebalance from the durations the reporter prints after each file.
+// suites, "rest" every other file, chosen so the four processes end together (per-file seconds of a fresh-clone CI run
+// at e484d29, where the integration stage ran alone: PGlite eval 35, sample-gate 30, runtime 17, shadow 10, the
+// other files 110 together; PostgreSQL multi-instance 62, fuzz 37, eval 35, online-loop 30, readiness 7, the others 50
+// together). The parts then took 111, 128, 86 and 164 s; with online-loop and readiness moved to PostgreSQL's long
+// part, about 125 each. Rebalance from the durations the reporter prints after each file.
 const longSuites = (
   {
     pglite: ["eval", "runtime", "sample-gate", "shadow"],
-    postgresql: ["eval", "fuzz"],
+    postgresql: ["eval", "fuzz", "online-loop", "readiness"],
   } as Record<string, string[]>
 )[process.env.FLOWBENCH_IT_LEG ?? ""]?.map(file) ?? [file("eval"), file("fuzz")];
 const part = process.env.FLOWBENCH_IT_PART;

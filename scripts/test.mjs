@@ -2,8 +2,8 @@
 // `npm test`: the whole suite, in this order (measured: the comment above the schedule at the end of this file):
 //   lint and format (Biome), first and alone (two seconds)
 //   the production build, alone (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
-//   then Playwright in Debian's Chromium against that build, beside the other stages one at a time: unit tests
-//     (vitest, no server), then db:check (schema and migrations in sync) with the sample app's acceptance, then the
+//   then two chains side by side: Playwright in Debian's Chromium against that build, then db:check (schema and
+//     migrations in sync) with the sample app's acceptance; and the unit tests (vitest, no server), then the
 //     integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two processes; the HTTP-shape suites
 //     run in one leg only: integrationExclude in vitest.config.ts)
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
@@ -298,10 +298,12 @@ await stages(build);
 built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
 overlapping = [unit, dbCheck, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
 await Promise.all([
-  stages(e2e),
+  (async () => {
+    await stages(e2e);
+    await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
+  })(),
   (async () => {
     await stages(unit);
-    await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
     await stages(integration);
   })(),
 ]);
