@@ -41,6 +41,7 @@ async function replaceField(page: Page, field: string, text: string) {
 
 test("build an agent from blank: palette, connect, findings, {{ completion, save, reload", async ({ page }) => {
   await signIn(page);
+  await page.goto("/builder");
   await page.screenshot({ path: `${SHOTS}/builder-list-empty.png` });
   await expectNoSeriousA11yViolations(page);
 
@@ -147,6 +148,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
 
 test("from the http_call_thin recipe: change the url and save a new version; restore an old one", async ({ page }) => {
   await signIn(page);
+  await page.goto("/builder");
   await page.getByTestId("create-http_call_thin").click();
   await expect(node(page, "http_1")).toBeVisible();
   await page.getByLabel("Agent name").fill("E2E http agent");
@@ -259,6 +261,7 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
   page,
 }) => {
   await signIn(page);
+  await page.goto("/builder");
   await page
     .getByTestId("import-input")
     .setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from("{nodes: oops") });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { type Cookie, expect, type Page } from "@playwright/test";
 import config from "../playwright.config";
 import { loadConfig } from "../sample-app/src/config";
 import { createLogger } from "../sample-app/src/logger";
@@ -20,13 +20,34 @@ export const E2E_BASE = config.use!.baseURL!;
 /** where every spec puts the screenshots of the states it covers */
 export const SHOTS = ".tmp/screenshots";
 
-/** Signs in through the real login page (on `base`, a server a test started itself, or the configured one). */
-export async function signIn(page: Page, who: { email: string; password: string } = ADMIN, base = "") {
+/** this worker's sessions, by server and e-mail: the cookies the login page gave */
+const sessions = new Map<string, Cookie[]>();
+
+/**
+ * Signs in (on `base`, a server a test started itself, or the configured one). The first time in a worker for that
+ * server and person it walks the real login page and lands on /builder; after that it gives the page's context the
+ * session that walk got, and leaves the page where it was (the test goes where it needs). The builder page a walk
+ * lands on is the heaviest page there is, and loading it 52 times cost the browser stage more CPU than any spec. The
+ * login page itself is tested in login.spec.ts; `{ walk: true }` always walks it.
+ */
+export async function signIn(
+  page: Page,
+  who: { email: string; password: string } = ADMIN,
+  base = "",
+  opts: { walk?: boolean } = {},
+) {
+  const key = `${base || E2E_BASE} ${who.email}`;
+  const saved = sessions.get(key);
+  if (saved && !opts.walk) {
+    await page.context().addCookies(saved);
+    return;
+  }
   await page.goto(`${base}/login`);
   await page.getByLabel("E-mail").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/builder$/);
+  sessions.set(key, await page.context().cookies(base || E2E_BASE));
 }
 
 /** No serious or critical axe violation on the page as it is now (open dialogs included); a failure names the elements. */
