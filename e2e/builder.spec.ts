@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations, SHOTS, signIn } from "./helpers";
+import { api, expectNoSeriousA11yViolations, shot, SHOTS, signIn } from "./helpers";
 
 const call = api();
 
@@ -42,7 +42,7 @@ async function replaceField(page: Page, field: string, text: string) {
 test("build an agent from blank: palette, connect, findings, {{ completion, save, reload", async ({ page }) => {
   await signIn(page);
   await page.goto("/builder");
-  await page.screenshot({ path: `${SHOTS}/builder-list-empty.png` });
+  await shot(page, { path: `${SHOTS}/builder-list-empty.png` });
   await expectNoSeriousA11yViolations(page);
 
   await page.getByTestId("create-blank").click();
@@ -76,7 +76,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await expect(page.getByTestId("save-button")).toHaveAttribute("aria-disabled", "true");
   await page.getByTestId("save-button").hover();
   await expect(page.getByRole("tooltip").filter({ hasText: "Fix 1 error before saving" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/builder-canvas-error.png` });
+  await shot(page, { path: `${SHOTS}/builder-canvas-error.png` });
 
   // Clicking the issue selects the node and focuses the field.
   await issue.click();
@@ -89,7 +89,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await page.keyboard.type("Answer this: {{");
   const options = page.locator(".cm-tooltip-autocomplete li[role=option] .cm-completionLabel");
   await expect(options).toHaveText(["start.query"]);
-  await page.screenshot({ path: `${SHOTS}/builder-autocomplete.png` });
+  await shot(page, { path: `${SHOTS}/builder-autocomplete.png` });
   await page.keyboard.press("Enter");
   await expect(prompt).toHaveText("Answer this: {{start.query}}");
 
@@ -97,7 +97,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await expect(page.getByTestId("validation-status-text")).toHaveText("Valid");
   await expect(page.getByTestId("node-badge-llm_1")).toHaveCount(0);
   await node(page, "llm_1").click();
-  await page.screenshot({ path: `${SHOTS}/builder-canvas-valid.png` });
+  await shot(page, { path: `${SHOTS}/builder-canvas-valid.png` });
 
   // The first save creates the agent (version 1) and moves to its own URL.
   await page.getByTestId("save-button").click();
@@ -141,7 +141,7 @@ test("build an agent from blank: palette, connect, findings, {{ completion, save
   await page.getByRole("button", { name: "Run test" }).click();
   await expect(page.getByTestId("run-step-end")).toContainText("Succeeded", { timeout: 30_000 });
   await expect(page.getByTestId("test-run-panel")).toContainText("succeeded");
-  await page.screenshot({ path: `${SHOTS}/builder-test-run.png` });
+  await shot(page, { path: `${SHOTS}/builder-test-run.png` });
 
   await expectNoSeriousA11yViolations(page);
 });
@@ -164,7 +164,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   await expect(node(page, "http_1")).toContainText("GET https://example.com/api/meal-scenes");
   await expect(page.getByTestId("save-state")).toHaveText("v1 · unsaved changes");
   await expect(page.getByTestId("validation-status")).toHaveAttribute("data-state", "valid");
-  await page.screenshot({ path: `${SHOTS}/builder-http-recipe.png` });
+  await shot(page, { path: `${SHOTS}/builder-http-recipe.png` });
   await page.getByTestId("save-button").click();
   await expect(page.getByTestId("save-state")).toHaveText("v2 · saved");
   const v2 = await versionWorkflow(agentId, 2);
@@ -189,7 +189,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   await expect(preview).toContainText("Viewing version 1");
   await preview.locator('.react-flow__node[data-id="http_1"]').click();
   await expect(preview).toContainText("/health");
-  await page.screenshot({ path: `${SHOTS}/builder-version-preview.png` });
+  await shot(page, { path: `${SHOTS}/builder-version-preview.png` });
   await preview.getByRole("button", { name: "Restore as new version" }).click();
   await expect(page.getByTestId("save-state")).toHaveText("v3 · saved");
   expect((await versionWorkflow(agentId, 3)).nodes.find((n) => n.id === "http_1")?.config.url).toBe("/health");
@@ -197,7 +197,7 @@ test("from the http_call_thin recipe: change the url and save a new version; res
   // The list shows both agents with their latest version.
   await page.goto("/builder");
   await expect(page.getByTestId(`agent-row-${agentId}`)).toContainText("v3");
-  await page.screenshot({ path: `${SHOTS}/builder-list.png` });
+  await shot(page, { path: `${SHOTS}/builder-list.png` });
 });
 
 test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; drafts survive a reload", async ({
@@ -237,7 +237,7 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   await expect
     .poll(async () => JSON.stringify(await node(page, "code_1").boundingBox()))
     .not.toBe(JSON.stringify(before));
-  await page.screenshot({ path: `${SHOTS}/builder-keyboard-auto-layout.png` });
+  await shot(page, { path: `${SHOTS}/builder-keyboard-auto-layout.png` });
 
   // Leaving with unsaved edits asks first (in the page's confirmation dialog; Escape stays).
   await page.getByRole("link", { name: "Back to agents" }).click();
@@ -253,7 +253,7 @@ test("keyboard: add from the palette with Enter, undo/redo, copy/paste, delete; 
   await expect(node(page, "code_1")).toBeVisible();
   await page.goto("/builder");
   await expect(page.getByText("Unsaved drafts")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/builder-unsaved-drafts.png` });
+  await shot(page, { path: `${SHOTS}/builder-unsaved-drafts.png` });
   await expectNoSeriousA11yViolations(page);
 });
 
@@ -296,7 +296,7 @@ test("import: invalid JSON is refused with a message; a workflow file opens vali
   // The unlabelled edge from the condition node is reported where it belongs.
   await expect(page.getByTestId("issue-row").filter({ hasText: "EDGE_CONDITION_MISSING" })).toBeVisible();
   await expect(page.locator('[aria-label="Edge has an error"]')).toHaveCount(1);
-  await page.screenshot({ path: `${SHOTS}/builder-import-findings.png` });
+  await shot(page, { path: `${SHOTS}/builder-import-findings.png` });
 
   // Drawing the false branch from the condition's "false" handle fixes it.
   await page.locator(".react-flow__edge").nth(2).click();
@@ -336,7 +336,7 @@ test("confirmations are accessible dialogs: leaving with unsaved changes, restor
   await page.keyboard.press("ControlOrMeta+z");
   await expect(page.getByLabel("Agent name")).toHaveValue("E2E dialogs agent, renamed");
   await expectNoSeriousA11yViolations(page);
-  await page.screenshot({ path: `${SHOTS}/builder-leave-dialog.png` });
+  await shot(page, { path: `${SHOTS}/builder-leave-dialog.png` });
   await page.keyboard.press("Escape");
   await expect(leave).toBeHidden();
   await expect(back).toBeFocused();

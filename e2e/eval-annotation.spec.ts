@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, signIn, type Json } from "./helpers";
+import {
+  api,
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  type Json,
+  shot,
+  SHOTS,
+  signIn,
+} from "./helpers";
 
 /**
  * The annotation tab in the browser, on a run of its own (an agent, a 160-question set, pasted answers with nested
@@ -125,7 +132,7 @@ test("the run picker lists the run; the queue's loading state; P does nothing be
   await page.goto(`/eval?tab=annotation&agent=${agentId}`);
   const picker = page.getByRole("table", { name: "Runs to review" });
   await expect(picker.getByRole("link", { name: run.shortId })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/annotation-run-picker.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/annotation-run-picker.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // an item whose detail is still on its way: the placeholder shows, P and F do nothing and say why
@@ -136,14 +143,14 @@ test("the run picker lists the run; the queue's loading state; P does nothing be
   await page.locator("body").press("p");
   await page.locator("body").press("f");
   await expect(page.getByRole("dialog", { name: "Fail: what is wrong?" })).toBeHidden();
-  await page.screenshot({ path: `${SHOTS}/annotation-item-loading.png` });
+  await shot(page, { path: `${SHOTS}/annotation-item-loading.png` });
   await release();
   await expect(shown(page)).toHaveText(question(5));
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
   const stored = await serverItem(5);
   expect(stored.verdict).toBeNull();
   expect(stored.verdictVersion).toBe(0);
-  await page.screenshot({ path: `${SHOTS}/annotation-item.png` });
+  await shot(page, { path: `${SHOTS}/annotation-item.png` });
   await noSeriousA11yViolations(page);
 });
 
@@ -166,7 +173,7 @@ test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, 
   await expect(help).toBeVisible();
   await expect(help).toContainText("Next item without a verdict");
   await noSeriousA11yViolations(page);
-  await page.screenshot({ path: `${SHOTS}/annotation-shortcuts.png` });
+  await shot(page, { path: `${SHOTS}/annotation-shortcuts.png` });
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
 
@@ -174,7 +181,7 @@ test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, 
   await page.locator("body").press("r");
   const raw = page.getByLabel("Raw JSON of the structured answer").and(page.locator("pre"));
   await expect(raw).toContainText('"goods_list"');
-  await page.screenshot({ path: `${SHOTS}/annotation-raw-json.png` });
+  await shot(page, { path: `${SHOTS}/annotation-raw-json.png` });
   await page.locator("body").press("r");
   await expect(raw).toBeHidden();
 
@@ -216,7 +223,7 @@ test("keyboard: ? lists the shortcuts, R shows raw JSON, P passes and moves on, 
   await page.keyboard.press("2");
   await expect(fail.getByRole("radio", { name: /retrieval/ })).toBeChecked();
   await noSeriousA11yViolations(page);
-  await page.screenshot({ path: `${SHOTS}/annotation-fail-dialog.png` });
+  await shot(page, { path: `${SHOTS}/annotation-fail-dialog.png` });
   await page.keyboard.press("Control+Enter");
   await expect(fail).toBeHidden();
   // moved on to the next item without a verdict (a004)
@@ -265,7 +272,7 @@ test("going back (K) and changing one's own verdict is no conflict, even before 
   await expect(fail).toBeHidden();
   await expect.poll(async () => (await serverItem(10)).verdict?.verdict).toBe("fail");
   await expect(page.getByText("Someone else judged this item meanwhile")).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/annotation-own-verdict-changed.png` });
+  await shot(page, { path: `${SHOTS}/annotation-own-verdict-changed.png` });
   await release();
   const stored = await serverItem(10);
   expect(stored.verdictVersion).toBe(2);
@@ -286,12 +293,12 @@ test("a verdict someone else wrote meanwhile is never overwritten: the conflict 
   });
   await page.locator("body").press("p");
   await expect(page.getByText("Someone else judged this item meanwhile")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/annotation-conflict.png` });
+  await shot(page, { path: `${SHOTS}/annotation-conflict.png` });
   expect((await serverItem(20)).verdict).toMatchObject({ verdict: "fail", basis: "judged elsewhere" });
   // reloaded: the other verdict is shown, then the annotator's own decision goes through
   await expect(page.getByText("judged elsewhere").first()).toBeVisible();
   await expect(shown(page)).toHaveText(question(20));
-  await page.screenshot({ path: `${SHOTS}/annotation-conflict-reloaded.png` });
+  await shot(page, { path: `${SHOTS}/annotation-conflict-reloaded.png` });
   await page.getByRole("button", { name: /^Pass/ }).click();
   await expect.poll(async () => (await serverItem(20)).verdict?.verdict).toBe("pass");
 });
@@ -306,7 +313,7 @@ test("a shared link to item 150 (beyond the first page): the item, its place, P/
   await expect(page.getByRole("note").filter({ hasText: key(150) })).toContainText(`item 150 of ${N}`);
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
   await expect(page.getByRole("button", { name: /^Fail/ })).toBeEnabled();
-  await page.screenshot({ path: `${SHOTS}/annotation-deep-link.png` });
+  await shot(page, { path: `${SHOTS}/annotation-deep-link.png` });
   await noSeriousA11yViolations(page);
   await page.locator("body").press("j");
   await expect(shown(page)).toHaveText(question(151));
@@ -332,9 +339,9 @@ test("a shared link to item 150 (beyond the first page): the item, its place, P/
   await page.setViewportSize({ width: 760, height: 1000 });
   await openItem(page, 150);
   await expect(shown(page)).toHaveText(question(150));
-  await page.screenshot({ path: `${SHOTS}/annotation-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/annotation-narrow.png`, fullPage: true });
   await shown(page).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/annotation-narrow-item.png` });
+  await shot(page, { path: `${SHOTS}/annotation-narrow-item.png` });
 });
 
 test("P moves on before the verdict's answer returns (optimistic); the verdict still reaches the server", async ({
@@ -404,7 +411,7 @@ test("adopt in the page: the confirmation counts what the server would adopt now
   await expect(confirm.getByRole("button", { name: `Adopt ${now.adoptable}` })).toBeVisible();
   await expect(confirm).toContainText(`${now.adoptable} pass or fail suggestions become verdicts`);
   await noSeriousA11yViolations(page);
-  await page.screenshot({ path: `${SHOTS}/annotation-adopt-confirm.png` });
+  await shot(page, { path: `${SHOTS}/annotation-adopt-confirm.png` });
   await confirm.getByRole("button", { name: `Adopt ${now.adoptable}` }).click();
   await expect(page.getByText(`${now.adoptable} suggestions adopted as verdicts`)).toBeVisible();
   await expect(page).toHaveURL(/spot=1/);
@@ -423,7 +430,7 @@ test("adopt in the page: the confirmation counts what the server would adopt now
   const first = await shown(page).textContent();
   await page.locator("body").press("j");
   await expect(shown(page)).not.toHaveText(first!);
-  await page.screenshot({ path: `${SHOTS}/annotation-spot-check.png` });
+  await shot(page, { path: `${SHOTS}/annotation-spot-check.png` });
   await noSeriousA11yViolations(page);
 });
 
@@ -476,7 +483,7 @@ test("an in-platform answer's execution steps: each step's input and output for 
   await page.getByRole("button", { name: "Raw JSON of the input" }).click();
   await expect(page.getByLabel("Raw JSON of the input").and(page.locator("pre"))).toBeVisible();
   await page.getByRole("button", { name: "Raw JSON of the input" }).click();
-  await page.screenshot({ path: `${SHOTS}/annotation-trace-steps.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/annotation-trace-steps.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 });
 
@@ -555,7 +562,7 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
   // the spot-check list opens on w03, an adopted fail: F, the basis, Ctrl+Enter confirm it as a person's fail
   await expect(shown(page)).toHaveText(walkQuestion("w03"));
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/annotation-spot-check-1440.png` });
+  await shot(page, { path: `${SHOTS}/annotation-spot-check-1440.png` });
   const failDialog = page.getByRole("dialog", { name: "Fail: what is wrong?" });
   const confirmFail = async (basis: string) => {
     await body.press("f");
@@ -579,7 +586,7 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
   await expect(shown(page)).toHaveText(walkQuestion("w06"));
   await expect(page.getByRole("button", { name: /Undo your pass on w05/ })).toBeVisible();
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.screenshot({ path: `${SHOTS}/annotation-undo-1024.png` });
+  await shot(page, { path: `${SHOTS}/annotation-undo-1024.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
   await expect.poll(async () => (await serverItemOf(walk.id, idOf("w05"))).verdict?.verdict).toBe("pass");
   await body.press("u");
@@ -594,7 +601,7 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
   await expect(commentDialog.getByRole("textbox", { name: "Comment" })).toBeFocused();
   await page.keyboard.type("Vague on the dish, but the price is there");
   await noSeriousA11yViolations(page);
-  await page.screenshot({ path: `${SHOTS}/annotation-comment-dialog-1440.png` });
+  await shot(page, { path: `${SHOTS}/annotation-comment-dialog-1440.png` });
   await page.keyboard.press("Control+Enter");
   await expect(commentDialog).toBeHidden();
   await expect(shown(page)).toHaveText(walkQuestion("w06"));
@@ -610,9 +617,9 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
   await expect(done).toBeVisible();
   await expect(shown(page)).toHaveText(walkQuestion("w09")); // the view stays where it is
   await expect(page.getByText(/spot-checks? left/)).toContainText(spotChecksLeft(0));
-  await page.screenshot({ path: `${SHOTS}/annotation-spot-check-done-1440.png` });
+  await shot(page, { path: `${SHOTS}/annotation-spot-check-done-1440.png` });
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.screenshot({ path: `${SHOTS}/annotation-spot-check-done-1024.png` });
+  await shot(page, { path: `${SHOTS}/annotation-spot-check-done-1024.png` });
   await noSeriousA11yViolations(page);
 
   // the report by keyboard: the gate passes, and says how the passes were made
@@ -622,9 +629,9 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
   await expect(banner).toHaveAttribute("data-gate", "pass");
   await expect(banner).toContainText("Release gate: PASS");
   await expect(banner).toContainText("7 of 10 human-confirmed passes: 1 typed, 6 adopted");
-  await page.screenshot({ path: `${SHOTS}/gate-pass-1024.png` });
+  await shot(page, { path: `${SHOTS}/gate-pass-1024.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/gate-pass-1440.png` });
+  await shot(page, { path: `${SHOTS}/gate-pass-1440.png` });
   expect(await gate()).toMatchObject({ status: "pass", counts: { pass: 7, passTyped: 1, spotChecksLeft: 0 } });
 });
 
@@ -647,7 +654,7 @@ test("the gate banner while a run is judged: PENDING in a neutral colour with wh
     await expect(banner).toContainText(`Waiting for: ${g.missing.join("; ")}`);
     await expect(banner).toContainText(`${g.counts.spotChecksLeft} spot-checks left`);
     await expect(banner).not.toHaveClass(/red/);
-    await page.screenshot({ path: `${SHOTS}/gate-pending-${width}.png` });
+    await shot(page, { path: `${SHOTS}/gate-pending-${width}.png` });
   }
   await noSeriousA11yViolations(page);
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { api, atBothSizes, expectNoSeriousA11yViolations, SHOTS, SIZES, signIn } from "./helpers";
+import { api, atBothSizes, expectNoSeriousA11yViolations, shot, SHOTS, signIn, SIZES } from "./helpers";
 
 /**
  * Issue 24, cost, in the browser: an in-platform run answered by the offline provider (model `offline`, estimated
@@ -122,7 +122,7 @@ test("repeats: the create-run dialog, consistency in the report, the other answe
   await dialog.getByLabel("Answers per question").fill("2");
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: `${SHOTS}/repeats-create-run-${size.width}x${size.height}.png` });
+    await shot(page, { path: `${SHOTS}/repeats-create-run-${size.width}x${size.height}.png` });
     await expectNoSeriousA11yViolations(page);
   }
   await dialog.getByRole("button", { name: "Create and start" }).click();

@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, signIn, type Json } from "./helpers";
+import {
+  api,
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  type Json,
+  shot,
+  SHOTS,
+  signIn,
+} from "./helpers";
 
 /**
  * Issue 20, "read before you judge" and "the run page tells the truth while the run changes", in the browser on data
@@ -136,7 +143,7 @@ test("1440x900: the rubric beside the answer, coverage in words, a long key trun
   expect(k && q && (k.x + k.width <= q.x + 0.5 || k.y + k.height <= q.y + 0.5)).toBe(true);
   // Pass and Fail on screen
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeInViewport({ ratio: 1 });
-  await page.screenshot({ path: `${SHOTS}/layout-annotation-1440x900.png` });
+  await shot(page, { path: `${SHOTS}/layout-annotation-1440x900.png` });
   await noSeriousA11yViolations(page);
 
   // scrolled down in the pane, J opens the next item at its top
@@ -205,7 +212,7 @@ test("1024x768: the queue collapses, the item pane gets the width, nothing overf
   await expect(pass).toBeInViewport({ ratio: 1 });
   await expect(fail).toBeInViewport({ ratio: 1 });
   expect(await visibleShare(pass)).toBe(1);
-  await page.screenshot({ path: `${SHOTS}/layout-annotation-1024x768.png` });
+  await shot(page, { path: `${SHOTS}/layout-annotation-1024x768.png` });
   await noSeriousA11yViolations(page);
   // scrolled halfway down the item: still on screen
   await page.locator("body").press("PageDown");
@@ -221,7 +228,7 @@ test("1024x768: the queue collapses, the item pane gets the width, nothing overf
   await expect(toggle).toHaveAttribute("aria-expanded", "true");
   await expect(page.getByRole("list", { name: "Queue" })).toBeVisible();
   expect(await visibleShare(pass)).toBe(1);
-  await page.screenshot({ path: `${SHOTS}/layout-annotation-1024x768-queue.png` });
+  await shot(page, { path: `${SHOTS}/layout-annotation-1024x768-queue.png` });
   await noSeriousA11yViolations(page);
   // every size in between keeps Pass and Fail on screen
   for (const [w, h] of [
@@ -289,10 +296,10 @@ test("while answering, the machine pass rate counts the answered questions only"
   await expect(machineRate(page).locator("+ dd")).toContainText("10 answered");
   // the human-confirmed rate still counts every question (an unjudged one is no pass)
   await expect(stat(page, "Human-confirmed pass rate").locator("+ dd")).toContainText("30 unjudged");
-  await page.screenshot({ path: `${SHOTS}/layout-run-answering-1440x900.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/layout-run-answering-1440x900.png`, fullPage: true });
   await page.setViewportSize({ width: 1024, height: 768 });
   await expect(machineRate(page)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/layout-run-answering-1024x768.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/layout-run-answering-1024x768.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 });
 
@@ -305,7 +312,7 @@ test("a 0 % bar shows its number", async ({ page }) => {
   await expect(labels).toHaveCount(4);
   await expect(labels.filter({ hasText: /^0%$/ })).toHaveCount(3);
   await chart.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/layout-run-zero-bars.png` });
+  await shot(page, { path: `${SHOTS}/layout-run-zero-bars.png` });
 });
 
 test("when answering ends, the run page refreshes itself: status, gate, pass rates, suggestion counts", async ({
@@ -325,7 +332,7 @@ test("when answering ends, the run page refreshes itself: status, gate, pass rat
   await expect(gate).toContainText(`of ${M}`);
   await expect(gate).not.toContainText("answering");
   await expect(stat(page, "Completeness")).toHaveText(`0/${M}`);
-  await page.screenshot({ path: `${SHOTS}/layout-run-answered-1440x900.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/layout-run-answered-1440x900.png`, fullPage: true });
 });
 
 test("a comparison of runs without verdicts says so, not 0 % -> 0 %", async ({ page }) => {
@@ -347,7 +354,7 @@ test("a comparison of runs without verdicts says so, not 0 % -> 0 %", async ({ p
   await call("PUT", `/api/eval/runs/${rerun.id}/items/${(await firstItem(rerun.id)).id}/verdict`, { verdict: "pass" });
   await page.reload();
   await expect(human).toHaveText(`no verdicts → ${(100 / M).toFixed(1)}%`);
-  await page.screenshot({ path: `${SHOTS}/layout-compare-no-verdicts.png` });
+  await shot(page, { path: `${SHOTS}/layout-compare-no-verdicts.png` });
   await noSeriousA11yViolations(page);
 });
 

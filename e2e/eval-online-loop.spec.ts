@@ -1,9 +1,10 @@
 import { expect, test } from "@playwright/test";
 import {
   expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  type OwnServer,
+  shot,
   SHOTS,
   startOwnServer,
-  type OwnServer,
 } from "./helpers";
 
 /**
@@ -52,7 +53,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await expect(vegan).toContainText("It suggested eggs");
   await expect(vegan).toContainText("1/5");
   await expect(page.getByRole("img", { name: /Leads per day: \d{4}-\d{2}-\d{2} 2/ })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/loop-1-leads.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-1-leads.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // the payload for people, raw JSON one click away; the trace in a dialog
@@ -61,7 +62,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await vegan.getByRole("button", { name: "Open the trace" }).click();
   const traceDialog = page.getByRole("dialog", { name: "Trace" });
   await expect(traceDialog.getByText("Execution steps")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/loop-2-trace.png` });
+  await shot(page, { path: `${SHOTS}/loop-2-trace.png` });
   await page.keyboard.press("Escape");
   await expect(traceDialog).toBeHidden();
 
@@ -101,13 +102,13 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   const inPool = page.getByRole("region", { name: "In pool: 1" });
   await expect(inPool).toContainText("Any vegan breakfast near the office?");
   await expect(inPool).toContainText("not confirmed");
-  await page.screenshot({ path: `${SHOTS}/loop-3-in-pool.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-3-in-pool.png`, fullPage: true });
   await inPool.getByRole("button", { name: "Confirm" }).click();
   const confirmed = page.getByRole("region", { name: "Confirmed: 1" });
   await expect(confirmed).toBeVisible();
   await confirmed.getByRole("button", { name: "Add expectations" }).click();
   await confirmed.getByLabel(/Expected points of t-/).fill("offers a vegan breakfast dish\nno eggs");
-  await page.screenshot({ path: `${SHOTS}/loop-4-expectations-editor.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-4-expectations-editor.png`, fullPage: true });
   await confirmed.getByRole("button", { name: "Save points" }).click();
   const ready = page.getByRole("region", { name: "Expectations added: 1" });
   await expect(ready.getByRole("list", { name: /Expected points of/ })).toContainText("no eggs");
@@ -120,7 +121,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await ask.getByRole("button", { name: "Freeze" }).click();
   const frozen = page.getByRole("region", { name: "Frozen: 1" });
   await expect(frozen).toContainText("frozen, not run yet");
-  await page.screenshot({ path: `${SHOTS}/loop-5-frozen.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-5-frozen.png`, fullPage: true });
   // the first start fails (answered by the test as the server would refuse it): the board says so and opens the run
   let refusedStarts = 0;
   await page.route(/\/api\/trpc\/eval\.runs\.start\?/, async (route) => {
@@ -142,7 +143,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await frozen.getByRole("button", { name: "Run v1 at pipeline_live" }).click();
   await expect(page.getByText(/Run R-\w+ was created but did not start/)).toBeVisible();
   await expect(page.getByText(/The run cannot start now \(test\)/)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/loop-5b-start-failed.png` });
+  await shot(page, { path: `${SHOTS}/loop-5b-start-failed.png` });
   expect(refusedStarts).toBe(1);
   await page.unrouteAll();
   await expect(page).toHaveURL(/tab=runs.*run=R-/);
@@ -160,7 +161,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   const fail = page.getByRole("dialog", { name: "Fail: what is wrong?" });
   await fail.getByRole("textbox", { name: "Basis" }).fill("suggests eggs again");
   await fail.getByRole("radio", { name: /generation/ }).check();
-  await page.screenshot({ path: `${SHOTS}/loop-6-fail.png` });
+  await shot(page, { path: `${SHOTS}/loop-6-fail.png` });
   await fail.getByRole("textbox", { name: "Basis" }).press("Control+Enter");
   await expect(fail).toBeHidden();
   await expect(page.getByRole("button", { name: /^Undo your fail on/ })).toBeVisible(); // stored
@@ -172,7 +173,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await page.getByRole("tab", { name: "Online feedback loop" }).click();
   const badCase = page.getByRole("region", { name: "Bad Case: 1" });
   await expect(badCase).toContainText(`${runId}: fail`);
-  await page.screenshot({ path: `${SHOTS}/loop-7-bad-case.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-7-bad-case.png`, fullPage: true });
 
   // the builder's fix: a new agent version (the builder's work, over REST here), published
   const live = (await call("GET", `/api/builder/agents/${agent.id}/versions/1`)).workflow;
@@ -216,16 +217,16 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await expect(history).toContainText("Confirmed by");
   await expect(history).toContainText(`In ${runId} (v1): fail`);
   await expect(history).toContainText(`Verified by ${rerunId}`);
-  await page.screenshot({ path: `${SHOTS}/loop-8-verified.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-8-verified.png`, fullPage: true });
   await noSeriousA11yViolations(page);
   await verified.getByRole("link", { name: `Compare ${runId} → ${rerunId}` }).click();
   await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/loop-9-compare.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-9-compare.png`, fullPage: true });
 
   // a narrow window: the board's one row of columns scrolls sideways
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${server.url}/eval`);
   // a fresh page load of the whole board: on a loaded 2-core machine it took longer than the default 15 s once
   await expect(page.getByRole("region", { name: "Verified: 1" })).toBeAttached({ timeout: 30_000 });
-  await page.screenshot({ path: `${SHOTS}/loop-10-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/loop-10-narrow.png`, fullPage: true });
 });

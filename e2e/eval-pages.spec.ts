@@ -1,6 +1,12 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, signIn as signInAs } from "./helpers";
+import {
+  api,
+  expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  shot,
+  SHOTS,
+  signIn as signInAs,
+} from "./helpers";
 import { llmWorkflow } from "../server/eval/testing";
 
 /**
@@ -107,7 +113,7 @@ test("an unknown agent in the URL falls back to the first agent with a notice; t
   await expect(page.getByRole("tab", { name: "Runs" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("button", { name: "New run" })).toBeVisible();
   await expect(page.getByRole("status", { name: "Loading runs" })).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-bad-agent.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-bad-agent.png` });
   await noSeriousA11yViolations(page);
 
   // the selector is a combobox that searches on the server: type part of the name, choose with the keyboard
@@ -117,7 +123,7 @@ test("an unknown agent in the URL falls back to the first agent with a notice; t
   const option = page.getByRole("option", { name: data.agentName });
   await expect(option).toBeVisible();
   await expect(page.getByRole("listbox").getByRole("option")).toHaveCount(1); // the search has narrowed the list to the one agent
-  await page.screenshot({ path: `${SHOTS}/eval-pages-agent-search.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-agent-search.png` });
   await box.press("ArrowDown");
   await box.press("ArrowUp");
   await box.press("Enter");
@@ -142,7 +148,7 @@ test("sets: created, renamed and deleted in the browser; the agent selector then
   const dialog = page.getByRole("dialog", { name: "New evaluation set" });
   await dialog.getByLabel("Name").fill(`Fresh golden ${STAMP}`);
   await dialog.getByLabel("Gate threshold").fill("3");
-  await page.screenshot({ path: `${SHOTS}/eval-pages-new-set.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-new-set.png` });
   await noSeriousA11yViolations(page);
   await dialog.getByLabel("Gate threshold").press("Enter"); // the keyboard submits the form
   await expect(page).toHaveURL(/v=1/);
@@ -164,7 +170,7 @@ test("sets: created, renamed and deleted in the browser; the agent selector then
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("heading", { name: `Renamed golden ${STAMP}` }).first()).toBeVisible();
   await page.getByRole("button", { name: "Delete", exact: true }).first().click();
-  await page.screenshot({ path: `${SHOTS}/eval-pages-delete-set.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-delete-set.png` });
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete set" }).click();
   await expect(page).toHaveURL(/tab=sets/);
   await expect(page.getByText(`Renamed golden ${STAMP}`)).toHaveCount(0);
@@ -178,7 +184,7 @@ test("the runs list shows verdicts by people apart from adopted ones", async ({ 
   await expect(rowA).toContainText(`0 + ${N} adopted / ${N}`);
   const rowB = page.getByRole("row").filter({ has: page.getByRole("link", { name: data.runB.shortId }) });
   await expect(rowB).toContainText(`0 + ${N - 1} adopted / ${N}`);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-runs-list.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-runs-list.png`, fullPage: true });
 });
 
 test("create and start: a start that fails says the run exists and leads to it", async ({ page }) => {
@@ -208,7 +214,7 @@ test("create and start: a start that fails says the run exists and leads to it",
   await expect(alert).toContainText("was created, but answering did not start");
   await expect(alert).toContainText("The answering queue is not available");
   await expect(page.getByText("Answering has started")).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-start-failed.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-start-failed.png` });
   await noSeriousA11yViolations(page);
   const shortId = (await alert.getByRole("link").textContent())?.trim() ?? "";
   expect(shortId).toMatch(/^R-[0-9A-Z]{5}$/);
@@ -250,7 +256,7 @@ test("the comparison is paged by the server; its outcome, page and opened questi
   await expect(page).toHaveURL(/open=q201/);
   await expect(page.getByRole("region", { name: `A · ${runA.shortId}` })).toContainText(GOOD);
   await expect(page.getByRole("region", { name: `B · ${runB.shortId}` })).toContainText(BAD);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-compare.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-compare.png`, fullPage: true });
   await noSeriousA11yViolations(page);
   // a reload (or a shared link) shows the same view
   await page.reload();
@@ -269,7 +275,7 @@ test("the comparison is paged by the server; its outcome, page and opened questi
   await expect(table.locator("tbody tr")).toHaveCount(1);
   await expect(table).toContainText("q220");
   await page.setViewportSize({ width: 420, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/eval-pages-compare-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-compare-narrow.png`, fullPage: true });
   await page.setViewportSize({ width: 1440, height: 960 });
 });
 
@@ -287,7 +293,7 @@ test("the report charts the tiers (machine vs human) and has the numbers behind 
   }
   await expect(page.getByRole("table", { name: "Failed questions by attribution" })).toContainText("55");
   await tier.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/eval-pages-report.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-report.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 });
 
@@ -301,7 +307,7 @@ test("usage: the range and the scope are in the URL; tokens are charted by day",
   await expect(page.getByLabel("To", { exact: true })).toHaveValue(today);
   await expect(page.getByRole("img", { name: "Answering and judging tokens by day" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Runs and answered questions by day" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-pages-usage.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-usage.png`, fullPage: true });
   await noSeriousA11yViolations(page);
   const earlier = new Date(Date.now() - 13 * 86_400_000).toISOString().slice(0, 10);
   await fromBox.fill(earlier);
@@ -334,7 +340,7 @@ test("Bad Cases: created and updated, filters by scenario, run and set in the UR
   await page.getByRole("combobox", { name: /^Set\b/ }).selectOption({ label: `Pages golden ${STAMP}` });
   await expect(page).toHaveURL(new RegExp(`set=${data.setId}`));
   await expect(table.locator("tbody tr")).toHaveCount(37);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-bad-cases.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-bad-cases.png`, fullPage: true });
   await noSeriousA11yViolations(page);
   await page.getByRole("button", { name: "Clear filters" }).click();
   await expect(page).not.toHaveURL(/cls=|run=|set=/);
@@ -350,14 +356,14 @@ test("Bad Cases: created and updated, filters by scenario, run and set in the UR
   await expect(dialog).toContainText("No run matching “no-such-run”");
   await dialog.getByRole("searchbox").fill(data.runB.shortId.toLowerCase());
   await choice.check();
-  await page.screenshot({ path: `${SHOTS}/eval-pages-bulk-dialog.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-bulk-dialog.png` });
   await noSeriousA11yViolations(page);
   await dialog.getByRole("button", { name: "Create 55 Bad Cases" }).click();
   await expect(page.getByText("55 Bad Cases created")).toBeVisible({ timeout: 60_000 });
   await page.goto(evalUrl({ tab: "bad-cases", agent: data.agentId, run: data.runB.shortId }));
   await expect(page.getByRole("navigation", { name: "Bad Case pages" })).toContainText("1–50");
   await page.setViewportSize({ width: 420, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/eval-pages-bad-cases-narrow.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-bad-cases-narrow.png` });
   await page.setViewportSize({ width: 1440, height: 960 });
 });
 
@@ -368,7 +374,7 @@ test("a frozen version's page starts a new run from that version", async ({ page
   const dialog = page.getByRole("dialog", { name: "New run" });
   await expect(dialog.getByLabel("Set version")).toHaveValue(data.versionId);
   await dialog.getByText("Pasted answers", { exact: true }).click();
-  await page.screenshot({ path: `${SHOTS}/eval-pages-new-run-from-version.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-new-run-from-version.png` });
   await dialog.getByRole("button", { name: "Create run" }).click();
   await expect(page).toHaveURL(/tab=runs.*run=R-/);
   await expect(page.getByText(`Pages golden ${STAMP} v1`).first()).toBeVisible();
@@ -417,13 +423,13 @@ test("the board's run at pipeline_live: a run that fails as it starts is reporte
   await page.goto(evalUrl({ tab: "online-loop", agent: agent.id }));
   const frozen = page.getByRole("region", { name: "Frozen: 1" });
   await expect(frozen).toContainText("A vegan breakfast near the office?");
-  await page.screenshot({ path: `${SHOTS}/eval-pages-board-frozen.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-pages-board-frozen.png`, fullPage: true });
   await frozen.getByRole("button", { name: "Run v1 at pipeline_live" }).click();
   await expect(page.getByText(/Run R-\w+ was created but did not start/)).toBeVisible();
   await expect(page.getByText(/the snapshotted workflow version cannot run: \(test\)/)).toBeVisible();
   await expect(page.getByText(/Regression run R-\w+ started/)).toHaveCount(0);
   await expect(page).toHaveURL(/tab=runs.*run=R-/);
-  await page.screenshot({ path: `${SHOTS}/eval-pages-board-start-failed.png` });
+  await shot(page, { path: `${SHOTS}/eval-pages-board-start-failed.png` });
   expect(starts).toBe(1);
   await page.unroute(START);
   const shortId = new URL(page.url()).searchParams.get("run")!;

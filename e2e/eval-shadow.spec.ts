@@ -3,9 +3,10 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import {
   expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  type OwnServer,
+  shot,
   SHOTS,
   startOwnServer,
-  type OwnServer,
 } from "./helpers";
 import { ROOT } from "../scripts/lib/app-server";
 import { demoCandidate } from "../scripts/lib/demo-candidate";
@@ -79,7 +80,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await expect(
     findings.getByRole("list", { name: "Findings of the candidate" }).getByRole("listitem").first(),
   ).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-findings.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-shadow-findings.png`, fullPage: true });
   expect((await server.api("GET", `/api/eval/shadow/${agentId}`)).config).toBeNull();
 
   // the real candidate file
@@ -112,7 +113,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await expect(disagreements.getByRole("row")).toHaveCount(21); // the header and a page of 20
   await expect(page.getByRole("region", { name: "Disagreements (25)" })).toBeVisible();
   await expect(disagreements).toContainText("table 25?"); // newest first
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-report.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-shadow-report.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // the next page, from the server
@@ -122,7 +123,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await expect(pages).toContainText("21–25 of 25");
   await expect(disagreements.getByRole("row")).toHaveCount(6);
   await expect(disagreements).toContainText("table 1?");
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-page-2.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-shadow-page-2.png`, fullPage: true });
 
   // a trace opens with its steps: the live version's scene detector said breakfast
   const row = disagreements.getByRole("row", { name: /table 1\?/ });
@@ -130,7 +131,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   const trace = page.getByRole("dialog", { name: "Trace" });
   await expect(trace.getByText("Execution steps")).toBeVisible();
   await expect(trace.getByRole("button", { name: /detect_scene/ })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-trace.png` });
+  await shot(page, { path: `${SHOTS}/eval-shadow-trace.png` });
   await page.keyboard.press("Escape");
   await expect(trace).toBeHidden();
   await row.getByRole("button", { name: "candidate run" }).click();
@@ -162,7 +163,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
 
   // a narrow window
   await page.setViewportSize({ width: 420, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-shadow-narrow.png`, fullPage: true });
   await page.setViewportSize({ width: 1440, height: 960 });
 });
 
@@ -176,7 +177,7 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
     "Every online chat of Shadow meal agent is answered by version 2 from the next message, instead of version 1",
   );
   await expect(confirm).toContainText("The intent shadow is turned off");
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-publish-confirm.png` });
+  await shot(page, { path: `${SHOTS}/eval-shadow-publish-confirm.png` });
   await confirm.getByRole("button", { name: "Provision and publish" }).click();
   await expect(page.getByText("Version 2 is live")).toBeVisible();
   const summary = page.getByTestId("shadow-candidate");
@@ -195,7 +196,7 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
     `/api/traces/${(await server.api("POST", `/api/agents/${agentId}/chat`, { message: "Anything for the morning?" })).traceId}`,
   );
   expect(after.steps.find((s: { nodeId: string }) => s.nodeId === "detect_scene").output.result.scene).toBe("brunch");
-  await page.screenshot({ path: `${SHOTS}/eval-shadow-published.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-shadow-published.png`, fullPage: true });
 
   // back: version 1 as the candidate, published from the tab
   await page.getByRole("radio", { name: /A version of this agent/ }).check();

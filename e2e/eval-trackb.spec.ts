@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, SHOTS, signIn } from "./helpers";
+import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, shot, SHOTS, signIn } from "./helpers";
 import { llmWorkflow } from "../server/eval/testing";
 
 /**
@@ -133,9 +133,9 @@ test("the board: Judge only where there is an answer, one scrolling row, no 'not
     await page.setViewportSize(size);
     await page.goto(boardUrl());
     await expect(column(page, "In a run", N - 1)).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/trackb-board-${size.width}.png` });
+    await shot(page, { path: `${SHOTS}/trackb-board-${size.width}.png` });
     await boardIsOneScrollingRow(page, column(page, "In a run", N - 1));
-    await page.screenshot({ path: `${SHOTS}/trackb-board-${size.width}-scrolled.png` });
+    await shot(page, { path: `${SHOTS}/trackb-board-${size.width}-scrolled.png` });
     await noSeriousA11yViolations(page);
   }
 });
@@ -237,7 +237,7 @@ test("a Bad Case: expected points, re-run created and started, Verify says what 
   ]) {
     await page.setViewportSize(size);
     await expect(verify).toBeInViewport();
-    await page.screenshot({ path: `${SHOTS}/trackb-bad-case-${size.width}.png` });
+    await shot(page, { path: `${SHOTS}/trackb-bad-case-${size.width}.png` });
     await noSeriousA11yViolations(page);
   }
   await verify.click();
@@ -280,7 +280,7 @@ test("a Bad Case without a qualifying run: a manager verifies it with a reason, 
     verifiedRunId: null,
     verifiedReason: reason,
   });
-  await page.screenshot({ path: `${SHOTS}/trackb-bad-case-reason.png` });
+  await shot(page, { path: `${SHOTS}/trackb-bad-case-reason.png` });
   await noSeriousA11yViolations(page);
 });
 
@@ -315,8 +315,8 @@ test("the runs table at 1024 px: Run IDs on one line, every column in view", asy
   const edges = await table.locator("th").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right));
   expect(edges).toHaveLength(6); // the pick to compare, Run, Set, Status, Answered, Created
   for (const edge of edges) expect(edge).toBeLessThanOrEqual(Math.min(right, 1024) + 0.5);
-  await page.screenshot({ path: `${SHOTS}/trackb-runs-1024.png` });
+  await shot(page, { path: `${SHOTS}/trackb-runs-1024.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/trackb-runs-1440.png` });
+  await shot(page, { path: `${SHOTS}/trackb-runs-1440.png` });
   await noSeriousA11yViolations(page);
 });

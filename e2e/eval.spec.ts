@@ -3,9 +3,10 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import {
   expectNoSeriousA11yViolations as noSeriousA11yViolations,
+  type OwnServer,
+  shot,
   SHOTS,
   startOwnServer,
-  type OwnServer,
 } from "./helpers";
 import { ROOT } from "../scripts/lib/app-server";
 
@@ -67,7 +68,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page.getByRole("tab", { name: "Evaluation sets" })).toHaveAttribute("aria-selected", "true");
   await page.getByRole("link", { name: "Meal recommendation golden set" }).click();
   await expect(page.getByText("Gate: at least 26 human-confirmed passes")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-set.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-set.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // a draft version 2, which the create-run form must not offer
@@ -75,7 +76,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page).toHaveURL(/v=2/);
   await expect(page.getByText("v2 · draft")).toBeVisible();
   await expect(page.getByRole("button", { name: "Add sample" })).toBeEnabled();
-  await page.screenshot({ path: `${SHOTS}/eval-version-draft.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-version-draft.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   await page.getByRole("tab", { name: "Runs" }).click();
@@ -86,7 +87,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(versionSelect.locator("option", { hasText: "v2" })).toHaveCount(0);
   await dialog.getByLabel("pipeline live").check();
   await dialog.getByLabel("Environment").fill("e2e");
-  await page.screenshot({ path: `${SHOTS}/eval-create-run.png` });
+  await shot(page, { path: `${SHOTS}/eval-create-run.png` });
   await noSeriousA11yViolations(page);
   await dialog.getByRole("button", { name: "Create and start" }).click();
 
@@ -98,7 +99,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(progress).toHaveAttribute("aria-valuenow", "30", { timeout: 120_000 });
   await expect(page.getByText("awaiting review").first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Release gate" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-run-answered.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-run-answered.png`, fullPage: true });
   await page.getByRole("link", { name: "Runs", exact: true }).click();
   await expect(page.getByRole("table", { name: "Runs" })).toBeVisible();
   await noSeriousA11yViolations(page);
@@ -121,7 +122,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(fail).toBeVisible();
   await fail.getByRole("textbox", { name: "Basis" }).fill("Names no dish from the live menu");
   await fail.getByRole("radio", { name: /retrieval/ }).check();
-  await page.screenshot({ path: `${SHOTS}/eval-fail-dialog.png` });
+  await shot(page, { path: `${SHOTS}/eval-fail-dialog.png` });
   await fail.getByRole("textbox", { name: "Basis" }).press("Control+Enter");
   await expect(fail).toBeHidden();
   // the page moves on before the server answers; "Undo your fail" is offered once the verdict is stored
@@ -150,9 +151,9 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await page.getByRole("button", { name: "All" }).click();
   await page.locator("body").press("?");
   await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-shortcuts.png` });
+  await shot(page, { path: `${SHOTS}/eval-shortcuts.png` });
   await page.keyboard.press("Escape");
-  await page.screenshot({ path: `${SHOTS}/eval-annotation.png` });
+  await shot(page, { path: `${SHOTS}/eval-annotation.png` });
   await noSeriousA11yViolations(page);
 
   // the gate banner says what the gate CLI says
@@ -169,7 +170,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   // the report's charts, with their labels
   await expect(page.getByRole("img", { name: "Machine and human-confirmed pass rate by scenario" })).toBeVisible();
   await expect(page.getByRole("img", { name: "Failed questions by attribution" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-report.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-report.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // re-run the same batch and compare
@@ -188,12 +189,12 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await expect(page.getByRole("table", { name: "Questions of both runs" })).toBeVisible();
   await page.getByRole("table", { name: "Questions of both runs" }).getByRole("button").first().click();
   await expect(page.getByRole("region", { name: new RegExp(`^A · ${runId}`) })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-compare.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-compare.png`, fullPage: true });
   await noSeriousA11yViolations(page);
   await page.getByRole("link", { name: "Runs", exact: true }).click();
   await page.getByRole("link", { name: "Usage" }).click();
   await expect(page.getByRole("img", { name: "Runs and answered questions by day" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-usage.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-usage.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 
   // a fail becomes a Bad Case and moves through its statuses
@@ -209,7 +210,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await noSeriousA11yViolations(page);
   await page.getByRole("table", { name: "Bad Cases" }).getByRole("link").first().click();
   await expect(page.getByRole("button", { name: "Re-run the same batch" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-bad-case.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-bad-case.png`, fullPage: true });
   await noSeriousA11yViolations(page);
 });
 
@@ -239,7 +240,7 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   await expect(badCases.locator("tbody tr").first()).toBeVisible();
   await expect(badCases.getByRole("combobox")).toHaveCount(0);
   await expect(badCases.getByTitle(/your role is viewer/).first()).toContainText("fixed");
-  await page.screenshot({ path: `${SHOTS}/eval-viewer-bad-cases.png` });
+  await shot(page, { path: `${SHOTS}/eval-viewer-bad-cases.png` });
   // the server still refuses what the page hides: the viewer's own session cannot create a run
   const refused = await page.evaluate(
     async () =>
@@ -253,7 +254,7 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
   );
   expect(refused).toBe(403);
   await page.setViewportSize({ width: 800, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/eval-viewer-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-viewer-narrow.png`, fullPage: true });
 });
 
 test("a pasted run is closed from its page", async ({ page }) => {
@@ -277,10 +278,10 @@ test("a pasted run is closed from its page", async ({ page }) => {
   await page.getByRole("button", { name: "Close answering" }).click();
   const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
   await expect(dialog).toContainText("28 of 30 questions have no answer yet");
-  await page.screenshot({ path: `${SHOTS}/eval-close-answering-confirm.png` });
+  await shot(page, { path: `${SHOTS}/eval-close-answering-confirm.png` });
   await dialog.getByRole("button", { name: "Close answering" }).click();
   await expect(page.getByText(/awaiting review/i).first()).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/eval-closed-run.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/eval-closed-run.png`, fullPage: true });
   const closed = await call("GET", `/api/eval/runs/${run.id}`);
   expect(closed.status).toBe("awaiting_review");
   expect(closed.progress).toMatchObject({ answered: 2, failed: 28 });

@@ -61,6 +61,16 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   expect(found, `serious axe violations at ${page.url()}: ${found.join(" | ")}`).toEqual([]);
 }
 
+/**
+ * A screenshot for people to look at, in SHOTS. `npm test` skips them (it sets E2E_SCREENSHOTS=0): they assert
+ * nothing, and about 130 of them cost the browser stage 40 of its 464 CPU s (measured quietly, whole machine). Run
+ * `npm run test:e2e` to take them; Playwright's own screenshot of a failing test is kept either way.
+ */
+export async function shot(page: Page, opts: NonNullable<Parameters<Page["screenshot"]>[0]>) {
+  if (process.env.E2E_SCREENSHOTS === "0") return;
+  await page.screenshot(opts);
+}
+
 /** The two sizes every page state is looked at: a laptop and a small screen. */
 export const SIZES = [
   { width: 1440, height: 900 },
@@ -82,7 +92,7 @@ export async function atBothSizes(
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await opts.prepare?.(size);
-    await page.screenshot({ path: `${SHOTS}/${name}-${size.width}x${size.height}.png`, fullPage: true });
+    await shot(page, { path: `${SHOTS}/${name}-${size.width}x${size.height}.png`, fullPage: true });
     if (opts.axe !== false) await expectNoSeriousA11yViolations(page);
     await opts.check?.(size);
   }

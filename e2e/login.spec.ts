@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN, api, expectNoSeriousA11yViolations, SHOTS } from "./helpers";
+import { ADMIN, api, expectNoSeriousA11yViolations, shot, SHOTS } from "./helpers";
 
 test("a protected page sends you to the login page, which signs you in through next-auth", async ({ page }) => {
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fsettings/);
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/login.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/login.png`, fullPage: true });
 
   await page.getByLabel("E-mail").fill(ADMIN.email);
   await page.getByLabel("Password").fill("not-the-password");
@@ -31,7 +31,7 @@ test("an admin creates a token in Settings, sees it once, and it works against t
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^fb_/);
-  await page.screenshot({ path: `${SHOTS}/settings.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/settings.png`, fullPage: true });
 
   await api(undefined, token).expectStatus(200, "GET", "/api/builder/node-types");
   await api(undefined, `${token.slice(0, -2)}xx`).expectStatus(401, "POST", "/api/builder/agents", {});
@@ -49,7 +49,7 @@ test("the login page has no serious accessibility violations", async ({ page }) 
   // a narrow window
   await page.setViewportSize({ width: 390, height: 760 });
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/login-narrow.png`, fullPage: true });
+  await shot(page, { path: `${SHOTS}/login-narrow.png`, fullPage: true });
 });
 
 test("after 5 wrong passwords the login page says how long to wait, then the right password signs in", async ({

@@ -280,8 +280,11 @@ const e2e = [
   async (run) => {
     if (!built) return notBuilt;
     const file = path.join(out, "e2e.json");
+    // no screenshots for people to look at (e2e/helpers.ts shot: they assert nothing and cost 40 CPU s); a failing
+    // test's screenshot is kept. E2E_SCREENSHOTS=1 npm test takes them.
     const r = await run("Playwright (Chromium)", bin("playwright"), ["test", "--reporter=list,json"], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+      E2E_SCREENSHOTS: process.env.E2E_SCREENSHOTS ?? "0",
     });
     return { ...r, counts: playwrightCounts(file) };
   },
