@@ -52,15 +52,16 @@ const integrationExclude: Record<string, string[]> = {
 };
 
 // Each leg runs in two processes, each with its server (FLOWBENCH_IT_PART, set by `npm test`): "long" runs the longest
-// suites, "rest" every other file, chosen so the four processes end together (per-file seconds of a fresh-clone CI run
-// at e484d29, where the integration stage ran alone: PGlite eval 35, sample-gate 30, runtime 17, shadow 10, the
-// other files 110 together; PostgreSQL multi-instance 62, fuzz 37, eval 35, online-loop 30, readiness 7, the others 50
-// together). The parts then took 111, 128, 86 and 164 s; with online-loop and readiness moved to PostgreSQL's long
-// part, about 125 each. Rebalance from the durations the reporter prints after each file.
+// suites, "rest" every other file, chosen so the four processes end together. Per-file seconds in fresh-clone CI runs
+// (41e00ec, the integration stage alone on the machine): PGlite eval 45, sample-gate 54, online-loop 41,
+// demo-online-loop 23, auth 18, runtime 16, login-throttle 16, shadow 12; PostgreSQL multi-instance 72, fuzz 43,
+// eval 42, online-loop 25, runtime 21, readiness 17, login-throttle 16, demo-online-loop 12, shadow 11. The parts took
+// 127 (PGlite long), 145, 119 (PostgreSQL long) and 162 s; login-throttle and runtime moved to the long parts to even
+// them. Rebalance from the durations the reporter prints after each file.
 const longSuites = (
   {
-    pglite: ["eval", "runtime", "sample-gate", "shadow"],
-    postgresql: ["eval", "fuzz", "online-loop", "readiness"],
+    pglite: ["eval", "runtime", "sample-gate", "shadow", "login-throttle"],
+    postgresql: ["eval", "fuzz", "online-loop", "readiness", "runtime"],
   } as Record<string, string[]>
 )[process.env.FLOWBENCH_IT_LEG ?? ""]?.map(file) ?? [file("eval"), file("fuzz")];
 const part = process.env.FLOWBENCH_IT_PART;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in this order (measured: the comment above the schedule at the end of this file):
 //   lint and format (Biome), first and alone (two seconds)
-//   the production build, alone (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
+//   the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
 //   then two chains side by side: Playwright in Debian's Chromium against that build, then db:check (schema and
-//     migrations in sync) with the sample app's acceptance; and the unit tests (vitest, no server), then the
-//     integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two processes; the HTTP-shape suites
-//     run in one leg only: integrationExclude in vitest.config.ts)
+//     migrations in sync) with the sample app's acceptance; and, from the moment the build's compiler is done, the unit
+//     tests (vitest, no server), then the integration tests over real HTTP (the PGlite and the PostgreSQL leg, each
+//     in two processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts)
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -28,7 +28,7 @@ const results = [];
  * Alone (no `prefix`) its output goes straight through; beside other commands each of its lines is prefixed with
  * `[prefix]`, so stages that run at once stay readable.
  */
-function run(name, cmd, args, env = {}, prefix = undefined) {
+function run(name, cmd, args, env = {}, prefix = undefined, onLine = undefined) {
   const started = Date.now();
   if (!prefix) console.log(`\n=== ${name} ===`);
   else console.log(`[${prefix}] === ${name} ===`);
@@ -48,7 +48,10 @@ function run(name, cmd, args, env = {}, prefix = undefined) {
         from.on("data", (chunk) => {
           const lines = (rest + chunk.toString()).split("\n");
           rest = lines.pop();
-          for (const line of lines) to.write(`[${prefix}] ${line}\n`);
+          for (const line of lines) {
+            to.write(`[${prefix}] ${line}\n`);
+            onLine?.(line);
+          }
         });
         from.on("end", () => rest && to.write(`[${prefix}] ${rest}\n`));
       }
@@ -151,7 +154,7 @@ async function stages(...list) {
   const done = await Promise.all(
     active.map(async ([name, fn]) => {
       const prefix = together ? name : undefined;
-      const r = await fn((label, cmd, args, env) => run(label, cmd, args, env, prefix), prefix);
+      const r = await fn((label, cmd, args, env, onLine) => run(label, cmd, args, env, prefix, onLine), prefix);
       const c = r.counts ?? { passed: r.ok ? 1 : 0, failed: r.ok ? 0 : 1, skipped: 0 };
       if (!r.ok && c.failed === 0) c.failed = 1; // a crashed runner counts as a failure
       const cpu = r.cpu === null || r.cpu === undefined ? null : r.cpu.toFixed(0);
@@ -196,6 +199,9 @@ const runStarted = Date.now();
 const vitestJson = (file) => ["--reporter=default", "--reporter=json", `--outputFile.json=${file}`];
 const hasSampleApp = fs.existsSync(path.join(root, "sample-app", "scripts", "acceptance.ts"));
 let built = false;
+/** resolved when the build's compiler is done (Next then type-checks and collects page data) or the build ended */
+let compiled;
+const buildCompiled = new Promise((resolve) => (compiled = resolve));
 
 // Format and lint (Biome, one configuration for the whole tree: biome.json); `npm run format` fixes the format; `npm run lint` also lists the warnings, which the CI log leaves out.
 const lint = ["lint", (run) => run("lint and format (Biome)", bin("biome"), ["ci", "--diagnostic-level=error", "."])];
@@ -235,10 +241,13 @@ const build = [
       return { ok: true, seconds: "0.0", cpu: 0 };
     }
     const fingerprint = sourceFingerprint(root); // of the sources this build is made from, so `npm start` serves it as is
-    const r = await run("production build", process.execPath, [
-      path.join(root, "node_modules/next/dist/bin/next"),
-      "build",
-    ]);
+    const r = await run(
+      "production build",
+      process.execPath,
+      [path.join(root, "node_modules/next/dist/bin/next"), "build"],
+      {},
+      (line) => /Running TypeScript|Collecting page data/.test(line) && compiled(),
+    );
     if (r.ok) writeBuildFingerprint(root, distDir, fingerprint);
     return r;
   },
@@ -291,22 +300,28 @@ const e2e = [
 ];
 
 await stages(lint);
-// The order, measured (README, "The suite's time"): the build first and alone, then the browser tests beside the rest
-// (unit, then db:check with the sample app's acceptance, then integration). The stages are CPU-bound on a 2-core
-// machine, and running them all at once cost far more than it saved: every stage beside the others took 1.7-3.3 times
-// its CPU seconds alone (build 132 CPU s alone, 237 beside unit; integration 215 against 450; e2e 250 against 449),
-// and the suite took 1,092-1,289 s against about 690 s for the stages one after the other. The browser tests mostly
-// wait (250 CPU s in 274 s alone), so they keep one companion: the other stages, one at a time.
-await stages(build);
-built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
-overlapping = [unit, dbCheck, integration, e2e].filter(([name]) => !only.length || only.includes(name)).length > 1;
+// The order, measured (README, "The suite's time"): the stages are CPU-bound on a 2-core machine, and running them all
+// at once cost far more than it saved (every stage beside the others took 1.7-3.3 times its CPU seconds alone, and the
+// suite 1,092-1,289 s). So the build first, then two chains side by side: the browser tests (which mostly wait on
+// pages and servers) then db:check and the sample app; and the unit tests then the integration tests. The second chain,
+// the longer, starts as soon as the build's compiler is done: its type check and page data take one core for 30-40 s.
+const wanted = (name) => !only.length || only.includes(name);
+overlapping = [unit, dbCheck, build, integration, e2e].filter(([name]) => wanted(name)).length > 1;
+const buildDone = (async () => {
+  await stages(build);
+  built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
+  compiled(); // also when the build was skipped, failed or printed neither line
+})();
 await Promise.all([
   (async () => {
+    await buildDone;
     await stages(e2e);
     await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
   })(),
   (async () => {
+    await buildCompiled;
     await stages(unit);
+    await buildDone;
     await stages(integration);
   })(),
 ]);
