@@ -57,8 +57,8 @@ const integrationExclude: Record<string, string[]> = {
 // demo-online-loop 23, auth 18, runtime 16, login-throttle 16, shadow 12; PostgreSQL multi-instance 72, fuzz 43,
 // eval 42, online-loop 25, runtime 21, readiness 17, login-throttle 16, demo-online-loop 12, shadow 11. The parts took
 // 127 (PGlite long), 145, 119 (PostgreSQL long) and 162 s; with login-throttle and runtime moved to the long parts
-// (a69063a: PostgreSQL's login-throttle not yet) 129, 113, 108 and 144 s. Rebalance from the durations the reporter
-// prints after each file.
+// (a69063a: PostgreSQL's login-throttle not yet) 129, 113, 108 and 144 s; at e147e2e 144, 127, 137 and 141 s.
+// Rebalance from the durations the reporter prints after each file.
 const longSuites = (
   {
     pglite: ["eval", "runtime", "sample-gate", "shadow", "login-throttle"],

@@ -150,7 +150,10 @@ function playwrightCounts(file) {
 async function stages(...list) {
   const active = list.filter(([name]) => !only.length || only.includes(name));
   const together = active.length > 1 || overlapping;
-  if (together) console.log(`\n=== ${active.map(([name]) => name).join(" + ")} at once ===`);
+  if (together)
+    console.log(
+      `\n=== ${active.map(([name]) => name).join(" + ")} ${active.length > 1 ? "at once" : "(beside the other chain)"} ===`,
+    );
   const done = await Promise.all(
     active.map(async ([name, fn]) => {
       const prefix = together ? name : undefined;
