@@ -305,9 +305,10 @@ const e2e = [
 await stages(lint);
 // The order, measured (README, "The suite's time"): the stages are CPU-bound on a 2-core machine, and running them all
 // at once cost far more than it saved (every stage beside the others took 1.7-3.3 times its CPU seconds alone, and the
-// suite 1,092-1,289 s). So the build first, then two chains side by side: the browser tests (which mostly wait on
-// pages and servers) then db:check and the sample app; and the unit tests then the integration tests. The second chain,
-// the longer, starts as soon as the build's compiler is done: its type check and page data take one core for 30-40 s.
+// suite 1,092-1,289 s). So the build first, then two chains side by side, which keep both cores busy without piling up
+// servers: the browser tests then db:check and the sample app; and the unit tests then the integration tests. The
+// second chain, the longer, starts as soon as the build's compiler is done: its type check and page data take one
+// core for 30-40 s.
 const wanted = (name) => !only.length || only.includes(name);
 overlapping = [unit, dbCheck, build, integration, e2e].filter(([name]) => wanted(name)).length > 1;
 const buildDone = (async () => {
