@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
+import { runJudgeRef } from "../suggestions/judge-agent";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
@@ -234,6 +235,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       byFlag: [...byFlag].sort((a, b) => b[1] - a[1]).map(([flag, items]) => ({ flag, items })),
     },
     agreement: {
+      judge: runJudgeRef(run.judge),
       ...agreement(pairs),
       excludedUnknown,
       excludedAdopted,

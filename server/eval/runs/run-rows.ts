@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
+import { runJudgeRef } from "../suggestions/judge-agent";
 
 /** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
 type Tx = Db | Prisma.TransactionClient;
@@ -15,6 +16,7 @@ export const runSelect = {
   concurrency: true,
   repeats: true,
   gateThreshold: true,
+  judge: true,
   setVersionId: true,
   workflowVersionId: true,
   rerunOfId: true,
@@ -138,6 +140,7 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
     setKind: set.kind,
     gateThreshold: r.gateThreshold,
     setGateThreshold: set.gateThreshold,
+    judge: runJudgeRef(r.judge),
     setVersionId: r.setVersionId,
     setVersion: r.setVersion.version,
     agentId: set.agentId,
