@@ -130,7 +130,7 @@ void main(async () => {
       throw new UsageError(`--${name} needs a file`);
   }
   const server = serverFrom(flags);
-  const publicUrl = String(flags["public-url"] ?? process.env.FLOWBENCH_PUBLIC_URL ?? server.url);
+  const publicUrl = String(flags["public-url"] ?? (process.env.FLOWBENCH_PUBLIC_URL || server.url));
   if (!/^https?:\/\//.test(publicUrl)) throw new UsageError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
 
   const started = Date.now();

@@ -213,7 +213,7 @@ describe("Markdown summary", () => {
     expect(md.startsWith("### ⏳ Release gate PENDING: run R-7K2F9\n")).toBe(true);
     // the interval of 2 passes of 4 judged: Wilson score interval (0.15004, 0.84996), computed with python3 from
     // the Wilson formula at z = 1.959964 (scipy.stats.norm.ppf(0.975)); printed as whole percents
-    expect(md).toContain("| human-confirmed passes | **2** of 5 (95 % interval 15-85 %) |");
+    expect(md).toContain("| human-confirmed passes | **2** of 5 (95 % interval 15-85 %, over 4 judged) |");
     expect(md).toContain("| threshold | 3 (1 more needed) |");
     expect(md).toContain("| without a verdict | 1 |");
     expect(md).toContain("| spot-checks left | 1 |");
@@ -248,7 +248,7 @@ describe("Markdown summary", () => {
     const pass = markdownReport(data(all, items));
     expect(pass.startsWith("### ✅ Release gate PASS: run R-7K2F9")).toBe(true);
     // Wilson (5, 5) = (0.5655, 1.0)
-    expect(pass).toContain("| human-confirmed passes | **5** of 5 (95 % interval 57-100 %) |");
+    expect(pass).toContain("| human-confirmed passes | **5** of 5 (95 % interval 57-100 %, over 5 judged) |");
     expect(pass).not.toContain("Still missing");
     expect(pass).not.toContain("Failing questions");
   });

@@ -228,7 +228,7 @@ export function markdownReport(d: GateReportData, max = MARKDOWN_MAX_CHARS): str
   lines.push("| | |");
   lines.push("| --- | --- |");
   lines.push(
-    `| human-confirmed passes | **${c.pass}** of ${c.questions}${c.interval ? ` (${intervalWords(c.interval)})` : ""} |`,
+    `| human-confirmed passes | **${c.pass}** of ${c.questions}${c.interval ? ` (${intervalWords(c.interval)}, over ${c.judged} judged)` : ""} |`,
   );
   lines.push(`| threshold | ${c.threshold}${c.missingPasses ? ` (${c.missingPasses} more needed)` : ""} |`);
   lines.push(`| failed | ${c.fail} |`);

@@ -164,7 +164,7 @@ for (const server of shapeServers("pglite")) {
       const md = fs.readFileSync(markdown, "utf8");
       expect(md).toContain(`### ✅ Release gate PASS: run ${run}`);
       // Wilson score interval of 2 of 3 = (0.2077, 0.9385), computed with python3 from the Wilson formula at z = 1.959964
-      expect(md).toContain("| human-confirmed passes | **2** of 3 (95 % interval 21-94 %) |");
+      expect(md).toContain("| human-confirmed passes | **2** of 3 (95 % interval 21-94 %, over 3 judged) |");
       expect(md).toContain(`[Open the run](${server.url}/eval?tab=runs&agent=${agentId}&run=${run})`);
       expect(md).toContain(
         `[Open the annotation queue](${server.url}/eval?tab=annotation&agent=${agentId}&run=${run})`,
