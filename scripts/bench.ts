@@ -85,7 +85,8 @@ async function main() {
   if (parts.includes("validate")) await benchValidate();
   for (const part of parts.filter((p) => p !== "validate")) {
     console.log(`\n===== ${part} =====`);
-    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!], {
+    const flags = process.argv.slice(2).filter((a) => a.startsWith("-")); // e.g. eval's --baseline=<commit>
+    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!, ...flags], {
       cwd: ROOT,
       stdio: "inherit",
     });
