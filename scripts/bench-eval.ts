@@ -277,7 +277,9 @@ async function startSide(label: string, tree: string, items: number, cpuProfDir?
     process.execPath,
     [
       ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
-      path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+      // tsx as a loader in this process (its CLI would run the script in a process of its own, out of --cpu-prof's view)
+      "--import",
+      "tsx",
       path.join(ROOT, "scripts/lib/bench-report-child.ts"),
       tree,
       String(items),
@@ -362,6 +364,7 @@ export async function benchReportVersusBaseline(
       cpuRatio: median(cpu.head) / median(cpu.baseline),
       /** the per-round ratios' median and middle half: how far one round's ratio strays */
       roundRatio: { median: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) },
+      samples: { wallMs: t, cpuMs: cpu },
       fieldsOnlyInHead: head.keys.filter((k) => !old.keys.includes(k)),
       load: { before: loadBefore, after: os.loadavg()[0]! },
     };
