@@ -359,7 +359,12 @@ export async function benchReportVersusBaseline(
       rounds,
       baseline: base.sha,
       head: { medianMs: median(t.head), cpuMs: median(cpu.head), seedSeconds: head.seedMs / 1000, bytes: head.bytes },
-      old: { medianMs: median(t.baseline), cpuMs: median(cpu.baseline), seedSeconds: old.seedMs / 1000, bytes: old.bytes },
+      old: {
+        medianMs: median(t.baseline),
+        cpuMs: median(cpu.baseline),
+        seedSeconds: old.seedMs / 1000,
+        bytes: old.bytes,
+      },
       ratio: median(t.head) / median(t.baseline),
       cpuRatio: median(cpu.head) / median(cpu.baseline),
       /** the per-round ratios' median and middle half: how far one round's ratio strays */

@@ -86,10 +86,14 @@ async function main() {
   for (const part of parts.filter((p) => p !== "validate")) {
     console.log(`\n===== ${part} =====`);
     const flags = process.argv.slice(2).filter((a) => a.startsWith("-")); // e.g. eval's --baseline=<commit>
-    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!, ...flags], {
-      cwd: ROOT,
-      stdio: "inherit",
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!, ...flags],
+      {
+        cwd: ROOT,
+        stdio: "inherit",
+      },
+    );
     if (r.status !== 0) throw new Error(`bench part ${part} failed`);
   }
 }

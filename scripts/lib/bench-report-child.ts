@@ -24,7 +24,8 @@ const load = (rel: string) => import(pathToFileURL(path.join(tree, rel)).href);
 
 async function main() {
   const { createEvalTestDb, seedAgent } = await load("server/eval/testing.ts");
-  const { createSet, freezeVersion, importSamples, createRun, submitPastedAnswers } = await load("server/eval/index.ts");
+  const { createSet, freezeVersion, importSamples, createRun, submitPastedAnswers } =
+    await load("server/eval/index.ts");
   const { adoptSuggestions } = await load("server/eval/verdicts/verdicts.ts");
   const { runReport } = await load("server/eval/reports/reports.ts");
   const { db, close } = await createEvalTestDb();

@@ -18,4 +18,3 @@ export function reportSeed(n: number) {
   }));
   return { samples, answers };
 }
-
