@@ -10,6 +10,15 @@
  *      HTTP against the production build on the embedded database (each run's answers differ, so verdicts change
  *      across runs), median of 7: the grid's first page (limit 100, what the page asks) and every question at once.
  *      Target 500 ms (issue 24).
+ *   4. report against a baseline: the report service (`runReport` plus JSON serialisation, in process) on a
+ *      10,000-item run, this checkout against a baseline commit (default: PRE_ISSUE_24, the report before issue 24
+ *      added intervals, cost and consistency), in the same benchmark run: the baseline's server/ and prisma/ are
+ *      extracted into a temporary folder with its own Prisma client; each side seeds the same run into its own
+ *      in-memory PGlite in a child process (scripts/lib/bench-report-child.ts) and they are timed in alternating
+ *      rounds. Prints both medians (wall and CPU time), their ratio and the spread of the per-round ratios.
+ * Flags (also through `npm run bench -- eval --flag=...`): `--only=answering,report-http,compare,baseline` runs some
+ * parts; `--baseline=<commit>` compares with another commit (`--baseline=HEAD` measures the noise: the same code on
+ * both sides; `--baseline=none` skips part 4); `--cpu-prof-dir=<folder>` writes both sides' CPU profiles there.
  * The built-in judge is used (EVAL_JUDGE=builtin), so each item costs exactly one 200 ms model call.
  */
 import fs from "node:fs";
