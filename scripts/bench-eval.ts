@@ -340,7 +340,7 @@ export async function benchReportVersusBaseline(
   opts: { baseline?: string; items?: number; rounds?: number; warmup?: number; cpuProfDir?: string } = {},
 ) {
   const items = opts.items ?? 10_000;
-  const rounds = opts.rounds ?? 25;
+  const rounds = opts.rounds ?? 41;
   const warmup = opts.warmup ?? 3;
   const base = baselineTree(opts.baseline ?? PRE_ISSUE_24);
   const sides: Side[] = [];
