@@ -242,7 +242,7 @@ export const PRE_ISSUE_24 = "4ecdada1abf98f536ad0a56ed611a8815df2a29e";
  * checkout's node_modules linked in and the commit's own Prisma client generated from the commit's schema. Removed by
  * the returned function.
  */
-function baselineTree(commit: string): { dir: string; sha: string; remove: () => void } {
+export function baselineTree(commit: string): { dir: string; sha: string; remove: () => void } {
   const git = (...args: string[]) => {
     const r = spawnSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
@@ -281,10 +281,11 @@ type Side = {
   stop: () => Promise<void>;
 };
 
-async function startSide(label: string, tree: string, items: number, cpuProfDir?: string): Promise<Side> {
+export async function startSide(label: string, tree: string, items: number, cpuProfDir?: string): Promise<Side> {
   const child = spawn(
     process.execPath,
     [
+      "--expose-gc", // the child collects seeding's garbage before it is timed (bench-report-child.ts)
       ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
       // tsx as a loader in this process (its CLI would run the script in a process of its own, out of --cpu-prof's view)
       "--import",
@@ -341,7 +342,7 @@ export async function benchReportVersusBaseline(
 ) {
   const items = opts.items ?? 10_000;
   const rounds = opts.rounds ?? 41;
-  const warmup = opts.warmup ?? 3;
+  const warmup = opts.warmup ?? 15;
   const base = baselineTree(opts.baseline ?? PRE_ISSUE_24);
   const sides: Side[] = [];
   try {
@@ -450,7 +451,7 @@ async function main() {
         {
           name: `report service, ${c.items} items, in process (PGlite), HEAD`,
           value: ms(c.head.medianMs),
-          note: `CPU ${ms(c.head.cpuMs)}; median of ${c.rounds} rounds alternating with ${base} (3 warm-up calls each), incl. JSON serialisation; ${Math.round(c.head.bytes / 1024)} KiB; fields the baseline lacks: ${c.fieldsOnlyInHead.join(", ") || "none"}`,
+          note: `CPU ${ms(c.head.cpuMs)}; median of ${c.rounds} rounds alternating with ${base} (15 warm-up calls each), incl. JSON serialisation; ${Math.round(c.head.bytes / 1024)} KiB; fields the baseline lacks: ${c.fieldsOnlyInHead.join(", ") || "none"}`,
         },
         {
           name: `report service, ${c.items} items, in process (PGlite), ${base}`,
