@@ -4,16 +4,22 @@ import { defineConfig, type Project } from "@playwright/test";
 
 // The e2e server's port: E2E_PORT, else a free one, chosen once in the runner's process and handed to its workers
 // (which read this file again) through the environment. A fixed port failed at once when anything else listened there.
-process.env.E2E_PORT ||= spawnSync(
-  process.execPath,
-  [
-    "-e",
-    "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
-  ],
-  { encoding: "utf8" },
-).stdout.trim();
+const freePort = () =>
+  spawnSync(
+    process.execPath,
+    [
+      "-e",
+      "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
+    ],
+    { encoding: "utf8" },
+  ).stdout.trim();
+process.env.E2E_PORT ||= freePort();
+// the meal-scenes sample app's port (the second web server, below), chosen the same way
+process.env.E2E_MEALS_PORT ||= freePort();
 const PORT = Number(process.env.E2E_PORT);
+const MEALS_PORT = Number(process.env.E2E_MEALS_PORT);
 const SERVER_DIRS = `.tmp/e2e-db-${PORT} .tmp/e2e-data-${PORT}`;
+const MEALS_DIR = `.tmp/e2e-meals-${PORT}`;
 
 /**
  * Spec files longest first, so the two workers finish together: Playwright hands out files in project order and
@@ -48,8 +54,8 @@ export default defineConfig({
   // servers) can take longer than Playwright's default 5 s to answer, and a passing assertion does not wait longer
   expect: { timeout: 15_000 },
   retries: 0,
-  // Four spec files at a time: the eval specs start servers of their own and the others use data they create
-  // themselves, so files never share state. Tests within a file still run in order. The stage mostly waits (runs being
+  // Four spec files at a time: each file works on agents, sets and runs it creates itself (never another file's, and
+  // never "the only agent"), so files never share state. Tests within a file still run in order. The stage mostly waits (runs being
   // answered, pages settling): two workers kept less than one core busy.
   workers: Number(process.env.E2E_WORKERS ?? 4),
   projects,
@@ -73,22 +79,40 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    // a fresh database, removed again when the server stops (the port differs from run to run: nothing else would)
-    command: `rm -rf ${SERVER_DIRS}; trap 'rm -rf ${SERVER_DIRS}' EXIT INT TERM; node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    url: `http://127.0.0.1:${PORT}/api/health/ready`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      DATABASE_URL: `pglite:./.tmp/e2e-db-${PORT}`,
-      FLOWBENCH_DATA_DIR: `.tmp/e2e-data-${PORT}`,
-      FLOWBENCH_INIT_ADMIN_EMAIL: "admin@e2e.flowbench.test",
-      FLOWBENCH_INIT_ADMIN_PASSWORD: "e2e-admin-password",
-      FLOWBENCH_INIT_API_TOKEN: "e2e_admin_token_0123456789abcdef",
-      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
-      FLOWBENCH_SEED_SAMPLE_AGENT: "off",
+  // Two web servers for every spec: the meal-scenes sample app that agents' http nodes call (the seeded sample agent's
+  // workflow, copied by the specs that need it: e2e/helpers.ts createSampleAgent), and the production build wired to
+  // it. One server for the whole stage: three specs used to start a server, a sample app and a Python sandbox of their
+  // own (10-14 CPU s each, measured with scripts/lib/cpu-time.mjs).
+  webServer: [
+    {
+      command: `rm -rf ${MEALS_DIR}; trap 'rm -rf ${MEALS_DIR}' EXIT INT TERM; node node_modules/tsx/dist/cli.mjs sample-app/src/main.ts`,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+      url: `http://127.0.0.1:${MEALS_PORT}/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: { APP_PORT: String(MEALS_PORT), DATABASE_URL: `pglite:./${MEALS_DIR}`, LOG_LEVEL: "warn" },
     },
-  },
+    {
+      // a fresh database, removed again when the server stops (the port differs from run to run: nothing else would)
+      command: `rm -rf ${SERVER_DIRS}; trap 'rm -rf ${SERVER_DIRS}' EXIT INT TERM; node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+      url: `http://127.0.0.1:${PORT}/api/health/ready`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        DATABASE_URL: `pglite:./.tmp/e2e-db-${PORT}`,
+        FLOWBENCH_DATA_DIR: `.tmp/e2e-data-${PORT}`,
+        FLOWBENCH_INIT_ADMIN_EMAIL: "admin@e2e.flowbench.test",
+        FLOWBENCH_INIT_ADMIN_PASSWORD: "e2e-admin-password",
+        FLOWBENCH_INIT_API_TOKEN: "e2e_admin_token_0123456789abcdef",
+        NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
+        FLOWBENCH_SEED_SAMPLE_AGENT: "off",
+        // the agents' http nodes call the sample app; suggestions come from the built-in judge (no model here)
+        WEBHOOK_BASE_URL: `http://127.0.0.1:${MEALS_PORT}`,
+        EVAL_JUDGE: "builtin",
+      },
+    },
+  ],
 });

@@ -1,15 +1,16 @@
 import { expect, test } from "@playwright/test";
 import {
+  api,
+  createSampleAgent,
   expectNoSeriousA11yViolations as noSeriousA11yViolations,
-  type OwnServer,
   shot,
   SHOTS,
-  startOwnServer,
+  signIn,
 } from "./helpers";
 
 /**
- * The online feedback loop in the browser, on a server of its own (the seeded sample agent, answered at pipeline_live
- * against the sample app started here): a low-scored answer is a lead -> added to a new regression pool -> confirmed
+ * The online feedback loop in the browser, on a copy of the seeded sample agent (createSampleAgent: the loop publishes
+ * a fixed version of it), answered at pipeline_live against the meal-scenes sample app: a low-scored answer is a lead -> added to a new regression pool -> confirmed
  * and given expectations on the board -> frozen and run from the board -> failed in the annotation view -> a Bad Case
  * -> re-run on a fixed agent version -> passed -> verified; the board shows each stage. Only what users and the
  * builder do outside the evaluation center goes over REST (chats and their feedback, the fixed agent version).
@@ -17,16 +18,11 @@ import {
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 960 } });
 
-let server: OwnServer;
+const call = api();
+let agentId = "";
 
 test.beforeAll(async () => {
-  // migrating a fresh embedded database took 114 s on a loaded 2-core machine, seeding comes after
-  test.setTimeout(300_000);
-  server = await startOwnServer("e2e-loop", { seedSampleAgent: true });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
+  ({ agentId } = await createSampleAgent(call, `Meal recommendation loop ${Date.now().toString(36)}`));
 });
 
 test("the whole online loop on the board: lead -> pool -> confirm -> expectations -> freeze -> run -> fail -> Bad Case -> re-run -> verified", async ({
@@ -34,18 +30,14 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
 }) => {
   // two in-platform runs answered at pipeline_live and every page of the loop: over 300 s on a loaded 2-core machine
   test.setTimeout(480_000);
-  const call = server.api;
-  const agent = (await call("GET", "/api/builder/agents")).items.find(
-    (a: { name: string }) => a.name === "Meal recommendation",
-  );
   // what users do: chat and score answers (a payload-carrying answer scored 1, an off-topic one scored 2)
-  const first = await call("POST", `/api/agents/${agent.id}/chat`, { message: "Any vegan breakfast near the office?" });
-  const second = await call("POST", `/api/agents/${agent.id}/chat`, { message: "What is the weather tomorrow?" });
+  const first = await call("POST", `/api/agents/${agentId}/chat`, { message: "Any vegan breakfast near the office?" });
+  const second = await call("POST", `/api/agents/${agentId}/chat`, { message: "What is the weather tomorrow?" });
   await call("POST", `/api/traces/${first.traceId}/feedback`, { score: 1, comment: "It suggested eggs" });
   await call("POST", `/api/traces/${second.traceId}/feedback`, { score: 2, comment: "off topic" });
 
-  await server.signIn(page);
-  await page.goto(`${server.url}/eval`);
+  await signIn(page);
+  await page.goto(`/eval?agent=${agentId}`);
   await expect(page.getByRole("tab", { name: "Online feedback loop" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("region", { name: "Leads: 2 new" })).toBeVisible();
   const leads = page.getByRole("list", { name: "Leads" });
@@ -166,7 +158,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await expect(fail).toBeHidden();
   await expect(page.getByRole("button", { name: /^Undo your fail on/ })).toBeVisible(); // stored
   // the Bad Case, made in the browser (the run's fails in the annotation view)
-  await page.goto(`${server.url}/eval?tab=annotation&run=${runId}&verdict=fail`);
+  await page.goto(`/eval?tab=annotation&agent=${agentId}&run=${runId}&verdict=fail`);
   await page.getByRole("button", { name: "Make Bad Case" }).click();
   await expect(page.getByText("Bad Case created")).toBeVisible();
 
@@ -176,12 +168,12 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
   await shot(page, { path: `${SHOTS}/loop-7-bad-case.png`, fullPage: true });
 
   // the builder's fix: a new agent version (the builder's work, over REST here), published
-  const live = (await call("GET", `/api/builder/agents/${agent.id}/versions/1`)).workflow;
-  const fixed = await call("POST", `/api/builder/agents/${agent.id}/versions`, {
+  const live = (await call("GET", `/api/builder/agents/${agentId}/versions/1`)).workflow;
+  const fixed = await call("POST", `/api/builder/agents/${agentId}/versions`, {
     workflow: live,
     note: "no eggs for vegans",
   });
-  await call("POST", `/api/builder/agents/${agent.id}/publish`, { version: fixed.version.version });
+  await call("POST", `/api/builder/agents/${agentId}/publish`, { version: fixed.version.version });
 
   // re-run the same batch from the Bad Case page (created and started at once), pass it in the annotation view
   await badCase.getByRole("link", { name: "Bad Case →" }).click();
@@ -225,7 +217,7 @@ test("the whole online loop on the board: lead -> pool -> confirm -> expectation
 
   // a narrow window: the board's one row of columns scrolls sideways
   await page.setViewportSize({ width: 420, height: 900 });
-  await page.goto(`${server.url}/eval`);
+  await page.goto(`/eval?agent=${agentId}`);
   // a fresh page load of the whole board: on a loaded 2-core machine it took longer than the default 15 s once
   await expect(page.getByRole("region", { name: "Verified: 1" })).toBeAttached({ timeout: 30_000 });
   await shot(page, { path: `${SHOTS}/loop-10-narrow.png`, fullPage: true });

@@ -1,19 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import {
-  expectNoSeriousA11yViolations as noSeriousA11yViolations,
-  type OwnServer,
-  shot,
-  SHOTS,
-  startOwnServer,
-} from "./helpers";
-import { ROOT } from "../scripts/lib/app-server";
+import { expect, test } from "@playwright/test";
+import { api, expectNoSeriousA11yViolations as noSeriousA11yViolations, ROOT, shot, SHOTS, signIn } from "./helpers";
 import { demoCandidate } from "../scripts/lib/demo-candidate";
 
 /**
- * The intent-shadow tab in the browser, on a server of its own with the meal-scenes sample app, on an agent of its
- * own (a copy of the sample agent, so publishing never changes another test's agent): a draft candidate imported from
+ * The intent-shadow tab in the browser, on an agent of its own (a copy of the sample agent's workflow, whose http node
+ * calls the meal-scenes sample app; publishing never changes another test's agent): a draft candidate imported from
  * a workflow JSON file (an invalid one first: the server's findings), live chats shadowed, the matrix, disagreements by
  * pages with their traces, one into the regression pool, replay, then publishing the draft (a new version) and a
  * version candidate.
@@ -21,28 +14,20 @@ import { demoCandidate } from "../scripts/lib/demo-candidate";
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 960 } });
 
-let server: OwnServer;
+const call = api();
 let agentId = "";
 const REF = "{{detect_scene.result.scene}}";
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  server = await startOwnServer("e2e-shadow");
   const agentJson = JSON.parse(fs.readFileSync(path.join(ROOT, "server/seed/meal-recommendation/agent.json"), "utf8"));
-  const created = await server.api("POST", "/api/builder/agents", {
+  const created = await call("POST", "/api/builder/agents", {
     name: "Shadow meal agent",
     description: agentJson.description,
     workflow: agentJson.workflow,
   });
   agentId = created.agent.id;
-  await server.api("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
+  await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
 });
-
-test.afterAll(async () => {
-  await server?.stop();
-});
-
-const signIn = (page: Page) => server.signIn(page);
 
 const jsonFile = (name: string, value: unknown) => ({
   name,
@@ -55,12 +40,12 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
 }) => {
   test.setTimeout(240_000);
   await signIn(page);
-  await page.goto(`${server.url}/eval?tab=intent-shadow&agent=${agentId}`);
+  await page.goto(`/eval?tab=intent-shadow&agent=${agentId}`);
   await expect(page.getByRole("heading", { name: "Intent shadow" })).toBeVisible();
   await expect(page.getByText(/Not configured yet/)).toBeVisible();
 
   // an invalid file: the server's findings, nothing saved
-  const live = (await server.api("GET", `/api/builder/agents/${agentId}/versions/1`)).workflow;
+  const live = (await call("GET", `/api/builder/agents/${agentId}/versions/1`)).workflow;
   const candidate = demoCandidate(live);
   if (!candidate.ok) throw new Error(candidate.reason);
   const broken = {
@@ -81,7 +66,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
     findings.getByRole("list", { name: "Findings of the candidate" }).getByRole("listitem").first(),
   ).toBeVisible();
   await shot(page, { path: `${SHOTS}/eval-shadow-findings.png`, fullPage: true });
-  expect((await server.api("GET", `/api/eval/shadow/${agentId}`)).config).toBeNull();
+  expect((await call("GET", `/api/eval/shadow/${agentId}`)).config).toBeNull();
 
   // the real candidate file
   await page.getByTestId("shadow-candidate-file").setInputFiles(jsonFile("brunch-detector.json", candidate.workflow));
@@ -100,9 +85,9 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
     "Breakfast for two, please",
     "A family dinner tonight",
   ];
-  for (const message of messages) await server.api("POST", `/api/agents/${agentId}/chat`, { message });
+  for (const message of messages) await call("POST", `/api/agents/${agentId}/chat`, { message });
   await expect
-    .poll(async () => (await server.api("GET", `/api/eval/shadow/${agentId}/report`)).compared, { timeout: 120_000 })
+    .poll(async () => (await call("GET", `/api/eval/shadow/${agentId}/report`)).compared, { timeout: 120_000 })
     .toBe(27);
 
   await page.reload();
@@ -147,8 +132,8 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
   await dialog.getByLabel("Expected points (optional)").fill("recommends a warm breakfast dish\ngives prices");
   await dialog.getByRole("button", { name: "Add to pool" }).click();
   await expect(page.getByText(/Added as t-/)).toBeVisible();
-  const pools = (await server.api("GET", `/api/eval/sets?agentId=${agentId}&kind=regression_pool`)).items;
-  const samples = (await server.api("GET", `/api/eval/sets/${pools[0].id}/versions/1/samples`)).items;
+  const pools = (await call("GET", `/api/eval/sets?agentId=${agentId}&kind=regression_pool`)).items;
+  const samples = (await call("GET", `/api/eval/sets/${pools[0].id}/versions/1/samples`)).items;
   expect(samples).toEqual([
     expect.objectContaining({
       question: "Something warm for the morning, table 1?",
@@ -170,7 +155,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
 test("publish the candidate: the draft becomes version 2 and goes live; then a version candidate", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page);
-  await page.goto(`${server.url}/eval?tab=intent-shadow&agent=${agentId}`);
+  await page.goto(`/eval?tab=intent-shadow&agent=${agentId}`);
   await page.getByRole("button", { name: "Publish the candidate" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Provision the draft as version 2 and publish it?" });
   await expect(confirm).toContainText(
@@ -185,15 +170,15 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
   await expect(summary).toContainText("live: version 2");
   await expect(summary).toContainText("off");
   await expect(page.getByText("The candidate is the live version.")).toBeVisible();
-  const agent = await server.api("GET", `/api/builder/agents/${agentId}`);
+  const agent = await call("GET", `/api/builder/agents/${agentId}`);
   expect(agent).toMatchObject({ publishedVersion: 2, latestVersion: 2 });
-  expect((await server.api("GET", `/api/builder/agents/${agentId}/versions/2`)).note).toBe(
+  expect((await call("GET", `/api/builder/agents/${agentId}/versions/2`)).note).toBe(
     "intent-shadow candidate (file brunch-detector.json)",
   );
   // online users now get the candidate's scenes
-  const after = await server.api(
+  const after = await call(
     "GET",
-    `/api/traces/${(await server.api("POST", `/api/agents/${agentId}/chat`, { message: "Anything for the morning?" })).traceId}`,
+    `/api/traces/${(await call("POST", `/api/agents/${agentId}/chat`, { message: "Anything for the morning?" })).traceId}`,
   );
   expect(after.steps.find((s: { nodeId: string }) => s.nodeId === "detect_scene").output.result.scene).toBe("brunch");
   await shot(page, { path: `${SHOTS}/eval-shadow-published.png`, fullPage: true });
@@ -209,6 +194,6 @@ test("publish the candidate: the draft becomes version 2 and goes live; then a v
   await expect(again).toContainText("instead of version 2");
   await again.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByText("Version 1 is live")).toBeVisible();
-  expect((await server.api("GET", `/api/builder/agents/${agentId}`)).publishedVersion).toBe(1);
+  expect((await call("GET", `/api/builder/agents/${agentId}`)).publishedVersion).toBe(1);
   await noSeriousA11yViolations(page);
 });

@@ -1,34 +1,35 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import {
+  ADMIN_TOKEN,
+  api,
+  createSampleAgent,
+  E2E_BASE,
   expectNoSeriousA11yViolations as noSeriousA11yViolations,
-  type OwnServer,
+  ROOT,
   shot,
   SHOTS,
-  startOwnServer,
+  signIn,
 } from "./helpers";
-import { ROOT } from "../scripts/lib/app-server";
 
 /**
- * The golden-set flow a release manager and an annotator walk in the browser, on a server of its own: the seeded
- * sample agent and its frozen 30-question gate set, answered at pipeline_live against the sample app (started here).
+ * The golden-set flow a release manager and an annotator walk in the browser: a copy of the seeded sample agent and
+ * its frozen 30-question gate set (createSampleAgent), answered at pipeline_live against the meal-scenes sample app
+ * (the e2e server's second web server).
  */
 test.describe.configure({ mode: "serial" });
 test.use({ viewport: { width: 1440, height: 960 } });
 
-let server: OwnServer;
+const STAMP = Date.now().toString(36);
+const AGENT = `Meal recommendation ${STAMP}`;
+const call = api();
+let agentId = "";
+let setId = "";
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  server = await startOwnServer("e2e-eval", { seedSampleAgent: true });
+  ({ agentId, setId } = await createSampleAgent(call, AGENT));
 });
-
-test.afterAll(async () => {
-  await server?.stop();
-});
-
-const signIn = (page: Page) => server.signIn(page);
 
 function gateCli(runId: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -40,7 +41,7 @@ function gateCli(runId: string): Promise<{ code: number; out: string }> {
         "--run-id",
         runId,
       ],
-      { cwd: ROOT, env: { ...process.env, FLOWBENCH_URL: server.url, FLOWBENCH_TOKEN: server.adminToken } },
+      { cwd: ROOT, env: { ...process.env, FLOWBENCH_URL: E2E_BASE, FLOWBENCH_TOKEN: ADMIN_TOKEN } },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
@@ -59,8 +60,15 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await page.getByRole("link", { name: "Evaluation" }).click();
   await expect(page).toHaveURL(/\/eval/);
   await expect(page.getByRole("tab", { name: "Online feedback loop" })).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByRole("combobox", { name: "Agent" })).toHaveValue(/.+/);
+  const agentBox = page.getByRole("combobox", { name: "Agent" });
+  await expect(agentBox).toHaveValue(/.+/);
   await noSeriousA11yViolations(page);
+  // this spec's agent, chosen in the selector (the server holds other specs' agents too)
+  await agentBox.click();
+  await agentBox.fill(AGENT);
+  await page.getByRole("option", { name: AGENT }).click();
+  await expect(page).toHaveURL(new RegExp(`agent=${agentId}`));
+  await expect(agentBox).toHaveValue(AGENT);
 
   // sets: the sample agent's frozen gate set
   await page.getByRole("tab", { name: "Evaluation sets" }).click();
@@ -139,7 +147,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   }
   await expect(judged).toHaveAttribute("aria-valuenow", "30", { timeout: 20_000 });
   // the fail typed through the dialog is stored with its basis and attribution, as a person's verdict
-  const fails = await server.api("GET", `/api/eval/runs/${runId}/items?verdict=fail&limit=500`);
+  const fails = await call("GET", `/api/eval/runs/${runId}/items?verdict=fail&limit=500`);
   expect(
     fails.items.filter(
       (i: { verdict: { source: string; attribution: string; basis: string } }) =>
@@ -183,8 +191,8 @@ test("a release manager and an annotator take the gate set through a run, verdic
     "30",
     { timeout: 120_000 },
   );
-  await server.api.expectStatus(200, "POST", `/api/eval/runs/${rerunId}/adopt`, {});
-  await page.goto(`${server.url}/eval?tab=runs&view=compare&a=${runId}&b=${rerunId}`);
+  await call.expectStatus(200, "POST", `/api/eval/runs/${rerunId}/adopt`, {});
+  await page.goto(`/eval?tab=runs&agent=${agentId}&view=compare&a=${runId}&b=${rerunId}`);
   await expect(page.getByRole("heading", { name: `${runId} → ${rerunId}` })).toBeVisible();
   await expect(page.getByRole("table", { name: "Questions of both runs" })).toBeVisible();
   await page.getByRole("table", { name: "Questions of both runs" }).getByRole("button").first().click();
@@ -198,7 +206,7 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await noSeriousA11yViolations(page);
 
   // a fail becomes a Bad Case and moves through its statuses
-  await page.goto(`${server.url}/eval?tab=annotation&run=${runId}&verdict=fail`);
+  await page.goto(`/eval?tab=annotation&agent=${agentId}&run=${runId}&verdict=fail`);
   await page.getByRole("button", { name: "Make Bad Case" }).click();
   await expect(page.getByText("Bad Case created")).toBeVisible();
   await page.getByRole("tab", { name: "Bad Case" }).click();
@@ -214,28 +222,26 @@ test("a release manager and an annotator take the gate set through a run, verdic
   await noSeriousA11yViolations(page);
 });
 
+const VIEWER = `viewer-${STAMP}@e2e.flowbench.test`;
+
 test("a viewer reads but cannot judge or manage; the server refuses too", async ({ page }) => {
-  await server.api.expectStatus(200, "POST", "/api/trpc/admin.users.create", {
-    email: "viewer@e2e.flowbench.test",
+  await call.expectStatus(200, "POST", "/api/trpc/admin.users.create", {
+    email: VIEWER,
     password: "viewer-password-1",
     role: "viewer",
   });
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel("E-mail").fill("viewer@e2e.flowbench.test");
-  await page.getByLabel("Password").fill("viewer-password-1");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/builder$/);
-  await page.goto(`${server.url}/eval?tab=runs`);
+  await signIn(page, { email: VIEWER, password: "viewer-password-1" });
+  await page.goto(`/eval?tab=runs&agent=${agentId}`);
   await expect(page.getByRole("button", { name: "New run" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "New run" })).toHaveAttribute("title", /your role is viewer/);
-  await page.goto(`${server.url}/eval?tab=sets`);
+  await page.goto(`/eval?tab=sets&agent=${agentId}`);
   await expect(page.getByRole("button", { name: "New set" })).toBeDisabled();
-  const runs = await server.api("GET", "/api/eval/runs");
-  await page.goto(`${server.url}/eval?tab=annotation&run=${runs.items[0].shortId}`);
+  const runs = await call("GET", `/api/eval/runs?agentId=${agentId}`);
+  await page.goto(`/eval?tab=annotation&agent=${agentId}&run=${runs.items[0].shortId}`);
   await expect(page.getByRole("button", { name: /Pass/ })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Adopt machine suggestions" })).toBeDisabled();
   // a Bad Case's status is a badge for the viewer (with the reason), not a select that cannot be used
-  await page.goto(`${server.url}/eval?tab=bad-cases`);
+  await page.goto(`/eval?tab=bad-cases&agent=${agentId}`);
   const badCases = page.getByRole("table", { name: "Bad Cases" });
   await expect(badCases.locator("tbody tr").first()).toBeVisible();
   await expect(badCases.getByRole("combobox")).toHaveCount(0);
@@ -258,10 +264,8 @@ test("a viewer reads but cannot judge or manage; the server refuses too", async 
 });
 
 test("a pasted run is closed from its page", async ({ page }) => {
-  const call = server.api;
-  const set = (await call("GET", "/api/eval/sets")).items.find((s: { kind: string }) => s.kind === "golden");
-  const version = await call("GET", `/api/eval/sets/${set.id}/versions/1`);
-  const samples = (await call("GET", `/api/eval/sets/${set.id}/versions/1/samples?limit=5`)).items;
+  const version = await call("GET", `/api/eval/sets/${setId}/versions/1`);
+  const samples = (await call("GET", `/api/eval/sets/${setId}/versions/1/samples?limit=5`)).items;
   const run = await call("POST", "/api/eval/runs", {
     setVersionId: version.id,
     mode: "pasted",
@@ -274,7 +278,7 @@ test("a pasted run is closed from its page", async ({ page }) => {
   });
 
   await signIn(page);
-  await page.goto(`${server.url}/eval?tab=runs&run=${run.shortId}`);
+  await page.goto(`/eval?tab=runs&agent=${agentId}&run=${run.shortId}`);
   await page.getByRole("button", { name: "Close answering" }).click();
   const dialog = page.getByRole("alertdialog").or(page.getByRole("dialog"));
   await expect(dialog).toContainText("28 of 30 questions have no answer yet");

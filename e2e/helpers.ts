@@ -4,15 +4,13 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Cookie, expect, type Page } from "@playwright/test";
 import config from "../playwright.config";
-import { loadConfig } from "../sample-app/src/config";
-import { createLogger } from "../sample-app/src/logger";
-import { startApp, type RunningApp } from "../sample-app/src/server";
-import { startServer, type StartedServer } from "../scripts/lib/app-server";
 
 /**
  * What the browser tests share: the headless admin of the e2e server (playwright.config.ts), signing in, axe, REST
- * calls that fail loudly, and a server of one's own with the sample app.
+ * calls that fail loudly, and a copy of the seeded sample agent with its golden set.
  */
+/** the repository's root (the specs' working folder) */
+export const ROOT = path.resolve(import.meta.dirname, "..");
 export const ADMIN = { email: "admin@e2e.flowbench.test", password: "e2e-admin-password" };
 export const ADMIN_TOKEN = "e2e_admin_token_0123456789abcdef";
 /** the configured e2e server (playwright.config.ts's baseURL) */
@@ -142,64 +140,33 @@ export function api(base: string = E2E_BASE, token: string = ADMIN_TOKEN): Api {
   return call;
 }
 
-/** A server of a spec's own (`next start` of the build on a fresh embedded database) with the meal-scenes sample app. */
-export type OwnServer = StartedServer & {
-  sample: RunningApp;
-  /** REST as the server's admin (see `api`) */
-  api: Api;
-  /** signs in as the server's admin */
-  signIn: (page: Page) => Promise<void>;
-};
-
 /**
- * Starts the meal-scenes sample app and a server of its own wired to it (webhooks to the sample app, the built-in
- * judge). `seedSampleAgent`: the seeded sample agent and its sets, waited for (start-up work may finish after the
- * first health answer); `env`: more environment for the server. Stop it in `afterAll` with `stop()` (the server, the
- * sample app and their data).
+ * A copy of the seeded sample agent "Meal recommendation" (server/seed: its workflow calls the meal-scenes sample app,
+ * the e2e server's second web server) under `name`, published as version 1, with a copy of its frozen golden set
+ * (30 questions, 2 scripts, gate 26 of 30), made over REST as the seed makes them in process. Each spec that walks the
+ * sample agent gets its own, so no spec depends on another's runs, verdicts or published versions.
  */
-export async function startOwnServer(
-  name: string,
-  { seedSampleAgent = false, env = {} }: { seedSampleAgent?: boolean; env?: Record<string, string> } = {},
-): Promise<OwnServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowbench-${name}-`));
-  let sample: RunningApp | undefined;
-  let server: StartedServer | undefined;
-  const stop = async () => {
-    await server?.stop();
-    await sample?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    sample = await startApp(
-      { ...loadConfig({ DATABASE_URL: `pglite:${dir}/meal-scenes`, LOG_LEVEL: "error" }), port: 0 },
-      { logger: createLogger("error") },
-    );
-    server = await startServer(name, `pglite:${dir}/app`, {
-      WEBHOOK_BASE_URL: `http://127.0.0.1:${sample.port}`,
-      EVAL_JUDGE: "builtin",
-      ...(seedSampleAgent ? { FLOWBENCH_SEED_SAMPLE_AGENT: "on" } : {}),
-      ...env,
-    });
-    fs.mkdirSync(SHOTS, { recursive: true });
-    const call = api(server.url, server.adminToken);
-    if (seedSampleAgent) {
-      let last = "no answer yet";
-      for (let i = 0; ; i++) {
-        try {
-          if ((await call("GET", "/api/eval/sets")).items.length) break;
-          last = "no evaluation set yet";
-        } catch (e) {
-          last = String(e);
-        }
-        if (i >= 240)
-          throw new Error(`${name}: the sample agent was not seeded within 60 s (${last}); log: ${server.logFile}`);
-        await new Promise((res) => setTimeout(res, 250));
-      }
-    }
-    const { adminEmail: email, adminPassword: password, url } = server;
-    return { ...server, sample, api: call, signIn: (page) => signIn(page, { email, password }, url), stop };
-  } catch (e) {
-    await stop().catch(() => undefined);
-    throw e;
-  }
+export async function createSampleAgent(call: Api, name: string) {
+  const read = (file: string) =>
+    JSON.parse(fs.readFileSync(path.join(ROOT, "server/seed/meal-recommendation", file), "utf8"));
+  const agent = read("agent.json");
+  const golden = read("golden-set.json");
+  const agentId: string = (
+    await call("POST", "/api/builder/agents", { name, description: agent.description, workflow: agent.workflow })
+  ).agent.id;
+  await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
+  const set = await call("POST", "/api/eval/sets", {
+    agentId,
+    name: golden.name,
+    kind: golden.kind,
+    gateThreshold: golden.gateThreshold,
+  });
+  await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+    format: "json",
+    content: JSON.stringify(golden.samples),
+    mode: "replace",
+  });
+  await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`, {});
+  const version = await call("GET", `/api/eval/sets/${set.id}/versions/1`);
+  return { agentId, setId: set.id as string, versionId: version.id as string };
 }

@@ -9,6 +9,6 @@ import { createBuilderMcpServer } from "../server/mcp/tools";
 const client = new FlowbenchClient();
 const server = createBuilderMcpServer({
   listNodeTypes: () => client.listNodeTypes(),
-  validate: (workflow) => client.validateWorkflow(workflow),
+  validate: (workflow, kind) => client.validateWorkflow(workflow, kind),
 });
 await server.connect(new StdioServerTransport());

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -62,5 +63,14 @@ describe("architecture", () => {
       /^server\/(startup\.ts|core\/[^/]+\.ts|db\/url\.ts|http\/(startup-probes|methods-guard|path-guard|client-address|front-door|lingering-close)\.ts)$/;
     expect([...seen].filter((s) => !light.test(s))).toEqual([]);
     expect(seen).toContain("server/http/startup-probes.ts");
+  });
+
+  it("no tracked file holds a merge's conflict markers (a README once landed with them: Biome reads no Markdown)", () => {
+    const found = spawnSync("git", ["grep", "-n", "-I", "-E", "^(<{7}|>{7}) ", "--", "."], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    // git grep exits 1 when nothing matches, 0 with matches, 128 outside a repository (then there is nothing to check)
+    expect(found.status === 0 ? found.stdout.trim().split("\n") : []).toEqual([]);
   });
 });

@@ -182,9 +182,13 @@ export class FlowbenchClient {
     );
   }
 
-  /** Validates without storing. An invalid workflow is a normal result (valid: false), not an exception. */
-  async validateWorkflow(workflow: unknown): Promise<ValidationResult> {
-    const answer = await this.request<unknown>("POST", "/api/builder/validate", { workflow }, [400]);
+  /**
+   * Validates without storing (`kind` "judge": also against the judge contract). An invalid workflow is a normal
+   * result (valid: false), not an exception.
+   */
+  async validateWorkflow(workflow: unknown, kind?: "agent" | "judge"): Promise<ValidationResult> {
+    const request = kind === undefined ? { workflow } : { workflow, kind };
+    const answer = await this.request<unknown>("POST", "/api/builder/validate", request, [400]);
     const body = answer.body;
     if (
       isObject(body) &&
@@ -212,8 +216,14 @@ export class FlowbenchClient {
   }
 
   /** Provisions a new agent with version 1 (throws FlowbenchError WORKFLOW_INVALID with the findings as details). */
-  async createAgent(input: { name: string; description?: string; workflow: unknown; note?: string }): Promise<{
-    agent: { id: string; latestVersion: number };
+  async createAgent(input: {
+    name: string;
+    description?: string;
+    kind?: "agent" | "judge";
+    workflow: unknown;
+    note?: string;
+  }): Promise<{
+    agent: { id: string; kind: "agent" | "judge"; latestVersion: number };
     version: { version: number };
     warnings: Finding[];
   }> {
@@ -231,5 +241,5 @@ export class FlowbenchClient {
 
   // The spec's names.
   list_node_types = () => this.listNodeTypes();
-  validate_workflow = (workflow: unknown) => this.validateWorkflow(workflow);
+  validate_workflow = (workflow: unknown, kind?: "agent" | "judge") => this.validateWorkflow(workflow, kind);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ErrorOut } from "../core/errors";
-import { NODE_TYPES, WIDGETS } from "../workflow";
+import { AGENT_KINDS, NODE_TYPES, WIDGETS } from "../workflow";
 
 /** Response shapes of the agents API (for OpenAPI and typed clients). */
 export const FindingOut = z
@@ -19,6 +19,10 @@ export const AgentOut = z
     id: z.string(),
     name: z.string(),
     description: z.string(),
+    kind: z.enum(AGENT_KINDS).meta({
+      description:
+        "agent: answers users; judge: judges answers for evaluation sets (its workflow follows the judge contract)",
+    }),
     latestVersion: z.number().int(),
     publishedVersion: z
       .number()
@@ -88,7 +92,13 @@ export const AgentDeletedOut = z.object({ deleted: z.literal(true) });
 
 /** One built-in workflow recipe (GET /api/builder/recipes/{name}). */
 export const RecipeOut = z
-  .object({ name: z.string(), title: z.string(), description: z.string(), workflow: WorkflowOut })
+  .object({
+    name: z.string(),
+    title: z.string(),
+    description: z.string(),
+    kind: z.enum(AGENT_KINDS).meta({ description: "The kind of agent the recipe starts (create it with this kind)" }),
+    workflow: WorkflowOut,
+  })
   .meta({ id: "Recipe" });
 
 export const RecipeListOut = z.object({ items: z.array(RecipeOut) }).meta({ id: "RecipeList" });

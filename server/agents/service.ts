@@ -5,7 +5,15 @@ import { Prisma } from "../db/generated/client";
 import { isFrozenViolation } from "../db/triggers";
 import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
-import { workflowField, workflowInvalid, type Finding, type ValidationResult, type Workflow } from "../workflow";
+import {
+  AGENT_KINDS,
+  workflowField,
+  workflowInvalid,
+  type AgentKind,
+  type Finding,
+  type ValidationResult,
+  type Workflow,
+} from "../workflow";
 import { validateWorkflowWithCode } from "../runtime/validate-code";
 
 /**
@@ -22,12 +30,21 @@ export const AgentMetaSchema = z.object({
   name: z.string().trim().min(1, "name is required").max(120),
   description: z.string().max(2000).optional(),
 });
+export const AgentKindField = z.enum(AGENT_KINDS);
 export const CreateAgentInput = AgentMetaSchema.extend({
-  workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"),
+  kind: AgentKindField.default("agent").meta({
+    description:
+      "agent (default) or judge: a judge's workflow must follow the judge contract (validated like POST /api/builder/validate with this kind); fixed once created",
+  }),
+  workflow: workflowField(
+    "A workflow {nodes, edges}; validated exactly like POST /api/builder/validate with the agent's kind",
+  ),
   note: z.string().max(500).optional().meta({ description: "What changed in this version" }),
 });
 export const AddVersionInput = z.object({
-  workflow: workflowField("A workflow {nodes, edges}; validated exactly like POST /api/builder/validate"),
+  workflow: workflowField(
+    "A workflow {nodes, edges}; validated exactly like POST /api/builder/validate with the agent's kind",
+  ),
   note: z.string().max(500).optional(),
 });
 export const UpdateAgentInput = AgentMetaSchema.partial();
@@ -37,6 +54,7 @@ export const PublishInput = z.object({
 export const AGENT_ORDERS = ["updated", "evaluation"] as const;
 export const ListAgentsQuery = z.object({
   q: z.string().max(120).optional().meta({ description: "Case-insensitive name filter" }),
+  kind: AgentKindField.optional().meta({ description: "Only agents of this kind (default: both)" }),
   order: z.enum(AGENT_ORDERS).default("updated").meta({
     description:
       "updated: the last changed first (default); evaluation: agents with evaluation sets first (the one with the newest set first), then the others, by name",
@@ -56,8 +74,12 @@ function actorId(actor: Principal | null): string | null {
  * findings, else the result (its warnings are stored with the version). Run it outside a transaction (the syntax check
  * starts the sandbox), then store with `addVersionTx`.
  */
-export async function validateForProvisioning(workflow: unknown, opts: ProvisionOptions): Promise<ValidationResult> {
-  const result = await validateWorkflowWithCode({ workflow }, { webhookBaseUrl: opts.webhookBaseUrl });
+export async function validateForProvisioning(
+  workflow: unknown,
+  opts: ProvisionOptions,
+  kind: AgentKind = "agent",
+): Promise<ValidationResult> {
+  const result = await validateWorkflowWithCode({ workflow, kind }, { webhookBaseUrl: opts.webhookBaseUrl });
   if (!result.valid) throw workflowInvalid(result);
   return result;
 }
@@ -66,6 +88,7 @@ const agentSelect = {
   id: true,
   name: true,
   description: true,
+  kind: true,
   latestVersion: true,
   publishedVersion: true,
   createdAt: true,
@@ -131,10 +154,16 @@ export async function createAgent(
   opts: ProvisionOptions,
 ) {
   const data = CreateAgentInput.parse(input);
-  const result = await validateForProvisioning(data.workflow, opts);
+  const result = await validateForProvisioning(data.workflow, opts, data.kind);
   return db.$transaction(async (tx) => {
     const agent = await tx.agent.create({
-      data: { name: data.name, description: data.description ?? "", latestVersion: 1, createdById: actorId(actor) },
+      data: {
+        name: data.name,
+        description: data.description ?? "",
+        kind: data.kind,
+        latestVersion: 1,
+        createdById: actorId(actor),
+      },
       select: agentSelect,
     });
     const version = await insertVersion(tx, agent.id, 1, data, result, actor);
@@ -151,7 +180,9 @@ export async function addVersion(
   opts: ProvisionOptions,
 ) {
   const data = AddVersionInput.parse(input);
-  const result = await validateForProvisioning(data.workflow, opts);
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { kind: true } });
+  if (!agent) throw errors.notFound(`Agent ${agentId}`);
+  const result = await validateForProvisioning(data.workflow, opts, agent.kind);
   return db.$transaction((tx) => addVersionTx(tx, agentId, data, result, actor));
 }
 
@@ -199,7 +230,10 @@ export async function listAgents(db: Db, query: z.input<typeof ListAgentsQuery>)
     q.order === "evaluation"
       ? await agentsByEvaluation(db, q)
       : await db.agent.findMany({
-          where: q.q ? { name: { contains: q.q, mode: "insensitive" } } : undefined,
+          where: {
+            ...(q.q ? { name: { contains: q.q, mode: "insensitive" as const } } : {}),
+            ...(q.kind ? { kind: q.kind } : {}),
+          },
           orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
           take: q.limit + 1,
           ...(q.cursor ? { cursor: { id: q.cursor }, skip: 1 } : {}),
@@ -227,7 +261,8 @@ async function agentsByEvaluation(db: Db, q: z.output<typeof ListAgentsQuery>) {
   const ranked = Prisma.sql`
     SELECT a."id", a."name", (SELECT max(e."createdAt") FROM "EvalSet" e WHERE e."agentId" = a."id") AS "newest"
     FROM "Agent" a
-    ${q.q ? Prisma.sql`WHERE strpos(lower(a."name"), lower(${q.q})) > 0` : Prisma.empty}`;
+    WHERE ${q.q ? Prisma.sql`strpos(lower(a."name"), lower(${q.q})) > 0` : Prisma.sql`true`}
+      AND ${q.kind ? Prisma.sql`a."kind" = ${q.kind}::"AgentKind"` : Prisma.sql`true`}`;
   const none = Prisma.sql`'epoch'::timestamp`;
   const ids = await db.$queryRaw<Array<{ id: string }>>`
     WITH k AS (${ranked}), c AS (SELECT * FROM k WHERE "id" = ${q.cursor ?? null})

@@ -25,6 +25,10 @@ const ValidateInput = z
       description:
         "The workflow to check: { nodes: [...], edges: [...] }. Any JSON value is accepted and answered with findings; a valid workflow has the shape of #/$defs/Workflow.",
     }),
+    kind: z.enum(["agent", "judge"]).optional().meta({
+      description:
+        "agent (default) or judge: a judge's workflow must also follow the judge contract (start inputs question, expected_points, answer; the end outputs the judge answer JSON)",
+    }),
   })
   .meta({ $defs: { Workflow: WORKFLOW_JSON_SCHEMA } });
 
@@ -33,6 +37,7 @@ export type BuilderToolsApi = {
   listNodeTypes(): Promise<unknown>;
   validate(
     workflow: unknown,
+    kind?: "agent" | "judge",
   ): Promise<{ valid: boolean; errors: Array<{ code: string; message: string; path: string }>; warnings: unknown[] }>;
 };
 
@@ -69,13 +74,13 @@ export function createBuilderMcpServer(api: BuilderToolsApi): McpServer {
     {
       title: "Validate a workflow",
       description:
-        "Validates a workflow graph {nodes, edges} without storing it. Returns { valid, errors, warnings }; every finding has a stable code and a JSON-pointer path into { workflow }.",
+        "Validates a workflow graph {nodes, edges} without storing it (kind judge: also against the judge contract). Returns { valid, errors, warnings }; every finding has a stable code and a JSON-pointer path into { workflow }.",
       inputSchema: ValidateInput,
       outputSchema: ValidationResultSchema.shape,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ workflow }) => {
-      const result = await api.validate(workflow);
+    async ({ workflow, kind }) => {
+      const result = await api.validate(workflow, kind);
       return {
         content: [{ type: "text", text: `${summary(result)}\n\n${JSON.stringify(result)}` }],
         structuredContent: result,

@@ -214,13 +214,17 @@ export async function testRun(
   opts: FaceOptions = {},
 ) {
   const data = TestRunInput.parse(body);
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, latestVersion: true } });
+  const agent = await db.agent.findUnique({
+    where: { id: agentId },
+    select: { id: true, latestVersion: true, kind: true },
+  });
   if (!agent) throw errors.notFound(`Agent ${agentId}`);
   let workflow: Workflow;
   let workflowVersionId: string | undefined;
   if (data.workflow !== undefined) {
+    // a judge's draft is held to the judge contract too, like its versions
     const validation = await validateWorkflowWithCode(
-      { workflow: data.workflow },
+      { workflow: data.workflow, kind: agent.kind },
       { webhookBaseUrl: env().WEBHOOK_BASE_URL, ...opts.validate },
     );
     if (!validation.valid) throw workflowInvalid(validation);

@@ -171,6 +171,41 @@ export const FINDING_CODES = {
     description:
       "A code node's Python could not be syntax-checked because the sandbox is unavailable or slow; a syntax error would then surface when the node runs.",
   },
+  // Judges (body `{ workflow, kind: "judge" }`: the judge contract, server/workflow/judge.ts)
+  AGENT_KIND_UNKNOWN: {
+    severity: "error",
+    description: 'The request body\'s `kind` is not "agent" or "judge".',
+  },
+  JUDGE_INPUT_MISSING: {
+    severity: "error",
+    description:
+      "The start node of a judge does not declare one of the inputs the evaluation center fills in: `question` (string), `expected_points` (array), `answer` (string).",
+  },
+  JUDGE_INPUT_TYPE: {
+    severity: "error",
+    description:
+      "A judge input is declared with another type than the contract's: `question`, `answer`, `scenario` string; `expected_points`, `script` array; `payload` object.",
+  },
+  JUDGE_INPUT_UNEXPECTED: {
+    severity: "error",
+    description:
+      "The start node of a judge requires an input outside the contract without a default; nobody fills it in, so every judging would fail.",
+  },
+  JUDGE_OUTPUT_MISSING: {
+    severity: "error",
+    description:
+      'The end node of a judge has no `output`; it must output the judge\'s JSON answer `{ "verdict": "pass"|"fail"|"unknown", "rationale"?, "points"? }`.',
+  },
+  JUDGE_OUTPUT_INVALID: {
+    severity: "error",
+    description:
+      "The end node of a judge outputs fixed text (no template) that is not a judge answer, so every judging would be unknown.",
+  },
+  JUDGE_OUTPUT_NOT_SINGLE_VALUE: {
+    severity: "warning",
+    description:
+      "The end node of a judge mixes text and templates; its output is read as JSON, so it should be exactly one template naming a node that outputs the judge answer object.",
+  },
   // Limits
   LIMIT_NODES: {
     severity: "error",

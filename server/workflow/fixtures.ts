@@ -44,6 +44,20 @@ function minimal(edit?: (b: Body) => void): Body {
   return body;
 }
 
+/** A judge recipe's workflow with `kind: "judge"` (judge_python: nodes 0 start, 1 score (code), 2 end). */
+function judge(name: "judge_python" | "judge_llm_rubric", edit?: (b: Body) => void): Body & { kind: "judge" } {
+  const body = { workflow: clone(RECIPES[name].workflow), kind: "judge" as const } as unknown as Body & {
+    kind: "judge";
+  };
+  edit?.(body);
+  return body;
+}
+
+/** The start node's (node 0) declared outputs. */
+function startOutputs(b: Body): Json[] {
+  return (b.workflow.nodes[0]!.config as { outputs: Json[] }).outputs;
+}
+
 /** start -> http_1 (GET /health) -> llm_1 -> end. */
 function httpThin(edit?: (b: Body) => void): Body {
   const body = { workflow: clone(RECIPES.http_call_thin.workflow) } as unknown as Body;
@@ -457,6 +471,64 @@ export const FINDING_FIXTURES: Record<FindingCode, FindingFixture> = {
     path: "/workflow/nodes/1/config/code",
     nodeId: "code_1",
     sandbox: "unavailable",
+  },
+  AGENT_KIND_UNKNOWN: {
+    trigger: { ...minimal(), kind: "grader" },
+    clean: { ...minimal(), kind: "agent" },
+    path: "/kind",
+  },
+  JUDGE_INPUT_MISSING: {
+    trigger: judge("judge_python", (b) => {
+      startOutputs(b).splice(2, 1); // no "answer"
+    }),
+    clean: judge("judge_python"),
+    path: "/workflow/nodes/0/config/outputs",
+    nodeId: "start",
+  },
+  JUDGE_INPUT_TYPE: {
+    trigger: judge("judge_python", (b) => {
+      startOutputs(b)[1]!.type = "string";
+      startOutputs(b)[1]!.default = "";
+    }),
+    clean: judge("judge_python"),
+    path: "/workflow/nodes/0/config/outputs/1/type",
+    nodeId: "start",
+  },
+  JUDGE_INPUT_UNEXPECTED: {
+    trigger: judge("judge_python", (b) => {
+      startOutputs(b).push({ name: "rubric", type: "string", required: true });
+    }),
+    clean: judge("judge_python", (b) => {
+      startOutputs(b).push({ name: "rubric", type: "string", required: true, default: "be strict" });
+    }),
+    path: "/workflow/nodes/0/config/outputs/3",
+    nodeId: "start",
+  },
+  JUDGE_OUTPUT_MISSING: {
+    trigger: judge("judge_python", (b) => {
+      config(b, 2).output = "";
+    }),
+    clean: judge("judge_python"),
+    path: "/workflow/nodes/2/config/output",
+    nodeId: "end",
+  },
+  JUDGE_OUTPUT_INVALID: {
+    trigger: judge("judge_python", (b) => {
+      config(b, 2).output = "looks fine to me";
+    }),
+    clean: judge("judge_python", (b) => {
+      config(b, 2).output = '{"verdict":"unknown","rationale":"not judged yet"}';
+    }),
+    path: "/workflow/nodes/2/config/output",
+    nodeId: "end",
+  },
+  JUDGE_OUTPUT_NOT_SINGLE_VALUE: {
+    trigger: judge("judge_python", (b) => {
+      config(b, 2).output = "Verdict: {{score.result}}";
+    }),
+    clean: judge("judge_python"),
+    path: "/workflow/nodes/2/config/output",
+    nodeId: "end",
   },
   VALIDATOR_INTERNAL_ERROR: {
     trigger: {

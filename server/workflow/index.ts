@@ -110,6 +110,17 @@ export {
 } from "./graph";
 export { validateWorkflow, validateWorkflowRequest, type ValidateOptions } from "./validate";
 export { workflowInvalid } from "./invalid";
+export {
+  AGENT_KINDS,
+  JUDGE_INPUTS,
+  JUDGE_VERDICTS,
+  JUDGE_POINT_STATUSES,
+  JudgeAnswerSchema,
+  judgeContractFindings,
+  type AgentKind,
+  type JudgeAnswer,
+  type JudgeInputName,
+} from "./judge";
 export { RECIPES, RECIPE_NAMES, RecipeParams, getRecipe, requireRecipe, type Recipe, type RecipeName } from "./recipes";
 export {
   nodeTypesSummary,

@@ -115,17 +115,29 @@ export const WORKFLOW_JSON_SCHEMA: JsonSchema = workflowJsonSchema();
 /** A workflow field of a request: parsed as anything, documented as the workflow's JSON Schema. */
 export const workflowField = (description: string) => z.unknown().meta({ ...WORKFLOW_JSON_SCHEMA, description });
 
-/** The body of POST /api/builder/validate (and the MCP tool's input): parsed as anything, documented as `{ workflow }`. */
+/**
+ * The body of POST /api/builder/validate (and the MCP tool's input): parsed as anything, documented as
+ * `{ workflow, kind? }`.
+ */
 export const validateBodyField = () =>
   z.unknown().meta({
     type: "object",
     required: ["workflow"],
-    properties: { workflow: WORKFLOW_JSON_SCHEMA },
-    description: '{ "workflow": { "nodes": [...], "edges": [...] } }',
+    properties: {
+      workflow: WORKFLOW_JSON_SCHEMA,
+      kind: {
+        type: "string",
+        enum: ["agent", "judge"],
+        default: "agent",
+        description:
+          "What the workflow is for: agent (default) or judge, whose workflow must also follow the judge contract (start inputs question, expected_points, answer, optional payload, script, scenario; the end outputs the judge answer JSON). An unknown kind is the finding AGENT_KIND_UNKNOWN.",
+      },
+    },
+    description: '{ "workflow": { "nodes": [...], "edges": [...] }, "kind": "agent" | "judge" }',
   });
 
 export const ValidateRequestSchema = z
-  .object({ workflow: WorkflowSchema })
+  .object({ workflow: WorkflowSchema, kind: z.enum(["agent", "judge"]).optional() })
   .meta({ title: "Validate request", description: "Body of POST /api/builder/validate." });
 
 export type Workflow = z.output<typeof WorkflowSchema>;

@@ -22,7 +22,7 @@ describe("nodeTypesSummary", () => {
     expect(nodeTypesSummary()).toBe(summary);
     expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
     expect(summary.nodeTypes.map((t) => t.type)).toEqual([...NODE_TYPES]);
-    expect(summary.recipes).toEqual(["minimal", "http_call_thin"]);
+    expect(summary.recipes).toEqual(["minimal", "http_call_thin", "judge_llm_rubric", "judge_python"]);
     expect(summary.limits).toEqual(WORKFLOW_LIMITS);
     expect(Object.keys(summary.findingCodes)).toEqual(Object.keys(FINDING_CODES));
     expect(summary.templateSyntax.examples.length).toBeGreaterThan(0);

@@ -28,6 +28,7 @@ import { parseExpression } from "./expression";
 import { ancestorQueries, buildDigraph, outDegree, reachable, stronglyConnectedComponents } from "./graph";
 import { WORKFLOW_LIMITS } from "./limits";
 import type { Finding, ValidationResult } from "./schema";
+import { judgeContractFindings } from "./judge";
 import { extractTemplateRefs, isTemplateNodeId } from "./templates";
 
 export type { Finding, ValidationResult } from "./schema";
@@ -1197,8 +1198,9 @@ export function validateWorkflow(workflow: unknown, opts: ValidateOptions = {}):
 }
 
 /**
- * Validates a whole request body `{ "workflow": {...} }`; every finding's path is a JSON pointer
- * into that body (e.g. "/workflow/nodes/1/config").
+ * Validates a whole request body `{ "workflow": {...}, "kind"?: "agent" | "judge" }`; every finding's path is a JSON
+ * pointer into that body (e.g. "/workflow/nodes/1/config"). `kind: "judge"` adds the judge contract's findings
+ * (judge.ts); an unknown kind is AGENT_KIND_UNKNOWN at /kind.
  */
 export function validateWorkflowRequest(
   body: unknown,
@@ -1222,7 +1224,23 @@ export function validateWorkflowRequest(
       );
       return f.result("");
     }
-    return validateWorkflow(body.workflow, { ...opts, pathPrefix: "/workflow" });
+    const result = validateWorkflow(body.workflow, { ...opts, pathPrefix: "/workflow" });
+    const kind = own(body, "kind");
+    if (kind === undefined || kind === "agent") return result;
+    const extra: Finding[] =
+      kind === "judge"
+        ? judgeContractFindings(body.workflow, "/workflow")
+        : [
+            {
+              code: "AGENT_KIND_UNKNOWN",
+              severity: "error",
+              message: `The request body's "kind" must be "agent" or "judge", got ${typeof kind === "string" ? q(kind) : describeValue(kind)}.`,
+              path: "/kind",
+            },
+          ];
+    const errors = [...result.errors, ...extra.filter((x) => x.severity === "error")];
+    const warnings = [...result.warnings, ...extra.filter((x) => x.severity === "warning")];
+    return { valid: errors.length === 0, errors, warnings };
   } catch (err) {
     f.add(
       "VALIDATOR_INTERNAL_ERROR",

@@ -14,6 +14,9 @@ import {
 import { startWebhookServer } from "../../server/runtime/testing";
 import { LOGIN_FIRST_WAIT_SECONDS } from "./settings";
 
+/** The servers' FLOWBENCH_METRICS_TOKEN (a scraper's token for GET /api/metrics; metrics.test.ts). */
+export const METRICS_TOKEN = "it_metrics_scraper_token_0123456789";
+
 export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
 
 declare module "vitest" {
@@ -60,6 +63,7 @@ export default async function setup(project: TestProject) {
   // every other file's sign-ins share; the throttle's first wait is longer than its default (settings.ts)
   const runtimeEnv = {
     WEBHOOK_BASE_URL: webhook.url,
+    FLOWBENCH_METRICS_TOKEN: METRICS_TOKEN,
     TRUSTED_PROXY_HOPS: "1",
     LOGIN_THROTTLE_FIRST_WAIT_SECONDS: String(LOGIN_FIRST_WAIT_SECONDS),
   };

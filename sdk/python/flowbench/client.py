@@ -70,9 +70,11 @@ class Client:
         """The node-type contract (GET /api/builder/node-types)."""
         return _expect(self.request("GET", "/api/builder/node-types"), "the node-type contract", lambda b: isinstance(b.get("nodeTypes"), list))
 
-    def validate_workflow(self, workflow: Dict[str, Any]) -> Dict[str, Any]:
-        """Validates without storing. Returns {"valid", "errors", "warnings"}; an invalid workflow is not an exception."""
-        status, body = self.request("POST", "/api/builder/validate", {"workflow": workflow}, accept=(400,))
+    def validate_workflow(self, workflow: Dict[str, Any], kind: Optional[str] = None) -> Dict[str, Any]:
+        """Validates without storing (kind "judge": also against the judge contract). Returns {"valid", "errors",
+        "warnings"}; an invalid workflow is not an exception."""
+        payload: Dict[str, Any] = {"workflow": workflow} if kind is None else {"workflow": workflow, "kind": kind}
+        status, body = self.request("POST", "/api/builder/validate", payload, accept=(400,))
         if isinstance(body, dict) and isinstance(body.get("valid"), bool) and isinstance(body.get("errors"), list) and isinstance(body.get("warnings"), list):
             return {"valid": body["valid"], "errors": body["errors"], "warnings": body["warnings"]}
         # not a validation result: a 400 with the server's error (e.g. INVALID_JSON, REQUEST_INVALID) keeps its code;
@@ -84,9 +86,9 @@ class Client:
         answer = self.request("GET", "/api/builder/recipes/" + urllib.parse.quote(name))
         return _expect(answer, "a recipe", lambda b: isinstance(b.get("name"), str) and isinstance(b.get("workflow"), dict))
 
-    def create_agent(self, name: str, workflow: Dict[str, Any], description: str = "", note: str = "") -> Dict[str, Any]:
-        """Provisions a new agent (version 1). Raises FlowbenchError WORKFLOW_INVALID with the findings as details."""
-        answer = self.request("POST", "/api/builder/agents", {"name": name, "description": description, "workflow": workflow, "note": note})
+    def create_agent(self, name: str, workflow: Dict[str, Any], description: str = "", note: str = "", kind: str = "agent") -> Dict[str, Any]:
+        """Provisions a new agent (version 1) of kind "agent" or "judge". Raises FlowbenchError WORKFLOW_INVALID with the findings as details."""
+        answer = self.request("POST", "/api/builder/agents", {"name": name, "description": description, "kind": kind, "workflow": workflow, "note": note})
         return _expect(answer, "a provisioned agent", lambda b: isinstance(b.get("agent"), dict) and isinstance(b.get("version"), dict))
 
     def add_version(self, agent_id: str, workflow: Dict[str, Any], note: str = "") -> Dict[str, Any]:

@@ -78,7 +78,8 @@ export const mcp = defineEndpoint({
     if (refused) return refused;
     const server = createBuilderMcpServer({
       listNodeTypes: async () => nodeTypesSummary(),
-      validate: async (workflow) => validateWorkflowRequest({ workflow }, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
+      validate: async (workflow, kind) =>
+        validateWorkflowRequest({ workflow, kind }, { webhookBaseUrl: env().WEBHOOK_BASE_URL }),
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
