@@ -591,12 +591,14 @@ export const UsageOut = z
 
 // ---------------------------------------------------------------- judge calibration (reports/calibration.ts)
 
-export const CALIBRATION_JUDGE_KEY = /^(builtin|llm|agent:[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8})$/;
+export const CALIBRATION_AGENT_JUDGE = /^agent:[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8}$/;
 
 export const CalibrationQuery = z.object({
   judge: z
-    .string()
-    .regex(CALIBRATION_JUDGE_KEY, "must be builtin, llm or agent:<agentId>@<version> (a version number)")
+    .union([
+      z.enum(["builtin", "llm"]),
+      z.string().regex(CALIBRATION_AGENT_JUDGE, "must be builtin, llm or agent:<agentId>@<version> (a version number)"),
+    ])
     .optional()
     .meta({
       description:
