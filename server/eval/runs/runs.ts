@@ -74,10 +74,18 @@ async function insertRun(
           // the gate threshold is fixed now: changing the set's threshold later never changes this run's gate
           const { set } = await tx.evalSetVersion.findUniqueOrThrow({
             where: { id: data.setVersionId },
-            select: { set: { select: { gateThreshold: true } } },
+            select: { set: { select: { gateThreshold: true, reviewsPerItem: true, minReviewerKappa: true } } },
           });
+          // so are the reviews per item and the agreement the gate requires: a change to the set affects new runs only
           const run = await tx.evalRun.create({
-            data: { ...data, gateThreshold: set.gateThreshold, shortId: newShortId(), createdById: actorRef(actor) },
+            data: {
+              ...data,
+              gateThreshold: set.gateThreshold,
+              reviewsPerItem: set.reviewsPerItem,
+              minReviewerKappa: set.minReviewerKappa,
+              shortId: newShortId(),
+              createdById: actorRef(actor),
+            },
             select: { id: true },
           });
           const samples = await tx.evalSample.findMany({

@@ -89,7 +89,7 @@ export const evalUpdateSet = defineOperation({
   kind: "mutation",
   permission: "eval.manage",
   description:
-    "Changing gateThreshold affects only runs created afterwards: a run keeps the threshold its set had when it was created, so a gate decision is reproducible.",
+    "Changing gateThreshold, reviewsPerItem or minReviewerKappa affects only runs created afterwards: a run keeps the values its set had when it was created, so a gate decision is reproducible.",
   params: SetParams,
   body: UpdateSetInput,
   output: EvalSetOut,

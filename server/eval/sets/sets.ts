@@ -31,6 +31,8 @@ const setSelect = {
   description: true,
   kind: true,
   gateThreshold: true,
+  reviewsPerItem: true,
+  minReviewerKappa: true,
   createdById: true,
   createdAt: true,
   updatedAt: true,
