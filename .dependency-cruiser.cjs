@@ -4,6 +4,7 @@
  *
  * Floors of server/, bottom first; a module may import its own folder and the folders listed for it:
  *   db            Prisma client, adapters, migrations
+ *   telemetry     the process's metrics (prom-client); imports nothing of server/
  *   core          errors, env, params, origin grammar (may read db/url to validate DATABASE_URL)
  *   workflow      the node-type contract and validation (pure)
  *   llm, auth     model providers; users, tokens, roles, sessions
@@ -17,17 +18,18 @@
  */
 const FLOORS = {
   db: [],
+  telemetry: [],
   core: ["db"],
   workflow: ["core"],
-  llm: ["core"],
+  llm: ["core", "telemetry"],
   auth: ["core", "db"],
-  runtime: ["core", "db", "workflow", "llm", "auth"],
-  agents: ["core", "db", "workflow", "runtime", "auth"],
-  eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents"],
-  seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval"],
+  runtime: ["core", "db", "workflow", "llm", "auth", "telemetry"],
+  agents: ["core", "db", "workflow", "runtime", "auth", "telemetry"],
+  eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "telemetry"],
+  seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "telemetry"],
   mcp: ["core", "workflow"],
-  http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
-  api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp"],
+  http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry"],
+  api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry"],
 };
 const TESTS = "\\.test\\.tsx?$";
 const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-(db|postgres)\\.ts$";

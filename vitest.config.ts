@@ -43,12 +43,12 @@ const unitLimits = { testTimeout: 90_000, hookTimeout: 120_000 };
 // HTTP-shape suites (issue 21): what the HTTP face answers (401 on every endpoint, 405/OPTIONS and Allow, the SDKs and
 // MCP clients, the fuzzer's hostile values refused before they reach the database) is the same code on either
 // database, so each runs on one server (shapeServers() in tests/integration/client.ts): the fuzzer on PostgreSQL, the
-// others on PGlite, which balances the two legs. Every suite whose behaviour depends on the database (races, row locks,
+// others on PGlite, which balances the two legs. So does eval-ci (the CI commands only talk REST), on PGlite. Every suite whose behaviour depends on the database (races, row locks,
 // raw SQL, the job queue, several instances) runs in both legs; auth.test.ts and trpc-and-docs.test.ts hold both kinds.
 const file = (name: string) => `tests/integration/${name}.test.ts`;
 const integrationExclude: Record<string, string[]> = {
   pglite: [file("multi-instance"), file("fuzz"), file("readiness")],
-  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies")],
+  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies"), file("eval-ci")],
 };
 
 // Each leg runs in two processes, each with its server (FLOWBENCH_IT_PART, set by `npm test`): "long" runs the longest

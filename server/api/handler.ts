@@ -1,5 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { closeIfUnread, limitBody } from "../core/body";
+import { metrics } from "../telemetry/metrics";
 import { EVAL_LIMITS } from "../eval";
 import { appRouter } from "./root";
 import { createContext } from "./trpc";
@@ -18,6 +19,7 @@ export const TRPC_MAX_BODY_BYTES = EVAL_LIMITS.maxUploadBodyBytes;
  * the body unread closes the connection.
  */
 export async function handleTrpc(req: Request): Promise<Response> {
+  const started = performance.now();
   const guarded = limitBody(req, TRPC_MAX_BODY_BYTES);
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
@@ -25,5 +27,27 @@ export async function handleTrpc(req: Request): Promise<Response> {
     router: appRouter,
     createContext: () => createContext({ headers: req.headers }),
   });
+  metrics().httpDuration.observe(
+    { route: trpcRoute(req.url), method: req.method, status: String(response.status) },
+    (performance.now() - started) / 1000,
+  );
   return closeIfUnread(response, guarded.unread());
+}
+
+const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));
+
+/**
+ * The route label of a tRPC request: `/api/trpc/<procedure>`; `/api/trpc/(batch)` for several at once (their names
+ * in one label would make a series per combination the pages happen to batch) and `/api/trpc/(unknown)` for a name
+ * no procedure has (a label per made-up name would let any caller grow the metrics without bound).
+ */
+function trpcRoute(url: string): string {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname.slice("/api/trpc/".length));
+  } catch {
+    return "/api/trpc/(unknown)";
+  }
+  if (path.includes(",")) return "/api/trpc/(batch)";
+  return PROCEDURES.has(path) ? `/api/trpc/${path}` : "/api/trpc/(unknown)";
 }

@@ -41,6 +41,11 @@ export const EnvSchema = z
       .string()
       .regex(/^[A-Za-z0-9_\-.]{24,200}$/, "FLOWBENCH_INIT_API_TOKEN must be 24-200 characters of A-Z a-z 0-9 _ - .")
       .optional(),
+    // A bearer token that may read GET /api/metrics (a Prometheus scraper), besides admins' own tokens.
+    FLOWBENCH_METRICS_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9_\-.]{24,200}$/, "FLOWBENCH_METRICS_TOKEN must be 24-200 characters of A-Z a-z 0-9 _ - .")
+      .optional(),
     // Reverse proxies of your own in front of the app: the client address (login throttle) is then the entry the
     // outermost one added to X-Forwarded-For; 0 (the default) ignores X-Forwarded-For (server/core/client-address.ts).
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),

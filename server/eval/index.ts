@@ -84,7 +84,7 @@ export { listLeads, leadsPerDay, COUNT_SCAN, dismissLead, restoreLead } from "./
 export { confirmSample, unconfirmSample, addTraceToPool } from "./online/pool";
 export { EvalQueue } from "./runs/queue";
 export { startEvalWorker, registerEvalQueue, getEvalQueue } from "./runs/worker";
-export { EVAL_QUEUE } from "./runs/queue-jobs";
+export { EVAL_QUEUE, queueDepths, type QueueDepth } from "./runs/queue-jobs";
 export { getShadowConfig, putShadowConfig } from "./shadow/config";
 export { replayShadow, shadowReport, listDisagreements } from "./shadow/report";
 export { publishShadowCandidate } from "./shadow/publish";

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { type z, ZodError, type ZodType } from "zod";
 import { getDb, type Db } from "../db/client";
 import type { AuthMode } from "../auth/principal";
@@ -6,6 +7,7 @@ import type { Principal } from "../auth/service";
 import { closeIfUnread, limitBody } from "../core/body";
 import { ApiError, errors } from "../core/errors";
 import { findUnstorable } from "../core/text";
+import { metrics } from "../telemetry/metrics";
 
 /**
  * A REST endpoint described once: the route handler and the OpenAPI document are both derived from this.
@@ -23,6 +25,11 @@ export type Endpoint<P extends ZodType = ZodType, Q extends ZodType = ZodType, B
   tag: string;
   auth: AuthMode | "none";
   permission?: Permission;
+  /**
+   * A bearer token that opens this endpoint besides the users' own (FLOWBENCH_METRICS_TOKEN for GET /api/metrics),
+   * compared in constant time; the endpoint then runs without a principal. Unset (undefined returned): users only.
+   */
+  serviceToken?: () => string | undefined;
   params?: P;
   query?: Q;
   body?: B;
@@ -130,10 +137,12 @@ export function errorResponse(error: unknown): Response {
 }
 
 export async function authorize(
-  endpoint: Pick<Endpoint, "auth" | "permission">,
+  endpoint: Pick<Endpoint, "auth" | "permission" | "serviceToken">,
   headers: Headers,
 ): Promise<Principal | null> {
   if (endpoint.auth === "none") return null;
+  const service = endpoint.serviceToken?.();
+  if (service && sameSecret(/^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")?.[1], service)) return null;
   const { resolvePrincipal } = await import("../auth/principal");
   const principal = await resolvePrincipal(headers, endpoint.auth);
   if (!principal) {
@@ -149,6 +158,13 @@ export async function authorize(
   return principal;
 }
 
+/** Equal secrets, compared in constant time (over their SHA-256, so their lengths do not show either). */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const digest = (v: string) => createHash("sha256").update(v).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
@@ -158,6 +174,7 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  */
 export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
   return async (request: Request, context: RouteContext): Promise<Response> => {
+    const started = performance.now();
     // nothing is read until the body is asked for, after authentication; an endpoint without a body schema that
     // reads the request itself (MCP) gets the same limit
     const guarded = limitBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
@@ -199,6 +216,10 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
     } catch (error) {
       response = errorResponse(error);
     }
+    metrics().httpDuration.observe(
+      { route: endpoint.path, method: endpoint.method, status: String(response.status) },
+      (performance.now() - started) / 1000,
+    );
     return closeIfUnread(response, guarded.unread());
   };
 }

@@ -4,8 +4,9 @@
  * the offline provider is never a silent fallback.
  */
 import { env, type Env } from "../core/env";
-import { createOfflineProvider } from "./offline";
+import { createOfflineProvider, OFFLINE_MODEL } from "./offline";
 import { createOpenAiProvider } from "./openai";
+import { metrics } from "../telemetry/metrics";
 import type { LlmProvider, LlmSettings } from "./types";
 
 export type { ChatTurn, LlmProvider, LlmRequest, LlmResponse, LlmSettings, LlmUsage } from "./types";
@@ -33,9 +34,29 @@ export function isLlmConfigured(settings: Pick<LlmSettings, "baseUrl" | "apiKey"
   return Boolean(settings.baseUrl || settings.apiKey);
 }
 
-/** The provider for these settings: OpenAI-compatible when configured, otherwise offline. */
+/** The provider for these settings: OpenAI-compatible when configured, otherwise offline; its calls counted. */
 export function createLlmProvider(settings: LlmSettings): LlmProvider {
-  return isLlmConfigured(settings) ? createOpenAiProvider(settings) : createOfflineProvider();
+  return counted(isLlmConfigured(settings) ? createOpenAiProvider(settings) : createOfflineProvider(), settings.model);
+}
+
+/** Counts every call and the tokens its answer reports (flowbench_model_calls_total, flowbench_model_tokens_total). */
+function counted(provider: LlmProvider, defaultModel: string): LlmProvider {
+  return {
+    ...provider,
+    async chat(req) {
+      const m = metrics();
+      try {
+        const res = await provider.chat(req);
+        m.modelCalls.inc({ model: res.model, outcome: "ok" });
+        m.modelTokens.inc({ model: res.model, type: "prompt" }, res.usage.promptTokens);
+        m.modelTokens.inc({ model: res.model, type: "completion" }, res.usage.completionTokens);
+        return res;
+      } catch (error) {
+        m.modelCalls.inc({ model: req.model ?? (provider.offline ? OFFLINE_MODEL : defaultModel), outcome: "error" });
+        throw error;
+      }
+    },
+  };
 }
 
 let cached: LlmProvider | undefined;

@@ -198,3 +198,30 @@ describe("offline provider", () => {
     ).rejects.toThrow("stop");
   });
 });
+
+describe("the provider's calls are counted (GET /api/metrics)", () => {
+  it("tokens by model and type, and calls by outcome", async () => {
+    const { metrics } = await import("../telemetry/metrics");
+    const { createLlmProvider } = await import("./index");
+    const read = async (name: string, labels: Record<string, string>) =>
+      (await metrics().registry.getSingleMetric(name)!.get()).values
+        .filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))
+        .reduce((s, v) => s + v.value, 0);
+    const before = {
+      prompt: await read("flowbench_model_tokens_total", { model: "offline", type: "prompt" }),
+      completion: await read("flowbench_model_tokens_total", { model: "offline", type: "completion" }),
+      calls: await read("flowbench_model_calls_total", { model: "offline", outcome: "ok" }),
+    };
+    const provider = createLlmProvider({ model: "gpt-x", timeoutMs: 1000, maxRetries: 0 });
+    const res = await provider.chat({ messages: [{ role: "user", content: "a breakfast dish near the office?" }] });
+    expect(res.model).toBe("offline");
+    expect(await read("flowbench_model_tokens_total", { model: "offline", type: "prompt" })).toBe(
+      before.prompt + res.usage.promptTokens,
+    );
+    expect(await read("flowbench_model_tokens_total", { model: "offline", type: "completion" })).toBe(
+      before.completion + res.usage.completionTokens,
+    );
+    expect(await read("flowbench_model_calls_total", { model: "offline", outcome: "ok" })).toBe(before.calls + 1);
+    expect(res.usage.promptTokens).toBeGreaterThan(0);
+  });
+});

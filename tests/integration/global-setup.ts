@@ -14,7 +14,13 @@ import {
 import { startWebhookServer } from "../../server/runtime/testing";
 import { LOGIN_FIRST_WAIT_SECONDS } from "./settings";
 
-export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
+/** The servers' FLOWBENCH_METRICS_TOKEN (a scraper's token for GET /api/metrics; metrics.test.ts). */
+export const METRICS_TOKEN = "it_metrics_scraper_token_0123456789";
+
+export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword"> & {
+  /** the PostgreSQL leg's database (backup.test.ts dumps it while the server runs); absent for PGlite */
+  databaseUrl?: string;
+};
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -60,11 +66,13 @@ export default async function setup(project: TestProject) {
   // every other file's sign-ins share; the throttle's first wait is longer than its default (settings.ts)
   const runtimeEnv = {
     WEBHOOK_BASE_URL: webhook.url,
+    FLOWBENCH_METRICS_TOKEN: METRICS_TOKEN,
     TRUSTED_PROXY_HOPS: "1",
     LOGIN_THROTTLE_FIRST_WAIT_SECONDS: String(LOGIN_FIRST_WAIT_SECONDS),
   };
 
   const starts: Array<Promise<StartedServer>> = [];
+  let pgUrl: string | undefined;
   if (legs.includes("pglite")) {
     const pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-pglite-"));
     cleanups.push(async () => fs.rmSync(pgliteDir, { recursive: true, force: true }));
@@ -75,6 +83,7 @@ export default async function setup(project: TestProject) {
   } else if (await postgresReachable()) {
     const database = await createPostgresDatabase({ migrated: true });
     cleanups.push(database.drop);
+    pgUrl = database.url;
     starts.push(startServer("postgresql", database.url, runtimeEnv));
   } else {
     console.warn(
@@ -98,6 +107,7 @@ export default async function setup(project: TestProject) {
       adminToken,
       adminEmail,
       adminPassword,
+      ...(name === "postgresql" && pgUrl ? { databaseUrl: pgUrl } : {}),
     })),
   );
   return async () => {

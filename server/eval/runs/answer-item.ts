@@ -9,6 +9,7 @@ import type { Tier } from "./schemas";
 import type { Turn } from "../sets/schemas";
 import { EVAL_LIMITS } from "../limits";
 import { settleAnswering } from "./run-rows";
+import { metrics } from "../../telemetry/metrics";
 
 /**
  * Answering ONE item of an in-platform run, as the queue's worker does it: claim, answer through the runtime,
@@ -244,6 +245,7 @@ async function answerClaimed(
   // The count above is the statement's snapshot: two workers finishing the last two items at once each still
   // see the other's item as answering, and neither would settle the run. Re-count after the commit (a new
   // statement sees every committed item), so the later of the two always settles it.
+  if (Number(rows[0]?.updated ?? 0) > 0) metrics().evalItems.inc({ outcome: outcome.status });
   if (Number(rows[0]?.updated ?? 0) > 0 || Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
 }
 
@@ -264,7 +266,7 @@ function repeatAnswerOf(number: number, o: AnswerOutcome, j: SuggestOutput) {
 
 /** After the last retry: the item fails with the reason, so the run always settles. */
 export async function giveUpItem(db: Db, job: { runId: string; itemId: string }, message: string): Promise<void> {
-  await db.evalRunItem.updateMany({
+  const gaveUp = await db.evalRunItem.updateMany({
     where: { id: job.itemId, status: { in: ["pending", "answering"] } },
     data: {
       status: "failed",
@@ -272,5 +274,6 @@ export async function giveUpItem(db: Db, job: { runId: string; itemId: string },
       answeredAt: new Date(),
     },
   });
+  if (gaveUp.count) metrics().evalItems.inc({ outcome: "failed" });
   await settleAnswering(db, job.runId);
 }

@@ -89,3 +89,41 @@ export async function installQueues(boss: PgBoss, target: DatabaseTarget, itemTi
     }
   });
 }
+
+/** What waits in each queue and what is being worked on: jobs by state, and the age of the oldest waiting one. */
+export type QueueDepth = { queue: string; waiting: number; active: number; oldestWaitingSeconds: number };
+
+/**
+ * Every queue's depth, read from pg-boss's job table (GET /api/metrics). Empty before the worker has installed the
+ * queue's schema (a fresh database whose start-up is still under way).
+ */
+export async function queueDepths(db: Db): Promise<QueueDepth[]> {
+  let rows: Array<{ name: string; waiting: number; active: number; age: number | null }>;
+  try {
+    rows = await db.$queryRawUnsafe(
+      `SELECT name,
+         count(*) FILTER (WHERE state IN ('created', 'retry'))::int AS waiting,
+         count(*) FILTER (WHERE state = 'active')::int AS active,
+         EXTRACT(EPOCH FROM now() - min(created_on) FILTER (WHERE state IN ('created', 'retry')))::float8 AS age
+       FROM ${SCHEMA}.job WHERE state IN ('created', 'retry', 'active') GROUP BY name`,
+    );
+  } catch (e) {
+    // before the worker installed the queue's schema; anything else is a real failure and reaches the scrape
+    if (/pgboss\.job.* does not exist|schema "pgboss" does not exist/.test(String(e))) return [];
+    throw e;
+  }
+  const found = new Map(rows.map((r) => [r.name, r]));
+  return [
+    EVAL_QUEUE,
+    SHADOW_QUEUE,
+    ...rows.map((r) => r.name).filter((n) => n !== EVAL_QUEUE && n !== SHADOW_QUEUE),
+  ].map((queue) => {
+    const r = found.get(queue);
+    return {
+      queue,
+      waiting: r?.waiting ?? 0,
+      active: r?.active ?? 0,
+      oldestWaitingSeconds: Math.max(0, r?.age ?? 0),
+    };
+  });
+}

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
+import { metrics } from "../../telemetry/metrics";
 
 /** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
 type Tx = Db | Prisma.TransactionClient;
@@ -167,11 +168,16 @@ export type RunOutT = ReturnType<typeof runOut>;
 export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
   const open = await db.evalRunItem.count({ where: { runId, status: { in: ["pending", "answering"] } } });
   if (open > 0) return false;
+  const answeredAt = new Date();
   const moved = await db.evalRun.updateMany({
     where: { id: runId, status: "answering" },
-    data: { status: "awaiting_review", answeredAt: new Date() },
+    data: { status: "awaiting_review", answeredAt },
   });
-  if (moved.count) await maybeComplete(db, runId);
+  if (moved.count) {
+    const run = await db.evalRun.findUnique({ where: { id: runId }, select: { startedAt: true } });
+    if (run?.startedAt) metrics().runDuration.observe((answeredAt.getTime() - run.startedAt.getTime()) / 1000);
+    await maybeComplete(db, runId);
+  }
   return moved.count > 0;
 }
 

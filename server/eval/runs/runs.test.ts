@@ -22,6 +22,8 @@ import {
   listRuns,
 } from "../index";
 import { createUser } from "../../auth/service";
+import { EvalQueue } from "./queue";
+import { queueDepths } from "./queue-jobs";
 
 const alice: Principal = { kind: "user", userId: "user_alice", email: "alice@example.com", role: "annotator" };
 const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
@@ -307,5 +309,31 @@ describe("evaluation services: runs: creation, pasted answers, closing, lifecycl
     expect((await cancelRun(db, run.id)).status).toBe("cancelled");
     await expect(startRun(db, run.id)).rejects.toMatchObject({ status: 409, code: "RUN_STATE_CONFLICT" });
     expect((await listItems(db, run.id, {})).items[0]!.answer).toBe(GOOD);
+  });
+});
+
+describe("queue depth (GET /api/metrics reads it)", () => {
+  it("nothing before the queue's schema exists; then the jobs waiting per queue and the oldest one's age", async () => {
+    const { db, target, close } = await createEvalTestDb();
+    try {
+      expect(await queueDepths(db)).toEqual([]);
+      const queue = await EvalQueue.start({ db, target, worker: false, log: () => undefined });
+      try {
+        expect(await queueDepths(db)).toEqual([
+          { queue: "eval-item", waiting: 0, active: 0, oldestWaitingSeconds: 0 },
+          { queue: "eval-shadow", waiting: 0, active: 0, oldestWaitingSeconds: 0 },
+        ]);
+        await queue.enqueue([1, 2, 3].map((i) => ({ kind: "answer" as const, runId: "run-x", itemId: `item-${i}` })));
+        const [item, shadow] = await queueDepths(db);
+        expect(item).toMatchObject({ queue: "eval-item", waiting: 3, active: 0 });
+        expect(item!.oldestWaitingSeconds).toBeGreaterThanOrEqual(0);
+        expect(item!.oldestWaitingSeconds).toBeLessThan(60);
+        expect(shadow).toMatchObject({ queue: "eval-shadow", waiting: 0 });
+      } finally {
+        await queue.stop();
+      }
+    } finally {
+      await close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import * as evaluation from "./eval";
 import * as mcp from "./mcp";
 import * as runtime from "./runtime";
 import * as system from "./system";
+import * as metrics from "./metrics";
 import { defineEndpoint, type Endpoint } from "../endpoint";
 import { openapiDocument } from "../openapi";
 
@@ -23,6 +24,7 @@ export const openapi = defineEndpoint({
 export const ENDPOINTS: Endpoint[] = [
   ...Object.values(builder),
   ...Object.values(system),
+  ...Object.values(metrics),
   openapi,
   ...Object.values(runtime),
   ...Object.values(evaluation),

@@ -29,6 +29,14 @@ export function getSandbox(): CodeSandbox {
   return g[SINGLETON];
 }
 
+/** The process-wide sandbox's pool figures if it has been started (GET /api/metrics), without starting it. */
+export function sandboxStats(): { workers: number; busy: number; queued: number; restarts: number } | null {
+  const g = globalThis as typeof globalThis & { [SINGLETON]?: CodeSandbox };
+  // not instanceof: the route's bundle and start-up's may each hold a copy of the class
+  const box = g[SINGLETON] as Partial<Pick<HostSandbox, "stats">> | undefined;
+  return typeof box?.stats === "function" ? box.stats() : null;
+}
+
 /** A separate sandbox with its own host process (tests, benchmarks). Close it when done. */
 export function createSandbox(options: SandboxOptions = {}): HostSandbox {
   return new HostSandbox(options);
