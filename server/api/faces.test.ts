@@ -75,8 +75,8 @@ const TWINS: Record<string, string> = {
     }),
   ),
 };
-/** REST-only: no browser page needs them through tRPC. */
-const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp"]);
+/** REST-only: no browser page needs them through tRPC (metrics: Prometheus scrapes it). */
+const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp", "metrics"]);
 
 // ---------------------------------------------------------------- a full instance of a schema
 

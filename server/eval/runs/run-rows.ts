@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
+import { runJudgeRef } from "../suggestions/judge-agent";
 import { metrics } from "../../telemetry/metrics";
 
 /** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
@@ -18,6 +19,7 @@ export const runSelect = {
   gateThreshold: true,
   reviewsPerItem: true,
   minReviewerKappa: true,
+  judge: true,
   setVersionId: true,
   workflowVersionId: true,
   rerunOfId: true,
@@ -145,6 +147,7 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
     reviewsPerItem: r.reviewsPerItem,
     minReviewerKappa: r.minReviewerKappa,
     setReviewsPerItem: set.reviewsPerItem,
+    judge: runJudgeRef(r.judge),
     setVersionId: r.setVersionId,
     setVersion: r.setVersion.version,
     agentId: set.agentId,

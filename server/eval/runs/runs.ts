@@ -1,6 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { defaultJudge, describeJudge, storedJudgeSpec } from "../suggestions/judge-agent";
 import { env } from "../../core/env";
 import { errors } from "../../core/errors";
 import { WorkflowSchema } from "../../workflow";
@@ -71,11 +73,14 @@ async function insertRun(
     try {
       return await db.$transaction(
         async (tx) => {
-          // the gate threshold is fixed now: changing the set's threshold later never changes this run's gate
+          // the gate threshold and the judge are fixed now: changing the set's later never changes this run's
           const { set } = await tx.evalSetVersion.findUniqueOrThrow({
             where: { id: data.setVersionId },
-            select: { set: { select: { gateThreshold: true, reviewsPerItem: true, minReviewerKappa: true } } },
+            select: {
+              set: { select: { gateThreshold: true, judge: true, reviewsPerItem: true, minReviewerKappa: true } },
+            },
           });
+          const judge = await describeJudge(tx, storedJudgeSpec(set.judge) ?? defaultJudge());
           // so are the reviews per item and the agreement the gate requires: a change to the set affects new runs only
           const run = await tx.evalRun.create({
             data: {
@@ -83,6 +88,7 @@ async function insertRun(
               gateThreshold: set.gateThreshold,
               reviewsPerItem: set.reviewsPerItem,
               minReviewerKappa: set.minReviewerKappa,
+              judge: judge as unknown as Prisma.InputJsonValue,
               shortId: newShortId(),
               createdById: actorRef(actor),
             },

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { CursorParam, IdParam, VersionNumber, VersionParam } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
-import { AssertionSchema, AssertionsSchema } from "../suggestions/schemas";
+import { AssertionSchema, AssertionsSchema, JudgeSpec } from "../suggestions/schemas";
 
 const date = z.iso.datetime();
 const dateOrNull = date.nullable();
@@ -137,6 +137,10 @@ export const UpdateSetInput = z
       description:
         "Agreement between reviewers the gate requires (Cohen's kappa for two reviewers, Fleiss' kappa for three), e.g. 0.6; below it the gate fails with GATE_REVIEWER_AGREEMENT. null: not required (default). Runs keep the value they were created with",
     }),
+    judge: JudgeSpec.nullable().optional().meta({
+      description:
+        'The set\'s judge: {"type":"builtin"}, {"type":"llm"} or {"type":"agent","agentId","version"} (a judge agent\'s pinned version); null: the server\'s default again. Runs created afterwards use it.',
+    }),
   })
   .meta({ id: "EvalSetUpdate" });
 
@@ -231,6 +235,10 @@ export const EvalSetOut = z
       .number()
       .nullable()
       .meta({ description: "Agreement between reviewers (kappa) the gate requires; null: not required" }),
+    judge: JudgeSpec.nullable().meta({
+      description:
+        "The set's judge, which each run takes when it is created; null: not chosen, runs take the server's default (the LLM judge when a model provider is configured and EVAL_JUDGE is auto, else builtin)",
+    }),
     latestVersion: z.number().int().optional(),
     createdById: z.string().nullable(),
     createdAt: date,
