@@ -97,6 +97,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description:
       "The judge chosen is an agent of kind agent: a set's judge (or a re-judging's) must be an agent of kind judge, whose workflow follows the judge contract.",
   },
+  JUDGE_AGREEMENT_DROP: {
+    status: 409,
+    description:
+      "Switching a set's judge was refused: on the set's human-typed verdicts (at least 20) the candidate's kappa is more than 0.05 below the current judge's, or its fail recall more than 0.05 lower. details[0] has both judges' figures; send force: true with a reason to switch anyway.",
+  },
   JUDGE_VERSION_NOT_FOUND: {
     status: 404,
     description: "The judge agent, or the version of it the judge names, does not exist.",

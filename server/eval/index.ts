@@ -78,6 +78,7 @@ export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare, compareTwo } from "./reports/comparison";
 export { setTrend } from "./reports/trend";
 export { setCalibration } from "./reports/set-calibration";
+export { updateSetJudged } from "./reports/judge-switch";
 export { usage } from "./reports/usage";
 export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";

@@ -588,6 +588,48 @@ for (const server of servers()) {
       // a judge with no suggestions there: zero counts, labelled
       const llm = await calibration(server, setId, "llm");
       expect(llm).toMatchObject({ judge: { key: "llm" }, humanTyped: 24, n: 0, pairs: 0, note: expect.any(String) });
+
+      // switching the judge: to the better one at once; back to the worse one refused unless forced with a reason
+      const toPy = { type: "agent", agentId: py.id, version: 1 };
+      const patchJudge = (body: Record<string, unknown>) => api(server, "PATCH", `/api/eval/sets/${setId}`, { body });
+      expect((await ok(patchJudge({ judge: toPy }))).judge).toEqual(toPy);
+      const refused = await patchJudge({ judge: { type: "builtin" } });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe("JUDGE_AGREEMENT_DROP");
+      const figures = {
+        current: { key: pyKey, n: 24, pairs: 24, kappa: 0.6667, failRecall: 0.8333 },
+        candidate: { key: "builtin", n: 24, pairs: 24, kappa: 0.4167, failRecall: 0.5 },
+        enough: true,
+        drops: ["kappa", "failRecall"],
+      };
+      expect(refused.body.error.details[0]).toEqual(figures);
+      const noReason = await patchJudge({ judge: { type: "builtin" }, force: true });
+      expect(noReason.status).toBe(400);
+      expect(noReason.body.error.code).toBe("REQUEST_INVALID");
+      expect((await ok(api(server, "GET", `/api/eval/sets/${setId}`))).judge).toEqual(toPy);
+      const forced = await ok(
+        patchJudge({ judge: { type: "builtin" }, force: true, reason: "the Python judge is too slow for us" }),
+      );
+      expect(forced.judge).toEqual({ type: "builtin" });
+      const history = (await ok(api(server, "GET", `/api/eval/sets/${setId}`))).judgeHistory;
+      expect(history).toEqual([
+        expect.objectContaining({
+          before: toPy,
+          after: { type: "builtin" },
+          figures,
+          forced: true,
+          reason: "the Python judge is too slow for us",
+          byId: expect.any(String),
+        }),
+        expect.objectContaining({
+          before: { type: "builtin" },
+          after: toPy,
+          figures: { ...figures, current: figures.candidate, candidate: figures.current, drops: [] },
+          forced: false,
+          reason: null,
+        }),
+        expect.objectContaining({ before: null, after: { type: "builtin" }, figures: null, forced: false }),
+      ]);
     });
   });
 }

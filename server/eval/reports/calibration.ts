@@ -82,7 +82,8 @@ export function figuresOf(pairs: Array<{ judge: Verdict3; human: Binary }>): Fig
   };
 }
 
-const pairsFor = (items: CalibrationItem[], judge: string) =>
+/** A judge's suggestions on the items, each with the human verdict (items it did not suggest on left out). */
+export const pairsFor = (items: CalibrationItem[], judge: string) =>
   items.flatMap((i) => {
     const v = i.suggestions[judge];
     return v ? [{ judge: v, human: i.human }] : [];

@@ -44,12 +44,8 @@ function keyOf(judgedBy: { key?: unknown } | null | undefined, judge: string | n
 
 const verdict3 = (v: unknown): Verdict3 | null => (v === "pass" || v === "fail" || v === "unknown" ? v : null);
 
-export async function setCalibration(db: Db, setId: string, query: { judge?: string }) {
-  const set = await db.evalSet.findUnique({ where: { id: setId }, select: { id: true, name: true, judge: true } });
-  if (!set) throw errors.notFound(`Evaluation set ${setId}`);
-  const currentSpec = storedJudgeSpec(set.judge) ?? defaultJudge();
-  const spec = query.judge ? judgeSpecOfKey(query.judge) : currentSpec;
-  const key = judgeKey(spec);
+/** The set's human-typed items with every judge's suggestion, and the judges' refs as their suggestions recorded them. */
+export async function calibrationItems(db: Db, setId: string) {
   const rows = await db.$queryRaw<Row[]>`
     SELECT i."id" AS "itemId", i."runId", s."key", s."classification" AS "scenario", i."attribution",
       i."verdict"::text AS "verdict",
@@ -96,6 +92,17 @@ export async function setCalibration(db: Db, setId: string, query: { judge?: str
       suggestions,
     };
   });
+
+  return { items, refs };
+}
+
+export async function setCalibration(db: Db, setId: string, query: { judge?: string }) {
+  const set = await db.evalSet.findUnique({ where: { id: setId }, select: { id: true, name: true, judge: true } });
+  if (!set) throw errors.notFound(`Evaluation set ${setId}`);
+  const currentSpec = storedJudgeSpec(set.judge) ?? defaultJudge();
+  const spec = query.judge ? judgeSpecOfKey(query.judge) : currentSpec;
+  const key = judgeKey(spec);
+  const { items, refs } = await calibrationItems(db, setId);
 
   const currentKey = judgeKey(currentSpec);
   const result = calibrate(items, key, [key, currentKey]);

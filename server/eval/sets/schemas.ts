@@ -141,6 +141,13 @@ export const UpdateSetInput = z
       description:
         'The set\'s judge: {"type":"builtin"}, {"type":"llm"} or {"type":"agent","agentId","version"} (a judge agent\'s pinned version); null: the server\'s default again. Runs created afterwards use it.',
     }),
+    force: z.boolean().optional().meta({
+      description:
+        "Switch the judge even when the candidate agrees less with people than the current judge (409 JUDGE_AGREEMENT_DROP otherwise); needs a reason",
+    }),
+    reason: z.string().trim().max(2000).optional().meta({
+      description: "Why a switch is forced; recorded in the set's judge history",
+    }),
   })
   .meta({ id: "EvalSetUpdate" });
 
@@ -246,7 +253,47 @@ export const EvalSetOut = z
   })
   .meta({ id: "EvalSet" });
 
-export const EvalSetDetailOut = EvalSetOut.extend({ versions: z.array(EvalVersionOut) }).meta({ id: "EvalSetDetail" });
+const JudgeSwitchSide = z.object({
+  key: z.string().meta({ description: "builtin, llm or agent:<agentId>@<version>" }),
+  n: z.number().int().meta({ description: "Human-typed items the judge has a suggestion on" }),
+  pairs: z.number().int(),
+  kappa: z.number().nullable(),
+  failRecall: z.number().nullable(),
+});
+
+/** The calibration figures a judge switch was decided on (server/eval/reports/judge-switch.ts). */
+export const JudgeSwitchFigures = z
+  .object({
+    current: JudgeSwitchSide,
+    candidate: JudgeSwitchSide,
+    enough: z
+      .boolean()
+      .meta({ description: "Both judges have at least 20 human-typed items: only then is a switch refused" }),
+    drops: z
+      .array(z.enum(["kappa", "failRecall"]))
+      .meta({ description: "What dropped by more than 0.05 from the current judge to the candidate" }),
+  })
+  .meta({ id: "EvalJudgeSwitchFigures" });
+
+export const EvalSetDetailOut = EvalSetOut.extend({
+  versions: z.array(EvalVersionOut),
+  judgeHistory: z
+    .array(
+      z.object({
+        at: date,
+        byId: z.string().nullable(),
+        before: JudgeSpec.nullable().meta({ description: "The judge before (null: the server's default)" }),
+        after: JudgeSpec.nullable(),
+        figures: JudgeSwitchFigures.nullable().meta({
+          description:
+            "Both judges' calibration on the set's human-typed items; null when the candidate had no suggestions there",
+        }),
+        forced: z.boolean(),
+        reason: z.string().nullable(),
+      }),
+    )
+    .meta({ description: "The set's judge switches, newest first (at most 50)" }),
+}).meta({ id: "EvalSetDetail" });
 
 export const EvalSampleOut = z
   .object({

@@ -12,6 +12,7 @@ import {
   UpdateSetInput,
   UpdateVersionInput,
   type SampleInputT,
+  type JudgeSwitchFigures,
 } from "./schemas";
 import type { Assertion } from "../suggestions/schemas";
 import { checkJudge, storedJudgeSpec } from "../suggestions/judge-agent";
@@ -118,7 +119,7 @@ export async function createSet(db: Db, input: z.input<typeof CreateSetInput>, a
       data: { setId: set.id, version: 1, createdById: actorRef(actor) },
       select: versionSelect,
     });
-    return { ...setOut(set, 1), versions: [versionOut(version)] };
+    return { ...setOut(set, 1), versions: [versionOut(version)], judgeHistory: [] };
   });
 }
 
@@ -143,11 +144,28 @@ export async function getSet(db: Db, id: string) {
     orderBy: { version: "desc" },
     select: versionSelect,
   });
-  return { ...setOut(set, versions[0]?.version ?? 0), versions: versions.map(versionOut) };
+  const changes = await db.evalSetJudgeChange.findMany({
+    where: { setId: id },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: 50,
+  });
+  return {
+    ...setOut(set, versions[0]?.version ?? 0),
+    versions: versions.map(versionOut),
+    judgeHistory: changes.map((c) => ({
+      at: c.at,
+      byId: c.byId,
+      before: storedJudgeSpec(c.before),
+      after: storedJudgeSpec(c.after),
+      figures: (c.figures as z.output<typeof JudgeSwitchFigures> | null) ?? null,
+      forced: c.forced,
+      reason: c.reason,
+    })),
+  };
 }
 
 export async function updateSet(db: Db, id: string, input: z.input<typeof UpdateSetInput>) {
-  const { judge, ...data } = UpdateSetInput.parse(input);
+  const { judge, force: _force, reason: _reason, ...data } = UpdateSetInput.parse(input);
   if (judge) {
     if (!(await db.evalSet.findUnique({ where: { id }, select: { id: true } })))
       throw errors.notFound(`Evaluation set ${id}`);

@@ -40,6 +40,7 @@ export const evalUpdateSet = rest(op.evalUpdateSet, {
       "REQUEST_INVALID (e.g. an agent judge without a pinned version), JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID (the judge's workflow fails validation; findings in details)",
     ),
     404: { description: "NOT_FOUND (the set) or JUDGE_VERSION_NOT_FOUND", schema: ErrorOut },
+    ...conflict("JUDGE_AGREEMENT_DROP (the candidate judge agrees less with people; its figures in details[0])"),
   },
 });
 
