@@ -10,12 +10,23 @@
  *      HTTP against the production build on the embedded database (each run's answers differ, so verdicts change
  *      across runs), median of 7: the grid's first page (limit 100, what the page asks) and every question at once.
  *      Target 500 ms (issue 24).
+ *   4. report against a baseline: the report service (`runReport` plus JSON serialisation, in process) on a
+ *      10,000-item run, this checkout against a baseline commit (default: PRE_ISSUE_24, the report before issue 24
+ *      added intervals, cost and consistency), in the same benchmark run: the baseline's server/ and prisma/ are
+ *      extracted into a temporary folder with its own Prisma client; each side seeds the same run into its own
+ *      in-memory PGlite in a child process (scripts/lib/bench-report-child.ts) and they are timed in alternating
+ *      rounds. Prints both medians (wall and CPU time), their ratio and the spread of the per-round ratios.
+ * Flags (also through `npm run bench -- eval --flag=...`): `--only=answering,report-http,compare,baseline` runs some
+ * parts; `--baseline=<commit>` compares with another commit (`--baseline=HEAD` measures the noise: the same code on
+ * both sides; `--baseline=none` skips part 4); `--cpu-prof-dir=<folder>` writes both sides' CPU profiles there.
  * The built-in judge is used (EVAL_JUDGE=builtin), so each item costs exactly one 200 ms model call.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
+import { reportSeed } from "./lib/bench-report-seed";
 import type { ModelServer } from "../server/eval/testing";
 
 process.env.EVAL_JUDGE = "builtin";
@@ -91,26 +102,6 @@ export async function benchAnswering(opts: {
     if (!opts.model) await model.close();
     await dropPg?.();
   }
-}
-
-function reportSeed(n: number) {
-  const samples = Array.from({ length: n }, (_, i) => ({
-    key: `q${String(i + 1).padStart(5, "0")}`,
-    question: `Question ${i + 1}: recommend a breakfast dish and mention the price`,
-    expected_points: ["recommends a breakfast dish", "mentions the price"],
-    classification: ["breakfast", "lunch", "price", "coupon"][i % 4],
-  }));
-  const answers = samples.map((s, i) => ({
-    key: s.key,
-    answer:
-      i % 10 === 0
-        ? "Sorry, I cannot help."
-        : i % 7 === 0
-          ? "I recommend something tasty."
-          : "I recommend the scallion pancake breakfast dish; the price is 12 yuan.",
-    latencyMs: 100 + (i % 900),
-  }));
-  return { samples, answers };
 }
 
 /** GET /api/eval/runs/{id}/report of a 10,000-item run, over HTTP against the production build (embedded database). */
@@ -240,40 +231,177 @@ export async function benchCompareManyHttp(n = 1_000, runs = 8, repeats = 7) {
   }
 }
 
-/** The report service in process (same database work, no HTTP), seeded directly. */
-export async function benchReportInProcess(n = 10_000, repeats = 7) {
-  const { createEvalTestDb, seedAgent } = await import("../server/eval/testing");
-  const { createSet, freezeVersion, importSamples } = await import("../server/eval/index");
-  const { createRun, submitPastedAnswers } = await import("../server/eval/index");
-  const { adoptSuggestions } = await import("../server/eval/verdicts/verdicts");
-  const { runReport } = await import("../server/eval/reports/reports");
-  const { db, close } = await createEvalTestDb();
+/**
+ * The commit before issue 24 began (the parent of dff324e, "Merge main into badcase", 2026-11-27): the report as it
+ * was before intervals, cost and consistency. Issue 24 asks the report with them to be no slower on the same data.
+ */
+export const PRE_ISSUE_24 = "4ecdada1abf98f536ad0a56ed611a8815df2a29e";
+
+/**
+ * A commit's `server/`, `prisma/` and the files they need, extracted (git archive) into a temporary folder with this
+ * checkout's node_modules linked in and the commit's own Prisma client generated from the commit's schema. Removed by
+ * the returned function.
+ */
+export function baselineTree(commit: string): { dir: string; sha: string; remove: () => void } {
+  const git = (...args: string[]) => {
+    const r = spawnSync("git", args, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const sha = git("rev-parse", "--verify", `${commit}^{commit}`).trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowbench-baseline-${sha.slice(0, 8)}-`));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
-    const { samples, answers } = reportSeed(n);
-    const agent = await seedAgent(db, "bench");
-    const set = await createSet(db, { agentId: agent.id, name: "10k", kind: "golden", gateThreshold: 8000 }, null);
-    await importSamples(db, set.id, 1, { format: "jsonl", content: samples.map((s) => JSON.stringify(s)).join("\n") });
-    const v = await freezeVersion(db, set.id, 1, null);
-    const run = await createRun(db, { setVersionId: v.id, mode: "pasted" }, null);
-    await submitPastedAnswers(db, run.id, { answers });
-    await adoptSuggestions(db, run.id, null);
-    const times: number[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const t = performance.now();
-      JSON.stringify(await runReport(db, run.id));
-      times.push(performance.now() - t);
-    }
-    return { items: n, medianMs: Math.round(median(times)) };
-  } finally {
-    await close();
+    const files = ["server", "prisma", "prisma.config.ts", "package.json", "tsconfig.json"];
+    const archive = spawnSync("git", ["archive", "--format=tar", sha, ...files], { cwd: ROOT, maxBuffer: 1 << 30 });
+    if (archive.status !== 0) throw new Error(`git archive ${sha}: ${archive.stderr}`);
+    const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+    if (untar.status !== 0) throw new Error(`tar: ${untar.stderr}`);
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const gen = spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "generate"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    if (gen.status !== 0) throw new Error(`prisma generate in ${dir}: ${gen.stdout}${gen.stderr}`);
+    return { dir, sha, remove };
+  } catch (e) {
+    remove();
+    throw e;
   }
+}
+
+/** A child process holding one tree's seeded run (scripts/lib/bench-report-child.ts). */
+type Side = {
+  label: string;
+  child: ChildProcess;
+  seedMs: number;
+  bytes: number;
+  keys: string[];
+  time: (k: number) => Promise<{ times: number[]; cpu: number[] }>;
+  stop: () => Promise<void>;
+};
+
+export async function startSide(label: string, tree: string, items: number, cpuProfDir?: string): Promise<Side> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--expose-gc", // the child collects seeding's garbage before it is timed (bench-report-child.ts)
+      ...(cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${label}.cpuprofile`] : []),
+      // tsx as a loader in this process (its CLI would run the script in a process of its own, out of --cpu-prof's view)
+      "--import",
+      "tsx",
+      path.join(ROOT, "scripts/lib/bench-report-child.ts"),
+      tree,
+      String(items),
+    ],
+    { cwd: tree, stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, EVAL_JUDGE: "builtin" } },
+  );
+  const next = () =>
+    new Promise<any>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`${label}: the report child exited (${code})`));
+      child.once("exit", onExit);
+      child.once("message", (m) => {
+        child.off("exit", onExit);
+        resolve(m);
+      });
+    });
+  const ready = await next();
+  return {
+    label,
+    child,
+    seedMs: ready.seedMs,
+    bytes: ready.bytes,
+    keys: ready.keys,
+    time: async (k) => {
+      const answer = next();
+      child.send({ time: k });
+      return (await answer) as { times: number[]; cpu: number[] };
+    },
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.send({ stop: true });
+      await exited;
+    },
+  };
+}
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.round(q * (s.length - 1))))]!;
+};
+
+/**
+ * The report service on a 10,000-item run, HEAD against a baseline commit (default: before issue 24), in one benchmark
+ * run: each tree in a child process of its own (the same runner, the same seed, its own in-memory PGlite), measured
+ * in alternating rounds (A B, then B A, ...) so machine load falls on both alike, after `warmup` unmeasured calls each.
+ * Reports both medians, their ratio and the spread of the per-round ratios (the noise).
+ */
+export async function benchReportVersusBaseline(
+  opts: { baseline?: string; items?: number; rounds?: number; warmup?: number; cpuProfDir?: string } = {},
+) {
+  const items = opts.items ?? 10_000;
+  const rounds = opts.rounds ?? 41;
+  const warmup = opts.warmup ?? 15;
+  const base = baselineTree(opts.baseline ?? PRE_ISSUE_24);
+  const sides: Side[] = [];
+  try {
+    const loadBefore = os.loadavg()[0]!;
+    // seeded one after the other: seeding is the heavy part and would otherwise compete with itself
+    sides.push(await startSide("head", ROOT, items, opts.cpuProfDir));
+    sides.push(await startSide("baseline", base.dir, items, opts.cpuProfDir));
+    const [head, old] = sides as [Side, Side];
+    for (const s of sides) await s.time(warmup);
+    const t = { head: [] as number[], baseline: [] as number[] };
+    const cpu = { head: [] as number[], baseline: [] as number[] };
+    const ratios: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? [head, old] : [old, head];
+      for (const s of order) {
+        const got = await s.time(1);
+        t[s.label as "head"].push(got.times[0]!);
+        cpu[s.label as "head"].push(got.cpu[0]!);
+      }
+      ratios.push(t.head.at(-1)! / t.baseline.at(-1)!);
+    }
+    return {
+      items,
+      rounds,
+      baseline: base.sha,
+      head: { medianMs: median(t.head), cpuMs: median(cpu.head), seedSeconds: head.seedMs / 1000, bytes: head.bytes },
+      old: {
+        medianMs: median(t.baseline),
+        cpuMs: median(cpu.baseline),
+        seedSeconds: old.seedMs / 1000,
+        bytes: old.bytes,
+      },
+      ratio: median(t.head) / median(t.baseline),
+      cpuRatio: median(cpu.head) / median(cpu.baseline),
+      /** the per-round ratios' median and middle half: how far one round's ratio strays */
+      roundRatio: { median: median(ratios), q1: quantile(ratios, 0.25), q3: quantile(ratios, 0.75) },
+      samples: { wallMs: t, cpuMs: cpu },
+      fieldsOnlyInHead: head.keys.filter((k) => !old.keys.includes(k)),
+      load: { before: loadBefore, after: os.loadavg()[0]! },
+    };
+  } finally {
+    for (const s of sides) await s.stop().catch(() => s.child.kill("SIGKILL"));
+    base.remove();
+  }
+}
+
+/** `--name=value` flags of the command line (npm run bench -- eval --baseline=<commit> passes them through). */
+function flag(name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
 }
 
 async function main() {
   const rows: Bench[] = [];
+  const only = flag("only")?.split(",");
+  const want = (part: string) => !only || only.includes(part);
   const { startModelServer } = await import("../server/eval/testing");
-  const model = await startModelServer({ delayMs: 200 });
-  for (const database of ["pglite", "postgresql"] as const) {
+  const model = want("answering") ? await startModelServer({ delayMs: 200 }) : undefined;
+  for (const database of model ? (["pglite", "postgresql"] as const) : []) {
     if (database === "postgresql" && !(await postgresReachable())) {
       rows.push({ name: "answering 300 q @ 8, PostgreSQL", value: "skipped", note: "no PostgreSQL server reachable" });
       continue;
@@ -285,9 +413,11 @@ async function main() {
       note: `ideal ${(r.idealMs / 1000).toFixed(1)} s (ceil(${r.questions}/${r.concurrency}) x ${r.delayMs} ms), x${r.ratio.toFixed(2)}; ${r.answered} answered, ${r.modelCalls} model calls, max ${r.maxInflight} in flight`,
     });
   }
-  await model.close();
-  const http = await benchReportHttp();
-  if (http)
+  await model?.close();
+  const http = want("report-http") ? await benchReportHttp() : undefined;
+  if (http === undefined) {
+    /* not asked for */
+  } else if (http)
     rows.push({
       name: `GET report, ${http.items} items, HTTP (PGlite)`,
       value: `${http.medianMs} ms`,
@@ -295,8 +425,10 @@ async function main() {
     });
   else
     rows.push({ name: "GET report, 10000 items, HTTP", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
-  const many = await benchCompareManyHttp();
-  if (many)
+  const many = want("compare") ? await benchCompareManyHttp() : undefined;
+  if (many === undefined) {
+    /* not asked for */
+  } else if (many)
     for (const [what, m] of [
       ["first page of 100", many.page],
       ["all questions", many.all],
@@ -307,12 +439,33 @@ async function main() {
         note: `median of 7 (max ${m.maxMs}), ${Math.round(m.bytes / 1024)} KiB; target 500 ms; seeding over REST took ${many.seedSeconds} s`,
       });
   else rows.push({ name: "GET compare, 8 runs", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
-  const inproc = await benchReportInProcess();
-  rows.push({
-    name: `report service, ${inproc.items} items, in process (PGlite)`,
-    value: `${inproc.medianMs} ms`,
-    note: "median of 7, incl. JSON serialisation",
-  });
+  if (want("baseline")) {
+    const baseline = flag("baseline") ?? PRE_ISSUE_24;
+    if (baseline === "none")
+      rows.push({ name: "report service vs baseline", value: "skipped", note: "--baseline=none" });
+    else {
+      const c = await benchReportVersusBaseline({ baseline, cpuProfDir: flag("cpu-prof-dir") });
+      const ms = (x: number) => `${x.toFixed(0)} ms`;
+      const base = c.baseline.slice(0, 8);
+      rows.push(
+        {
+          name: `report service, ${c.items} items, in process (PGlite), HEAD`,
+          value: ms(c.head.medianMs),
+          note: `CPU ${ms(c.head.cpuMs)}; median of ${c.rounds} rounds alternating with ${base} (15 warm-up calls each), incl. JSON serialisation; ${Math.round(c.head.bytes / 1024)} KiB; fields the baseline lacks: ${c.fieldsOnlyInHead.join(", ") || "none"}`,
+        },
+        {
+          name: `report service, ${c.items} items, in process (PGlite), ${base}`,
+          value: ms(c.old.medianMs),
+          note: `CPU ${ms(c.old.cpuMs)}; baseline${c.baseline === PRE_ISSUE_24 ? " (before issue 24)" : ""}, its own server/ and Prisma client in a child process, same seed; ${Math.round(c.old.bytes / 1024)} KiB`,
+        },
+        {
+          name: "report service, HEAD / baseline",
+          value: c.ratio.toFixed(3),
+          note: `ratio of the wall-time medians (of the CPU-time medians: ${c.cpuRatio.toFixed(3)}); per-round ratios: median ${c.roundRatio.median.toFixed(3)}, middle half ${c.roundRatio.q1.toFixed(3)}-${c.roundRatio.q3.toFixed(3)}; load average ${c.load.before.toFixed(1)} before, ${c.load.after.toFixed(1)} after`,
+        },
+      );
+    }
+  }
 
   rows.push({
     name: "machine load during the run",

@@ -5,13 +5,14 @@
  *             of POST /api/builder/validate with a 50-node workflow (2,000 requests at concurrency 16)
  *   runtime   engine overhead per node; chat throughput with a local model server answering after 200 ms
  *   sandbox   code node: cold worker start, warm p50/p99
- *   eval      300-question run at concurrency 8 with a 200 ms model; report latency for a 10,000-item run; an eight-run
- *             comparison over 1,000 questions
+ *   eval      300-question run at concurrency 8 with a 200 ms model; report latency for a 10,000-item run, and the
+ *             report service against the report before issue 24 in the same run (--baseline=<commit> for another);
+ *             an eight-run comparison over 1,000 questions
  *   canvas    drag frame rate on a 500-node canvas, validate round trip from the page (Chromium)
  *   eval-ui   the evaluation pages on a 10,000-item run: annotation first paint, next item after a verdict, report (Chromium)
  *   online    leads over 100,000 online traces (both databases); chat latency with the intent shadow off and on,
  *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
- * Needs a production build (`npm run build`).
+ * Flags (`--name=value`) are passed to every part (see each part's header). Needs a production build (`npm run build`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -85,10 +86,15 @@ async function main() {
   if (parts.includes("validate")) await benchValidate();
   for (const part of parts.filter((p) => p !== "validate")) {
     console.log(`\n===== ${part} =====`);
-    const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!], {
-      cwd: ROOT,
-      stdio: "inherit",
-    });
+    const flags = process.argv.slice(2).filter((a) => a.startsWith("-")); // e.g. eval's --baseline=<commit>
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!, ...flags],
+      {
+        cwd: ROOT,
+        stdio: "inherit",
+      },
+    );
     if (r.status !== 0) throw new Error(`bench part ${part} failed`);
   }
 }

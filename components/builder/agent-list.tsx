@@ -42,8 +42,65 @@ function MiniFlow({ workflow }: { workflow: SpecWorkflow }) {
   );
 }
 
+type Tile = { href: string; title: string; text: string; flow: SpecWorkflow };
+
+function TileLink({ t }: { t: Tile }) {
+  return (
+    <Link
+      href={t.href}
+      data-testid={`create-${t.href.split("=")[1]}`}
+      className="group flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-500/40 hover:shadow-md"
+    >
+      <div className="flex h-7 items-center">
+        {t.flow.nodes.length ? (
+          <MiniFlow workflow={t.flow} />
+        ) : (
+          <span className="grid h-6 w-6 place-items-center rounded-md border border-dashed border-slate-300 text-slate-500">
+            +
+          </span>
+        )}
+      </div>
+      <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">{t.title}</span>
+      <span className="mt-1 line-clamp-3 text-xs leading-relaxed text-slate-500">{t.text}</span>
+    </Link>
+  );
+}
+
+/** Judges are agents of kind judge: they judge the answers of evaluation runs (a set chooses its judge). */
+function JudgeTiles() {
+  const tiles: Tile[] = [
+    {
+      href: "/builder/new?from=judge_llm_rubric",
+      title: "LLM rubric judge",
+      text: "Recipe judge_llm_rubric: a model judges each expected point with your rubric; a code node reads its JSON.",
+      flow: RECIPES.judge_llm_rubric.workflow as SpecWorkflow,
+    },
+    {
+      href: "/builder/new?from=judge_python",
+      title: "Python judge",
+      text: "Recipe judge_python: a scorer in the Python sandbox, no model: replace it with your own rules.",
+      flow: RECIPES.judge_python.workflow as SpecWorkflow,
+    },
+  ];
+  return (
+    <section aria-labelledby="create-judge-heading">
+      <h2 id="create-judge-heading" className="text-sm font-semibold text-slate-900">
+        Create a judge{" "}
+        <span className="font-normal text-slate-500">
+          for evaluation sets: it takes a question, expected points and an answer and gives a verdict
+        </span>
+      </h2>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        {tiles.map((t) => (
+          <TileLink key={t.href} t={t} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
 function CreateTiles({ onImport }: { onImport: () => void }) {
-  const tiles = [
+  const tiles: Tile[] = [
     {
       href: "/builder/new?from=blank",
       title: "Blank canvas",
@@ -70,24 +127,7 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
       </h2>
       <div className="mt-3 grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         {tiles.map((t) => (
-          <Link
-            key={t.href}
-            href={t.href}
-            data-testid={`create-${t.href.split("=")[1]}`}
-            className="group flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-xs transition hover:-translate-y-0.5 hover:border-brand-500/40 hover:shadow-md"
-          >
-            <div className="flex h-7 items-center">
-              {t.flow.nodes.length ? (
-                <MiniFlow workflow={t.flow} />
-              ) : (
-                <span className="grid h-6 w-6 place-items-center rounded-md border border-dashed border-slate-300 text-slate-500">
-                  +
-                </span>
-              )}
-            </div>
-            <span className="mt-3 text-sm font-semibold text-slate-900 group-hover:text-brand-700">{t.title}</span>
-            <span className="mt-1 line-clamp-3 text-xs leading-relaxed text-slate-500">{t.text}</span>
-          </Link>
+          <TileLink key={t.href} t={t} />
         ))}
         <button
           type="button"
@@ -112,6 +152,7 @@ function CreateTiles({ onImport }: { onImport: () => void }) {
 type AgentRow = {
   id: string;
   name: string;
+  kind: "agent" | "judge";
   description: string;
   latestVersion: number;
   updatedAt: string | Date;
@@ -176,6 +217,7 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
   return (
     <div className="space-y-8">
       {canWrite && <CreateTiles onImport={() => fileInput.current?.click()} />}
+      {canWrite && <JudgeTiles />}
       <JsonFileInput
         inputRef={fileInput}
         label="Workflow JSON file to import"
@@ -279,7 +321,10 @@ export function AgentList({ canWrite }: { canWrite: boolean }) {
                   <Td>
                     <Link href={`/builder/${a.id}`} className="font-medium text-slate-900 hover:text-brand-700">
                       {a.name}
-                    </Link>
+                    </Link>{" "}
+                    <Badge tone={a.kind === "judge" ? "brand" : "neutral"} data-testid={`agent-kind-${a.id}`}>
+                      {a.kind}
+                    </Badge>
                     <div className="text-xs text-slate-500">
                       {summary
                         ? `${summary.nodeCount} nodes · ${summary.nodeTypes

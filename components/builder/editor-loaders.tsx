@@ -72,6 +72,7 @@ export function AgentEditorLoader({ agentId, canWrite }: { agentId: string; canW
       initialName={useDraft?.name ?? agent.data.name}
       initialWorkflow={useDraft?.workflow ?? savedWorkflow}
       saved={{ name: agent.data.name, workflow: savedWorkflow, version: agent.data.latestVersion }}
+      kind={agent.data.kind}
       canWrite={canWrite}
       restoredDraftAt={useDraft?.updatedAt}
       draftBehind={
@@ -88,7 +89,13 @@ export function AgentEditorLoader({ agentId, canWrite }: { agentId: string; canW
   );
 }
 
-const FROM = new Set(["blank", "minimal", "http_call_thin"]);
+const FROM = new Set(["blank", "minimal", "http_call_thin", "judge_llm_rubric", "judge_python"]);
+const RECIPE_NAMES: Record<string, string> = {
+  minimal: "Minimal assistant",
+  http_call_thin: "HTTP-backed assistant",
+  judge_llm_rubric: "LLM rubric judge",
+  judge_python: "Python judge",
+};
 
 export function NewAgentEditorLoader({ canWrite }: { canWrite: boolean }) {
   const params = useSearchParams();
@@ -121,7 +128,7 @@ export function NewAgentEditorLoader({ canWrite }: { canWrite: boolean }) {
   const recipe = from !== "blank" ? getRecipe(from) : undefined;
   if (recipe) {
     workflow = recipe.workflow as SpecWorkflow;
-    name = recipe.name === "minimal" ? "Minimal assistant" : "HTTP-backed assistant";
+    name = RECIPE_NAMES[recipe.name] ?? recipe.title;
     origin = `recipe ${recipe.name}`;
   }
   const draft = state.draft;
@@ -137,6 +144,7 @@ export function NewAgentEditorLoader({ canWrite }: { canWrite: boolean }) {
       restoredDraftAt={draft && !draft.fresh ? draft.updatedAt : undefined}
       notices={draft?.fresh ? draft.notices : undefined}
       origin={draft?.origin ?? origin}
+      kind={recipe?.kind ?? "agent"}
     />
   );
 }

@@ -148,7 +148,13 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} server exited early:\n${fs.readFileSync(logFile, "utf8")}`);
+    if (child.exitCode !== null) {
+      fs.closeSync(log);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(
+        `${name} server exited early (exit code ${child.exitCode}):\n${fs.readFileSync(logFile, "utf8")}`,
+      );
+    }
     try {
       // readiness, not liveness: migrations applied and start-up work done (unless only liveness is asked for)
       // with a time limit: a request that arrives before start-up installed its probes waits for start-up to end

@@ -79,7 +79,7 @@ const TWINS: Record<string, string> = {
     }),
   ),
 };
-/** REST-only: no browser page needs them through tRPC. */
+/** REST-only: no browser page needs them through tRPC (metrics: Prometheus scrapes it). */
 const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp", "metrics"]);
 
 // ---------------------------------------------------------------- a full instance of a schema

@@ -9,6 +9,7 @@ import {
   createToken,
   createUser,
   principalFromSession,
+  PRINCIPAL_TTL_MS,
   principalFromToken,
   revokeToken,
   updateUser,
@@ -101,6 +102,26 @@ describe("users, tokens and first start (embedded database)", () => {
     await revokeToken(db, t.id);
     expect(await principalFromToken(db, t.token)).toBeNull();
     expect(await principalFromToken(db, "")).toBeNull();
+  });
+
+  it("a token checked less than PRINCIPAL_TTL_MS ago is not looked up again; a change made elsewhere shows after it", async () => {
+    const t = await createToken(db, { name: "cached", role: "viewer" }, null);
+    expect(await principalFromToken(db, t.token)).toMatchObject({ role: "viewer" });
+    // revoked behind this process's back (another instance's write): the cached principal stands until it expires
+    await db.apiToken.update({ where: { id: t.id }, data: { revokedAt: new Date() } });
+    expect(await principalFromToken(db, t.token)).toMatchObject({ role: "viewer" });
+    await new Promise((r) => setTimeout(r, PRINCIPAL_TTL_MS + 50));
+    expect(await principalFromToken(db, t.token)).toBeNull();
+    // this process's own revocation and owner changes take effect at once (revokeToken, updateUser forget the cache)
+    const u = await createUser(db, { email: "cache-owner@example.com", password: "password-1", role: "builder" });
+    const owned = await createToken(db, { name: "owned-cached", role: "builder" }, u.id);
+    expect(await principalFromToken(db, owned.token)).toMatchObject({ userId: u.id });
+    await updateUser(db, u.id, { disabled: true }, { kind: "token", tokenId: "t", userId: null, role: "admin" });
+    expect(await principalFromToken(db, owned.token)).toBeNull();
+    await updateUser(db, u.id, { disabled: false }, { kind: "token", tokenId: "t", userId: null, role: "admin" });
+    expect(await principalFromToken(db, owned.token)).toMatchObject({ userId: u.id });
+    await revokeToken(db, owned.id);
+    expect(await principalFromToken(db, owned.token)).toBeNull();
   });
 
   it("a disabled user's tokens stop working at once and work again when the user is re-enabled", async () => {

@@ -78,7 +78,7 @@ export async function updateUser(
   if (actor.kind === "user" && actor.userId === id && (patch.disabled || (patch.role && patch.role !== "admin"))) {
     throw errors.badRequest("SELF_LOCKOUT", "You cannot disable yourself or remove your own admin role");
   }
-  return db.user.update({
+  const updated = await db.user.update({
     where: { id },
     data: {
       role: patch.role,
@@ -89,6 +89,8 @@ export async function updateUser(
     },
     select: publicUser,
   });
+  forgetPrincipals(); // a disabled owner's tokens stop at once here, within PRINCIPAL_TTL_MS elsewhere
+  return updated;
 }
 
 /** Checks an e-mail/password pair; null on any mismatch (never says which part was wrong). */
@@ -120,7 +122,31 @@ export async function revokeToken(db: Db, id: string) {
   const row = await db.apiToken.findUnique({ where: { id } });
   if (!row) throw errors.notFound(`Token ${id}`);
   if (row.revokedAt) return db.apiToken.findUniqueOrThrow({ where: { id }, select: publicToken });
-  return db.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select: publicToken });
+  const revoked = await db.apiToken.update({ where: { id }, data: { revokedAt: new Date() }, select: publicToken });
+  forgetPrincipals();
+  return revoked;
+}
+
+/**
+ * Bearer tokens this process resolved in the last PRINCIPAL_TTL_MS, by the token's hash: a request with a token
+ * checked less than a second ago skips the database (every API call is authenticated; the lookup halved REST's
+ * throughput). What changes who a token is (revoking it, disabling its owner or changing their role) empties the cache
+ * of the instance that makes the change at once, and every other instance's within PRINCIPAL_TTL_MS, when its
+ * entries expire. Unknown tokens are never cached (a caller trying tokens cannot fill it). On globalThis: Next.js
+ * bundles the tRPC route (where admins revoke) apart from the REST routes, and both must see one cache.
+ */
+export const PRINCIPAL_TTL_MS = 1_000;
+const PRINCIPAL_CACHE_MAX = 10_000;
+const CACHE = Symbol.for("flowbench.principalCache");
+type CachedPrincipal = { principal: Principal; until: number };
+function principalCache(): Map<string, CachedPrincipal> {
+  const g = globalThis as typeof globalThis & { [CACHE]?: Map<string, CachedPrincipal> };
+  g[CACHE] ??= new Map();
+  return g[CACHE];
+}
+/** Forgets every cached token principal (after a write that changes who a token is). */
+export function forgetPrincipals(): void {
+  principalCache().clear();
 }
 
 /**
@@ -129,16 +155,30 @@ export async function revokeToken(db: Db, id: string) {
  */
 export async function principalFromToken(db: Db, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;
+  const hash = hashToken(token);
+  const cache = principalCache();
+  const now = Date.now();
+  const hit = cache.get(hash);
+  if (hit && hit.until > now) return hit.principal;
   const row = await db.apiToken.findUnique({
-    where: { tokenHash: hashToken(token) },
+    where: { tokenHash: hash },
     include: { owner: { select: { disabledAt: true } } },
   });
-  if (!row || row.revokedAt || row.owner?.disabledAt) return null;
+  if (!row || row.revokedAt || row.owner?.disabledAt) {
+    cache.delete(hash);
+    return null;
+  }
   // lastUsedAt is informational: update at most once a minute to keep token checks off the write path.
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > 60_000) {
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
   }
-  return { kind: "token", tokenId: row.id, userId: row.ownerId, role: row.role };
+  const principal: Principal = { kind: "token", tokenId: row.id, userId: row.ownerId, role: row.role };
+  if (cache.size >= PRINCIPAL_CACHE_MAX) {
+    for (const [k, v] of cache) if (v.until <= now) cache.delete(k);
+    if (cache.size >= PRINCIPAL_CACHE_MAX) cache.clear();
+  }
+  cache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS });
+  return principal;
 }
 
 /**

@@ -18,7 +18,10 @@ export function openPglite(dataDir: string, { loadDataDir }: { loadDataDir?: Blo
   let db = globals.__flowbenchPglite.get(dataDir);
   if (!db) {
     const inMemory = dataDir.startsWith("memory://");
-    if (!inMemory) fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create parents
+    if (!inMemory) {
+      fs.mkdirSync(dataDir, { recursive: true }); // PGlite does not create parents
+      holdFolder(dataDir);
+    }
     // `loadDataDir`: start from a dump of another database (tests start from an already migrated one)
     db = PGlite.create({ ...(inMemory ? {} : { dataDir }), ...(loadDataDir ? { loadDataDir } : {}) });
     globals.__flowbenchPglite.set(dataDir, db);
@@ -31,6 +34,50 @@ export async function closePglite(dataDir: string): Promise<void> {
   if (!db) return;
   globals.__flowbenchPglite?.delete(dataDir);
   await (await db).close();
+  releaseFolder(dataDir);
+}
+
+/**
+ * `<folder>.lock` beside an open embedded database, holding this process's id, removed when it closes the folder or
+ * exits (also by Next.js's own exit on SIGTERM; a killed process leaves it with an id no process has). PGlite has no
+ * cross-process lock of its own: `npm run db:backup`/`db:restore` read this one to refuse a folder a server has open
+ * (`pgliteHolder`).
+ */
+const held = new Set<string>();
+function holdFolder(dataDir: string): void {
+  try {
+    fs.writeFileSync(lockFileOf(dataDir), String(process.pid));
+    if (!held.size) process.once("exit", () => [...held].forEach(releaseFolder));
+    held.add(dataDir);
+  } catch {
+    /* a read-only parent: nothing to record */
+  }
+}
+function releaseFolder(dataDir: string): void {
+  held.delete(dataDir);
+  try {
+    if (fs.readFileSync(lockFileOf(dataDir), "utf8") === String(process.pid)) fs.rmSync(lockFileOf(dataDir));
+  } catch {
+    /* already gone */
+  }
+}
+const lockFileOf = (dataDir: string) => `${dataDir.replace(/\/+$/, "")}.lock`;
+
+/** The id of another live process that has `dataDir` open, or null. */
+export function pgliteHolder(dataDir: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(lockFileOf(dataDir), "utf8"));
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+  }
 }
 
 /** The adapter factory the application's Prisma client uses. */

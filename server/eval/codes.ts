@@ -71,6 +71,15 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     status: 400,
     description: "A fail verdict needs an attribution: the failure point in the chain (see GET /api/eval/meta).",
   },
+  JUDGE_NOT_A_JUDGE: {
+    status: 400,
+    description:
+      "The judge chosen is an agent of kind agent: a set's judge (or a re-judging's) must be an agent of kind judge, whose workflow follows the judge contract.",
+  },
+  JUDGE_VERSION_NOT_FOUND: {
+    status: 404,
+    description: "The judge agent, or the version of it the judge names, does not exist.",
+  },
   BAD_CASE_REQUIRES_FAIL: { status: 409, description: "Only an item whose verdict is fail can become a Bad Case." },
   SHADOW_NOT_CONFIGURED: {
     status: 409,

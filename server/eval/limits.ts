@@ -24,6 +24,8 @@ export const EVAL_LIMITS = {
   /** a worker's lease on the item it answers, renewed every third of it; an instance that stops renewing is
    * taken as dead and its items go to another instance within about this time */
   workerLeaseSeconds: 30,
+  /** one judge agent's judging of one answer (its workflow run): beyond it the suggestion is unknown (timed out) */
+  judgeAgentTimeoutMs: 60_000,
   maxEnvironmentChars: 120,
   maxBasisChars: 4000,
 } as const;

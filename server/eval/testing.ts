@@ -157,6 +157,29 @@ export async function startModelServer(
   return model;
 }
 
+/**
+ * What a model answers to the judge_llm_rubric recipe's prompt (server/workflow/recipes.ts): each expected point is
+ * covered when the answer contains the point's last word ("mentions the price" -> "price"), else missing; the JSON
+ * the rubric asks for. Null for any other prompt.
+ */
+export function rubricJudgeReply(messages: ReadonlyArray<{ role: string; content: string }>): string | null {
+  if (!messages.some((m) => m.role === "system" && m.content.startsWith("You judge an AI assistant's answer")))
+    return null;
+  const user = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+  const points = JSON.parse(/Expected points \(JSON\):\n(.*)\n\nAnswer:/s.exec(user)?.[1] ?? "[]") as string[];
+  const answer = (/\n\nAnswer:\n(.*)$/s.exec(user)?.[1] ?? "").toLowerCase();
+  const statuses = points.map((point) => ({
+    point,
+    status: answer.includes(point.split(/\s+/).at(-1)!.toLowerCase()) ? "covered" : "missing",
+  }));
+  const missing = statuses.filter((p) => p.status === "missing").map((p) => p.point);
+  return JSON.stringify({
+    verdict: missing.length ? "fail" : "pass",
+    rationale: missing.length ? `missing: ${missing.join(", ")}` : "every point is covered",
+    points: statuses,
+  });
+}
+
 /** An agent whose "intent" is a condition node's branch (intent-shadow tests and the benchmark). */
 export function conditionDetector(expression: string) {
   const n = (id: string, type: string, config: Record<string, unknown>, x: number) => ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
+import { startServer } from "../../scripts/lib/app-server";
+import { api, describeServerIndependent, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -186,3 +187,39 @@ for (const server of servers()) {
     });
   });
 }
+
+/**
+ * A bad FLOWBENCH_MODEL_PRICES stops the real server at start, like every other setting (server/startup.ts: the
+ * environment is checked first, before any database is opened): the production build started as `next start` on an
+ * in-memory database exits with code 1 and a message naming the variable. The server is watched from its first
+ * liveness answer and noticed within 250 ms of its exit (scripts/lib/app-server.ts), so this waits for no timeout.
+ */
+describeServerIndependent("FLOWBENCH_MODEL_PRICES at start-up", () => {
+  it.each([
+    ["not JSON", "not json", /FLOWBENCH_MODEL_PRICES: must be a JSON array of \{ model, promptPerMillion/],
+    [
+      "JSON against the table's schema (a negative price)",
+      JSON.stringify([{ model: "gpt-4o-mini", promptPerMillion: -1, completionPerMillion: 0.6, currency: "USD" }]),
+      /FLOWBENCH_MODEL_PRICES: \[0\.promptPerMillion\] /,
+    ],
+  ])("a price table that is %s stops the server at start, exit code 1, naming the variable", async (_, value, says) => {
+    const started = Date.now();
+    const outcome = await startServer(
+      "bad-prices",
+      "pglite:memory://bad-prices",
+      { FLOWBENCH_MODEL_PRICES: value },
+      { until: "alive", migrated: false },
+    ).then(
+      async (server) => {
+        await server.stop();
+        return new Error("the server started");
+      },
+      (e: unknown) => e as Error,
+    );
+    expect(outcome.message).toMatch(/^bad-prices server exited early \(exit code 1\):/);
+    expect(outcome.message).toMatch(says);
+    expect(outcome.message).toContain("Invalid environment configuration");
+    expect(outcome.message).toContain("Fix the variable(s) above (see .env.example) and start again.");
+    expect(Date.now() - started, "it exits at once, it does not time out").toBeLessThan(60_000);
+  });
+});

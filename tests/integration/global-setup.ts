@@ -18,7 +18,10 @@ import { LOGIN_FIRST_WAIT_SECONDS } from "./settings";
 /** The servers' FLOWBENCH_METRICS_TOKEN (a scraper's token for GET /api/metrics; metrics.test.ts). */
 export const METRICS_TOKEN = "it_metrics_scraper_token_0123456789";
 
-export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword">;
+export type ServerInfo = Pick<StartedServer, "name" | "url" | "adminToken" | "adminEmail" | "adminPassword"> & {
+  /** the PostgreSQL leg's database (backup.test.ts dumps it while the server runs); absent for PGlite */
+  databaseUrl?: string;
+};
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -78,6 +81,7 @@ export default async function setup(project: TestProject) {
   };
 
   const starts: Array<Promise<StartedServer>> = [];
+  let pgUrl: string | undefined;
   if (legs.includes("pglite")) {
     const pgliteDir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-pglite-"));
     cleanups.push(async () => fs.rmSync(pgliteDir, { recursive: true, force: true }));
@@ -88,6 +92,7 @@ export default async function setup(project: TestProject) {
   } else if (await postgresReachable()) {
     const database = await createPostgresDatabase({ migrated: true });
     cleanups.push(database.drop);
+    pgUrl = database.url;
     starts.push(startServer("postgresql", database.url, runtimeEnv));
   } else {
     console.warn(
@@ -112,6 +117,7 @@ export default async function setup(project: TestProject) {
       adminToken,
       adminEmail,
       adminPassword,
+      ...(name === "postgresql" && pgUrl ? { databaseUrl: pgUrl } : {}),
     })),
   );
   return async () => {

@@ -30,6 +30,59 @@ async function judgeTestRun(server: ServerInfo, agentId: string, input: Record<s
   return JSON.parse(trace.answer as string) as { verdict: string; rationale?: string; points?: unknown[] };
 }
 
+const POINTS = ["recommends a breakfast dish", "mentions the price"];
+const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
+const BAD = "Sorry, I cannot help with that.";
+
+/** A frozen set of the agent with `n` questions (two expected points each). */
+async function frozenSet(server: ServerInfo, agentId: string, n: number, name: string) {
+  const set = await ok(
+    api(server, "POST", "/api/eval/sets", { body: { agentId, name, kind: "golden", gateThreshold: 1 } }),
+    201,
+  );
+  const samples = Array.from({ length: n }, (_, i) => ({
+    key: `q${i + 1}`,
+    question: `What should I eat for breakfast (${i + 1})?`,
+    expected_points: POINTS,
+    classification: i % 2 ? "price" : "breakfast",
+  }));
+  await ok(
+    api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+      body: { format: "json", content: JSON.stringify(samples) },
+    }),
+  );
+  const v = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+  return { setId: set.id as string, versionId: v.id as string };
+}
+
+type Item = {
+  id: string;
+  key: string;
+  status: string;
+  judgeTokens: number;
+  suggestion: {
+    verdict: string;
+    judge: string;
+    judgedBy?: { key: string; type: string; label: string };
+    judgeError?: string;
+  } | null;
+  otherSuggestions: Record<string, { verdict: string; judgedBy?: { key: string }; judgeError?: string }>;
+};
+
+async function items(server: ServerInfo, runId: string): Promise<Item[]> {
+  return (await ok(api(server, "GET", `/api/eval/runs/${runId}/items?limit=200`))).items;
+}
+
+async function waitForItems(server: ServerInfo, runId: string, what: string, done: (items: Item[]) => boolean) {
+  const until = Date.now() + 90_000;
+  for (;;) {
+    const all = await items(server, runId);
+    if (done(all)) return all;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(all).slice(0, 800)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 for (const server of servers()) {
   describe(`judges are agents on ${server.name}`, () => {
     it("the judge recipes are listed with their kind and validate as judges; agents' workflows do not", async () => {
@@ -163,6 +216,162 @@ for (const server of servers()) {
         answer: "Scallion pancake, 12 yuan.",
       });
       expect(unknown).toMatchObject({ verdict: "unknown", rationale: expect.stringContaining("could not be read") });
+    });
+
+    it("a set chooses its judge (pinned, checked); a run takes it at creation and keeps it; suggestions and the report name it", async () => {
+      const agent = await ok(
+        api(server, "POST", "/api/builder/agents", {
+          body: { name: `judged agent ${server.name}`, workflow: minimalWorkflow() },
+        }),
+        201,
+      );
+      const agentId = agent.agent.id as string;
+      const py = await judgeFromRecipe(server, "judge_python", "Set judge");
+      const { setId, versionId } = await frozenSet(server, agentId, 3, "Judged set");
+      expect((await ok(api(server, "GET", `/api/eval/sets/${setId}`))).judge).toBeNull();
+
+      // bad judges: 4xx with stable codes, nothing changes
+      const patch = (judge: unknown) => api(server, "PATCH", `/api/eval/sets/${setId}`, { body: { judge } });
+      for (const judge of [
+        { type: "agent", agentId: py.id, version: "latest" },
+        { type: "agent", agentId: py.id },
+        { type: "agent", version: 1 },
+        { type: "rubric" },
+      ]) {
+        const r = await patch(judge);
+        expect(r.status, JSON.stringify(judge)).toBe(400);
+        expect(r.body.error.code).toBe("REQUEST_INVALID");
+      }
+      const notAJudge = await patch({ type: "agent", agentId, version: 1 });
+      expect(notAJudge.status).toBe(400);
+      expect(notAJudge.body.error.code).toBe("JUDGE_NOT_A_JUDGE");
+      for (const judge of [
+        { type: "agent", agentId: py.id, version: 9 },
+        { type: "agent", agentId: "no-such-agent", version: 1 },
+      ]) {
+        const r = await patch(judge);
+        expect(r.status).toBe(404);
+        expect(r.body.error.code).toBe("JUDGE_VERSION_NOT_FOUND");
+      }
+      expect((await patch({ type: "builtin" })).status).toBe(200);
+      expect((await api(server, "PATCH", "/api/eval/sets/nope", { body: { judge: { type: "llm" } } })).status).toBe(
+        404,
+      );
+      const chosen = { type: "agent", agentId: py.id, version: 1 };
+      expect((await ok(patch(chosen))).judge).toEqual(chosen);
+      expect((await trpc(server).eval.sets.get.query({ id: setId })).judge).toEqual(chosen);
+
+      // a pasted run takes the judge; changing the set's judge later does not change the run's
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: versionId, mode: "pasted" } }),
+        201,
+      );
+      const judgeRef = {
+        type: "agent",
+        key: `agent:${py.id}@1`,
+        agentId: py.id,
+        version: 1,
+        label: `Set judge ${server.name} v1`,
+      };
+      expect(run.judge).toEqual(judgeRef);
+      await ok(patch({ type: "builtin" }));
+      expect((await ok(api(server, "GET", `/api/eval/runs/${run.id}`))).judge).toEqual(judgeRef);
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: {
+            answers: [
+              { key: "q1", answer: GOOD },
+              { key: "q2", answer: BAD },
+              { key: "q3", answer: "", error: "upstream timeout" },
+            ],
+          },
+        }),
+      );
+      // the judge agent judges through the queue; every suggestion records it
+      const judged = await waitForItems(server, run.id, "the judge agent's suggestions", (all) =>
+        all.every((i) => i.suggestion),
+      );
+      const byKey = Object.fromEntries(judged.map((i) => [i.key, i]));
+      expect(byKey.q1!.suggestion).toMatchObject({ verdict: "pass", judge: judgeRef.key, judgedBy: judgeRef });
+      expect(byKey.q2!.suggestion).toMatchObject({ verdict: "fail", judgedBy: judgeRef });
+      // a failed answer is not sent to the judge agent; the guardrails fail it
+      expect(byKey.q3!.suggestion).toMatchObject({ verdict: "fail", judgedBy: judgeRef });
+      const report = await ok(api(server, "GET", `/api/eval/runs/${run.id}/report`));
+      expect(report.run.judge).toEqual(judgeRef);
+      expect(report.agreement.judge).toEqual(judgeRef);
+
+      // an in-platform run with the set's judge now (builtin): answers and suggests with it
+      await ok(patch(chosen));
+      const live = await ok(
+        api(server, "POST", "/api/eval/runs", {
+          body: { setVersionId: versionId, mode: "in_platform", tier: "invoke" },
+        }),
+        201,
+      );
+      expect(live.judge).toEqual(judgeRef);
+      await ok(api(server, "POST", `/api/eval/runs/${live.id}/start`));
+      const answered = await waitForItems(server, live.id, "the in-platform run", (all) =>
+        all.every((i) => i.status === "answered" && i.suggestion),
+      );
+      // the offline provider echoes the question: the Python judge finds the points missing
+      expect(answered.map((i) => i.suggestion!.judgedBy)).toEqual(answered.map(() => judgeRef));
+      expect(answered.every((i) => ["fail", "unknown"].includes(i.suggestion!.verdict))).toBe(true);
+
+      // re-judging with other judges: kept beside the run's own, keyed by judge; the run's own still counts
+      const again = await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/suggest`, { body: { judge: { type: "builtin" } } }),
+      );
+      expect(again).toMatchObject({ judged: 3, queued: 0, judge: { type: "builtin", key: "builtin" } });
+      const rubric = await judgeFromRecipe(server, "judge_llm_rubric", "Second judge");
+      const rubricKey = `agent:${rubric.id}@1`;
+      const queued = await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/suggest`, {
+          body: { judge: { type: "agent", agentId: rubric.id, version: 1 } },
+        }),
+      );
+      expect(queued).toMatchObject({
+        queued: 3,
+        judged: 0,
+        judge: { key: rubricKey, label: `Second judge ${server.name} v1` },
+      });
+      const both = await waitForItems(server, run.id, "the second judge's suggestions", (all) =>
+        all.every((i) => i.otherSuggestions[rubricKey]),
+      );
+      const after = Object.fromEntries(both.map((i) => [i.key, i]));
+      expect(after.q1!.suggestion).toMatchObject({ verdict: "pass", judgedBy: judgeRef });
+      expect(after.q1!.otherSuggestions.builtin).toMatchObject({ verdict: "pass", judgedBy: { key: "builtin" } });
+      expect(after.q2!.otherSuggestions.builtin).toMatchObject({ verdict: "fail" });
+      // the rubric judge on the offline provider cannot read its model's reply: unknown with the reason, never a pass
+      expect(after.q1!.otherSuggestions[rubricKey]).toMatchObject({
+        verdict: "unknown",
+        judgedBy: { key: rubricKey, model: "offline" },
+      });
+      // its model calls are judging tokens (offline estimates), the Python judge's none
+      expect(after.q1!.judgeTokens).toBeGreaterThan(0);
+      expect(byKey.q1!.judgeTokens).toBe(0);
+      const usage = await ok(api(server, "GET", `/api/eval/usage?agentId=${agentId}`));
+      expect(usage.totals.judging.tokens).toBeGreaterThan(0);
+      expect(usage.totals.judging.modelCalls).toBeGreaterThanOrEqual(2);
+      // the queue still reads the run's own judge: one pass, two fails
+      const passing = await ok(api(server, "GET", `/api/eval/runs/${run.id}/items?suggestion=pass`));
+      expect(passing.items.map((i: Item) => i.key)).toEqual(["q1"]);
+
+      // re-judging with the run's own judge replaces its suggestions; bad judges are refused like a set's
+      expect(
+        await ok(api(server, "POST", `/api/eval/runs/${run.id}/suggest`, { body: { judge: chosen } })),
+      ).toMatchObject({ queued: 3, judge: judgeRef });
+      for (const [judge, status, code] of [
+        [{ type: "agent", agentId: rubric.id, version: "latest" }, 400, "REQUEST_INVALID"],
+        [{ type: "agent", agentId, version: 1 }, 400, "JUDGE_NOT_A_JUDGE"],
+        [{ type: "agent", agentId: rubric.id, version: 2 }, 404, "JUDGE_VERSION_NOT_FOUND"],
+      ] as const) {
+        const r = await api(server, "POST", `/api/eval/runs/${run.id}/suggest`, { body: { judge } });
+        expect(r.status).toBe(status);
+        expect(r.body.error.code).toBe(code);
+      }
+      // tRPC re-judges the same way
+      const viaTrpc = await trpc(server).eval.runs.suggest.mutate({ id: run.id, body: { judge: { type: "builtin" } } });
+      expect(viaTrpc.judge.key).toBe("builtin");
     });
   });
 }

@@ -102,6 +102,46 @@ describe.skipIf(!hasPg)("two instances on one PostgreSQL database", () => {
     expect(seededLogs.filter((l) => l.includes("seeded the sample agent")).length).toBe(1);
   }, 240_000);
 
+  it("a token revoked or an owner disabled through one instance stops working there at once and on the other within a second", async () => {
+    if (!pair) throw new Error("needs the pair the first test starts");
+    const { a, b } = pair;
+    const meta = (s: StartedServer, token: string) =>
+      fetch(`${s.url}/api/eval/meta`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    /** ms until `s` refuses `token` (polled every 20 ms, at most 5 s) */
+    const refusedAfter = async (s: StartedServer, token: string) => {
+      const t0 = Date.now();
+      while ((await meta(s, token)) !== 401) {
+        if (Date.now() - t0 > 5_000) throw new Error(`${s.name} still accepts the token after 5 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return Date.now() - t0;
+    };
+    // revoking
+    const made = await trpc(a).admin.tokens.create.mutate({ name: `mi revoke ${Date.now()}`, role: "builder" });
+    expect(await meta(a, made.token)).toBe(200);
+    expect(await meta(b, made.token)).toBe(200); // B has it cached now
+    await trpc(a).admin.tokens.revoke.mutate({ id: made.id });
+    expect(await meta(a, made.token)).toBe(401);
+    // PRINCIPAL_TTL_MS (1 s), then one poll and its request (slack for a loaded machine)
+    expect(await refusedAfter(b, made.token)).toBeLessThanOrEqual(2_000);
+    // disabling the token's owner
+    const owner = await trpc(a).admin.users.create.mutate({
+      email: `mi-owner-${Date.now()}@example.com`,
+      password: "password-one",
+      role: "builder",
+    });
+    const db = new pg.Client({ connectionString: pair.url });
+    await db.connect();
+    const owned = await trpc(a).admin.tokens.create.mutate({ name: `mi owned ${Date.now()}`, role: "builder" });
+    await db.query(`UPDATE "ApiToken" SET "ownerId" = $1 WHERE id = $2`, [owner.id, owned.id]);
+    await db.end();
+    await new Promise((r) => setTimeout(r, 1_100)); // past any cached lookup of the token before it had an owner
+    expect(await meta(b, owned.token)).toBe(200);
+    await trpc(a).admin.users.update.mutate({ id: owner.id, disabled: true });
+    expect(await meta(a, owned.token)).toBe(401);
+    expect(await refusedAfter(b, owned.token)).toBeLessThanOrEqual(2_000);
+  });
+
   it("kill -9 of one instance mid-run: the other answers every job it held, claimed or only fetched, within about a lease; each item once", async () => {
     if (!pair) {
       // run alone (-t): a pair of its own

@@ -56,6 +56,8 @@ export interface EditorProps {
   /** Notes from importing a file (ids or positions that had to be filled in). */
   notices?: string[];
   origin?: string;
+  /** agent (default) or judge: a judge is validated and saved against the judge contract */
+  kind?: "agent" | "judge";
 }
 
 export function WorkflowEditor(props: EditorProps) {
@@ -72,7 +74,8 @@ function EditorInner(props: EditorProps) {
   const rf = useReactFlow<WfNode, WfEdge>();
   const stores = useMemo(() => createStores(sameNodeFindings), []);
   const wrapper = useRef<HTMLDivElement>(null);
-  const canvas = { agentId, draftKey, readOnly, origin: props.origin };
+  const kind = props.kind ?? "agent";
+  const canvas = { agentId, draftKey, readOnly, origin: props.origin, kind };
   const [nameValue, setName] = useState(props.initialName);
   const name = { value: nameValue, ref: useLatest(nameValue) };
   const [sideTab, setSideTab] = useState<SideTab>("inspect");
@@ -94,7 +97,7 @@ function EditorInner(props: EditorProps) {
     onAdded: inspect,
     onRenamed: selection.renameSelected,
   });
-  const validation = useLiveValidation(graph, stores);
+  const validation = useLiveValidation(graph, stores, kind);
   const baseline = useBaseline(props.saved);
   const opened = { name: props.initialName, workflow: props.initialWorkflow, restoredDraftAt: props.restoredDraftAt };
   const draft = useDraftAutosave({ canvas, graph, name, baseline, opened });

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { registerGateProbe } from "../../webhooks/emit";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, type Binary } from "./kappa";
+import { runJudgeRef } from "../suggestions/judge-agent";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
 import type { Tier } from "../runs/schemas";
@@ -23,7 +24,6 @@ import { modelPrices } from "../runs/prices";
  */
 export type ReportRow = {
   key: string;
-  question: string;
   status: string;
   verdict: "pass" | "fail" | null;
   verdictSource: string | null;
@@ -39,17 +39,56 @@ export type ReportRow = {
   judgeCalls: number;
 };
 
+/** One question's row as the query below sends it: the fields of ReportRow in this order. */
+type PackedRow = [
+  string,
+  string,
+  ReportRow["verdict"],
+  string | null,
+  string | null,
+  string,
+  ReportRow["sv"],
+  unknown,
+  number | null,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+
+/**
+ * The run's questions in set order. The rows arrive packed into one JSON array (json_agg) and are parsed once here:
+ * decoding 10,000 rows of 14 columns one value at a time through the driver took about half of a 10,000-item
+ * report (scripts/bench-eval.ts measures it against the report before issue 24).
+ */
 export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
-  const rows = await db.$queryRaw<Array<ReportRow & { flags: unknown }>>`
-    SELECT s."key", s."question", i."status"::text AS "status", i."verdict"::text AS "verdict", i."verdictSource", i."attribution",
-      COALESCE(NULLIF(i."classification", ''), s."classification") AS "classification",
-      i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
-      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags",
-      i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls"
+  const [{ rows }] = await db.$queryRaw<[{ rows: string | null }]>`
+    SELECT json_agg(json_build_array(s."key", i."status", i."verdict", i."verdictSource", i."attribution",
+      COALESCE(NULLIF(i."classification", ''), s."classification"),
+      i."suggestion"->>${SUGGESTION_JSON.verdict}::text,
+      jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath),
+      i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls")
+      ORDER BY s."position", s."key")::text AS "rows"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
-    WHERE i."runId" = ${runId}
-    ORDER BY s."position", s."key"`;
-  return rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null }));
+    WHERE i."runId" = ${runId}`;
+  if (!rows) return [];
+  return (JSON.parse(rows) as PackedRow[]).map((r) => ({
+    key: r[0],
+    status: r[1],
+    verdict: r[2],
+    verdictSource: r[3],
+    attribution: r[4],
+    classification: r[5],
+    sv: r[6],
+    flags: Array.isArray(r[7]) ? (r[7] as string[]) : null,
+    latencyMs: r[8],
+    promptTokens: r[9],
+    completionTokens: r[10],
+    llmCalls: r[11],
+    judgeTokens: r[12],
+    judgeCalls: r[13],
+  }));
 }
 
 const rate = (n: number, d: number) => (d === 0 ? null : Math.round((n / d) * 10000) / 10000);
@@ -235,6 +274,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       byFlag: [...byFlag].sort((a, b) => b[1] - a[1]).map(([flag, items]) => ({ flag, items })),
     },
     agreement: {
+      judge: runJudgeRef(run.judge),
       ...agreement(pairs),
       excludedUnknown,
       excludedAdopted,

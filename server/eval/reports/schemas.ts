@@ -8,6 +8,7 @@ import { MAX_COMPARE_RUNS, MIN_COMPARE_RUNS, NO_VERDICTS_YET } from "./compare-m
 import { EvalRunOut } from "../runs/schemas";
 import { TIERS } from "../runs/schemas";
 import { SET_KINDS } from "../sets/schemas";
+import { JudgeRefOut } from "../suggestions/schemas";
 import { BAD_CASE_STATUSES } from "../verdicts/schemas";
 import { CostOut } from "../../core/prices";
 
@@ -255,6 +256,9 @@ export const ReportOut = z
       byFlag: z.array(z.object({ flag: z.string(), items: z.number().int() })),
     }),
     agreement: z.object({
+      judge: JudgeRefOut.meta({
+        description: "The judge whose suggestions are compared with people's verdicts: the run's judge (run.judge)",
+      }),
       pairs: z.number().int(),
       agreed: z.number().int(),
       rawAgreement: z.number().nullable(),

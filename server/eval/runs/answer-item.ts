@@ -4,6 +4,7 @@ import { WorkflowSchema, type Workflow } from "../../workflow";
 import { clearMemoryScope } from "../../runtime";
 import { answerSample, type AnswerOutcome } from "./answering";
 import { suggest, suggestInputFor, type SuggestOutput } from "../suggestions/judging";
+import { defaultJudge, resolveJudge, storedJudgeSpec, type ResolvedJudge } from "../suggestions/judge-agent";
 import { mergeTokens } from "../../core/prices";
 import type { Tier } from "./schemas";
 import type { Turn } from "../sets/schemas";
@@ -42,6 +43,8 @@ export type RunContext = {
   concurrency: number;
   /** answers per question (1-5): the 2nd and later are kept in repeatAnswers with their own suggestion */
   repeats: number;
+  /** the run's judge, ready to use (an agent judge's workflow loaded once per run) */
+  judge: ResolvedJudge;
 };
 
 export async function loadRunContext(
@@ -56,6 +59,7 @@ export async function loadRunContext(
       concurrency: true,
       repeats: true,
       workflowVersionId: true,
+      judge: true,
       workflowVersion: { select: { workflow: true, agentId: true } },
       setVersion: { select: { assertions: true } },
     },
@@ -75,6 +79,7 @@ export async function loadRunContext(
     setAssertions: run.setVersion.assertions,
     concurrency: run.concurrency,
     repeats: run.repeats,
+    judge: await resolveJudge(db, storedJudgeSpec(run.judge) ?? defaultJudge()),
   };
 }
 
@@ -100,7 +105,14 @@ export async function answerItem(
   opts: AnswerItemOptions,
 ): Promise<"done" | "busy"> {
   const leaseSeconds = opts.leaseSeconds ?? EVAL_LIMITS.workerLeaseSeconds;
-  type Claimed = { attempts: number; question: string; script: unknown; expectedPoints: unknown; assertions: unknown };
+  type Claimed = {
+    attempts: number;
+    question: string;
+    script: unknown;
+    expectedPoints: unknown;
+    assertions: unknown;
+    classification: string;
+  };
   const claim = await db.$transaction(async (tx): Promise<Claimed[] | "busy"> => {
     const run = await tx.$queryRaw<Array<{ status: string; concurrency: number }>>`
       SELECT "status"::text AS "status", "concurrency" FROM "EvalRun" WHERE "id" = ${job.runId} FOR UPDATE`;
@@ -114,7 +126,7 @@ export async function answerItem(
       FROM "EvalSample" AS s
       WHERE i."id" = ${job.itemId} AND s."id" = i."sampleId"
         AND (i."status" = 'pending' OR (i."status" = 'answering' AND (i."leaseUntil" IS NULL OR i."leaseUntil" <= ${DB_NOW})))
-      RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions"`;
+      RETURNING i."attempts", s."question", s."script", s."expectedPoints", s."assertions", s."classification"`;
   });
   if (claim === "busy") return "busy";
   if (!claim.length) {
@@ -154,7 +166,7 @@ async function answerClaimed(
   job: { runId: string; itemId: string },
   runContext: (runId: string) => Promise<RunContext>,
   opts: AnswerItemOptions,
-  sample: { question: string; script: unknown; expectedPoints: unknown; assertions: unknown },
+  sample: { question: string; script: unknown; expectedPoints: unknown; assertions: unknown; classification: string },
   attempt: number,
 ): Promise<void> {
   const ctx = await runContext(job.runId);
@@ -187,8 +199,14 @@ async function answerClaimed(
         error: outcome.error,
         steps: outcome.steps,
         hasHttpNodes: ctx.hasHttpNodes,
+        turns: outcome.turns,
       }),
-      { signal: opts.signal, idempotencyScope: `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}:judge` },
+      {
+        judge: ctx.judge,
+        db,
+        signal: opts.signal,
+        idempotencyScope: `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}:judge`,
+      },
     );
   const outcome = await answerOnce(0);
   if (!opts.alive()) return; // simulated process death: nothing after this point happens

@@ -4,6 +4,7 @@ import type { Workflow } from "../../workflow";
 import type { Tier } from "./schemas";
 import type { Turn } from "../sets/schemas";
 import { mergeTokens, type ModelTokens } from "../../core/prices";
+import { tokensOfSteps } from "../suggestions/judge-agent";
 
 /**
  * Answering one sample through the runtime at the run's tier (source "eval": never the online answer cache).
@@ -59,17 +60,8 @@ function errorText(r: ExecuteResult): string | null {
   return r.error ? `${r.error.code}: ${r.error.message}${r.error.nodeId ? ` (node ${r.error.nodeId})` : ""}` : null;
 }
 
-/** Tokens by model of an execution's steps: an llm step records its model in its output (server/runtime/nodes/llm.ts). */
-export function tokensOfSteps(steps: readonly TraceStep[]): ModelTokens[] {
-  return mergeTokens(
-    steps.flatMap((s) => {
-      if (!s.usage) return [];
-      const out = s.output as { model?: unknown } | null | undefined;
-      const model = typeof out?.model === "string" && out.model ? out.model : (s.provider ?? "unrecorded");
-      return [{ model, promptTokens: s.usage.promptTokens, completionTokens: s.usage.completionTokens }];
-    }),
-  );
-}
+/** Tokens by model of an execution's steps (the one rule, beside the judge agents that need it too). */
+export { tokensOfSteps };
 
 export async function answerSample(db: Db, t: AnswerTarget): Promise<AnswerOutcome> {
   const history: ChatTurn[] = [];

@@ -32,6 +32,7 @@ import {
   EvalQueueNeighboursOut,
   EvalQueueOut,
   EvalResuggestOut,
+  ResuggestInput,
   EvalReviewProgressOut,
   EvalRunOut,
   ListItemsQuery,
@@ -151,10 +152,17 @@ export const evalResuggest = defineOperation({
   trpc: "eval.runs.suggest",
   kind: "mutation",
   permission: "eval.manage",
-  description: `Every answered or failed item gets a new suggestion (a new judge call for the LLM judge, with an Idempotency-Key of its own). ${SUGGESTION_RULES}`,
+  description: [
+    "Every answered or failed item gets a new suggestion (a new judge call for the LLM judge, with an Idempotency-Key of its own).",
+    "Without `judge`, with the run's judge (the set's judge when the run was created), replacing the items' suggestions.",
+    "With `judge` (builtin, llm, or a judge agent's pinned version, checked like a set's judge: JUDGE_VERSION_NOT_FOUND, JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID), a judge other than the run's re-judges the run: its suggestions are kept in each item's `otherSuggestions` under the judge's key, beside the earlier ones; the run's own suggestions stay what the queue, spot-checks and adoption use.",
+    "The built-in judge judges at once (`judged`); a model or agent judge through the queue (`queued`). A judge agent's failure (its run failed or timed out, its answer is not a judge answer) is an unknown suggestion with the reason, never a pass. Judge calls count as judging tokens in usage.",
+    SUGGESTION_RULES,
+  ].join(" "),
   params: RunParams,
+  body: ResuggestInput,
   output: EvalResuggestOut,
-  run: ({ db, params }) => resuggestRun(db, params.id),
+  run: ({ db, params, body }) => resuggestRun(db, params.id, {}, body),
 });
 
 export const evalListItems = defineOperation({

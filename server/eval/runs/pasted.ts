@@ -3,8 +3,18 @@ import type { Db } from "../../db/client";
 import { EVAL_LIMITS } from "../limits";
 import { evalErrors } from "../errors";
 import { parseAnswerRows } from "./answer-rows";
-import { judgeProvider, judgeStoredItem, suggest, suggestInputFor } from "../suggestions/judging";
-import { PastedAnswersInput } from "./schemas";
+import { judgeStoredItem, suggest, suggestInputFor } from "../suggestions/judging";
+import {
+  checkJudge,
+  defaultJudge,
+  judgeKey,
+  resolveJudge,
+  storedJudgeSpec,
+  type ResolvedJudge,
+} from "../suggestions/judge-agent";
+import type { JudgeSpecT } from "../suggestions/schemas";
+import { getLlmProvider } from "../../runtime";
+import { PastedAnswersInput, ResuggestInput } from "./schemas";
 import { emitRunEvent, resolveRun, settleAnswering, type RunRow } from "./run-rows";
 import { type RunDeps, getRun } from "./runs";
 import { queueOf } from "./runs";
@@ -13,17 +23,36 @@ import { queueOf } from "./runs";
 
 type JudgeTarget = { id: string; runId: string };
 
-/** Suggestions for items: inline with the built-in judge; through the queue when the LLM judge is in use. */
-async function judgeItems(db: Db, run: RunRow, targets: JudgeTarget[], deps: RunDeps) {
+/** The run's judge (as created; runs from before judges could be chosen: the server's default). */
+function runJudgeSpec(run: RunRow): JudgeSpecT {
+  return storedJudgeSpec(run.judge) ?? defaultJudge();
+}
+
+/** Whether a judge calls something slow (a model, a judge agent): then its judgings go through the queue. */
+function judgesThroughQueue(spec: JudgeSpecT): boolean {
+  return spec.type === "agent" || (spec.type === "llm" && !getLlmProvider().offline);
+}
+
+/**
+ * Suggestions for items with a judge (default: the run's): inline with the built-in judge, through the queue when the
+ * judge calls a model or is an agent (a judge job carries a judge other than the run's; its suggestions go to
+ * otherSuggestions).
+ */
+async function judgeItems(db: Db, run: RunRow, targets: JudgeTarget[], deps: RunDeps, spec = runJudgeSpec(run)) {
   if (!targets.length) return;
-  if (judgeProvider()) {
+  const other = judgeKey(spec) !== judgeKey(runJudgeSpec(run));
+  if (judgesThroughQueue(spec)) {
     await (await queueOf(db, deps)).enqueue(
-      targets.map((t) => ({ runId: t.runId, itemId: t.id, kind: "judge" as const })),
+      targets.map((t) => ({ runId: t.runId, itemId: t.id, kind: "judge" as const, ...(other ? { judge: spec } : {}) })),
     );
     return;
   }
+  const judge = await resolveJudge(db, spec);
   for (const t of targets)
-    await judgeStoredItem(db, t.id, { tier: run.tier, setAssertions: run.setVersion.assertions }, null);
+    await judgeStoredItem(db, t.id, { tier: run.tier, setAssertions: run.setVersion.assertions }, null, {
+      judge,
+      as: other ? "other" : "own",
+    });
 }
 
 /**
@@ -104,8 +133,10 @@ export async function submitPastedAnswers(
       });
     chosen.set(item.id, r);
   }
-  // with the built-in judge the suggestion is computed here and written with the answer; the LLM judge is queued
-  const provider = judgeProvider();
+  // with the built-in judge the suggestion is computed here and written with the answer; a model or agent judge is queued
+  const spec = runJudgeSpec(run);
+  const queued = judgesThroughQueue(spec);
+  const inline: ResolvedJudge | null = queued ? null : await resolveJudge(db, spec);
   const rows: Array<{
     id: string;
     status: "answered" | "failed";
@@ -118,7 +149,7 @@ export async function submitPastedAnswers(
   }> = [];
   for (const [itemId, r] of chosen) {
     const sample = itemById.get(itemId)!.sample;
-    const suggestion = provider
+    const suggestion = !inline
       ? null
       : (
           await suggest(
@@ -127,7 +158,7 @@ export async function submitPastedAnswers(
               { tier: run.tier, setAssertions: run.setVersion.assertions },
               { answer: r.answer, payload: r.payload ?? null, failed: !!r.error, error: r.error ?? null },
             ),
-            { provider: null },
+            { judge: inline, db },
           )
         ).suggestion;
     rows.push({
@@ -162,7 +193,7 @@ export async function submitPastedAnswers(
     },
     { timeout: 120_000 },
   );
-  if (provider)
+  if (queued)
     await judgeItems(
       db,
       run,
@@ -173,17 +204,30 @@ export async function submitPastedAnswers(
   return { matched: chosen.size, unmatched, skipped, run: await getRun(db, run.id) };
 }
 
-/** Recomputes machine suggestions of every answered or failed item (e.g. after configuring an LLM judge or editing set assertions). */
-export async function resuggestRun(db: Db, idOrShort: string, deps: RunDeps = {}) {
+/**
+ * Recomputes machine suggestions of every answered or failed item (e.g. after editing set assertions), with the run's
+ * judge or, given `judge`, with another (checked like a set's judge; its suggestions are kept beside the run's own).
+ */
+export async function resuggestRun(
+  db: Db,
+  idOrShort: string,
+  deps: RunDeps = {},
+  input: z.input<typeof ResuggestInput> = {},
+) {
+  const data = ResuggestInput.parse(input ?? {});
   const run = await resolveRun(db, idOrShort);
+  const spec = data.judge ?? runJudgeSpec(run);
+  if (data.judge) await checkJudge(db, data.judge);
   const targets = await db.evalRunItem.findMany({
     where: { runId: run.id, status: { in: ["answered", "failed"] } },
     select: { id: true, runId: true },
   });
-  await judgeItems(db, run, targets, deps);
+  await judgeItems(db, run, targets, deps, spec);
+  const queued = judgesThroughQueue(spec);
   return {
-    queued: judgeProvider() ? targets.length : 0,
-    judged: judgeProvider() ? 0 : targets.length,
+    queued: queued ? targets.length : 0,
+    judged: queued ? 0 : targets.length,
+    judge: (await resolveJudge(db, spec)).ref,
     run: await getRun(db, run.id),
   };
 }
@@ -214,6 +258,7 @@ export async function closeAnswering(db: Db, idOrShort: string) {
     },
   });
   const rows: Array<{ id: string; suggestion: unknown }> = [];
+  const judge = open.length ? await resolveJudge(db, runJudgeSpec(run)) : undefined;
   for (const i of open) {
     const { suggestion } = await suggest(
       suggestInputFor(
@@ -221,7 +266,7 @@ export async function closeAnswering(db: Db, idOrShort: string) {
         { tier: run.tier, setAssertions: run.setVersion.assertions },
         { answer: "", payload: null, failed: true, error: NOT_ANSWERED },
       ),
-      { provider: null },
+      { judge, db, provider: null },
     );
     rows.push({ id: i.id, suggestion });
   }

@@ -5,6 +5,7 @@ import { LOCKS, withStartupLock } from "../../db/locks";
 import type { Db } from "../../db/client";
 import type { DatabaseTarget } from "../../db/url";
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_SETTINGS } from "../../webhooks/queue";
+import type { JudgeSpecT } from "../suggestions/schemas";
 
 /** The queue's jobs and where pg-boss keeps them: queue names, the job shape, stable job ids, the connection. */
 export const EVAL_QUEUE = "eval-item";
@@ -15,7 +16,13 @@ export const SCHEMA = "pgboss";
  * answer / judge: an item of a run (queue eval-item). shadow: the intent shadow of one online chat (shadow/jobs.ts; queue
  * eval-shadow), with runId `shadow:<agentId>` and itemId the trace id.
  */
-export type EvalJob = { kind: "answer" | "judge" | "shadow"; runId: string; itemId: string };
+export type EvalJob = {
+  kind: "answer" | "judge" | "shadow";
+  runId: string;
+  itemId: string;
+  /** judge jobs of a re-judging with another judge than the run's (its suggestion goes to otherSuggestions) */
+  judge?: JudgeSpecT;
+};
 export const queueNameOf = (kind: EvalJob["kind"]) => (kind === "shadow" ? SHADOW_QUEUE : EVAL_QUEUE);
 export type RunQueue = {
   enqueue(items: EvalJob[]): Promise<void>;

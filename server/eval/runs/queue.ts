@@ -4,6 +4,7 @@ import { env } from "../../core/env";
 import type { Workflow } from "../../workflow";
 import { answerItem, giveUpItem, loadRunContext, type RunContext } from "./answer-item";
 import { judgeStoredItem } from "../suggestions/judging";
+import { judgeKey, resolveJudge } from "../suggestions/judge-agent";
 import { SHADOW_LIMITS } from "../shadow/schemas";
 import { shadowTrace } from "../shadow/intent";
 import { EVAL_LIMITS } from "../limits";
@@ -341,7 +342,7 @@ export class EvalQueue implements RunQueue {
         if (job.data.kind === "shadow") {
           await this.quiet.wait(() => this.stopping);
           await shadowTrace(this.db, job.data.itemId, "live");
-        } else if (job.data.kind === "judge") await this.processJudge(job.data);
+        } else if (job.data.kind === "judge") await this.processJudge(job.data, abort.signal);
         else if ((await this.processAnswer(job.data, abort.signal)) === "busy") {
           // the run is at its total concurrency (other instances answer its items): back to the queue, tried shortly
           if (!this.crashed) await this.release(job.id);
@@ -384,18 +385,26 @@ export class EvalQueue implements RunQueue {
     });
   }
 
-  private async processJudge(job: EvalJob): Promise<void> {
+  /** A judge job: the run's judge (cached with the run), or the job's own judge of a re-judging (otherSuggestions). */
+  private async processJudge(job: EvalJob, signal: AbortSignal): Promise<void> {
     const run = await this.db.evalRun.findUnique({
       where: { id: job.runId },
       select: { tier: true, setVersion: { select: { assertions: true } } },
     });
-    if (run)
-      await judgeStoredItem(
-        this.db,
-        job.itemId,
-        { tier: run.tier, setAssertions: run.setVersion.assertions },
-        undefined,
-      );
+    if (!run) return;
+    const own = await this.ensureRunCtx(job.runId);
+    const other = job.judge && judgeKey(job.judge) !== own.judge.ref.key;
+    await judgeStoredItem(
+      this.db,
+      job.itemId,
+      { tier: run.tier, setAssertions: run.setVersion.assertions },
+      undefined,
+      {
+        judge: other && job.judge ? await resolveJudge(this.db, job.judge) : own.judge,
+        as: other ? "other" : "own",
+        signal,
+      },
+    );
   }
 
   // ------------------------------------------------------------ stopping

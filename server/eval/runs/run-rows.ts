@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
+import { runJudgeRef } from "../suggestions/judge-agent";
 import { metrics } from "../../telemetry/metrics";
 import { emitGateIfDecided, emitWebhookEvent } from "../../webhooks/emit";
 
@@ -17,6 +18,7 @@ export const runSelect = {
   concurrency: true,
   repeats: true,
   gateThreshold: true,
+  judge: true,
   setVersionId: true,
   workflowVersionId: true,
   rerunOfId: true,
@@ -140,6 +142,7 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
     setKind: set.kind,
     gateThreshold: r.gateThreshold,
     setGateThreshold: set.gateThreshold,
+    judge: runJudgeRef(r.judge),
     setVersionId: r.setVersionId,
     setVersion: r.setVersion.version,
     agentId: set.agentId,

@@ -1,6 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { defaultJudge, describeJudge, storedJudgeSpec } from "../suggestions/judge-agent";
 import { env } from "../../core/env";
 import { errors } from "../../core/errors";
 import { WorkflowSchema } from "../../workflow";
@@ -71,13 +73,20 @@ async function insertRun(
     try {
       return await db.$transaction(
         async (tx) => {
-          // the gate threshold is fixed now: changing the set's threshold later never changes this run's gate
+          // the gate threshold and the judge are fixed now: changing the set's later never changes this run's
           const { set } = await tx.evalSetVersion.findUniqueOrThrow({
             where: { id: data.setVersionId },
-            select: { set: { select: { gateThreshold: true } } },
+            select: { set: { select: { gateThreshold: true, judge: true } } },
           });
+          const judge = await describeJudge(tx, storedJudgeSpec(set.judge) ?? defaultJudge());
           const run = await tx.evalRun.create({
-            data: { ...data, gateThreshold: set.gateThreshold, shortId: newShortId(), createdById: actorRef(actor) },
+            data: {
+              ...data,
+              gateThreshold: set.gateThreshold,
+              judge: judge as unknown as Prisma.InputJsonValue,
+              shortId: newShortId(),
+              createdById: actorRef(actor),
+            },
             select: { id: true },
           });
           const samples = await tx.evalSample.findMany({

@@ -7,7 +7,7 @@ import { inlineJsonSchema } from "../../core/json-schema";
 import { CursorParam, DbInt, IdParam, QueryFlag, VersionNumber } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
 import { SET_KINDS, TurnSchema } from "../sets/schemas";
-import { AssertionSchema, SuggestionOut } from "../suggestions/schemas";
+import { AssertionSchema, JudgeRefOut, JudgeSpec, SuggestionOut } from "../suggestions/schemas";
 import { BAD_CASE_STATUSES, VerdictOut } from "../verdicts/schemas";
 import { ImportFormat } from "../sets/schemas";
 
@@ -196,6 +196,10 @@ export const EvalRunOut = z
       .number()
       .int()
       .meta({ description: "The set's current threshold (applies to runs created from now on)" }),
+    judge: JudgeRefOut.meta({
+      description:
+        "The run's judge: the set's judge when the run was created, kept (its suggestions are what the queue and adoption use). Runs created before judges could be chosen report the server's default judge.",
+    }),
     setVersionId: z.string(),
     setVersion: z.number().int(),
     agentId: z.string(),
@@ -248,8 +252,14 @@ export const EvalItemOut = z
     llmCalls: z.number().int(),
     error: z.string().nullable(),
     answeredAt: dateOrNull,
-    suggestion: SuggestionOut.nullable(),
+    suggestion: SuggestionOut.nullable().meta({
+      description: "The run's judge's suggestion (what the queue, spot-checks and adoption use)",
+    }),
     suggestedAt: dateOrNull,
+    otherSuggestions: z.record(z.string(), SuggestionOut).meta({
+      description:
+        "Suggestions of other judges than the run's (re-judging with POST /api/eval/runs/{id}/suggest and a judge), keyed by judge key (builtin, llm, agent:<agentId>@<version>); kept beside the run's own",
+    }),
     judgeTokens: z.number().int(),
     judgeCalls: z.number().int(),
     verdict: VerdictOut.nullable(),
@@ -408,7 +418,21 @@ export const EvalPastedAnswersOut = z.object({
   run: EvalRunOut,
 });
 
-export const EvalResuggestOut = z.object({ queued: z.number().int(), judged: z.number().int(), run: EvalRunOut });
+export const ResuggestInput = z
+  .object({
+    judge: JudgeSpec.optional().meta({
+      description:
+        "Re-judge with this judge instead of the run's: its suggestions are kept in each item's otherSuggestions under its key, beside the run's own (which stay what counts for the queue). Checked like a set's judge.",
+    }),
+  })
+  .meta({ id: "EvalResuggest" });
+
+export const EvalResuggestOut = z.object({
+  queued: z.number().int(),
+  judged: z.number().int(),
+  judge: JudgeRefOut.meta({ description: "The judge the items are (being) judged with" }),
+  run: EvalRunOut,
+});
 
 // The answers of the verdict operations (server/eval/verdicts) are items, so they live beside the item's schema
 // (verdicts/schemas.ts is imported here: defining them there would be a cycle).

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { CursorParam, IdParam, VersionNumber, VersionParam } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
-import { AssertionSchema, AssertionsSchema } from "../suggestions/schemas";
+import { AssertionSchema, AssertionsSchema, JudgeSpec } from "../suggestions/schemas";
 
 const date = z.iso.datetime();
 const dateOrNull = date.nullable();
@@ -121,6 +121,10 @@ export const UpdateSetInput = z
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(2000).optional(),
     gateThreshold: z.number().int().min(0).max(L.maxSamplesPerVersion).optional(),
+    judge: JudgeSpec.nullable().optional().meta({
+      description:
+        'The set\'s judge: {"type":"builtin"}, {"type":"llm"} or {"type":"agent","agentId","version"} (a judge agent\'s pinned version); null: the server\'s default again. Runs created afterwards use it.',
+    }),
   })
   .meta({ id: "EvalSetUpdate" });
 
@@ -208,6 +212,10 @@ export const EvalSetOut = z
     description: z.string(),
     kind: z.enum(SET_KINDS),
     gateThreshold: z.number().int().meta({ description: "Human-confirmed passes the gate needs (absolute count)" }),
+    judge: JudgeSpec.nullable().meta({
+      description:
+        "The set's judge, which each run takes when it is created; null: not chosen, runs take the server's default (the LLM judge when a model provider is configured and EVAL_JUDGE is auto, else builtin)",
+    }),
     latestVersion: z.number().int().optional(),
     createdById: z.string().nullable(),
     createdAt: date,

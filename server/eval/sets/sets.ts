@@ -14,6 +14,7 @@ import {
   type SampleInputT,
 } from "./schemas";
 import type { Assertion } from "../suggestions/schemas";
+import { checkJudge, storedJudgeSpec } from "../suggestions/judge-agent";
 
 /**
  * Evaluation sets, their versions and samples. A set is bound to one agent and has a kind (golden or
@@ -31,6 +32,7 @@ const setSelect = {
   description: true,
   kind: true,
   gateThreshold: true,
+  judge: true,
   createdById: true,
   createdAt: true,
   updatedAt: true,
@@ -74,8 +76,13 @@ type VersionRow = Prisma.EvalSetVersionGetPayload<{ select: typeof versionSelect
 export type SampleRow = Prisma.EvalSampleGetPayload<{ select: typeof sampleSelect }>;
 
 function setOut(s: SetRow, latestVersion?: number) {
-  const { agent, ...rest } = s;
-  return { ...rest, agentName: agent.name, ...(latestVersion !== undefined ? { latestVersion } : {}) };
+  const { agent, judge, ...rest } = s;
+  return {
+    ...rest,
+    judge: storedJudgeSpec(judge),
+    agentName: agent.name,
+    ...(latestVersion !== undefined ? { latestVersion } : {}),
+  };
 }
 
 export function versionOut(v: VersionRow) {
@@ -138,9 +145,23 @@ export async function getSet(db: Db, id: string) {
 }
 
 export async function updateSet(db: Db, id: string, input: z.input<typeof UpdateSetInput>) {
-  const data = UpdateSetInput.parse(input);
+  const { judge, ...data } = UpdateSetInput.parse(input);
+  if (judge) {
+    if (!(await db.evalSet.findUnique({ where: { id }, select: { id: true } })))
+      throw errors.notFound(`Evaluation set ${id}`);
+    await checkJudge(db, judge);
+  }
   try {
-    return setOut(await db.evalSet.update({ where: { id }, data, select: setSelect }));
+    return setOut(
+      await db.evalSet.update({
+        where: { id },
+        data: {
+          ...data,
+          ...(judge !== undefined ? { judge: jsonOrDbNull(judge) } : {}),
+        },
+        select: setSelect,
+      }),
+    );
   } catch (e) {
     if (isNotFound(e)) throw errors.notFound(`Evaluation set ${id}`);
     throw e;

@@ -1,3 +1,5 @@
+import type { ModelTokens } from "../../core/prices";
+import type { JudgeRef } from "./schemas";
 import { contentTokens, indexAnswer, tokenCredit } from "./text";
 
 /**
@@ -29,8 +31,20 @@ export type JudgeResult = {
   rationale: string;
   /** model: as the provider answered it (the key of the model price table) */
   usage?: { promptTokens: number; completionTokens: number; calls: number; model?: string };
+  /** the judge's tokens by model, when it used several (a judge agent); else `usage` says it */
+  tokens?: ModelTokens[];
+  /** the judge that made it (recorded with the suggestion) */
+  judgedBy?: JudgeRef;
   error?: string;
 };
+
+export const BUILTIN_JUDGE: JudgeRef = { type: "builtin", key: "builtin", label: "built-in point coverage" };
+export const llmJudgeRef = (model?: string): JudgeRef => ({
+  type: "llm",
+  key: "llm",
+  ...(model ? { model } : {}),
+  label: model ? `LLM judge (${model})` : "LLM judge",
+});
 
 export const COVERED_AT = 0.75;
 export const PARTIAL_AT = 0.4;
@@ -82,7 +96,13 @@ export function coverageJudge(points: string[], answer: string, listItems = 0): 
   const index = indexAnswer(answer, listItems);
   const coverage = points.map((p) => judgePoint(p, index));
   const verdict = verdictFromCoverage(coverage);
-  return { judge: "builtin-coverage", verdict, coverage, rationale: rationaleOf(coverage, verdict) };
+  return {
+    judge: "builtin-coverage",
+    verdict,
+    coverage,
+    rationale: rationaleOf(coverage, verdict),
+    judgedBy: BUILTIN_JUDGE,
+  };
 }
 
 // ---------------------------------------------------------------- LLM judge
@@ -138,7 +158,13 @@ export async function llmJudge(
 ): Promise<JudgeResult> {
   const judge = `llm:${provider.name}`;
   if (input.points.length === 0)
-    return { judge, verdict: "unknown", coverage: [], rationale: "no expected points to check" };
+    return {
+      judge,
+      verdict: "unknown",
+      coverage: [],
+      rationale: "no expected points to check",
+      judgedBy: llmJudgeRef(),
+    };
   const user = JSON.stringify({
     question: input.question,
     expected_points: input.points.map((p, index) => ({ index, point: p })),
@@ -168,6 +194,7 @@ export async function llmJudge(
       coverage: input.points.map((point) => ({ point, status: "unclear", score: 0, matched: [], missing: [] })),
       rationale: "the judge's reply could not be read",
       usage,
+      judgedBy: llmJudgeRef(reply.model),
       error: `unparseable judge reply: ${reply.text.slice(0, 200)}`,
     };
   }
@@ -189,5 +216,5 @@ export async function llmJudge(
     typeof parsed.rationale === "string" && parsed.rationale.trim()
       ? parsed.rationale.trim().slice(0, 300)
       : rationaleOf(coverage, verdict);
-  return { judge, verdict, coverage, rationale, usage };
+  return { judge, verdict, coverage, rationale, usage, judgedBy: llmJudgeRef(reply.model) };
 }

@@ -3,6 +3,7 @@
  * Pure: no I/O.
  */
 import { z } from "zod";
+import { VersionNumber } from "../../core/params";
 import { EVAL_LIMITS as L } from "../limits";
 
 /** Guardrail flags a machine suggestion can carry. */
@@ -91,10 +92,51 @@ export type Assertion = z.output<typeof AssertionSchema>;
 
 export const AssertionsSchema = z.array(AssertionSchema).max(L.maxAssertionsPerSample);
 
+// ---------------------------------------------------------------- judges
+
+export const JUDGE_TYPES = ["builtin", "llm", "agent"] as const;
+
+/**
+ * A set's judge (PATCH /api/eval/sets/{id}, `judge`), and the judge of a re-judging (POST /api/eval/runs/{id}/suggest).
+ * An agent judge is pinned to a version: "latest" or no version is refused (400 REQUEST_INVALID).
+ */
+export const JudgeSpec = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("builtin") }).meta({ description: "The built-in point-coverage judge (lexical)" }),
+    z
+      .object({ type: z.literal("llm") })
+      .meta({ description: "The LLM judge with its fixed rubric, on the runtime's model provider" }),
+    z
+      .object({
+        type: z.literal("agent"),
+        agentId: z.string().min(1).max(64).meta({ description: "An agent of kind judge" }),
+        version: VersionNumber.meta({ description: 'The judge agent\'s version, pinned (a number; not "latest")' }),
+      })
+      .meta({ description: "A judge agent's version (kind judge; its workflow follows the judge contract)" }),
+  ])
+  .meta({ id: "EvalJudge", description: "Which judge makes the machine suggestions" });
+export type JudgeSpecT = z.output<typeof JudgeSpec>;
+
+/** The judge a suggestion records (and a run reports): what made it, and a label for people. */
+export const JudgeRefOut = z
+  .object({
+    type: z.enum(JUDGE_TYPES),
+    key: z.string().meta({ description: "builtin, llm or agent:<agentId>@<version>: the key of otherSuggestions" }),
+    agentId: z.string().optional(),
+    version: z.number().int().optional(),
+    model: z.string().optional().meta({ description: "The model that answered (llm and agent judges that call one)" }),
+    label: z.string().meta({ description: 'For people, e.g. "built-in point coverage" or "Strict judge v3"' }),
+  })
+  .meta({ id: "EvalJudgeRef" });
+export type JudgeRef = z.output<typeof JudgeRefOut>;
+
 export const SuggestionOut = z
   .object({
     verdict: z.enum(["pass", "fail", "unknown"]),
-    judge: z.string().meta({ description: "builtin-coverage or llm:<provider>" }),
+    judge: z.string().meta({ description: "builtin-coverage, llm:<provider> or agent:<agentId>@<version>" }),
+    judgedBy: JudgeRefOut.optional().meta({
+      description: "The judge that made the suggestion (absent on suggestions stored before judges were recorded)",
+    }),
     coverage: z.array(
       z.object({
         point: z.string(),

@@ -1,6 +1,7 @@
 import type { JudgeResult, PointCoverage } from "./judge";
 import type { Flag } from "./guardrails";
 import type { RuleResult } from "./rules";
+import type { JudgeRef } from "./schemas";
 
 /**
  * A machine suggestion: assistance for the human, never counted by a gate. Pure.
@@ -16,6 +17,8 @@ export type SuggestionVerdict = "pass" | "fail" | "unknown";
 export type Suggestion = {
   verdict: SuggestionVerdict;
   judge: string;
+  /** the judge that made it (absent on suggestions stored before judges were recorded) */
+  judgedBy?: JudgeRef;
   coverage: PointCoverage[];
   failedRules: RuleResult[];
   rulesPassed: number;
@@ -48,6 +51,7 @@ export function combineSuggestion(judge: JudgeResult, rules: RuleResult[], flags
   return {
     verdict,
     judge: judge.judge,
+    ...(judge.judgedBy ? { judgedBy: judge.judgedBy } : {}),
     coverage: judge.coverage,
     failedRules,
     rulesPassed: rules.length - failedRules.length,

@@ -11,6 +11,8 @@ export interface CanvasInfo {
   readOnly: boolean;
   /** where a new agent came from ("recipe minimal", "file x.json"): noted on its first version */
   origin?: string;
+  /** agent or judge (a judge's workflow is validated and saved against the judge contract) */
+  kind: "agent" | "judge";
 }
 
 /** The name as state (renders) and as a ref (stable callbacks read it). */

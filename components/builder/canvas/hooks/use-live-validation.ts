@@ -15,7 +15,11 @@ import type { Graph } from "./use-graph";
 
 export const VALIDATE_DEBOUNCE_MS = 250;
 
-export function useLiveValidation(graph: Pick<Graph, "rev" | "nodesRef" | "edgesRef">, stores: CanvasStores) {
+export function useLiveValidation(
+  graph: Pick<Graph, "rev" | "nodesRef" | "edgesRef">,
+  stores: CanvasStores,
+  kind: "agent" | "judge" = "agent",
+) {
   const { rev, nodesRef, edgesRef } = graph;
   const client = useTRPCClient();
   const [findings, setFindings] = useState<IndexedFindings>(EMPTY_FINDINGS);
@@ -33,7 +37,7 @@ export function useLiveValidation(graph: Pick<Graph, "rev" | "nodesRef" | "edges
       const workflow = toWorkflow(nodesSnap, edgesSnap);
       const t0 = performance.now();
       try {
-        const result = await client.builder.validate.mutate({ workflow });
+        const result = await client.builder.validate.mutate({ workflow, kind });
         if (!seq.current.isLatest(mine)) return; // a newer edit is being validated: this answer is stale
         const idx = indexFindings(
           result,
@@ -53,7 +57,7 @@ export function useLiveValidation(graph: Pick<Graph, "rev" | "nodesRef" | "edges
       }
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [rev, client, stores, nodesRef, edgesRef]);
+  }, [rev, client, stores, nodesRef, edgesRef, kind]);
 
   return { findings, validating, error, roundTripMs, view: validationView(findings, validating, error) };
 }

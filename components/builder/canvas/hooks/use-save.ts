@@ -48,7 +48,7 @@ export function useSave({
   toast: CanvasToast;
   onSaved: () => void;
 }) {
-  const { agentId, draftKey, readOnly, origin } = canvas;
+  const { agentId, draftKey, readOnly, origin, kind } = canvas;
   const { getWorkflow, bumpRev, seal } = graph;
   const { dirty, setDirty, leaving } = draft;
   const { ref: saved, markSaved } = baseline;
@@ -77,6 +77,7 @@ export function useSave({
       if (!agentId) {
         const res = await client.builder.agents.create.mutate({
           name: trimmed,
+          kind,
           workflow,
           note: origin ? `Created from ${origin}` : undefined,
         });
@@ -118,6 +119,7 @@ export function useSave({
     agentId,
     client,
     origin,
+    kind,
     leaving,
     draftKey,
     setDirty,

@@ -92,9 +92,12 @@ export const evalResuggest = rest(op.evalResuggest, {
   ...base,
   method: "POST",
   path: "/api/eval/runs/{id}/suggest",
-  summary: "Recompute machine suggestions of every answered item (e.g. after configuring the LLM judge)",
+  summary: "Recompute machine suggestions of every answered item, with the run's judge or another (re-judging)",
   responses: {
     200: "Judged now or queued",
-    ...notFound,
+    ...invalid(
+      "REQUEST_INVALID (a judge without a pinned version), JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID (with findings)",
+    ),
+    404: { description: "NOT_FOUND (the run) or JUDGE_VERSION_NOT_FOUND", schema: ErrorOut },
   },
 });

@@ -1,4 +1,5 @@
 import { rest } from "../../rest";
+import { ErrorOut } from "../../../core/errors";
 import * as op from "../../../eval/operations";
 import { base, noContent, notFound, conflict, invalid } from "./shared";
 
@@ -32,8 +33,14 @@ export const evalUpdateSet = rest(op.evalUpdateSet, {
   ...base,
   method: "PATCH",
   path: "/api/eval/sets/{id}",
-  summary: "Rename a set or change its gate threshold",
-  responses: { 200: "The set", ...invalid(), ...notFound },
+  summary: "Rename a set, change its gate threshold or choose its judge",
+  responses: {
+    200: "The set",
+    ...invalid(
+      "REQUEST_INVALID (e.g. an agent judge without a pinned version), JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID (the judge's workflow fails validation; findings in details)",
+    ),
+    404: { description: "NOT_FOUND (the set) or JUDGE_VERSION_NOT_FOUND", schema: ErrorOut },
+  },
 });
 
 export const evalDeleteSet = rest(op.evalDeleteSet, {
