@@ -31,8 +31,14 @@ function ruleOf(message: string): string {
 
 /** 400 naming the rule when the policy refuses `url`. */
 export async function checkWebhookUrl(url: string): Promise<void> {
+  let parsed: URL;
   try {
-    await checkDestination(new URL(url), webhookPolicy());
+    parsed = new URL(url);
+  } catch {
+    throw new ApiError(400, "WEBHOOK_URL_INVALID", "The webhook URL is not a valid absolute URL");
+  }
+  try {
+    await checkDestination(parsed, webhookPolicy());
   } catch (e) {
     if (e instanceof RuntimeError && e.code === "HTTP_FORBIDDEN_DESTINATION")
       throw new ApiError(400, "WEBHOOK_URL_FORBIDDEN", `The webhook URL is refused: ${e.message}`, [

@@ -96,6 +96,11 @@ for (const server of servers()) {
         body: { url: `${base}/x`, events: ["no.such.event"] },
       });
       expect(bad.status).toBe(400);
+      const unparsable = await api(server, "POST", "/api/admin/webhooks", {
+        body: { url: "http://exa%mple.com:99999/x", events: ["run.completed"] },
+      });
+      expect(unparsable.status).toBe(400);
+      expect(unparsable.body.error.code).toBe("WEBHOOK_URL_INVALID");
       const viewer = await tokenWithRole(server, "viewer");
       const denied = await api(server, "GET", "/api/admin/webhooks", { token: viewer });
       expect(denied.status).toBe(403);
@@ -185,7 +190,9 @@ for (const server of servers()) {
         return r.length >= 5 ? r : undefined;
       }).catch(async (err) => {
         const log = await api(server, "GET", `/api/admin/webhooks/${e.id}/deliveries`);
-        throw new Error(`${err.message}: received ${JSON.stringify(at(`/${server.name}/order`).map((r) => r.id))}, log ${log.text}`);
+        throw new Error(
+          `${err.message}: received ${JSON.stringify(at(`/${server.name}/order`).map((r) => r.id))}, log ${log.text}`,
+        );
       });
       expect(got.map((r) => r.id)).toEqual(ids);
     });

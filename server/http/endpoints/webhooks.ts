@@ -9,7 +9,7 @@ const notFound = { 404: { description: "Not found", schema: ErrorOut } };
 const refusedUrl = {
   400: {
     description:
-      "Invalid request, or a URL the SSRF policy refuses (WEBHOOK_URL_FORBIDDEN, details[0].rule names the rule; WEBHOOK_URL_UNRESOLVABLE)",
+      "Invalid request, or a URL the SSRF policy refuses (WEBHOOK_URL_FORBIDDEN, details[0].rule names the rule; WEBHOOK_URL_INVALID, WEBHOOK_URL_UNRESOLVABLE)",
     schema: ErrorOut,
   },
 };
