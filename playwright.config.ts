@@ -85,7 +85,7 @@ export default defineConfig({
   // own (10-14 CPU s each, measured with scripts/lib/cpu-time.mjs).
   webServer: [
     {
-      command: `rm -rf ${MEALS_DIR}; trap 'rm -rf ${MEALS_DIR}' EXIT INT TERM; node node_modules/tsx/dist/cli.mjs sample-app/src/main.ts`,
+      command: `rm -rf ${MEALS_DIR}; trap 'rm -rf ${MEALS_DIR}' EXIT INT TERM; node --import tsx sample-app/src/main.ts`,
       gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
       url: `http://127.0.0.1:${MEALS_PORT}/health`,
       timeout: 120_000,

@@ -25,41 +25,68 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function restThroughput(total = 2000, concurrency = 16) {
+type Throughput = { name: string; requests: number; concurrency: number; rps: number; p50Ms: number; p99Ms: number };
+
+/**
+ * REST throughput of one started production server, three requests side by side (issue 27's first row): POST
+ * /api/builder/validate with a 50-node workflow and a bearer token, GET /api/eval/meta with the token (a route that
+ * does little work: what authentication costs), and an unauthenticated JSON 404 (the floor: routing and the answer).
+ * Each is measured in rounds that alternate, so the machine's load falls on all three alike; the ratios to the 404
+ * are the figures to compare between runs.
+ */
+async function restThroughput(total = 2000, concurrency = 16, rounds = 4): Promise<Throughput[]> {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-"));
   const server = await startServer("bench", `pglite:${dir}`);
   try {
     const body = JSON.stringify({ workflow: generateWorkflow(50) });
-    const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
-    const call = async () => {
+    const auth = { authorization: `Bearer ${server.adminToken}` };
+    const cases = [
+      {
+        name: "POST /api/builder/validate (token, 50 nodes)",
+        url: "/api/builder/validate",
+        status: 200,
+        init: { method: "POST", headers: { ...auth, "content-type": "application/json" }, body },
+      },
+      { name: "GET /api/eval/meta (token, little work)", url: "/api/eval/meta", status: 200, init: { headers: auth } },
+      { name: "GET /api/no-such-path (no token, JSON 404)", url: "/api/no-such-path", status: 404, init: {} },
+    ];
+    const call = async (c: (typeof cases)[number]) => {
       const t = performance.now();
-      const res = await fetch(`${server.url}/api/builder/validate`, { method: "POST", headers, body });
+      const res = await fetch(`${server.url}${c.url}`, c.init);
       await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
+      if (res.status !== c.status) throw new Error(`${c.url}: unexpected ${res.status}`);
       return performance.now() - t;
     };
-    for (let i = 0; i < 100; i++) await call(); // warm-up (JIT, token lookup path)
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          latencies.push(await call());
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    return {
-      requests: total,
-      concurrency,
-      rps: total / seconds,
-      p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
-    };
+    for (const c of cases) for (let i = 0; i < 100; i++) await call(c); // warm-up (JIT, the token's lookup)
+    const per = cases.map(() => ({ latencies: [] as number[], seconds: 0 }));
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, c] of cases.entries()) {
+        const n = Math.ceil(total / rounds);
+        let next = 0;
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (next < n) {
+              next++;
+              per[i]!.latencies.push(await call(c));
+            }
+          }),
+        );
+        per[i]!.seconds += (performance.now() - started) / 1000;
+      }
+    }
+    return cases.map((c, i) => {
+      const latencies = per[i]!.latencies.sort((a, b) => a - b);
+      return {
+        name: c.name,
+        requests: latencies.length,
+        concurrency,
+        rps: latencies.length / per[i]!.seconds,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+      };
+    });
   } finally {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -105,12 +132,19 @@ async function benchValidate() {
   console.log("| nodes | p50 ms | p99 ms | runs |\n| ---: | ---: | ---: | ---: |");
   for (const r of await benchValidation())
     console.log(`| ${r.nodes} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.runs} |`);
-  console.log("\nREST POST /api/builder/validate, 50-node workflow, production build:");
-  const t = await restThroughput();
-  console.log(`| requests | concurrency | req/s | p50 ms | p99 ms |\n| ---: | ---: | ---: | ---: | ---: |`);
   console.log(
-    `| ${t.requests} | ${t.concurrency} | ${t.rps.toFixed(0)} | ${t.p50Ms.toFixed(1)} | ${t.p99Ms.toFixed(1)} |`,
+    `\nREST throughput, production build, one server, rounds alternating (load ${os.loadavg()[0]!.toFixed(1)}):`,
   );
+  const rows = await restThroughput();
+  const floor = rows.at(-1)!.rps;
+  console.log(
+    "| request | requests | concurrency | req/s | x the 404 | p50 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
+  for (const t of rows)
+    console.log(
+      `| ${t.name} | ${t.requests} | ${t.concurrency} | ${t.rps.toFixed(0)} | ${(t.rps / floor).toFixed(2)} | ${t.p50Ms.toFixed(1)} | ${t.p99Ms.toFixed(1)} |`,
+    );
+  console.log(`(load after: ${os.loadavg()[0]!.toFixed(1)})`);
 }
 
 main().then(

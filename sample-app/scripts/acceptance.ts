@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { createContractChecker } from "../contract/validate.ts";
-import { MAIN_TS, SAMPLE_APP_DIR, TSX_CLI } from "./paths.ts";
+import { MAIN_TS, SAMPLE_APP_DIR, TSX_LOADER } from "./paths.ts";
 
 // ACCEPTANCE_START_TIMEOUT_MS: npm test on the shared 2-core CI machine allows more (a cold start under load 14 took
 // over 30 s there); the default stays 30 s.
@@ -96,11 +96,11 @@ class LocalProcessRunner implements Runner {
     reason: string,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
-    this.description = `local process: tsx sample-app/src/main.ts on port ${port}, DATABASE_URL=pglite:${dataDir} (${reason})`;
+    this.description = `local process: node --import tsx sample-app/src/main.ts on port ${port}, DATABASE_URL=pglite:${dataDir} (${reason})`;
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [TSX_CLI, MAIN_TS], {
+    const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN_TS], {
       cwd: SAMPLE_APP_DIR,
       env: { ...process.env, DATABASE_URL: `pglite:${this.dataDir}`, APP_PORT: String(this.port), LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAIN_TS, SAMPLE_APP_DIR as sampleAppDir, TSX_CLI } from "../scripts/paths.ts";
+import { MAIN_TS, SAMPLE_APP_DIR as sampleAppDir, TSX_LOADER } from "../scripts/paths.ts";
 import { ConfigError, DEFAULT_PGLITE_DIR, loadConfig, type Env } from "../src/config.ts";
 
 function problemsOf(env: Env): string[] {
@@ -69,7 +69,7 @@ describe("loadConfig", () => {
 
 describe("main.ts with a bad configuration", () => {
   it("exits 1 before opening anything, with a JSON log line naming the variable", () => {
-    const run = spawnSync(process.execPath, [TSX_CLI, MAIN_TS], {
+    const run = spawnSync(process.execPath, ["--import", TSX_LOADER, MAIN_TS], {
       env: { ...process.env, APP_PORT: "eighty", LOG_LEVEL: "info", DATABASE_URL: "" },
       encoding: "utf8",
       timeout: 90_000, // a limit, not a measure: tsx child processes started under load took over 25 s (persistence.test.ts)

@@ -6,7 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { SAMPLE_APP_DIR, TSX_CLI } from "../scripts/paths.ts";
+import { SAMPLE_APP_DIR, TSX_LOADER } from "../scripts/paths.ts";
 import { redactUrl } from "../src/config.ts";
 import { DatabaseOpenError, openDatabase } from "../src/db.ts";
 import { MIGRATIONS, migrationStatus, runMigrations } from "../src/migrations.ts";
@@ -90,7 +90,7 @@ describe("PGlite data folder", () => {
   });
 
   const runMigrate = (folder: string, args: string[] = []) =>
-    spawnSync(process.execPath, [TSX_CLI, MIGRATE_TS, ...args], {
+    spawnSync(process.execPath, ["--import", TSX_LOADER, MIGRATE_TS, ...args], {
       env: { ...process.env, DATABASE_URL: `pglite:${folder}` },
       encoding: "utf8",
       timeout: 90_000, // a fresh PGlite folder migrated by a child process: 25 s was too little on a loaded 2-core machine

@@ -7,6 +7,7 @@ export type Role = (typeof ROLES)[number];
  * - builder.read: node types, recipes, validate (stores nothing), list/get agents and versions
  * - builder.write: create agents, provision versions, delete agents
  * - eval.read / eval.annotate / eval.manage: the evaluation center (later issues)
+ * - eval.adjudicate: deciding an item whose reviewers disagree (the adjudicator's verdict is final)
  * - admin: users and API tokens
  */
 export const PERMISSIONS = {
@@ -15,6 +16,7 @@ export const PERMISSIONS = {
   "eval.read": ["admin", "builder", "annotator", "viewer"],
   "eval.annotate": ["admin", "builder", "annotator"],
   "eval.manage": ["admin", "builder"],
+  "eval.adjudicate": ["admin", "builder"],
   admin: ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -65,7 +65,28 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
   },
   VERDICT_BASIS_REQUIRED: {
     status: 400,
-    description: "A fail verdict needs a basis: a short text saying what is wrong.",
+    description:
+      "A fail verdict needs a basis: a short text saying what is wrong (an adjudication needs one whatever it decides).",
+  },
+  ITEM_REVIEWS_COMPLETE: {
+    status: 409,
+    description:
+      "The item already has every review it needs from other people (the run's reviewsPerItem); a dispute is decided by adjudication (nothing was written).",
+  },
+  ITEM_ADJUDICATED: {
+    status: 409,
+    description:
+      "An adjudicator has decided the item and their verdict is final: no further reviews, changes or undo (details carry the verdict).",
+  },
+  ITEM_NOT_DISPUTED: {
+    status: 409,
+    description:
+      "Only a disputed item (its reviewers disagree) can be adjudicated: the item's reviews are missing, they agree, or its run has one reviewer per item.",
+  },
+  ADJUDICATION_CONFLICT: {
+    status: 409,
+    description:
+      "Another adjudicator decided the item first; nothing was written (details carry the winner's verdict, who and when).",
   },
   VERDICT_ATTRIBUTION_REQUIRED: {
     status: 400,

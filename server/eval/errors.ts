@@ -39,6 +39,24 @@ export const evalErrors = {
     evalError("ITEM_NOT_JUDGEABLE", `The item is ${status}: only answered or failed items can receive a verdict`, [
       { status },
     ]),
+  reviewsComplete: (needed: number) =>
+    evalError(
+      "ITEM_REVIEWS_COMPLETE",
+      `The item already has its ${needed} reviews from other people: a dispute is decided by an adjudicator`,
+      [{ needed }],
+    ),
+  adjudicated: (decided: { verdict: unknown; byId: string | null; at: Date | null }) =>
+    evalError("ITEM_ADJUDICATED", "An adjudicator has decided this item: their verdict is final", [decided]),
+  notDisputed: (state: string) =>
+    evalError("ITEM_NOT_DISPUTED", `The item is not disputed (${state}): only a dispute can be adjudicated`, [
+      { state },
+    ]),
+  adjudicationConflict: (winner: { verdict: unknown; byId: string | null; at: Date | null }) =>
+    evalError(
+      "ADJUDICATION_CONFLICT",
+      "Another adjudicator decided this item first; nothing was written (details: their verdict)",
+      [winner],
+    ),
   verdictConflict: (expected: number, current: { verdictVersion: number; verdict: unknown }) =>
     evalError(
       "VERDICT_CONFLICT",

@@ -20,6 +20,7 @@ export {
   ANSWERING_RULES,
   SCRIPT_RULES,
   SUGGESTION_RULES,
+  REVIEW_RULES,
   type EvalVocabulary,
 } from "./vocabulary";
 export { EVAL_ERROR_CODES } from "./codes";
@@ -71,7 +72,7 @@ export {
 export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun } from "./runs/runs";
 export { closeAnswering, submitPastedAnswers, resuggestRun } from "./runs/pasted";
 export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "./runs/items";
-export { setVerdict, undoVerdict, adoptSuggestions } from "./verdicts/verdicts";
+export { setVerdict, undoVerdict, adoptSuggestions, adjudicate } from "./verdicts/verdicts";
 export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts/bad-cases";
 export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare, compareTwo } from "./reports/comparison";

@@ -158,3 +158,60 @@ function base(questions: GateQuestion[]) {
     questions,
   };
 }
+
+describe("the gate with several reviewers per item (issue 23)", () => {
+  const input = (questions: GateQuestion[], over: Partial<GateInput> = {}): GateInput => ({
+    runId: "r",
+    shortId: "R-TEST2",
+    runStatus: "awaiting_review",
+    setKind: "golden",
+    threshold: 2,
+    questions,
+    ...over,
+  });
+  const decided: GateQuestion[] = [
+    { key: "a", verdict: "pass" },
+    { key: "b", verdict: "pass" },
+    { key: "c", verdict: "fail" },
+  ];
+  it("disputed questions keep it pending with GATE_DISPUTED and their count; they are not unjudged", () => {
+    const g = evaluateGate(input([...decided, { key: "d", verdict: null, disputed: true, spotCheck: true }]));
+    expect(g).toMatchObject({
+      status: "pending",
+      disputed: ["d"],
+      unjudged: [],
+      spotChecksLeft: [],
+      missing: ["1 disputed question to adjudicate"],
+      counts: { disputed: 1, unjudged: 0, reachablePasses: 3 },
+    });
+    expect(g.reasons.map((r) => r.code)).toEqual(["GATE_DISPUTED"]);
+    // a disputed question may still become a pass: the threshold is in reach
+    const reach = evaluateGate(input([decided[0]!, { key: "d", verdict: null, disputed: true }]));
+    expect(reach.status).toBe("pending");
+  });
+  it("agreement below minKappa: pending while anything is open, a fail once nothing is; undefined kappa never fails", () => {
+    const low = { n: 3, kappa: 0.4, minKappa: 0.6 };
+    const open = evaluateGate(
+      input([...decided, { key: "d", verdict: null, disputed: true }], { reviewerAgreement: low }),
+    );
+    expect(open.status).toBe("pending");
+    expect(open.reasons.map((r) => r.code)).toEqual(["GATE_DISPUTED", "GATE_REVIEWER_AGREEMENT"]);
+    const done = evaluateGate(input(decided, { reviewerAgreement: low }));
+    expect(done.status).toBe("fail");
+    expect(done.reasons).toEqual([
+      {
+        code: "GATE_REVIEWER_AGREEMENT",
+        message: "agreement between reviewers is kappa 0.4 over 3 questions, the set requires 0.6",
+      },
+    ]);
+    expect(evaluateGate(input(decided, { reviewerAgreement: { n: 3, kappa: 0.6, minKappa: 0.6 } })).status).toBe(
+      "pass",
+    );
+    expect(evaluateGate(input(decided, { reviewerAgreement: { n: 3, kappa: null, minKappa: 0.6 } })).status).toBe(
+      "pass",
+    );
+    expect(evaluateGate(input(decided, { reviewerAgreement: { n: 3, kappa: 0.1, minKappa: null } })).status).toBe(
+      "pass",
+    );
+  });
+});

@@ -14,7 +14,11 @@ export type GateQuestion = {
   source?: "human" | "adopted" | null;
   /** the question is on the spot-check list (the one rule, `needsSpotCheck`); absent: not */
   spotCheck?: boolean;
+  /** its reviewers disagree and no adjudicator has decided yet (several reviewers per item); absent: not */
+  disputed?: boolean;
 };
+/** Agreement between the people who reviewed (runs with several reviewers per item) and what the run requires. */
+export type GateReviewerAgreement = { n: number; kappa: number | null; minKappa: number | null };
 export type GateInput = {
   runId: string;
   shortId: string;
@@ -22,6 +26,8 @@ export type GateInput = {
   setKind: "golden" | "regression_pool";
   threshold: number;
   questions: GateQuestion[];
+  /** runs with several reviewers per item; absent or null: one reviewer per item */
+  reviewerAgreement?: GateReviewerAgreement | null;
 };
 export type GateStatus = "pass" | "fail" | "pending";
 export type GateReasonCode =
@@ -33,7 +39,9 @@ export type GateReasonCode =
   | "GATE_SPOT_CHECKS_LEFT"
   | "GATE_BELOW_THRESHOLD"
   | "GATE_OUT_OF_REACH"
-  | "GATE_THRESHOLD_UNREACHABLE";
+  | "GATE_THRESHOLD_UNREACHABLE"
+  | "GATE_DISPUTED"
+  | "GATE_REVIEWER_AGREEMENT";
 export type GateResult = {
   passed: boolean;
   status: GateStatus;
@@ -63,8 +71,12 @@ export type GateResult = {
     reachablePasses: number;
     /** 95 % Wilson interval of pass / judged (unjudged questions are not in n); null when nothing is judged. Shown only: the rule is the threshold on the count */
     interval: Interval | null;
+    /** questions whose reviewers disagree, waiting for an adjudicator (not in unjudged) */
+    disputed: number;
   };
   unjudged: string[];
+  /** keys of the disputed questions */
+  disputed: string[];
   spotChecksLeft: string[];
   failing: string[];
 };
@@ -89,11 +101,14 @@ export function evaluateGate(input: GateInput): GateResult {
   const passTyped = q.filter((x) => x.verdict === "pass" && typedOf(x)).length;
   const fail = q.filter((x) => x.verdict === "fail").length;
   const typed = q.filter(typedOf).length;
-  const unjudged = q.filter((x) => x.verdict === null).map((x) => x.key);
-  const spotLeft = q.filter((x) => x.spotCheck && !typedOf(x));
+  const unjudged = q.filter((x) => x.verdict === null && !x.disputed).map((x) => x.key);
+  const disputed = q.filter((x) => x.verdict === null && x.disputed).map((x) => x.key);
+  // a disputed question waits for an adjudicator (a person): it is counted there, not as a spot-check left too
+  const spotLeft = q.filter((x) => x.spotCheck && !typedOf(x) && !x.disputed);
   const spotChecksLeft = spotLeft.map((x) => x.key);
   // an adopted fail still to spot-check may become a pass; an adopted pass already counts
-  const reachablePasses = pass + unjudged.length + spotLeft.filter((x) => x.verdict === "fail").length;
+  const reachablePasses =
+    pass + unjudged.length + disputed.length + spotLeft.filter((x) => x.verdict === "fail").length;
   const failing = q.filter((x) => x.verdict === "fail").map((x) => x.key);
 
   const decided: GateResult["reasons"] = [];
@@ -121,6 +136,13 @@ export function evaluateGate(input: GateInput): GateResult {
       message: `${unjudged.length} of ${q.length} questions have no verdict: ${list(unjudged)}`,
     });
     missing.push(`${plural(unjudged.length, "question")} without a verdict`);
+  }
+  if (disputed.length) {
+    open.push({
+      code: "GATE_DISPUTED",
+      message: `${plural(disputed.length, "question")} disputed (the reviewers disagree), waiting for an adjudicator: ${list(disputed)}`,
+    });
+    missing.push(`${plural(disputed.length, "disputed question")} to adjudicate`);
   }
   if (spotChecksLeft.length) {
     open.push({
@@ -153,6 +175,18 @@ export function evaluateGate(input: GateInput): GateResult {
     });
     missing.push(`${plural(input.threshold - pass, "more pass", "more passes")}`);
   }
+  const ra = input.reviewerAgreement;
+  if (ra && ra.minKappa !== null && ra.kappa !== null && ra.kappa < ra.minKappa) {
+    // below the agreement the run requires: decided once nothing else is open (more reviews may still change it)
+    const reason = {
+      code: "GATE_REVIEWER_AGREEMENT" as const,
+      message: `agreement between reviewers is kappa ${ra.kappa} over ${plural(ra.n, "question")}, the set requires ${ra.minKappa}`,
+    };
+    if (open.length) {
+      open.push(reason);
+      missing.push(`reviewer agreement of ${ra.minKappa} (now ${ra.kappa})`);
+    } else decided.push(reason);
+  }
   const status: GateStatus = decided.length ? "fail" : open.length ? "pending" : "pass";
   const reasons = [...decided, ...open];
   const counts = {
@@ -170,6 +204,7 @@ export function evaluateGate(input: GateInput): GateResult {
     missingPasses: Math.max(0, input.threshold - pass),
     reachablePasses,
     interval: roundedInterval(wilson(pass, pass + fail)),
+    disputed: disputed.length,
   };
   const head = gateCountsLine(counts);
   const summary =
@@ -186,6 +221,7 @@ export function evaluateGate(input: GateInput): GateResult {
     missing: status === "pending" ? missing : [],
     counts,
     unjudged,
+    disputed,
     spotChecksLeft,
     failing,
   };

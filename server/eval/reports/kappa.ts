@@ -68,3 +68,69 @@ export function agreement(pairs: Array<{ machine: Binary; human: Binary }>): Agr
     note: null,
   };
 }
+
+// ---------------------------------------------------------------- agreement between people (several reviewers per item)
+
+/**
+ * Agreement between the people who reviewed the items of a run with several reviewers per item (pure). Each item is
+ * the list of its reviewers' verdicts in the order they were given; only items with exactly `raters` reviews, all
+ * typed by people, count (an adopted suggestion is the machine, not a person). percent = items on which every
+ * reviewer agreed / n x 100. kappa: Cohen's for two reviewers (the first review of each item against the second:
+ * p_o and p_e = the product of the two positions' category shares, summed), Fleiss' for three (P-bar = mean over items
+ * of (sum_j n_ij^2 - m) / (m (m - 1)), P_e = sum_j p_j^2). No items: percent and kappa null; P_e = 1 (one category
+ * for every review): kappa null, as for the machine's agreement above.
+ */
+export type ReviewerAgreement = {
+  raters: number;
+  n: number;
+  percent: number | null;
+  kappa: number | null;
+  method: "cohen" | "fleiss";
+};
+
+export function cohensKappa(pairs: Array<[Binary, Binary]>): number | null {
+  const n = pairs.length;
+  if (!n) return null;
+  const po = pairs.filter(([a, b]) => a === b).length / n;
+  const aPass = pairs.filter(([a]) => a === "pass").length / n;
+  const bPass = pairs.filter(([, b]) => b === "pass").length / n;
+  const pe = aPass * bPass + (1 - aPass) * (1 - bPass);
+  if (Math.abs(1 - pe) < 1e-12) return null;
+  return (po - pe) / (1 - pe);
+}
+
+export function fleissKappa(items: Binary[][]): number | null {
+  const N = items.length;
+  if (!N) return null;
+  const m = items[0]!.length;
+  if (m < 2 || items.some((i) => i.length !== m))
+    throw new Error("Fleiss' kappa needs the same number (2+) of ratings per item");
+  let pBar = 0;
+  let passTotal = 0;
+  for (const ratings of items) {
+    const pass = ratings.filter((r) => r === "pass").length;
+    const fail = m - pass;
+    passTotal += pass;
+    pBar += (pass * pass + fail * fail - m) / (m * (m - 1));
+  }
+  pBar /= N;
+  const pPass = passTotal / (N * m);
+  const pe = pPass * pPass + (1 - pPass) * (1 - pPass);
+  if (Math.abs(1 - pe) < 1e-12) return null;
+  return (pBar - pe) / (1 - pe);
+}
+
+export function reviewerAgreement(items: Binary[][], raters: number): ReviewerAgreement {
+  const counted = items.filter((i) => i.length === raters);
+  const n = counted.length;
+  const unanimous = counted.filter((i) => i.every((v) => v === i[0])).length;
+  const kappa =
+    raters === 2 ? cohensKappa(counted.map((i) => [i[0]!, i[1]!] as [Binary, Binary])) : fleissKappa(counted);
+  return {
+    raters,
+    n,
+    percent: n ? Math.round((unanimous / n) * 1000) / 10 : null,
+    kappa: kappa === null ? null : round(kappa),
+    method: raters === 2 ? "cohen" : "fleiss",
+  };
+}

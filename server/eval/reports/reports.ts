@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import { registerGateProbe } from "../../webhooks/emit";
 import { evaluateGate, type GateInput } from "./gate";
-import { agreement, type Binary } from "./kappa";
+import { agreement, reviewerAgreement, type Binary } from "./kappa";
 import { runJudgeRef } from "../suggestions/judge-agent";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
 import { progressOf, resolveRun, runOut, type RunRow } from "../runs/run-rows";
@@ -37,7 +37,62 @@ export type ReportRow = {
   llmCalls: number;
   judgeTokens: number;
   judgeCalls: number;
+  /** several reviewers per item: they disagree and no adjudicator has decided yet */
+  disputed: boolean;
+  adjudicated: boolean;
 };
+
+/** One person's (or the adopted suggestion's) review of a question, in the order the reviews were given. */
+export type ReviewRow = { key: string; verdict: "pass" | "fail"; source: string };
+
+/** The reviews of a run with several reviewers per item (none for one reviewer per item): one query. */
+export async function reviewRows(db: Db, run: Pick<RunRow, "id" | "reviewsPerItem">): Promise<ReviewRow[]> {
+  if (run.reviewsPerItem <= 1) return [];
+  return db.$queryRaw<ReviewRow[]>`
+    SELECT s."key", r."verdict"::text AS "verdict", r."source"
+    FROM "EvalReview" r JOIN "EvalRunItem" i ON i."id" = r."itemId" JOIN "EvalSample" s ON s."id" = i."sampleId"
+    WHERE i."runId" = ${run.id} ORDER BY r."at", r."id"`;
+}
+
+/**
+ * Agreement between the people who reviewed (runs with several reviewers per item; null otherwise): the questions
+ * whose reviews are all typed by people and complete (`reviewerAgreement` in kappa.ts: percent, Cohen's kappa for two
+ * reviewers, Fleiss' for three), the disputed and the adjudicated questions; overall and per scenario.
+ */
+export function reviewerAgreementOf(
+  run: Pick<RunRow, "reviewsPerItem">,
+  rows: Array<Pick<ReportRow, "key" | "classification" | "disputed" | "adjudicated">>,
+  reviews: ReviewRow[],
+) {
+  const raters = run.reviewsPerItem;
+  if (raters <= 1) return null;
+  const byKey = new Map<string, ReviewRow[]>();
+  for (const r of reviews) byKey.set(r.key, [...(byKey.get(r.key) ?? []), r]);
+  const figures = (of: typeof rows) => {
+    const items = of
+      .map((row) => byKey.get(row.key) ?? [])
+      .filter((rs) => rs.length === raters && rs.every((r) => r.source === "human"))
+      .map((rs) => rs.map((r) => r.verdict));
+    const { n, percent, kappa, method } = reviewerAgreement(items, raters);
+    return {
+      n,
+      percent,
+      kappa,
+      method,
+      disputed: of.filter((r) => r.disputed).length,
+      adjudicated: of.filter((r) => r.adjudicated).length,
+    };
+  };
+  const classes = [...new Set(rows.map((r) => r.classification || "(none)"))].sort((a, b) => a.localeCompare(b));
+  return {
+    reviewers: raters,
+    ...figures(rows),
+    byClassification: classes.map((classification) => ({
+      classification,
+      ...figures(rows.filter((r) => (r.classification || "(none)") === classification)),
+    })),
+  };
+}
 
 /** One question's row as the query below sends it: the fields of ReportRow in this order. */
 type PackedRow = [
@@ -55,6 +110,8 @@ type PackedRow = [
   number,
   number,
   number,
+  boolean,
+  boolean,
 ];
 
 /**
@@ -68,7 +125,8 @@ export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
       COALESCE(NULLIF(i."classification", ''), s."classification"),
       i."suggestion"->>${SUGGESTION_JSON.verdict}::text,
       jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath),
-      i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls")
+      i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls",
+      i."disputed", i."adjudicatedAt" IS NOT NULL)
       ORDER BY s."position", s."key")::text AS "rows"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${runId}`;
@@ -88,6 +146,8 @@ export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
     llmCalls: r[11],
     judgeTokens: r[12],
     judgeCalls: r[13],
+    disputed: r[14],
+    adjudicated: r[15],
   }));
 }
 
@@ -155,10 +215,14 @@ const withRates = (run: RunRow, { answered, ...g }: Group) => {
   };
 };
 
-type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags">;
+type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags" | "disputed">;
 
 /** The gate's input from a run and its rows: each question's verdict, who made it, and whether it is a spot-check (the one rule). */
-export function gateInputFor(run: RunRow, rows: GateRow[]): GateInput {
+export function gateInputFor(
+  run: RunRow,
+  rows: GateRow[],
+  agreementOfReviewers: { n: number; kappa: number | null } | null = null,
+): GateInput {
   return {
     runId: run.id,
     shortId: run.shortId,
@@ -170,12 +234,23 @@ export function gateInputFor(run: RunRow, rows: GateRow[]): GateInput {
       verdict: r.verdict,
       source: r.verdict ? (r.verdictSource === "adopted" ? "adopted" : "human") : null,
       spotCheck: r.sv ? needsSpotCheck({ verdict: r.sv, flags: r.flags ?? [] }) : false,
+      ...(run.reviewsPerItem > 1 ? { disputed: r.disputed } : {}),
     })),
+    ...(agreementOfReviewers
+      ? {
+          reviewerAgreement: {
+            n: agreementOfReviewers.n,
+            kappa: agreementOfReviewers.kappa,
+            minKappa: run.minReviewerKappa,
+          },
+        }
+      : {}),
   };
 }
 
 /** The report from a run and its rows (pure). */
-export function buildReport(run: RunRow, rows: ReportRow[]) {
+export function buildReport(run: RunRow, rows: ReportRow[], reviews: ReviewRow[] = []) {
+  const reviewers = reviewerAgreementOf(run, rows, reviews);
   const total = rows.length;
   const count = (f: (r: ReportRow) => boolean) => rows.filter(f).length;
   const machine = {
@@ -281,6 +356,7 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       typed: pairs.length + excludedUnknown,
       basis: "human-typed verdicts vs pass/fail suggestions",
     },
+    reviewerAgreement: reviewers,
     latency: {
       items: lat.length,
       totalMs: latencyTotal,
@@ -298,18 +374,19 @@ export function buildReport(run: RunRow, rows: ReportRow[]) {
       },
       judging: { tokens: sum((r) => r.judgeTokens), modelCalls: sum((r) => r.judgeCalls) },
     },
-    gate: evaluateGate(gateInputFor(run, rows)),
+    gate: evaluateGate(gateInputFor(run, rows, reviewers)),
   };
 }
 
 export async function runReport(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const [rows, progress, { prices }] = await Promise.all([
+  const [rows, progress, { prices }, reviews] = await Promise.all([
     reportRows(db, run.id),
     progressOf(db, run.id),
     modelPrices(db),
+    reviewRows(db, run),
   ]);
-  const report = buildReport(run, rows);
+  const report = buildReport(run, rows, reviews);
   // a run without tokens (pasted answers, the built-in judge) costs nothing: no need to read its tokens by model
   const tokens = report.tokens.answering.totalTokens + report.tokens.judging.tokens;
   return {
@@ -323,15 +400,19 @@ export async function runReport(db: Db, idOrShort: string) {
 /** The gate for a run: its input (so a client can re-evaluate with the same rule) and the result. */
 export async function runGate(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const rows = await db.$queryRaw<Array<GateRow & { flags: unknown }>>`
-    SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource",
+  const rows = await db.$queryRaw<Array<GateRow & { flags: unknown; classification: string; adjudicated: boolean }>>`
+    SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource", i."disputed",
+      (i."adjudicatedAt" IS NOT NULL) AS "adjudicated",
+      COALESCE(NULLIF(i."classification", ''), s."classification") AS "classification",
       i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
       jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
+  const reviewers = reviewerAgreementOf(run, rows, await reviewRows(db, run));
   const input = gateInputFor(
     run,
     rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null })),
+    reviewers,
   );
   return {
     runId: run.id,

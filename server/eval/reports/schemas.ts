@@ -99,7 +99,7 @@ export const GateResultOut = z
     passed: z.boolean().meta({ description: "status is pass" }),
     status: z.enum(["pass", "fail", "pending"]).meta({
       description:
-        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run); pending = not decided yet (still answering, questions without a verdict, spot-checks left)",
+        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run, agreement between reviewers below the set's minReviewerKappa once nothing else is open); pending = not decided yet (still answering, questions without a verdict, disputed questions, spot-checks left)",
     }),
     summary: z.string().meta({ description: "One line starting with PASS, FAIL or PENDING" }),
     reasons: z.array(z.object({ code: z.string(), message: z.string() })),
@@ -130,8 +130,13 @@ export const GateResultOut = z
         description:
           "95 % Wilson interval of pass / judged (unjudged questions are not in n); null when nothing is judged. Shown beside the count: the decision stays the threshold on the count",
       }),
+      disputed: z.number().int().meta({
+        description:
+          "Questions whose reviewers disagree, waiting for an adjudicator (runs with several reviewers per item; not in unjudged): the gate is pending with GATE_DISPUTED",
+      }),
     }),
     unjudged: z.array(z.string()),
+    disputed: z.array(z.string()).meta({ description: "Keys of the disputed questions" }),
     spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
     failing: z.array(z.string()),
   })
@@ -163,8 +168,24 @@ export const GateOut = z
             .boolean()
             .optional()
             .meta({ description: "On the spot-check list (suggestion fail or unknown, or any guardrail flag)" }),
+          disputed: z
+            .boolean()
+            .optional()
+            .meta({ description: "Its reviewers disagree and no adjudicator has decided yet" }),
         }),
       ),
+      reviewerAgreement: z
+        .object({
+          n: z.number().int(),
+          kappa: z.number().nullable(),
+          minKappa: z.number().nullable().meta({ description: "The run's minReviewerKappa (null: not required)" }),
+        })
+        .nullable()
+        .optional()
+        .meta({
+          description:
+            "Runs with several reviewers per item: the agreement between reviewers and what the run requires",
+        }),
     }),
     result: GateResultOut,
   })
@@ -189,6 +210,17 @@ const groupOut = z.object({
     description: "95 % Wilson interval of machinePass / machineN (null when machineN is 0)",
   }),
 });
+
+const reviewerFigures = {
+  n: z.number().int().meta({ description: "Questions with every review typed by a person" }),
+  percent: z.number().nullable().meta({ description: "Of those, the share (0-100) on which every reviewer agreed" }),
+  kappa: z.number().nullable().meta({
+    description: "Cohen's kappa (two reviewers) or Fleiss' kappa (three); null without questions or without variance",
+  }),
+  method: z.enum(["cohen", "fleiss"]),
+  disputed: z.number().int().meta({ description: "Questions disputed now (waiting for an adjudicator)" }),
+  adjudicated: z.number().int().meta({ description: "Questions an adjudicator decided" }),
+};
 
 export const ReportOut = z
   .object({
@@ -274,6 +306,17 @@ export const ReportOut = z
       }),
       basis: z.string(),
     }),
+    reviewerAgreement: z
+      .object({
+        reviewers: z.number().int().meta({ description: "Reviews per item (the run's reviewsPerItem: 2 or 3)" }),
+        ...reviewerFigures,
+        byClassification: z.array(z.object({ classification: z.string(), ...reviewerFigures })),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Agreement between the people who reviewed, on a run with several reviewers per item (null with one reviewer per item). Counts the questions whose reviews are complete and all typed by people (an adopted suggestion is the machine); percent: questions on which every reviewer agreed; kappa: Cohen's for two reviewers (first review against second), Fleiss' for three",
+      }),
     latency: z.object({
       items: z.number().int(),
       totalMs: z.number(),

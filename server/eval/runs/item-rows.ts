@@ -10,6 +10,18 @@ import {
 import type { Assertion } from "../suggestions/schemas";
 import type { Turn } from "../sets/schemas";
 import type { Attribution } from "../verdicts/schemas";
+import { othersVisible, reviewStateOf, type Review } from "./reviews";
+
+/** The review rows every item shape reads (runs with several reviewers per item; none otherwise). */
+const reviewSelect = {
+  reviewerId: true,
+  verdict: true,
+  source: true,
+  basis: true,
+  attribution: true,
+  classification: true,
+  at: true,
+} as const;
 
 /** The item shape every face returns. */
 export const itemSelect = {
@@ -41,6 +53,11 @@ export const itemSelect = {
   verdictById: true,
   verdictAt: true,
   verdictVersion: true,
+  disputed: true,
+  adjudicatedById: true,
+  adjudicatedAt: true,
+  reviews: { select: reviewSelect, orderBy: { at: "asc" } },
+  run: { select: { reviewsPerItem: true } },
   sample: {
     select: {
       key: true,
@@ -76,7 +93,52 @@ export function verdictOf(
   };
 }
 
-export function itemOut(i: ItemRow) {
+/** A stored review as the faces show it. */
+export function reviewOut(r: Omit<Review, "source"> & { source: string }) {
+  return {
+    reviewerId: r.reviewerId,
+    verdict: r.verdict,
+    source: (r.source === "adopted" ? "adopted" : "human") as "human" | "adopted",
+    basis: r.basis,
+    attribution: r.attribution as Attribution | null,
+    classification: r.classification,
+    at: r.at,
+    /** who, for people: filled in by the single-item read (getItem) */
+    byLabel: null as string | null,
+  };
+}
+
+/**
+ * The reviews of an item as `viewer` (a reviewer id: the person, or null) may see them: null on a run with one
+ * reviewer per item; otherwise how many it needs and has, its state, the viewer's own review, and the others'
+ * reviews only when the viewer may see them (blind review: `othersVisible`).
+ */
+export function reviewsOut(
+  i: Pick<ItemRow, "reviews" | "run" | "disputed" | "adjudicatedAt" | "adjudicatedById">,
+  viewer: string | null,
+) {
+  const needed = i.run.reviewsPerItem;
+  if (needed <= 1) return null;
+  const visible = othersVisible(i.reviews, needed, viewer);
+  const mine = i.reviews.find((r) => r.reviewerId === viewer) ?? null;
+  return {
+    needed,
+    given: i.reviews.length,
+    state: reviewStateOf(i, i.reviews, needed),
+    mine: mine ? reviewOut(mine) : null,
+    others: visible ? i.reviews.filter((r) => r.reviewerId !== viewer).map(reviewOut) : null,
+    adjudication: i.adjudicatedAt
+      ? { byId: i.adjudicatedById, at: i.adjudicatedAt, byLabel: null as string | null }
+      : null,
+  };
+}
+
+/** The item's status as the faces show it: `disputed` while its reviewers disagree, else its answering state. */
+export const shownStatus = (i: { status: ItemRow["status"]; disputed: boolean }) =>
+  i.disputed ? ("disputed" as const) : i.status;
+
+/** An item as `viewer` (a reviewer id, or null) may see it: see reviewsOut for blind review. */
+export function itemOut(i: ItemRow, viewer: string | null = null) {
   return {
     id: i.id,
     runId: i.runId,
@@ -89,7 +151,7 @@ export function itemOut(i: ItemRow) {
     script: (i.sample.script as Turn[] | null) ?? null,
     assertions: (i.sample.assertions as Assertion[] | null) ?? null,
     sourceTraceId: i.sample.sourceTraceId,
-    status: i.status,
+    status: shownStatus(i),
     attempts: i.attempts,
     answer: i.answer,
     payload: (i.payload as Record<string, unknown> | null) ?? null,
@@ -108,6 +170,7 @@ export function itemOut(i: ItemRow) {
     judgeCalls: i.judgeCalls,
     verdict: verdictOf(i),
     verdictVersion: i.verdictVersion,
+    reviews: reviewsOut(i, viewer),
     badCase: i.badCase,
   };
 }
@@ -121,12 +184,16 @@ export const queueSelect = {
   verdict: true,
   verdictSource: true,
   classification: true,
+  disputed: true,
+  reviews: { select: { reviewerId: true, verdict: true } },
+  run: { select: { reviewsPerItem: true } },
   sample: { select: { key: true, position: true, question: true, classification: true } },
   badCase: { select: { id: true, status: true } },
 } as const;
 type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
 
-export function queueRowOut(i: QueueRow) {
+/** A queue row as `viewer` (a reviewer id, or null) may see it: the reviews as counts and the viewer's own verdict only. */
+export function queueRowOut(i: QueueRow, viewer: string | null = null) {
   const s = i.suggestion as Suggestion | null;
   return {
     id: i.id,
@@ -134,11 +201,19 @@ export function queueRowOut(i: QueueRow) {
     position: i.sample.position,
     question: i.sample.question.length > 240 ? `${i.sample.question.slice(0, 239)}…` : i.sample.question,
     classification: i.classification || i.sample.classification,
-    status: i.status,
+    status: shownStatus(i),
     suggestion: s ? { verdict: s.verdict, flags: s.flags.map((f) => f.flag) } : null,
     verdict: i.verdict ? { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
     spotCheck: needsSpotCheck(s),
     spotCheckLeft: spotCheckLeft(s, i.verdict ? { source: (i.verdictSource ?? "human") as "human" | "adopted" } : null),
+    reviews:
+      i.run.reviewsPerItem > 1
+        ? {
+            needed: i.run.reviewsPerItem,
+            given: i.reviews.length,
+            mine: i.reviews.find((r) => r.reviewerId === viewer)?.verdict ?? null,
+          }
+        : null,
     badCase: i.badCase,
   };
 }

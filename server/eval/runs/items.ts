@@ -25,7 +25,8 @@ type OtherAnswer = z.infer<typeof OtherAnswerOut>;
 /** The item filters of listItems and listQueue (one place). */
 function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma.EvalRunItemWhereInput {
   const and: Prisma.EvalRunItemWhereInput[] = [{ runId }];
-  if (q.status) and.push({ status: q.status });
+  // `disputed` is shown as the item's status (its reviewers disagree); the answering states are the others
+  if (q.status) and.push(q.status === "disputed" ? { disputed: true } : { status: q.status, disputed: false });
   if (q.verdict) and.push(q.verdict === "none" ? { verdict: null } : { verdict: q.verdict });
   if (q.suggestion) and.push(suggestionWhere(q.suggestion));
   if (q.spotCheck) and.push(spotCheckWhere());
@@ -44,7 +45,17 @@ const itemOrder = [
   { id: "asc" },
 ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
 
-export async function listItems(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+/**
+ * The reads below show items as one person may see them (`viewer`: a reviewer id, `reviewerOf(principal)`): on a run
+ * with several reviewers per item, the others' reviews stay hidden until the viewer has given theirs (blind review,
+ * `runs/reviews.ts`).
+ */
+export async function listItems(
+  db: Db,
+  idOrShort: string,
+  query: z.input<typeof ListItemsQuery>,
+  viewer: string | null = null,
+) {
   const q = ListItemsQuery.parse(query);
   const run = await resolveRun(db, idOrShort);
   const rows = await db.evalRunItem.findMany({
@@ -57,7 +68,7 @@ export async function listItems(db: Db, idOrShort: string, query: z.input<typeof
   const page = rows.slice(0, q.limit);
   return {
     run: runOut(run, await progressOf(db, run.id)),
-    items: page.map(itemOut),
+    items: page.map((i) => itemOut(i, viewer)),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
   };
 }
@@ -93,7 +104,12 @@ async function countsOf(db: Db, runId: string) {
  * after it carry `counts: null` (the page reads the progress from GET …/progress after verdicts, so a long queue is
  * not recounted per page).
  */
-export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof ListItemsQuery>) {
+export async function listQueue(
+  db: Db,
+  idOrShort: string,
+  query: z.input<typeof ListItemsQuery>,
+  viewer: string | null = null,
+) {
   const q = ListItemsQuery.parse(query);
   const run = await resolveRun(db, idOrShort);
   const first = !q.cursor;
@@ -112,7 +128,7 @@ export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof
   return {
     run: runOut(run, progress),
     counts: counts && matching !== null ? { ...counts, matching } : null,
-    items: page.map(queueRowOut),
+    items: page.map((i) => queueRowOut(i, viewer)),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null,
   };
 }
@@ -122,8 +138,12 @@ export async function listQueue(db: Db, idOrShort: string, query: z.input<typeof
  * spot-check item is left until a person has typed its verdict (`spotCheckLeft` in suggest.ts, the same rule as the
  * progress's `spotCheckLeft` count and the gate's spot-checks).
  */
-function openWhere(q: { spotCheck?: boolean }): Prisma.EvalRunItemWhereInput {
-  return q.spotCheck ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] } : { verdict: null };
+function openWhere(q: { spotCheck?: boolean }, viewer: string | null): Prisma.EvalRunItemWhereInput {
+  const open: Prisma.EvalRunItemWhereInput = q.spotCheck
+    ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] }
+    : { verdict: null };
+  // several reviewers per item: not disputed (an adjudicator's) and not yet reviewed by the viewer
+  return { AND: [open, { disputed: false }, ...(viewer ? [{ reviews: { none: { reviewerId: viewer } } }] : [])] };
 }
 
 /** How many matching items on each side of an item `queueNeighbours` returns. */
@@ -144,6 +164,7 @@ export async function queueNeighbours(
   idOrShort: string,
   itemId: string,
   query: z.input<typeof QueueFilterQuery>,
+  viewer: string | null = null,
 ) {
   const q = QueueFilterQuery.parse(query);
   const run = await resolveRun(db, idOrShort);
@@ -181,7 +202,7 @@ export async function queueNeighbours(
       select: queueSelect,
     }),
     db.evalRunItem.findFirst({
-      where: { AND: [where, afterIt, openWhere(q)] },
+      where: { AND: [where, afterIt, openWhere(q, viewer)] },
       orderBy: itemOrder,
       select: queueSelect,
     }),
@@ -189,7 +210,7 @@ export async function queueNeighbours(
   const nextOpen =
     openAfter ??
     (await db.evalRunItem.findFirst({
-      where: { AND: [where, beforeIt, openWhere(q)] },
+      where: { AND: [where, beforeIt, openWhere(q, viewer)] },
       orderBy: itemOrder,
       select: queueSelect,
     }));
@@ -198,13 +219,13 @@ export async function queueNeighbours(
     position: matches ? ahead + 1 : null,
     matching,
     firstPosition: ahead - before.length + 1,
-    before: before.reverse().map(queueRowOut),
-    after: after.map(queueRowOut),
-    nextOpen: nextOpen ? queueRowOut(nextOpen) : null,
+    before: before.reverse().map((i) => queueRowOut(i, viewer)),
+    after: after.map((i) => queueRowOut(i, viewer)),
+    nextOpen: nextOpen ? queueRowOut(nextOpen, viewer) : null,
   };
 }
 
-export async function getItem(db: Db, idOrShort: string, itemId: string) {
+export async function getItem(db: Db, idOrShort: string, itemId: string, viewer: string | null = null) {
   const run = await resolveRun(db, idOrShort);
   const row = await db.evalRunItem.findFirst({
     where: { id: itemId, runId: run.id },
@@ -228,15 +249,33 @@ export async function getItem(db: Db, idOrShort: string, itemId: string) {
     judgeUsage === null && item.judgeTokens > 0
       ? [{ model: "unrecorded", promptTokens: item.judgeTokens, completionTokens: 0 }]
       : tokensOf(judgeUsage);
-  const labels = await actorLabels(db, [item.verdictById, ...verdictChanges.map((c) => c.byId)]);
-  const out = itemOut(item);
+  const out = itemOut(item, viewer);
+  // blind review: while the others' reviews are hidden from the viewer, so are their changes in the history
+  const blind = out.reviews !== null && out.reviews.others === null;
+  const changes = blind ? verdictChanges.filter((c) => viewer !== null && c.byId === viewer) : verdictChanges;
+  const labels = await actorLabels(db, [
+    item.verdictById,
+    item.adjudicatedById,
+    ...item.reviews.map((r) => r.reviewerId),
+    ...changes.map((c) => c.byId),
+  ]);
+  const label = <T extends { reviewerId: string }>(r: T) => ({ ...r, byLabel: labels.get(r.reviewerId) ?? null });
   return {
     ...out,
     cost: costOf({ answering, judging }, prices),
     // written only by answer-item.ts (repeatAnswerOf): the item detail's OtherAnswerOut
     otherAnswers: (Array.isArray(repeatAnswers) ? repeatAnswers : []) as unknown as OtherAnswer[],
     verdict: out.verdict ? { ...out.verdict, byLabel: labels.get(out.verdict.byId ?? "") ?? null } : null,
-    history: verdictChanges.map((c) => ({
+    reviews: out.reviews && {
+      ...out.reviews,
+      mine: out.reviews.mine && label(out.reviews.mine),
+      others: out.reviews.others && out.reviews.others.map(label),
+      adjudication: out.reviews.adjudication && {
+        ...out.reviews.adjudication,
+        byLabel: labels.get(out.reviews.adjudication.byId ?? "") ?? null,
+      },
+    },
+    history: changes.map((c) => ({
       id: c.id,
       version: c.version,
       before: c.before,

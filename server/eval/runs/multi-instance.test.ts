@@ -7,7 +7,7 @@ import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type
 import { EvalQueue } from "./queue";
 import { EVAL_QUEUE } from "./queue-jobs";
 import { registerEvalQueue } from "./worker";
-import { createRun, getItem, getRun, listItems, setVerdict, startRun, submitPastedAnswers } from "../index";
+import { adjudicate, createRun, getItem, getRun, listItems, setVerdict, startRun, submitPastedAnswers } from "../index";
 
 /**
  * Several app instances on one PostgreSQL server share a run's items through the queue: two workers answer one
@@ -263,6 +263,80 @@ describe.skipIf(!hasPg)("two app instances on one PostgreSQL server", () => {
         setVerdict(second.db, run.id, item!.id, { verdict: "pass", basis: "stale", expectedVersion: 39 }, null),
       ).rejects.toMatchObject({ status: 409, code: "VERDICT_CONFLICT" });
       expect((await getItem(db, run.id, item!.id)).verdictVersion).toBe(40);
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
+
+  it("two reviewers per item: 40 concurrent reviews through two instances keep a complete history chain; of 6 adjudications at once one wins", async () => {
+    const agentId = (await seedAgent(db, "Review race")).id;
+    const { set, setVersionId } = await seedSet(db, {
+      agentId,
+      samples: questions(1, { prefix: "rr" }),
+      threshold: 1,
+    });
+    await db.evalSet.update({ where: { id: set.id }, data: { reviewsPerItem: 2 } });
+    const run = await createRun(db, { setVersionId, mode: "pasted", tier: "pipeline" }, null);
+    const [item] = (await listItems(db, run.id, {})).items;
+    await db.evalRunItem.update({
+      where: { id: item!.id },
+      data: { status: "answered", answer: "pasted answer", answeredAt: new Date() },
+    });
+    const person = (userId: string) => ({
+      kind: "token" as const,
+      tokenId: `t-${userId}`,
+      userId,
+      role: "annotator" as const,
+    });
+    const second = await createEvalTestDb(database.url);
+    try {
+      // alice and bob change their minds 20 times each, at once, through two instances
+      const writes = Array.from({ length: 40 }, (_, k) =>
+        setVerdict(
+          k % 2 ? second.db : db,
+          run.id,
+          item!.id,
+          k % 3
+            ? { verdict: "pass", basis: `writer ${k}` }
+            : { verdict: "fail", basis: `writer ${k}`, attribution: "intent" },
+          person(k % 2 ? "alice" : "bob"),
+        ),
+      );
+      await Promise.all(writes);
+      const detail = await getItem(db, run.id, item!.id, "alice");
+      expect(detail.verdictVersion).toBe(40);
+      expect(detail.history.map((h) => h.version)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(detail.history[0]!.before).toBeNull();
+      for (let i = 1; i < detail.history.length; i++)
+        expect(detail.history[i]!.before, `change ${i + 1} follows on from change ${i}`).toEqual(
+          detail.history[i - 1]!.after,
+        );
+      expect(detail.reviews?.given).toBe(2);
+      // make it a dispute, then six adjudications at once through both instances: one wins, five get the winner's verdict
+      await setVerdict(db, run.id, item!.id, { verdict: "pass" }, person("alice"));
+      await setVerdict(db, run.id, item!.id, { verdict: "fail", basis: "no", attribution: "intent" }, person("bob"));
+      expect((await getItem(db, run.id, item!.id)).status).toBe("disputed");
+      const settled = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, k) =>
+          adjudicate(
+            k % 2 ? second.db : db,
+            run.id,
+            item!.id,
+            { verdict: k % 2 ? "pass" : "fail", basis: `adjudicator ${k}`, attribution: "intent" },
+            person(`judge${k}`),
+          ),
+        ),
+      );
+      const won = settled.filter((r) => r.status === "fulfilled");
+      const lost = settled.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(won).toHaveLength(1);
+      const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof adjudicate>>>).value;
+      expect(lost.map((r) => r.reason.code)).toEqual(Array(5).fill("ADJUDICATION_CONFLICT"));
+      for (const r of lost) expect(r.reason.details[0].verdict.verdict).toBe(winner.verdict!.verdict);
+      const final = await getItem(db, run.id, item!.id);
+      expect(final.verdictVersion).toBe(43);
+      expect(final.history.map((h) => h.version)).toEqual(Array.from({ length: 43 }, (_, i) => i + 1));
+      expect(final).toMatchObject({ status: "answered", reviews: { state: "adjudicated", given: 2 } });
     } finally {
       await second.close();
     }

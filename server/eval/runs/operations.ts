@@ -3,10 +3,12 @@
  * (server/http/endpoints/eval) and tRPC (`eval.runs.*`, `eval.items.*`).
  */
 import { defineOperation } from "../../auth/operation";
+import { actorRef } from "../../auth/service";
 import { pageOf } from "../../core/params";
 import {
   ANSWERING_RULES,
   RUN_LIFECYCLE,
+  REVIEW_RULES,
   SUGGESTION_RULES,
   cancelRun,
   closeAnswering,
@@ -170,12 +172,11 @@ export const evalListItems = defineOperation({
   trpc: "eval.items.list",
   kind: "query",
   permission: "eval.read",
-  description:
-    "Filters: status, verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not).",
+  description: `Filters: status (disputed: items whose reviewers disagree), verdict (pass|fail|none), suggestion (pass|fail|unknown|none), spotCheck=true (suggestion fail or unknown, or any guardrail flag; every such item, checked or not). ${REVIEW_RULES}`,
   params: RunParams,
   query: ListItemsQuery,
   output: EvalItemListOut,
-  run: ({ db, params, query }) => listItems(db, params.id, query),
+  run: ({ db, params, query, principal }) => listItems(db, params.id, query, actorRef(principal)),
 });
 
 export const evalListQueue = defineOperation({
@@ -185,12 +186,13 @@ export const evalListQueue = defineOperation({
   permission: "eval.read",
   description: [
     "The same filters as GET /runs/{id}/items (status, verdict, suggestion, spotCheck, classification, q), but rows without answers or payloads (key, question cut at 240 characters, effective classification, status, suggestion verdict and flags, verdict and its source, spot-check mark and whether it is left (`spotCheckLeft`: no verdict a person typed), Bad Case), plus counts: total, judged, human-typed, adopted, spot-check items not yet confirmed by a person, what bulk adopt would write now, unknown suggestions left to a person, and items matching the filters.",
+    "On a run with several reviewers per item each row carries `reviews` { needed, given, mine } (your own verdict, never the others': blind review); status=disputed lists the items an adjudicator decides.",
     "The first page (no cursor) carries the progress with `matching`; the pages after it carry `counts: null` (refresh the progress from GET /runs/{id}/progress), so paging a long queue does not recount it.",
   ].join(" "),
   params: RunParams,
   query: ListItemsQuery,
   output: EvalQueueOut,
-  run: ({ db, params, query }) => listQueue(db, params.id, query),
+  run: ({ db, params, query, principal }) => listQueue(db, params.id, query, actorRef(principal)),
 });
 
 export const evalGetItem = defineOperation({
@@ -198,10 +200,10 @@ export const evalGetItem = defineOperation({
   trpc: "eval.items.get",
   kind: "query",
   permission: "eval.read",
-  description: `The verdict history is a complete chain: each change has who (a user id or token:<id>), when, before, after and its version 1, 2, 3…. ${SUGGESTION_RULES}`,
+  description: `The verdict history is a complete chain: each change has who (a user id or token:<id>), when, before, after and its version 1, 2, 3…; a reviewer who has not given their verdict yet sees only their own changes (blind review). ${REVIEW_RULES} ${SUGGESTION_RULES}`,
   params: RunItemParams,
   output: EvalItemDetailOut,
-  run: ({ db, params }) => getItem(db, params.id, params.itemId),
+  run: ({ db, params, principal }) => getItem(db, params.id, params.itemId, actorRef(principal)),
 });
 
 export const evalReviewProgress = defineOperation({
@@ -222,9 +224,9 @@ export const evalQueueNeighbours = defineOperation({
   kind: "query",
   permission: "eval.read",
   description:
-    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict).",
+    "The queue's filters (status, verdict, suggestion, spotCheck, classification, q), no paging. Queue order is the sample position. The item itself need not match the filters (a shared link opens any item; then `position` is null). `before` and `after` list up to 20 matching items on each side (its previous item is the last of `before`, its next the first of `after`). `nextOpen` is the next matching item still to do after it, else the first one before it: without a verdict, and with spotCheck=true also an adopted one (a spot-check item is left until a person has typed its verdict); never a disputed item, nor one you have already reviewed.",
   params: RunItemParams,
   query: QueueFilterQuery,
   output: EvalQueueNeighboursOut,
-  run: ({ db, params, query }) => queueNeighbours(db, params.id, params.itemId, query),
+  run: ({ db, params, query, principal }) => queueNeighbours(db, params.id, params.itemId, query, actorRef(principal)),
 });

@@ -76,13 +76,18 @@ async function insertRun(
           // the gate threshold and the judge are fixed now: changing the set's later never changes this run's
           const { set } = await tx.evalSetVersion.findUniqueOrThrow({
             where: { id: data.setVersionId },
-            select: { set: { select: { gateThreshold: true, judge: true } } },
+            select: {
+              set: { select: { gateThreshold: true, judge: true, reviewsPerItem: true, minReviewerKappa: true } },
+            },
           });
           const judge = await describeJudge(tx, storedJudgeSpec(set.judge) ?? defaultJudge());
+          // so are the reviews per item and the agreement the gate requires: a change to the set affects new runs only
           const run = await tx.evalRun.create({
             data: {
               ...data,
               gateThreshold: set.gateThreshold,
+              reviewsPerItem: set.reviewsPerItem,
+              minReviewerKappa: set.minReviewerKappa,
               judge: judge as unknown as Prisma.InputJsonValue,
               shortId: newShortId(),
               createdById: actorRef(actor),

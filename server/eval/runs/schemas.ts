@@ -8,7 +8,7 @@ import { CursorParam, DbInt, IdParam, QueryFlag, VersionNumber } from "../../cor
 import { EVAL_LIMITS as L } from "../limits";
 import { SET_KINDS, TurnSchema } from "../sets/schemas";
 import { AssertionSchema, JudgeRefOut, JudgeSpec, SuggestionOut } from "../suggestions/schemas";
-import { BAD_CASE_STATUSES, VerdictOut } from "../verdicts/schemas";
+import { ATTRIBUTION_LIST, BAD_CASE_STATUSES, VerdictOut } from "../verdicts/schemas";
 import { ImportFormat } from "../sets/schemas";
 
 const date = z.iso.datetime();
@@ -20,7 +20,8 @@ export const TIERS = ["pipeline_live", "pipeline", "invoke"] as const;
 
 export const RUN_STATUSES = ["created", "answering", "awaiting_review", "completed", "cancelled", "failed"] as const;
 
-export const ITEM_STATUSES = ["pending", "answering", "answered", "failed", "cancelled"] as const;
+/** An item's answering states, and `disputed`: answered, but its reviewers disagree until an adjudicator decides. */
+export const ITEM_STATUSES = ["pending", "answering", "answered", "failed", "cancelled", "disputed"] as const;
 
 export type Tier = (typeof TIERS)[number];
 
@@ -30,6 +31,48 @@ export type ItemStatus = (typeof ITEM_STATUSES)[number];
 
 /** A run, by internal id or short Run ID: `{ id }`. */
 export const RunParams = z.object({ id: IdParam.shape.id.meta({ description: "Run id or short Run ID (R-XXXXX)" }) });
+
+/** One person's review of an item (runs with several reviewers per item). */
+export const ReviewOut = z
+  .object({
+    reviewerId: z.string().meta({
+      description: "The person (a user id; an API token reviews as its owner), or `adopted` for the adopted suggestion",
+    }),
+    verdict: z.enum(["pass", "fail"]),
+    source: z.enum(["human", "adopted"]),
+    basis: z.string().nullable(),
+    attribution: z.enum(ATTRIBUTION_LIST).nullable(),
+    classification: z.string().nullable(),
+    at: date,
+    byLabel: z.string().nullable().optional().meta({ description: "Who, for people (in the single-item answer)" }),
+  })
+  .meta({ id: "EvalReview" });
+
+export const REVIEW_STATES = ["open", "agreed", "disputed", "adjudicated"] as const;
+
+export const ItemReviewsOut = z
+  .object({
+    needed: z.number().int().meta({ description: "Reviews the item needs (the run's reviewsPerItem)" }),
+    given: z.number().int().meta({ description: "Reviews given so far (everyone sees the count)" }),
+    state: z.enum(REVIEW_STATES).meta({
+      description:
+        "open: reviews missing; agreed: the reviewers agree (the verdict is final); disputed: they disagree, an adjudicator decides; adjudicated: decided by an adjudicator (final)",
+    }),
+    mine: ReviewOut.nullable().meta({ description: "Your own review (null: you have not reviewed the item)" }),
+    others: z.array(ReviewOut).nullable().meta({
+      description:
+        "The other reviewers' reviews; null while hidden from you (blind review: until you have given your verdict, or the item needs no more reviews)",
+    }),
+    adjudication: z
+      .object({
+        byId: z.string().nullable(),
+        byLabel: z.string().nullable().optional(),
+        at: date,
+      })
+      .nullable()
+      .meta({ description: "Who decided the dispute and when (the item's verdict is the adjudicator's)" }),
+  })
+  .meta({ id: "EvalItemReviews" });
 
 /** One item of a run: `{ id, itemId }`. */
 export const RunItemParams = RunParams.extend({ itemId: z.string().min(1).max(64) });
@@ -196,6 +239,18 @@ export const EvalRunOut = z
       .number()
       .int()
       .meta({ description: "The set's current threshold (applies to runs created from now on)" }),
+    reviewsPerItem: z.number().int().meta({
+      description:
+        "People who review each item (1-3), the set's value when the run was created (fixed). With more than one, an item's verdict is final when its reviewers agree, else it is disputed until adjudicated",
+    }),
+    minReviewerKappa: z.number().nullable().meta({
+      description:
+        "Agreement between reviewers (kappa) this run's gate requires, the set's value when the run was created (fixed); null: not required",
+    }),
+    setReviewsPerItem: z
+      .number()
+      .int()
+      .meta({ description: "The set's current reviews per item (applies to runs created from now on)" }),
     judge: JudgeRefOut.meta({
       description:
         "The run's judge: the set's judge when the run was created, kept (its suggestions are what the queue and adoption use). Runs created before judges could be chosen report the server's default judge.",
@@ -267,6 +322,10 @@ export const EvalItemOut = z
       description:
         "How many verdict changes the item has had (0: none); send it back as expectedVersion to detect concurrent edits",
     }),
+    reviews: ItemReviewsOut.nullable().meta({
+      description:
+        "Runs with several reviewers per item (reviewsPerItem > 1); null otherwise. `verdict` is then the final verdict only (null while reviews are missing or disputed)",
+    }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalRunItem" });
@@ -301,6 +360,14 @@ export const EvalQueueRowOut = z
       description:
         "A spot-check item without a verdict a person typed (no verdict, or adopted): the tag the queue shows",
     }),
+    reviews: z
+      .object({
+        needed: z.number().int(),
+        given: z.number().int(),
+        mine: z.enum(["pass", "fail"]).nullable().meta({ description: "Your own verdict (never the others')" }),
+      })
+      .nullable()
+      .meta({ description: 'Runs with several reviewers per item: "your review 1 of 2"; null otherwise' }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalQueueRow" });

@@ -89,7 +89,7 @@ export const evalUpdateSet = defineOperation({
   kind: "mutation",
   permission: "eval.manage",
   description: [
-    "Changing gateThreshold affects only runs created afterwards: a run keeps the threshold its set had when it was created, so a gate decision is reproducible.",
+    "Changing gateThreshold, reviewsPerItem or minReviewerKappa affects only runs created afterwards: a run keeps the values its set had when it was created, so a gate decision is reproducible.",
     'The judge likewise: `judge` is {"type":"builtin"} (the built-in point-coverage judge), {"type":"llm"} (the LLM judge with its fixed rubric, on the runtime\'s model provider) or {"type":"agent","agentId","version"}: an agent of kind judge at a pinned version ("latest" or no version: 400 REQUEST_INVALID).',
     "An agent that is not a judge is 400 JUDGE_NOT_A_JUDGE; an unknown agent or version 404 JUDGE_VERSION_NOT_FOUND; a judge whose workflow fails validation (with the judge contract) 400 WORKFLOW_INVALID with the findings.",
     "null goes back to the server's default judge. A run takes the set's judge when it is created and keeps it; every suggestion records its judge.",

@@ -113,6 +113,14 @@ export const CreateSetInput = z
     gateThreshold: z.number().int().min(0).max(L.maxSamplesPerVersion).meta({
       description: "Human-confirmed passes the gate needs (absolute count, e.g. 24 of 28 or 26 of 30)",
     }),
+    reviewsPerItem: z.number().int().min(1).max(3).optional().meta({
+      description:
+        "People who review each item of a run (1, 2 or 3; default 1). With more than one, an item's verdict is final when its reviewers agree; when they disagree the item is disputed until an adjudicator decides it. Runs keep the value they were created with: a change affects new runs only",
+    }),
+    minReviewerKappa: z.number().min(-1).max(1).nullable().optional().meta({
+      description:
+        "Agreement between reviewers the gate requires (Cohen's kappa for two reviewers, Fleiss' kappa for three), e.g. 0.6; below it the gate fails with GATE_REVIEWER_AGREEMENT. null: not required (default). Runs keep the value they were created with",
+    }),
   })
   .meta({ id: "EvalSetCreate" });
 
@@ -121,6 +129,14 @@ export const UpdateSetInput = z
     name: z.string().trim().min(1).max(120).optional(),
     description: z.string().max(2000).optional(),
     gateThreshold: z.number().int().min(0).max(L.maxSamplesPerVersion).optional(),
+    reviewsPerItem: z.number().int().min(1).max(3).optional().meta({
+      description:
+        "People who review each item of a run (1, 2 or 3; default 1). With more than one, an item's verdict is final when its reviewers agree; when they disagree the item is disputed until an adjudicator decides it. Runs keep the value they were created with: a change affects new runs only",
+    }),
+    minReviewerKappa: z.number().min(-1).max(1).nullable().optional().meta({
+      description:
+        "Agreement between reviewers the gate requires (Cohen's kappa for two reviewers, Fleiss' kappa for three), e.g. 0.6; below it the gate fails with GATE_REVIEWER_AGREEMENT. null: not required (default). Runs keep the value they were created with",
+    }),
     judge: JudgeSpec.nullable().optional().meta({
       description:
         'The set\'s judge: {"type":"builtin"}, {"type":"llm"} or {"type":"agent","agentId","version"} (a judge agent\'s pinned version); null: the server\'s default again. Runs created afterwards use it.',
@@ -212,6 +228,13 @@ export const EvalSetOut = z
     description: z.string(),
     kind: z.enum(SET_KINDS),
     gateThreshold: z.number().int().meta({ description: "Human-confirmed passes the gate needs (absolute count)" }),
+    reviewsPerItem: z.number().int().meta({
+      description: "People who review each item of a new run (1-3); runs keep the value they were created with",
+    }),
+    minReviewerKappa: z
+      .number()
+      .nullable()
+      .meta({ description: "Agreement between reviewers (kappa) the gate requires; null: not required" }),
     judge: JudgeSpec.nullable().meta({
       description:
         "The set's judge, which each run takes when it is created; null: not chosen, runs take the server's default (the LLM judge when a model provider is configured and EVAL_JUDGE is auto, else builtin)",

@@ -32,6 +32,8 @@ const setSelect = {
   description: true,
   kind: true,
   gateThreshold: true,
+  reviewsPerItem: true,
+  minReviewerKappa: true,
   judge: true,
   createdById: true,
   createdAt: true,

@@ -5,6 +5,7 @@
 import { defineOperation } from "../../auth/operation";
 import { pageOf } from "../../core/params";
 import {
+  adjudicate,
   adoptSuggestions,
   createBadCase,
   createBadCasesForRun,
@@ -14,8 +15,17 @@ import {
   undoVerdict,
   updateBadCase,
 } from "..";
-import { EvalAdoptOut, EvalVerdictSetOut, EvalVerdictUndoOut, RunItemParams, RunParams } from "../runs/schemas";
 import {
+  EvalAdoptOut,
+  EvalItemOut,
+  EvalVerdictSetOut,
+  EvalVerdictUndoOut,
+  RunItemParams,
+  RunParams,
+} from "../runs/schemas";
+import { REVIEW_RULES } from "../vocabulary";
+import {
+  AdjudicationInput,
   AdoptInput,
   BadCaseCreatedOut,
   BadCaseDetailOut,
@@ -37,11 +47,28 @@ export const evalSetVerdict = defineOperation({
   description: [
     "pass or fail, with an optional comment in `basis` (a pass may carry one too). A fail needs `basis` (400 VERDICT_BASIS_REQUIRED) and `attribution` (400 VERDICT_ATTRIBUTION_REQUIRED; see GET /api/eval/meta). `classification` defaults to the sample's. Only answered or failed items (409 ITEM_NOT_JUDGEABLE). Send `expectedVersion` (the item's `verdictVersion` you saw) to refuse a write over someone else's newer verdict (409 VERDICT_CONFLICT, nothing written). Writes to one item are serialised (row lock): every change is kept as a numbered history chain. The run completes when every item has a verdict.",
     "Each change is a VerdictChange (who: a user id or token:<id>; when; before; after; version 1, 2, 3…); `(itemId, version)` is unique in the database, so a lost update fails loudly. A person changing an adopted verdict makes it `human`; typing the same verdict over an adopted one confirms it (a spot-check item is left until then). Attributions (where in the chain it failed): intent, retrieval, tool, context, generation, guardrail, data, expectation (the sample is wrong), other.",
+    "On a run with several reviewers per item (reviewsPerItem > 1) your verdict is your review: a second one replaces your own (the history keeps both); a person who is not yet among the item's reviewers when it has all its reviews gets 409 ITEM_REVIEWS_COMPLETE, and an adjudicated item 409 ITEM_ADJUDICATED.",
+    REVIEW_RULES,
   ].join(" "),
   params: RunItemParams,
   body: VerdictInput,
   output: EvalVerdictSetOut,
   run: ({ db, params, body, principal }) => setVerdict(db, params.id, params.itemId, body, principal),
+});
+
+export const evalAdjudicate = defineOperation({
+  id: "evalAdjudicate",
+  trpc: "eval.items.adjudicate",
+  kind: "mutation",
+  permission: "eval.adjudicate",
+  description: [
+    "Decides a disputed item (its reviewers disagree; status `disputed`) on a run with several reviewers per item. The adjudicator's verdict is final: it needs a `basis` whatever it is (400 VERDICT_BASIS_REQUIRED) and an `attribution` for a fail (400 VERDICT_ATTRIBUTION_REQUIRED); the reviews stay as they were and the item's `reviews.adjudication` says who and when. Afterwards no review, change or undo is accepted on the item (409 ITEM_ADJUDICATED). An item that is not disputed: 409 ITEM_NOT_DISPUTED. Two adjudicators at once: one wins, the other gets 409 ADJUDICATION_CONFLICT with the winner's verdict (nothing written). Admin and builder (eval.adjudicate).",
+    REVIEW_RULES,
+  ].join(" "),
+  params: RunItemParams,
+  body: AdjudicationInput,
+  output: EvalItemOut,
+  run: ({ db, params, body, principal }) => adjudicate(db, params.id, params.itemId, body, principal),
 });
 
 export const evalUndoVerdict = defineOperation({

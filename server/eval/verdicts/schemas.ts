@@ -69,6 +69,31 @@ export const VerdictInput = z
 
 export type VerdictInputT = z.output<typeof VerdictInput>;
 
+export const AdjudicationInput = z
+  .object({
+    verdict: z.enum(["pass", "fail"]),
+    basis: z.string().trim().max(L.maxBasisChars).meta({
+      description: "Required whatever the verdict: why it decides the dispute (empty: 400 VERDICT_BASIS_REQUIRED)",
+    }),
+    attribution: z
+      .string()
+      .max(40)
+      .optional()
+      .meta({ description: `Required for fail: one of ${ATTRIBUTION_LIST.join(", ")}` }),
+    classification: z
+      .string()
+      .trim()
+      .max(L.maxClassificationChars)
+      .optional()
+      .meta({ description: "Business scenario; default: the item's, else the sample's" }),
+  })
+  .meta({
+    id: "EvalAdjudicationInput",
+    if: { properties: { verdict: { const: "fail" } }, required: ["verdict"] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable
+    then: { required: ["attribution"], properties: { attribution: { enum: ATTRIBUTION_LIST } } },
+  });
+
 export const UndoVerdictInput = z
   .object({
     version: DbInt(1).meta({

@@ -5,7 +5,8 @@ import { type Principal, actorRef } from "../../auth/service";
 import { ApiError, errors } from "../../core/errors";
 import { evalErrors } from "../errors";
 import { itemOut, itemSelect } from "../runs/item-rows";
-import { ATTRIBUTIONS, ATTRIBUTION_LIST, UndoVerdictInput, VerdictInput } from "./schemas";
+import { ATTRIBUTIONS, ATTRIBUTION_LIST, AdjudicationInput, UndoVerdictInput, VerdictInput } from "./schemas";
+import { ADOPTED_REVIEWER, finalVerdictOf, reviewStateOf, type Review, type ReviewState } from "../runs/reviews";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
 import { maybeComplete, resolveRun } from "../runs/run-rows";
 
@@ -84,6 +85,7 @@ export async function setVerdict(
   const data = VerdictInput.parse(input);
   const run = await resolveRun(db, runIdOrShort);
   const checked = checkVerdict(data);
+  if (run.reviewsPerItem > 1) return setReview(db, run, itemId, data, checked, actor);
   const result = await db.$transaction(async (tx) => {
     await lockItem(tx, run, itemId);
     const item = await tx.evalRunItem.findUniqueOrThrow({
@@ -140,7 +142,7 @@ export async function setVerdict(
   });
   await maybeComplete(db, run.id);
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
-  return { ...itemOut(row), changed: result.changed };
+  return { ...itemOut(row, actorRef(actor)), changed: result.changed };
 }
 
 /**
@@ -160,6 +162,7 @@ export async function undoVerdict(
 ) {
   const data = UndoVerdictInput.parse(input);
   const run = await resolveRun(db, runIdOrShort);
+  if (run.reviewsPerItem > 1) return undoReview(db, run, itemId, data.version, actor);
   const by = actorRef(actor);
   const notUndoable = (why: string) =>
     new ApiError(409, "VERDICT_NOT_UNDOABLE", `Nothing to undo on this item: ${why}`, [{ version: data.version }]);
@@ -226,12 +229,13 @@ export async function undoVerdict(
   });
   await maybeComplete(db, run.id);
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
-  return { ...itemOut(row), undone };
+  return { ...itemOut(row, by), undone };
 }
 
 /** Writes every pass/fail suggestion as an adopted verdict, then lists the items to spot-check. */
 export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Principal | null) {
   const run = await resolveRun(db, runIdOrShort);
+  if (run.reviewsPerItem > 1) return adoptAsReviews(db, run, actor);
   const items = await db.evalRunItem.findMany({
     where: { runId: run.id },
     select: { id: true, status: true, verdict: true, suggestion: true, sample: { select: { classification: true } } },
@@ -289,14 +293,22 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
     orderBy: [{ sample: { position: "asc" } }],
     select: itemSelect,
   });
-  const spotCheck = spot
+  return {
+    adopted: toAdopt.length,
+    skipped: { unknown, noSuggestion, alreadyJudged },
+    spotCheck: spotCheckOf(spot, by),
+  };
+}
+
+/** The items to spot-check after an adoption: suggestion fail or unknown or flagged, and the answered ones without a verdict. */
+function spotCheckOf(rows: Array<Parameters<typeof itemOut>[0]>, viewer: string | null) {
+  return rows
     .filter(
       (i) =>
         needsSpotCheck(i.suggestion as Suggestion | null) ||
         (!i.verdict && (i.status === "answered" || i.status === "failed")),
     )
-    .map(itemOut);
-  return { adopted: toAdopt.length, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck };
+    .map((i) => itemOut(i, viewer));
 }
 
 /**
@@ -308,4 +320,391 @@ async function lockItem(tx: Prisma.TransactionClient, run: { id: string; shortId
     Array<{ id: string }>
   >`SELECT "id" FROM "EvalRunItem" WHERE "id" = ${itemId} AND "runId" = ${run.id} FOR UPDATE`;
   if (!locked.length) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+}
+
+// ---------------------------------------------------------------- several reviewers per item (runs/reviews.ts)
+
+type Run = Awaited<ReturnType<typeof resolveRun>>;
+type ReviewSnap = Omit<Review, "reviewerId" | "at">;
+/**
+ * What a change of an item with several reviewers records as `before` and `after`: the final verdict (null while open
+ * or disputed), the review state and every review by reviewer. Each change's `before` is the previous one's `after`,
+ * so the history is a complete chain and says who reviewed what, when.
+ */
+type ReviewedSnapshot = {
+  verdict: "pass" | "fail" | null;
+  source: "human" | "adopted" | null;
+  basis: string | null;
+  attribution: string | null;
+  classification: string | null;
+  state: ReviewState;
+  reviews: Record<string, ReviewSnap>;
+  undoOf?: number;
+};
+
+const reviewedItemSelect = {
+  id: true,
+  status: true,
+  verdict: true,
+  verdictSource: true,
+  verdictBasis: true,
+  attribution: true,
+  classification: true,
+  verdictById: true,
+  verdictAt: true,
+  verdictVersion: true,
+  disputed: true,
+  adjudicatedById: true,
+  adjudicatedAt: true,
+  sample: { select: { classification: true } },
+  reviews: {
+    select: {
+      reviewerId: true,
+      verdict: true,
+      source: true,
+      basis: true,
+      attribution: true,
+      classification: true,
+      at: true,
+    },
+  },
+} as const;
+type ReviewedItem = Prisma.EvalRunItemGetPayload<{ select: typeof reviewedItemSelect }>;
+
+const reviewsOf = (item: ReviewedItem): Review[] =>
+  item.reviews.map((r) => ({ ...r, source: r.source === "adopted" ? "adopted" : "human" }));
+
+function reviewedSnapshot(
+  final: Omit<ReviewedSnapshot, "state" | "reviews"> | null,
+  state: ReviewState,
+  reviews: Review[],
+): ReviewedSnapshot {
+  return {
+    verdict: final?.verdict ?? null,
+    source: final?.source ?? null,
+    basis: final?.basis ?? null,
+    attribution: final?.attribution ?? null,
+    classification: final?.classification ?? null,
+    state,
+    reviews: Object.fromEntries(
+      [...reviews]
+        .sort((a, b) => a.at.getTime() - b.at.getTime())
+        .map((r) => [
+          r.reviewerId,
+          {
+            verdict: r.verdict,
+            source: r.source,
+            basis: r.basis,
+            attribution: r.attribution,
+            classification: r.classification,
+          },
+        ]),
+    ),
+  };
+}
+
+/** The item as it stands, as a history snapshot (null before its first change). */
+function currentSnapshot(item: ReviewedItem, needed: number): ReviewedSnapshot | null {
+  if (item.verdictVersion === 0) return null;
+  const reviews = reviewsOf(item);
+  return reviewedSnapshot(snapshot(item), reviewStateOf(item, reviews, needed), reviews);
+}
+
+const decidedOf = (item: ReviewedItem) => ({
+  verdict: snapshot(item),
+  byId: item.adjudicatedById,
+  at: item.adjudicatedAt,
+});
+
+async function loadReviewed(tx: Prisma.TransactionClient, run: Run, itemId: string) {
+  await lockItem(tx, run, itemId);
+  return tx.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: reviewedItemSelect });
+}
+
+/**
+ * Writes (review) or takes back (null) one reviewer's review of a locked item, recomputes its final verdict
+ * (`finalVerdictOf`) and records the change (one VerdictChange, the next version). Returns false when nothing differs.
+ */
+async function writeReview(
+  tx: Prisma.TransactionClient,
+  run: Run,
+  item: ReviewedItem,
+  reviewerId: string,
+  review: ReviewSnap | null,
+  byId: string | null,
+  undoOf?: number,
+): Promise<boolean> {
+  const reviews = reviewsOf(item);
+  const mine = reviews.find((r) => r.reviewerId === reviewerId) ?? null;
+  if (
+    review &&
+    mine &&
+    mine.verdict === review.verdict &&
+    mine.source === review.source &&
+    mine.basis === review.basis &&
+    mine.attribution === review.attribution &&
+    mine.classification === review.classification
+  )
+    return false;
+  if (!review && !mine) return false;
+  const before = currentSnapshot(item, run.reviewsPerItem);
+  const now = new Date();
+  const others = reviews.filter((r) => r.reviewerId !== reviewerId);
+  const after = review ? [...others, { ...review, reviewerId, at: now }] : others;
+  if (review)
+    await tx.evalReview.upsert({
+      where: { itemId_reviewerId: { itemId: item.id, reviewerId } },
+      create: { itemId: item.id, reviewerId, ...review, at: now },
+      update: { ...review, at: now },
+    });
+  else await tx.evalReview.delete({ where: { itemId_reviewerId: { itemId: item.id, reviewerId } } });
+  const outcome = finalVerdictOf(after, run.reviewsPerItem);
+  const final = outcome.state === "agreed" ? outcome : null;
+  const version = item.verdictVersion + 1;
+  await tx.evalRunItem.update({
+    where: { id: item.id },
+    data: {
+      verdict: final?.verdict ?? null,
+      verdictSource: final?.source ?? null,
+      verdictBasis: final?.basis ?? null,
+      attribution: final?.attribution ?? null,
+      classification: final ? final.classification : item.classification,
+      verdictById: final?.byId ?? null,
+      verdictAt: final?.at ?? null,
+      disputed: outcome.state === "disputed",
+      verdictVersion: version,
+    },
+  });
+  const afterSnapshot = {
+    ...reviewedSnapshot(final, outcome.state, after),
+    ...(undoOf !== undefined ? { undoOf } : {}),
+  };
+  await tx.verdictChange.create({
+    data: {
+      itemId: item.id,
+      version,
+      before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue,
+      after: afterSnapshot as unknown as Prisma.InputJsonValue,
+      byId,
+    },
+  });
+  // a completed run whose item lost its final verdict (a reviewer changed their mind) awaits review again
+  if (!final)
+    await tx.evalRun.updateMany({
+      where: { id: run.id, status: "completed" },
+      data: { status: "awaiting_review", completedAt: null },
+    });
+  return true;
+}
+
+/** The person a verdict is from: a user (an API token reviews as the user who owns it), else the ownerless token. */
+const reviewerOf = (actor: Principal | null) => actorRef(actor) ?? "(unknown)";
+
+async function setReview(
+  db: Db,
+  run: Run,
+  itemId: string,
+  data: z.output<typeof VerdictInput>,
+  checked: { basis: string | null; attribution: string | null },
+  actor: Principal | null,
+) {
+  const reviewer = reviewerOf(actor);
+  const changed = await db.$transaction(async (tx) => {
+    const item = await loadReviewed(tx, run, itemId);
+    if (item.status !== "answered" && item.status !== "failed") throw evalErrors.notJudgeable(item.status);
+    if (data.expectedVersion !== undefined && data.expectedVersion !== item.verdictVersion)
+      throw evalErrors.verdictConflict(data.expectedVersion, {
+        verdictVersion: item.verdictVersion,
+        verdict: snapshot(item),
+      });
+    if (item.adjudicatedAt) throw evalErrors.adjudicated(decidedOf(item));
+    const mine = item.reviews.some((r) => r.reviewerId === reviewer);
+    if (!mine && item.reviews.length >= run.reviewsPerItem) throw evalErrors.reviewsComplete(run.reviewsPerItem);
+    return writeReview(
+      tx,
+      run,
+      item,
+      reviewer,
+      {
+        verdict: data.verdict,
+        source: "human",
+        basis: checked.basis,
+        attribution: checked.attribution,
+        classification: data.classification ?? item.classification ?? item.sample.classification,
+      },
+      actorRef(actor),
+    );
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return { ...itemOut(row, reviewer), changed };
+}
+
+/** Undo on a run with several reviewers: takes back the caller's own last review (one step; see undoVerdict). */
+async function undoReview(db: Db, run: Run, itemId: string, version: number, actor: Principal | null) {
+  const reviewer = reviewerOf(actor);
+  const by = actorRef(actor);
+  const notUndoable = (why: string) =>
+    new ApiError(409, "VERDICT_NOT_UNDOABLE", `Nothing to undo on this item: ${why}`, [{ version }]);
+  await db.$transaction(async (tx) => {
+    const item = await loadReviewed(tx, run, itemId);
+    if (item.verdictVersion !== version)
+      throw evalErrors.verdictConflict(version, { verdictVersion: item.verdictVersion, verdict: snapshot(item) });
+    if (item.adjudicatedAt) throw evalErrors.adjudicated(decidedOf(item));
+    const last = await tx.verdictChange.findUnique({ where: { itemId_version: { itemId, version } } });
+    const after = last?.after as ReviewedSnapshot | null | undefined;
+    if (!last || !after) throw notUndoable("it has no verdict history");
+    if (after.undoOf !== undefined) throw notUndoable("its last change is already an undo (one step only)");
+    if (!by || last.byId !== by) throw notUndoable("its last change was written by someone else");
+    const before = (last.before ?? null) as ReviewedSnapshot | null;
+    if (!after.reviews?.[reviewer] || after.reviews[reviewer]?.source !== "human")
+      throw notUndoable("its last change is not your typed verdict");
+    await writeReview(tx, run, item, reviewer, before?.reviews?.[reviewer] ?? null, by, version);
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return { ...itemOut(row, reviewer), undone: version };
+}
+
+/**
+ * Adoption on a run with several reviewers: each pass/fail suggestion becomes the item's adopted review (reviewer
+ * `adopted`: at most one of its reviews), on items that are not decided, not disputed, and still miss a review.
+ */
+async function adoptAsReviews(db: Db, run: Run, actor: Principal | null) {
+  const items = await db.evalRunItem.findMany({
+    where: { runId: run.id },
+    select: {
+      id: true,
+      status: true,
+      verdict: true,
+      disputed: true,
+      adjudicatedAt: true,
+      suggestion: true,
+      sample: { select: { classification: true } },
+      reviews: { select: { reviewerId: true } },
+    },
+  });
+  let adopted = 0;
+  let unknown = 0;
+  let noSuggestion = 0;
+  let alreadyJudged = 0;
+  const by = actorRef(actor);
+  for (const i of items) {
+    const s = i.suggestion as Suggestion | null;
+    const open =
+      !i.verdict &&
+      !i.disputed &&
+      !i.adjudicatedAt &&
+      i.reviews.length < run.reviewsPerItem &&
+      !i.reviews.some((r) => r.reviewerId === ADOPTED_REVIEWER);
+    if (!open) alreadyJudged++;
+    else if (!s || (i.status !== "answered" && i.status !== "failed")) noSuggestion++;
+    else if (s.verdict === "unknown") unknown++;
+    else {
+      const verdict = s.verdict;
+      const wrote = await db.$transaction(async (tx) => {
+        const item = await loadReviewed(tx, run, i.id);
+        // re-checked under the lock: a person may have reviewed meanwhile
+        if (item.verdict || item.disputed || item.adjudicatedAt || item.reviews.length >= run.reviewsPerItem)
+          return false;
+        if (item.reviews.some((r) => r.reviewerId === ADOPTED_REVIEWER)) return false;
+        return writeReview(
+          tx,
+          run,
+          item,
+          ADOPTED_REVIEWER,
+          {
+            verdict,
+            source: "adopted",
+            basis: verdict === "fail" ? `adopted machine suggestion: ${s.rationale}`.slice(0, 4000) : null,
+            attribution: verdict === "fail" ? inferAttribution(s) : null,
+            classification: i.sample.classification,
+          },
+          by,
+        );
+      });
+      if (wrote) adopted++;
+      else alreadyJudged++;
+    }
+  }
+  await maybeComplete(db, run.id);
+  const spot = await db.evalRunItem.findMany({
+    where: { runId: run.id },
+    orderBy: [{ sample: { position: "asc" } }],
+    select: itemSelect,
+  });
+  return { adopted, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck: spotCheckOf(spot, by) };
+}
+
+/**
+ * Adjudication: an adjudicator (eval.adjudicate) decides a disputed item; their verdict, which needs a basis
+ * whatever it is (and an attribution for a fail), is final. The reviews stay as they were. Two adjudicators at once:
+ * the item's row lock orders them, the first wins and the second gets 409 ADJUDICATION_CONFLICT with the winner's
+ * verdict (nothing written).
+ */
+export async function adjudicate(
+  db: Db,
+  runIdOrShort: string,
+  itemId: string,
+  input: z.input<typeof AdjudicationInput>,
+  actor: Principal | null,
+) {
+  const data = AdjudicationInput.parse(input);
+  const run = await resolveRun(db, runIdOrShort);
+  if (!data.basis?.trim())
+    throw new ApiError(
+      400,
+      "VERDICT_BASIS_REQUIRED",
+      "An adjudication needs a basis: say why this verdict decides the dispute",
+      [{ path: "/basis" }],
+    );
+  const checked = checkVerdict(data);
+  const by = actorRef(actor);
+  await db.$transaction(async (tx) => {
+    const item = await loadReviewed(tx, run, itemId);
+    if (item.adjudicatedAt) throw evalErrors.adjudicationConflict(decidedOf(item));
+    const reviews = reviewsOf(item);
+    if (run.reviewsPerItem <= 1 || !item.disputed)
+      throw evalErrors.notDisputed(
+        run.reviewsPerItem <= 1 ? "one reviewer per item" : reviewStateOf(item, reviews, run.reviewsPerItem),
+      );
+    const before = currentSnapshot(item, run.reviewsPerItem);
+    const now = new Date();
+    const final = {
+      verdict: data.verdict,
+      source: "human" as const,
+      basis: checked.basis,
+      attribution: checked.attribution,
+      classification: data.classification ?? item.classification ?? item.sample.classification,
+    };
+    const version = item.verdictVersion + 1;
+    await tx.evalRunItem.update({
+      where: { id: item.id },
+      data: {
+        verdict: final.verdict,
+        verdictSource: "human",
+        verdictBasis: final.basis,
+        attribution: final.attribution,
+        classification: final.classification,
+        verdictById: by,
+        verdictAt: now,
+        disputed: false,
+        adjudicatedById: by,
+        adjudicatedAt: now,
+        verdictVersion: version,
+      },
+    });
+    await tx.verdictChange.create({
+      data: {
+        itemId: item.id,
+        version,
+        before: (before ?? Prisma.DbNull) as Prisma.InputJsonValue,
+        after: reviewedSnapshot(final, "adjudicated", reviews) as unknown as Prisma.InputJsonValue,
+        byId: by,
+      },
+    });
+  });
+  await maybeComplete(db, run.id);
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
+  return itemOut(row, by);
 }

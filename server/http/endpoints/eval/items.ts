@@ -35,7 +35,20 @@ export const evalSetVerdict = rest(op.evalSetVerdict, {
     200: "The item (changed: false when nothing differed)",
     ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
     ...notFound,
-    ...conflict("ITEM_NOT_JUDGEABLE or VERDICT_CONFLICT"),
+    ...conflict("ITEM_NOT_JUDGEABLE, VERDICT_CONFLICT, ITEM_REVIEWS_COMPLETE or ITEM_ADJUDICATED"),
+  },
+});
+
+export const evalAdjudicate = rest(op.evalAdjudicate, {
+  ...base,
+  method: "PUT",
+  path: "/api/eval/runs/{id}/items/{itemId}/adjudication",
+  summary: "Decide a disputed item (its reviewers disagree): the adjudicator's verdict is final",
+  responses: {
+    200: "The item with its final verdict",
+    ...invalid("VERDICT_BASIS_REQUIRED or VERDICT_ATTRIBUTION_REQUIRED"),
+    ...notFound,
+    ...conflict("ITEM_NOT_DISPUTED or ADJUDICATION_CONFLICT (details: the winner's verdict)"),
   },
 });
 
