@@ -13,7 +13,7 @@ import {
 import { evalHref, nextView, parseEvalUrl, type EvalUrl } from "./url-state";
 
 /** What the signed-in person may do here (from the server's one permission table); controls follow it, the server enforces it. */
-export type EvalCaps = { annotate: boolean; manage: boolean; publish: boolean };
+export type EvalCaps = { annotate: boolean; manage: boolean; publish: boolean; adjudicate: boolean };
 type EvalContext = { caps: EvalCaps; role: string };
 const Ctx = createContext<EvalContext | null>(null);
 

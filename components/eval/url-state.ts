@@ -192,7 +192,7 @@ const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
     "to",
     "scope",
   ],
-  annotation: ["run", "item", "verdict", "suggestion", "spot", "cls", "q"],
+  annotation: ["run", "item", "verdict", "suggestion", "spot", "status", "cls", "q"],
   "bad-cases": ["case", "status", "attribution", "cls", "run", "set"],
   "intent-shadow": [],
 };
@@ -221,6 +221,7 @@ export function queueFilter(state: EvalUrl) {
     ...(state.verdict ? { verdict: state.verdict } : {}),
     ...(state.suggestion ? { suggestion: state.suggestion } : {}),
     ...(state.spot ? { spotCheck: true } : {}),
+    ...(state.status === "disputed" ? { status: "disputed" as const } : {}),
     ...(state.cls ? { classification: state.cls } : {}),
     ...(state.q ? { q: state.q } : {}),
   };

@@ -12,6 +12,7 @@ export default async function EvalPage() {
   const caps = {
     annotate: can(principal.role, "eval.annotate"),
     manage: can(principal.role, "eval.manage"),
+    adjudicate: can(principal.role, "eval.adjudicate"),
     publish: can(principal.role, "builder.write"),
   };
   return (

@@ -12,6 +12,7 @@ import type { EvalItem, Vocabulary } from "../types";
 import { useMakeBadCase } from "../bad-cases/use-bad-cases";
 import { ItemCost } from "./item-cost";
 import { OtherAnswers } from "./other-answers";
+import { ReviewsPanel } from "./reviews-panel";
 
 type Turn = { role: string; content: string; preset?: boolean; answer?: string | null; status?: string };
 /** The judge's coverage of one expected point, in the words a person would say it ("covered: <point>"). */
@@ -221,6 +222,7 @@ export function ItemDetail(props: {
             </details>
           )}
 
+          <ReviewsPanel runId={props.runId} item={it} vocabulary={props.vocabulary} />
           <History history={it.history} />
         </div>
       </div>

@@ -11,6 +11,7 @@ import { VerdictBadge } from "../badges";
 import type { EvalItem } from "../types";
 import type { useQueue } from "./use-queue";
 import type { useQueueNav } from "./use-queue-nav";
+import { yourReviewWords } from "./reviews-panel";
 
 /**
  * The queue beside the item: the view chips (All, No verdict, Spot-check), the suggestion/verdict/question/scenario
@@ -37,7 +38,7 @@ export function QueueList({
   const [url] = useEvalUrl();
   const rows = queue.rows;
   const matching = queue.counts?.matching;
-  const view = url.spot ? "spot" : url.verdict === "none" ? "open" : "all";
+  const view = url.status === "disputed" ? "disputed" : url.spot ? "spot" : url.verdict === "none" ? "open" : "all";
   const setFilter = onFilter;
   const queueOpen = shown;
   return (
@@ -50,9 +51,10 @@ export function QueueList({
         <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
           {(
             [
-              ["all", "All", { spot: undefined, verdict: undefined }],
-              ["open", "No verdict", { spot: undefined, verdict: "none" }],
-              ["spot", "Spot-check", { spot: "1", verdict: undefined }],
+              ["all", "All", { spot: undefined, verdict: undefined, status: undefined }],
+              ["open", "No verdict", { spot: undefined, verdict: "none", status: undefined }],
+              ["spot", "Spot-check", { spot: "1", verdict: undefined, status: undefined }],
+              ["disputed", "Disputed", { spot: undefined, verdict: undefined, status: "disputed" }],
             ] as const
           ).map(([id, label, patch]) => (
             <ToggleChip key={id} pressed={view === id} onClick={() => setFilter(patch)}>
@@ -151,6 +153,10 @@ export function QueueList({
                       <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span>
                     ) : null}
                     {r.status === "failed" && <span className="text-red-700">execution failed</span>}
+                    {r.status === "disputed" && <span className="font-medium text-red-700">disputed</span>}
+                    {r.reviews && r.status !== "disputed" && !r.verdict && (
+                      <span className="text-slate-600">{yourReviewWords(r.reviews)}</span>
+                    )}
                     {(r.status === "pending" || r.status === "answering") && (
                       <span className="text-slate-600">{r.status}</span>
                     )}

@@ -95,7 +95,9 @@ export function QueueView({ runId }: { runId: string }) {
       : !judgeable
         ? current.status === "cancelled"
           ? "This item was cancelled before it was answered"
-          : "This item has no answer yet"
+          : current.status === "disputed"
+            ? "The reviewers disagree: an adjudicator decides this item"
+            : "This item has no answer yet"
         : undefined;
   const pass = () => canJudge && current && judging.judge({ item: current, verdict: "pass" });
   const fail = () => canJudge && setFailing(true);
