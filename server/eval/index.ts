@@ -77,6 +77,7 @@ export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBa
 export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare, compareTwo } from "./reports/comparison";
 export { setTrend } from "./reports/trend";
+export { setCalibration } from "./reports/set-calibration";
 export { usage } from "./reports/usage";
 export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";

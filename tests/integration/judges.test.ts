@@ -375,3 +375,219 @@ for (const server of servers()) {
     });
   });
 }
+
+/**
+ * Calibration (issue 22): a set's judges against human-typed verdicts. 26 questions answered in three ways the two
+ * judges read differently: GOOD (built-in pass, Python pass), MIXED (the price only as "12元": built-in pass, Python
+ * fail), BAD (both fail). 24 get a typed verdict, 2 an adopted one (left out). Reference kappas: python3 statsmodels
+ * 0.15.0 `statsmodels.stats.inter_rater.cohens_kappa` on the 2x2 tables (rows: the judge, columns: the person):
+ *   built-in [[11, 6], [1, 6]] -> 0.41666666666666674; Python [[10, 2], [2, 10]] -> 0.6666666666666667.
+ */
+const MIXED = "I recommend the scallion pancake breakfast dish, 12元.";
+type Plan = { answer: string; scenario: string; human: "pass" | "fail" | null; attribution?: string };
+const CALIBRATION_PLAN: Plan[] = [
+  ...Array.from({ length: 10 }, () => ({ answer: GOOD, scenario: "breakfast", human: "pass" as const })),
+  ...Array.from({ length: 2 }, () => ({
+    answer: GOOD,
+    scenario: "breakfast",
+    human: "fail" as const,
+    attribution: "expectation",
+  })),
+  ...Array.from({ length: 4 }, () => ({
+    answer: MIXED,
+    scenario: "price",
+    human: "fail" as const,
+    attribution: "data",
+  })),
+  { answer: MIXED, scenario: "price", human: "pass" },
+  ...Array.from({ length: 6 }, () => ({
+    answer: BAD,
+    scenario: "price",
+    human: "fail" as const,
+    attribution: "retrieval",
+  })),
+  { answer: BAD, scenario: "price", human: "pass" },
+  { answer: GOOD, scenario: "breakfast", human: null },
+  { answer: BAD, scenario: "price", human: null },
+];
+
+async function calibration(server: ServerInfo, setId: string, judge?: string) {
+  return ok(
+    api(server, "GET", `/api/eval/sets/${setId}/calibration${judge ? `?judge=${encodeURIComponent(judge)}` : ""}`),
+  );
+}
+
+for (const server of servers()) {
+  describe(`judge calibration on ${server.name}`, () => {
+    it("a set's judges against human-typed verdicts: matrix, kappa, fail precision/recall, by scenario and attribution, side by side", async () => {
+      const agent = await ok(
+        api(server, "POST", "/api/builder/agents", {
+          body: { name: `calibrated agent ${server.name}`, workflow: minimalWorkflow() },
+        }),
+        201,
+      );
+      const set = await ok(
+        api(server, "POST", "/api/eval/sets", {
+          body: { agentId: agent.agent.id, name: "Calibrated set", kind: "golden", gateThreshold: 1 },
+        }),
+        201,
+      );
+      const setId = set.id as string;
+      await ok(api(server, "PATCH", `/api/eval/sets/${setId}`, { body: { judge: { type: "builtin" } } }));
+
+      // no runs, no verdicts: 200 with zero counts and the reason
+      const empty = await calibration(server, setId);
+      expect(empty).toMatchObject({
+        judge: { type: "builtin", key: "builtin" },
+        currentJudge: "builtin",
+        humanTyped: 0,
+        n: 0,
+        pairs: 0,
+        matrix: { passPass: 0, passFail: 0, failPass: 0, failFail: 0 },
+        kappa: { value: null, count: 0, of: 0 },
+        failRecall: { value: null, count: 0, of: 0 },
+        judges: [],
+        disagreements: [],
+        note: expect.stringContaining("no human-typed verdicts"),
+      });
+      // a bad judge: 400 with a stable code; an unknown set: 404
+      for (const judge of ["rubric", "agent:abc@latest", "agent:abc", "agent:@1", "llm@2"]) {
+        const r = await api(server, "GET", `/api/eval/sets/${setId}/calibration?judge=${encodeURIComponent(judge)}`);
+        expect(r.status, judge).toBe(400);
+        expect(r.body.error.code).toBe("REQUEST_INVALID");
+      }
+      expect((await api(server, "GET", "/api/eval/sets/nope/calibration")).status).toBe(404);
+
+      const samples = CALIBRATION_PLAN.map((p, i) => ({
+        key: `c${String(i + 1).padStart(2, "0")}`,
+        question: `What should I eat for breakfast (${i + 1})?`,
+        expected_points: POINTS,
+        classification: p.scenario,
+      }));
+      await ok(
+        api(server, "POST", `/api/eval/sets/${setId}/versions/1/import`, {
+          body: { format: "json", content: JSON.stringify(samples) },
+        }),
+      );
+      const v = await ok(api(server, "POST", `/api/eval/sets/${setId}/versions/1/freeze`));
+      const run = await ok(
+        api(server, "POST", "/api/eval/runs", { body: { setVersionId: v.id, mode: "pasted" } }),
+        201,
+      );
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: { answers: CALIBRATION_PLAN.map((p, i) => ({ key: samples[i]!.key, answer: p.answer })) },
+        }),
+      );
+      const judged = await waitForItems(server, run.id, "the built-in suggestions", (all) =>
+        all.every((i) => i.suggestion),
+      );
+      const byKey = Object.fromEntries(judged.map((i) => [i.key, i]));
+
+      // a few typed verdicts: too few to judge the judge, the figures still there
+      const typeVerdict = (i: number) => {
+        const p = CALIBRATION_PLAN[i]!;
+        return ok(
+          api(server, "PUT", `/api/eval/runs/${run.id}/items/${byKey[samples[i]!.key]!.id}/verdict`, {
+            body:
+              p.human === "fail"
+                ? { verdict: "fail", basis: "not what we expect", attribution: p.attribution }
+                : { verdict: "pass" },
+          }),
+        );
+      };
+      await typeVerdict(0);
+      await typeVerdict(11);
+      const few = await calibration(server, setId);
+      expect(few).toMatchObject({
+        humanTyped: 2,
+        n: 2,
+        matrix: { passPass: 1, passFail: 1, failPass: 0, failFail: 0 },
+        note: "too few verdicts to judge the judge",
+      });
+      for (let i = 0; i < CALIBRATION_PLAN.length; i++)
+        if (CALIBRATION_PLAN[i]!.human && i !== 0 && i !== 11) await typeVerdict(i);
+      // the last two adopted: never counted (the judge agreeing with itself)
+      await ok(api(server, "POST", `/api/eval/runs/${run.id}/adopt`, { body: {} }));
+
+      const builtin = await calibration(server, setId);
+      expect(builtin).toMatchObject({
+        judge: { type: "builtin", key: "builtin" },
+        humanTyped: 24,
+        n: 24,
+        pairs: 24,
+        matrix: { passPass: 11, passFail: 6, failPass: 1, failFail: 6 },
+        agreement: { value: 0.7083, count: 17, of: 24 },
+        kappa: { count: 17, of: 24 },
+        failPrecision: { value: 0.8571, count: 6, of: 7 },
+        failRecall: { value: 0.5, count: 6, of: 12 },
+        unknownRate: { value: 0, count: 0, of: 24 },
+        note: null,
+      });
+      expect(builtin.kappa.value).toBeCloseTo(0.41666666666666674, 4);
+      expect(
+        builtin.byScenario.map((s: { name: string; n: number; matrix: unknown }) => [s.name, s.n, s.matrix]),
+      ).toEqual([
+        ["breakfast", 12, { passPass: 10, passFail: 2, failPass: 0, failFail: 0 }],
+        ["price", 12, { passPass: 1, passFail: 4, failPass: 1, failFail: 6 }],
+      ]);
+      expect(
+        builtin.byAttribution.map((a: { name: string; n: number; failRecall: unknown }) => [a.name, a.n, a.failRecall]),
+      ).toEqual([
+        ["data", 4, { value: 0, count: 0, of: 4 }],
+        ["expectation", 2, { value: 0, count: 0, of: 2 }],
+        ["retrieval", 6, { value: 1, count: 6, of: 6 }],
+      ]);
+      expect(builtin.judges.map((j: { judge: { key: string } }) => j.judge.key)).toEqual(["builtin"]);
+      expect(builtin.disagreements).toEqual([]);
+
+      // a second judge (the Python judge agent) re-judges the run: its figures side by side, the disagreements listed
+      const py = await judgeFromRecipe(server, "judge_python", "Calibration judge");
+      const pyKey = `agent:${py.id}@1`;
+      await ok(
+        api(server, "POST", `/api/eval/runs/${run.id}/suggest`, {
+          body: { judge: { type: "agent", agentId: py.id, version: 1 } },
+        }),
+      );
+      await waitForItems(server, run.id, "the Python judge's suggestions", (all) =>
+        all.every((i) => i.otherSuggestions[pyKey]),
+      );
+      const side = await calibration(server, setId);
+      expect(side.judge.key).toBe("builtin");
+      expect(side.judges.map((j: { judge: { key: string; label: string } }) => [j.judge.key, j.judge.label])).toEqual([
+        ["builtin", "built-in point coverage"],
+        [pyKey, `Calibration judge ${server.name} v1`],
+      ]);
+      const pyFigures = {
+        n: 24,
+        pairs: 24,
+        matrix: { passPass: 10, passFail: 2, failPass: 2, failFail: 10 },
+        agreement: { value: 0.8333, count: 20, of: 24 },
+        failPrecision: { value: 0.8333, count: 10, of: 12 },
+        failRecall: { value: 0.8333, count: 10, of: 12 },
+        note: null,
+      };
+      expect(side.judges[0]).toMatchObject({ matrix: builtin.matrix, kappa: builtin.kappa });
+      expect(side.judges[1]).toMatchObject(pyFigures);
+      expect(side.judges[1].kappa.value).toBeCloseTo(0.6666666666666667, 4);
+      // the MIXED answers: the built-in judge says pass, the Python judge fail
+      expect(side.disagreementsTotal).toBe(5);
+      expect(side.disagreements.map((d: { key: string }) => d.key)).toEqual(["c13", "c14", "c15", "c16", "c17"]);
+      expect(side.disagreements[0]).toMatchObject({
+        runId: run.id,
+        human: "fail",
+        verdicts: { builtin: "pass", [pyKey]: "fail" },
+      });
+
+      // the candidate calibrated by name, over REST and tRPC
+      const asPy = await calibration(server, setId, pyKey);
+      expect(asPy).toMatchObject({ judge: { key: pyKey, type: "agent" }, currentJudge: "builtin", ...pyFigures });
+      expect(asPy.judges.map((j: { judge: { key: string } }) => j.judge.key)).toEqual([pyKey, "builtin"]);
+      const viaTrpc = await trpc(server).eval.sets.calibration.query({ id: setId, query: { judge: pyKey } });
+      expect(viaTrpc.matrix).toEqual(pyFigures.matrix);
+      // a judge with no suggestions there: zero counts, labelled
+      const llm = await calibration(server, setId, "llm");
+      expect(llm).toMatchObject({ judge: { key: "llm" }, humanTyped: 24, n: 0, pairs: 0, note: expect.any(String) });
+    });
+  });
+}

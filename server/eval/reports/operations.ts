@@ -3,10 +3,20 @@
  * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.sets.trend`, `eval.usage`).
  */
 import { defineOperation } from "../../auth/operation";
-import { compare, modelPrices, runGate, runReport, setModelPrices, setTrend, usage } from "..";
+import { compare, modelPrices, runGate, runReport, setCalibration, setModelPrices, setTrend, usage } from "..";
 import { RunParams } from "../runs/schemas";
 import { SetParams } from "../sets/schemas";
-import { CompareAnyOut, CompareQuery, GateOut, ReportOut, TrendOut, UsageOut, UsageQuery } from "./schemas";
+import {
+  CalibrationOut,
+  CalibrationQuery,
+  CompareAnyOut,
+  CompareQuery,
+  GateOut,
+  ReportOut,
+  TrendOut,
+  UsageOut,
+  UsageQuery,
+} from "./schemas";
 import { ModelPricesIn, ModelPricesOut } from "../../core/prices";
 
 export const evalRunReport = defineOperation({
@@ -47,6 +57,24 @@ export const evalSetTrend = defineOperation({
   params: SetParams,
   output: TrendOut,
   run: ({ db, params }) => setTrend(db, params.id),
+});
+
+export const evalSetCalibration = defineOperation({
+  id: "evalSetCalibration",
+  trpc: "eval.sets.calibration",
+  kind: "query",
+  permission: "eval.read",
+  description: [
+    "How far to trust a judge on this set: over every item of the set's runs with a human-typed verdict (adopted verdicts excluded: they are the judge agreeing with itself), the judge's suggestions against the people's verdicts.",
+    "`judge`: builtin, llm or agent:<agentId>@<version> (default the set's current judge; anything else 400 REQUEST_INVALID).",
+    "Figures (each `{ value, count, of }`): the 2x2 `matrix` (judge first: passFail = the judge said pass, the person fail), `agreement`, Cohen's `kappa`, `failPrecision` (real fails among the judge's fails), `failRecall` (the people's fails the judge caught), `unknownRate`; `n` = items the judge suggested on, `pairs` = those with a pass or fail suggestion.",
+    "The same per scenario (`byScenario`, the sample's classification) and per attribution of the human fails (`byAttribution`); every judge with suggestions on these items side by side (`judges`: the run's own judge and the other judges' kept in otherSuggestions) and the items where one says pass and another fail (`disagreements`, at most 200; `disagreementsTotal`).",
+    'Fewer than 20 items: the figures with note "too few verdicts to judge the judge"; a set without human-typed verdicts: zero counts with the reason.',
+  ].join(" "),
+  params: SetParams,
+  query: CalibrationQuery,
+  output: CalibrationOut,
+  run: ({ db, params, query }) => setCalibration(db, params.id, query),
 });
 
 export const evalUsage = defineOperation({

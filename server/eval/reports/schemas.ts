@@ -631,3 +631,90 @@ export const UsageOut = z
     ),
   })
   .meta({ id: "EvalUsage" });
+
+// ---------------------------------------------------------------- judge calibration (reports/calibration.ts)
+
+export const CALIBRATION_AGENT_JUDGE = /^agent:[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8}$/;
+
+export const CalibrationQuery = z.object({
+  judge: z
+    .union([
+      z.enum(["builtin", "llm"]),
+      z.string().regex(CALIBRATION_AGENT_JUDGE, "must be builtin, llm or agent:<agentId>@<version> (a version number)"),
+    ])
+    .optional()
+    .meta({
+      description:
+        "The judge to calibrate: builtin, llm or agent:<agentId>@<version> (a pinned version); default the set's current judge",
+    }),
+});
+
+const CalibrationFigure = z.object({
+  value: z.number().nullable().meta({
+    description: "count / of, 4 decimals (kappa: Cohen's kappa); null when of is 0 (or kappa has no variance)",
+  }),
+  count: z.number().int().meta({ description: "The numerator (kappa: the agreeing pairs)" }),
+  of: z.number().int().meta({ description: "The denominator (kappa: the pairs)" }),
+});
+
+const calibrationFigures = {
+  n: z.number().int().meta({ description: "Human-typed items this judge has a suggestion on (unknown included)" }),
+  pairs: z.number().int().meta({ description: "Of those, items with a pass or fail suggestion (the matrix's total)" }),
+  matrix: z
+    .object({
+      passPass: z.number().int(),
+      passFail: z.number().int(),
+      failPass: z.number().int(),
+      failFail: z.number().int(),
+    })
+    .meta({ description: "Judge first, the person second: passFail = the judge said pass, the person fail" }),
+  agreement: CalibrationFigure.meta({ description: "(passPass + failFail) / pairs" }),
+  kappa: CalibrationFigure.meta({ description: "Cohen's kappa over the pairs" }),
+  failPrecision: CalibrationFigure.meta({
+    description: "failFail / the judge's fails: how often its fail is a real one",
+  }),
+  failRecall: CalibrationFigure.meta({
+    description: "failFail / the people's fails among the pairs: how many it catches",
+  }),
+  unknownRate: CalibrationFigure.meta({ description: "unknown suggestions / n" }),
+  note: z.string().nullable().meta({
+    description:
+      '"too few verdicts to judge the judge" under 20 items (with the reason when there are none), kappa\'s no-variance note, else null',
+  }),
+};
+
+export const CalibrationOut = z
+  .object({
+    set: z.object({ id: z.string(), name: z.string() }),
+    judge: JudgeRefOut,
+    currentJudge: z.string().meta({ description: "The key of the set's current judge" }),
+    humanTyped: z
+      .number()
+      .int()
+      .meta({ description: "Items of the set's runs with a human-typed verdict (adopted verdicts excluded)" }),
+    ...calibrationFigures,
+    byScenario: z
+      .array(z.object({ name: z.string().meta({ description: "The sample's classification" }), ...calibrationFigures }))
+      .meta({ description: "The judge's figures per scenario (the sample's classification; '(none)' without one)" }),
+    byAttribution: z
+      .array(z.object({ name: z.string().meta({ description: "The fail's attribution" }), ...calibrationFigures }))
+      .meta({ description: "The judge's figures over the human fails, per attribution ('(none)' without one)" }),
+    judges: z
+      .array(z.object({ judge: JudgeRefOut, ...calibrationFigures }))
+      .meta({ description: "Every judge with suggestions on these items, side by side (the calibrated one first)" }),
+    disagreements: z
+      .array(
+        z.object({
+          itemId: z.string(),
+          runId: z.string(),
+          key: z.string().meta({ description: "The sample's key" }),
+          human: z.enum(["pass", "fail"]),
+          verdicts: z
+            .record(z.string(), z.enum(["pass", "fail", "unknown"]))
+            .meta({ description: "Each judge's suggestion, keyed by judge key" }),
+        }),
+      )
+      .meta({ description: "Items where one judge says pass and another fail (at most 200)" }),
+    disagreementsTotal: z.number().int(),
+  })
+  .meta({ id: "EvalCalibration" });

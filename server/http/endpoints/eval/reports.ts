@@ -49,3 +49,16 @@ export const evalSetTrend = rest(op.evalSetTrend, {
     "Every run of the set is a point: human-confirmed passes over its judged questions (`rate`, unjudged questions are not in `n`) with the 95 % Wilson score interval, the agent version it answered with (`workflowVersion`), its status and mode. Points are grouped into one series per set version and tier (runs of one version and tier ask the same questions the same way), oldest first. A run without a verdict has a null rate and interval.",
   responses: { 200: "The trend", ...notFound },
 });
+
+export const evalSetCalibration = rest(op.evalSetCalibration, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/sets/{id}/calibration",
+  summary:
+    "How far to trust a judge on a set: its suggestions against human-typed verdicts, per scenario and attribution, judges side by side",
+  responses: {
+    200: "The calibration (zero counts and the reason when there are no human-typed verdicts)",
+    ...invalid("judge is not builtin, llm or agent:<agentId>@<version> (REQUEST_INVALID)"),
+    ...notFound,
+  },
+});
