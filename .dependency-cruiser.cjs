@@ -10,6 +10,7 @@
  *   llm, auth     model providers; users, tokens, roles, sessions
  *   runtime       the executor and node handlers, chat, traces
  *   agents        agents and their immutable versions
+ *   webhooks      signed webhooks: endpoints, deliveries (their pg-boss queue), the events' emitter
  *   eval          the evaluation center
  *   seed, mcp     the sample agent; the MCP tool definitions
  *   http, api     the two faces (REST endpoints + OpenAPI; tRPC), which never import each other
@@ -25,11 +26,12 @@ const FLOORS = {
   auth: ["core", "db"],
   runtime: ["core", "db", "workflow", "llm", "auth", "telemetry"],
   agents: ["core", "db", "workflow", "runtime", "auth", "telemetry"],
-  eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "telemetry"],
-  seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "telemetry"],
+  webhooks: ["core", "db", "auth", "runtime", "telemetry"],
+  eval: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "telemetry", "webhooks"],
+  seed: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "telemetry", "webhooks"],
   mcp: ["core", "workflow"],
-  http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry"],
-  api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry"],
+  http: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry", "webhooks"],
+  api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry", "webhooks"],
 };
 const TESTS = "\\.test\\.tsx?$";
 const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-(db|postgres)\\.ts$";

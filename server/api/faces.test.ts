@@ -42,6 +42,7 @@ vi.mock("../agents/service", async (orig) => recorders(await orig<Record<string,
 vi.mock("../runtime/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "runtime"));
 vi.mock("../runtime/traces", async (orig) => recorders(await orig<Record<string, unknown>>(), "traces"));
 vi.mock("../runtime/validate-code", async (orig) => recorders(await orig<Record<string, unknown>>(), "validate"));
+vi.mock("../webhooks/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "webhooks"));
 
 const { ENDPOINTS } = await import("../http/endpoints");
 const { appRouter } = await import("./root");
@@ -54,6 +55,8 @@ const adminOperationExports = await import("../auth/operations");
 const { ADMIN_OPERATIONS } = adminOperationExports;
 const builderOperationExports = await import("../agents/operations");
 const { BUILDER_OPERATIONS } = builderOperationExports;
+const webhookOperationExports = await import("../webhooks/operations");
+const { WEBHOOK_OPERATIONS } = webhookOperationExports;
 
 /** Every operation declared once (server/auth/operation.ts); its faces are derived from the declaration. */
 const OPERATIONS: AnyOperation[] = [
@@ -61,6 +64,7 @@ const OPERATIONS: AnyOperation[] = [
   ...RUNTIME_OPERATIONS,
   ...ADMIN_OPERATIONS,
   ...BUILDER_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 ];
 
 const operationOf = (e: (typeof ENDPOINTS)[number]): AnyOperation | undefined =>
@@ -106,6 +110,7 @@ const STRING_CANDIDATES = [
   "2026-01-02",
   "{{start.query}}",
   "2026-01-02T00:00:00.000Z_t1",
+  "https://hooks.example.com/flowbench",
 ];
 
 /** Every property present, one item per array, the first alternative of a union: a valid value that uses every field. */
@@ -199,6 +204,7 @@ describe("REST and tRPC pass the same whole input to the same service", () => {
       ...Object.entries(runtimeOperationExports),
       ...Object.entries(adminOperationExports),
       ...Object.entries(builderOperationExports),
+      ...Object.entries(webhookOperationExports),
     ]) {
       if (name.endsWith("_OPERATIONS")) continue;
       expect((value as AnyOperation).id).toBe(name);

@@ -52,6 +52,11 @@ export const EnvSchema = z
     // The login throttle's first wait after an account's or address's free attempts, doubling after (server/auth/throttle.ts).
     LOGIN_THROTTLE_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
     WEBHOOK_BASE_URL: optionalUrl("WEBHOOK_BASE_URL"),
+    // Signed webhooks (server/webhooks/README.md): the first retry's wait (doubling after), how long an endpoint may
+    // fail before it is disabled (also how long a delivery is retried), and one attempt's timeout.
+    WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().min(1).max(604_800).default(86_400),
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
     // Runtime (server/runtime, server/llm): see their READMEs.
     HTTP_ALLOWED_ORIGINS: z
       .string()

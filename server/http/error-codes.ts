@@ -3,6 +3,7 @@ import { FindingOut } from "../agents/schemas";
 import { EVAL_ERROR_CODES } from "../eval/codes";
 import { RowErrorOut } from "../eval/sets/schemas";
 import { RunError } from "../runtime/schemas";
+import { WEBHOOK_ERROR_CODES } from "../webhooks/codes";
 
 /** Stable codes used outside validation findings; the docs render this table. */
 export const ERROR_CODES: Record<string, { status: number; description: string }> = {
@@ -57,6 +58,7 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   RUN_TIMEOUT: { status: 504, description: "The run exceeded its time limit; traceId names the trace." },
   TRACE_NOT_ONLINE: { status: 409, description: "Feedback is recorded only on online (chat/api) traces." },
   ...EVAL_ERROR_CODES,
+  ...WEBHOOK_ERROR_CODES,
   INTERNAL: {
     status: 500,
     description: "An unexpected server error; the message carries a reference to the server log, never a stack trace.",

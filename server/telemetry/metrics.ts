@@ -44,6 +44,12 @@ function create() {
       labelNames: ["model", "type"] as const,
       registers: [registry],
     }),
+    webhookDeliveries: new client.Counter({
+      name: "flowbench_webhook_deliveries_total",
+      help: "Webhook delivery attempts, by event and outcome (delivered, retrying, failed: given up after a day, endpoint_disabled)",
+      labelNames: ["event", "outcome"] as const,
+      registers: [registry],
+    }),
     modelCalls: new client.Counter({
       name: "flowbench_model_calls_total",
       help: "Model calls, by model and outcome (ok, error)",

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { checkConformance } from "./conformance";
 import { api, minimalWorkflow, shapeServers, ok } from "./client";
 import type { ServerInfo } from "./global-setup";
@@ -145,6 +145,14 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
     api(server, "POST", "/api/eval/runs", { body: { setVersionId: frozen.id, mode: "pasted", tier: "pipeline" } }),
     201,
   );
+  // a webhook endpoint on the one loopback origin the servers allow (webhooks.test.ts's receiver, when it listens)
+  const webhook = await ok(
+    api(server, "POST", "/api/admin/webhooks", {
+      body: { url: `http://127.0.0.1:${inject("webhookReceiverPort")}/fuzz`, events: ["webhook.test"] },
+    }),
+    201,
+  );
+  const delivery = await ok(api(server, "POST", `/api/admin/webhooks/${webhook.id}/test`), 202);
   return {
     agentId,
     traceId: chat.traceId,
@@ -156,6 +164,8 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
     run2Id: run2.id,
     itemId,
     badCaseId: badCase.badCase.id,
+    webhookId: webhook.id,
+    deliveryId: delivery.id,
   };
 }
 
@@ -177,6 +187,8 @@ function pathValue(path: string, name: string, seed: Seed, operationId = ""): st
   if (path.startsWith("/api/eval/runs/")) return seed.runId!;
   if (path.startsWith("/api/eval/bad-cases/")) return seed.badCaseId!;
   if (path.startsWith("/api/traces/")) return seed.traceId!;
+  if (name === "deliveryId") return seed.deliveryId!;
+  if (path.startsWith("/api/admin/webhooks/")) return seed.webhookId!;
   throw new Error(`no seeded value for {${name}} in ${path}`);
 }
 

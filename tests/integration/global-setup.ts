@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
@@ -29,6 +30,8 @@ declare module "vitest" {
     serverIndependent: boolean;
     /** A local stand-in for the owner's API; both app servers have it as WEBHOOK_BASE_URL. */
     webhookUrl: string;
+    /** The port webhooks.test.ts's receiver listens on (127.0.0.1): listed exactly in the servers' HTTP_ALLOWED_ORIGINS. */
+    webhookReceiverPort: number;
   }
 }
 
@@ -61,6 +64,7 @@ export default async function setup(project: TestProject) {
 
   const webhook = await startWebhookServer();
   cleanups.push(webhook.close);
+  const receiverPort = await freePort();
   // TRUSTED_PROXY_HOPS=1: the login throttle counts X-Forwarded-For's last entry as the client address (the socket's
   // when there is none), so login-throttle.test.ts fails sign-ins from addresses of its own, not from 127.0.0.1, which
   // every other file's sign-ins share; the throttle's first wait is longer than its default (settings.ts)
@@ -69,6 +73,11 @@ export default async function setup(project: TestProject) {
     FLOWBENCH_METRICS_TOKEN: METRICS_TOKEN,
     TRUSTED_PROXY_HOPS: "1",
     LOGIN_THROTTLE_FIRST_WAIT_SECONDS: String(LOGIN_FIRST_WAIT_SECONDS),
+    // signed webhooks (webhooks.test.ts): its receiver on a loopback port listed exactly (the SSRF policy allows
+    // loopback only for exact origins), and a short schedule: retries after 0.5 s, an endpoint failing for 4 s is disabled
+    HTTP_ALLOWED_ORIGINS: `http://127.0.0.1:${receiverPort}`,
+    WEBHOOK_RETRY_BASE_SECONDS: "0.5",
+    WEBHOOK_DISABLE_AFTER_SECONDS: "4",
   };
 
   const starts: Array<Promise<StartedServer>> = [];
@@ -98,6 +107,7 @@ export default async function setup(project: TestProject) {
     throw e;
   }
   project.provide("webhookUrl", webhook.url);
+  project.provide("webhookReceiverPort", receiverPort);
   project.provide("serverIndependent", legs.includes("pglite"));
   project.provide(
     "servers",
@@ -114,4 +124,16 @@ export default async function setup(project: TestProject) {
     for (const s of servers) await s.stop();
     for (const c of cleanups.reverse()) await c();
   };
+}
+
+/** A port free on 127.0.0.1 now (the webhook receiver binds it later, in the test process). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
 }

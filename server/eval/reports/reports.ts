@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { registerGateProbe } from "../../webhooks/emit";
 import { evaluateGate, type GateInput } from "./gate";
 import { agreement, reviewerAgreement, type Binary } from "./kappa";
 import { runJudgeRef } from "../suggestions/judge-agent";
@@ -423,3 +424,28 @@ export async function runGate(db: Db, idOrShort: string) {
     result: evaluateGate(input),
   };
 }
+
+/**
+ * `gate.decided` (server/webhooks/emit.ts) reads a run's gate through this: the status, and the summary the event
+ * carries (the same result GET /api/eval/runs/{id}/gate answers).
+ */
+registerGateProbe(async (db, runId) => {
+  const g = await runGate(db, runId);
+  const r = g.result;
+  return {
+    status: r.status,
+    data: {
+      runId: g.runId,
+      shortId: g.shortId,
+      setId: g.setId,
+      setName: g.setName,
+      setVersion: g.setVersion,
+      status: r.status,
+      passed: r.passed,
+      summary: r.summary,
+      counts: r.counts,
+      reasons: r.reasons,
+      failing: r.failing,
+    },
+  };
+});

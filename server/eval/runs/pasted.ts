@@ -15,7 +15,7 @@ import {
 import type { JudgeSpecT } from "../suggestions/schemas";
 import { getLlmProvider } from "../../runtime";
 import { PastedAnswersInput, ResuggestInput } from "./schemas";
-import { resolveRun, settleAnswering, type RunRow } from "./run-rows";
+import { emitRunEvent, resolveRun, settleAnswering, type RunRow } from "./run-rows";
 import { type RunDeps, getRun } from "./runs";
 import { queueOf } from "./runs";
 
@@ -271,6 +271,7 @@ export async function closeAnswering(db: Db, idOrShort: string) {
     rows.push({ id: i.id, suggestion });
   }
   const now = new Date();
+  let settled = false;
   await db.$transaction(
     async (tx) => {
       const moved = await tx.evalRun.updateMany({
@@ -287,10 +288,11 @@ export async function closeAnswering(db: Db, idOrShort: string) {
           FROM jsonb_to_recordset(${chunk}::jsonb) AS x("id" text, "suggestion" jsonb)
           WHERE i."id" = x."id" AND i."runId" = ${run.id} AND i."status" = 'pending'`;
       }
-      await settleAnswering(tx, run.id);
+      settled = await settleAnswering(tx, run.id);
     },
     { timeout: 120_000 },
   );
+  if (settled) emitRunEvent(db, "run.answered", run.id); // after the commit
   return {
     unanswered: open.map((i) => ({ itemId: i.id, sampleId: i.sample.id, key: i.sample.key })),
     run: await getRun(db, run.id),

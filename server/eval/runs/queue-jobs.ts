@@ -4,6 +4,7 @@ import { openPglite } from "../../db/adapters";
 import { LOCKS, withStartupLock } from "../../db/locks";
 import type { Db } from "../../db/client";
 import type { DatabaseTarget } from "../../db/url";
+import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_SETTINGS } from "../../webhooks/queue";
 import type { JudgeSpecT } from "../suggestions/schemas";
 
 /** The queue's jobs and where pg-boss keeps them: queue names, the job shape, stable job ids, the connection. */
@@ -78,7 +79,7 @@ export type EvalQueueOptions = {
   log?: (message: string) => void;
 };
 
-/** Installs pg-boss's schema and both queues (with their retry and expiry settings). */
+/** Installs pg-boss's schema, both queues and the webhooks' delivery queue (with their retry and expiry settings). */
 export async function installQueues(boss: PgBoss, target: DatabaseTarget, itemTimeoutSeconds: number): Promise<void> {
   const settings = {
     retryLimit: 10,
@@ -94,6 +95,9 @@ export async function installQueues(boss: PgBoss, target: DatabaseTarget, itemTi
       await boss.createQueue(name, { name, policy: "standard", ...settings });
       await boss.updateQueue(name, { name, policy: "standard", ...settings });
     }
+    // the signed webhooks' deliveries (server/webhooks/queue.ts): worked beside this queue's jobs
+    await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard", ...WEBHOOK_QUEUE_SETTINGS });
+    await boss.updateQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard", ...WEBHOOK_QUEUE_SETTINGS });
   });
 }
 

@@ -24,6 +24,8 @@ import {
   queueNameOf,
 } from "./queue-jobs";
 import { QuietLoop } from "./quiet-loop";
+import { WebhookWorker } from "../../webhooks/worker";
+import { attachWebhookQueue, detachWebhookQueue } from "../../webhooks/queue";
 
 /**
  * The durable answering queue: pg-boss 10 over PostgreSQL. One queue (`eval-item`), one job per item to answer
@@ -74,6 +76,8 @@ export class EvalQueue implements RunQueue {
   private jobHeartbeat: ReturnType<typeof setInterval> | null = null;
   /** shadow jobs wait for a quiet event loop (quiet-loop.ts) */
   private readonly quiet = new QuietLoop();
+  /** the signed webhooks' delivery worker (server/webhooks/worker.ts), on this queue's pg-boss */
+  webhooks: WebhookWorker | null = null;
   /** executions finished (any outcome) by this instance, for tests and the benchmark */
   processed = 0;
 
@@ -104,6 +108,8 @@ export class EvalQueue implements RunQueue {
   static async start(opts: EvalQueueOptions): Promise<EvalQueue> {
     const q = new EvalQueue(opts.db, await bossConnection(opts.target), opts);
     await installQueues(q.boss, opts.target, q.opts.itemTimeoutSeconds);
+    if (q.opts.worker) q.webhooks = WebhookWorker.start({ db: opts.db, boss: q.boss });
+    else attachWebhookQueue(q.boss); // send-only: deliveries are queued here, sent by a worker
     if (q.opts.worker) {
       await q.recover();
       q.loopDone = q.loop();
@@ -420,6 +426,8 @@ export class EvalQueue implements RunQueue {
     for (const f of this.inflight.values()) f.abort.abort(new Error("the worker is stopping"));
     await Promise.race([settled(), new Promise((r) => setTimeout(r, opts.timeoutMs ?? 15_000))]);
     if (this.jobHeartbeat) clearInterval(this.jobHeartbeat); // a crashed worker's heartbeat stopped with it (touchJobs)
+    await this.webhooks?.stop();
+    detachWebhookQueue(this.boss);
     await this.boss.stop({ graceful: false, close: true, wait: true });
     if (globals.__flowbenchEvalQueue === this) globals.__flowbenchEvalQueue = undefined;
   }

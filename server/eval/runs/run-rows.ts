@@ -3,6 +3,7 @@ import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
 import { runJudgeRef } from "../suggestions/judge-agent";
 import { metrics } from "../../telemetry/metrics";
+import { emitGateIfDecided, emitWebhookEvent } from "../../webhooks/emit";
 
 /** Shared persistence helpers for runs and items (no business rules beyond the run state transitions). */
 type Tx = Db | Prisma.TransactionClient;
@@ -167,6 +168,44 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
 }
 export type RunOutT = ReturnType<typeof runOut>;
 
+/** A client outside a transaction: the webhooks' background emits need one that outlives the caller's transaction. */
+const isRoot = (db: Tx): db is Db => "$transaction" in db;
+
+/**
+ * `run.answered` / `run.completed` for a run that just moved (a transaction's caller emits after its commit), and the
+ * gate check behind `gate.decided`; all in the background (server/webhooks/emit.ts).
+ */
+export function emitRunEvent(db: Db, type: "run.answered" | "run.completed", runId: string): void {
+  emitWebhookEvent(db, type, async () => {
+    const r = await db.evalRun.findUnique({
+      where: { id: runId },
+      select: {
+        id: true,
+        shortId: true,
+        status: true,
+        mode: true,
+        tier: true,
+        answeredAt: true,
+        completedAt: true,
+        setVersionId: true,
+        workflowVersionId: true,
+        setVersion: { select: { version: true, set: { select: { id: true, name: true, agentId: true } } } },
+      },
+    });
+    if (!r) return null;
+    const { setVersion, ...run } = r;
+    return {
+      runId: run.id,
+      ...run,
+      setId: setVersion.set.id,
+      setName: setVersion.set.name,
+      setVersion: setVersion.version,
+      agentId: setVersion.set.agentId,
+    };
+  });
+  emitGateIfDecided(db, runId);
+}
+
 /** answering -> awaiting_review once no item is pending or answering. Returns true when it moved. */
 export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
   const open = await db.evalRunItem.count({ where: { runId, status: { in: ["pending", "answering"] } } });
@@ -179,18 +218,24 @@ export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
   if (moved.count) {
     const run = await db.evalRun.findUnique({ where: { id: runId }, select: { startedAt: true } });
     if (run?.startedAt) metrics().runDuration.observe((answeredAt.getTime() - run.startedAt.getTime()) / 1000);
+    if (isRoot(db)) emitRunEvent(db, "run.answered", runId);
     await maybeComplete(db, runId);
   }
   return moved.count > 0;
 }
 
-/** awaiting_review -> completed once every item has a verdict (cancelled items never do). */
+/**
+ * awaiting_review -> completed once every item has a verdict (cancelled items never do). Called after every verdict
+ * change, so it is also where `gate.decided` is checked (in the background).
+ */
 export async function maybeComplete(db: Tx, runId: string): Promise<boolean> {
+  if (isRoot(db)) emitGateIfDecided(db, runId);
   const open = await db.evalRunItem.findFirst({ where: { runId, verdict: null }, select: { id: true } });
   if (open) return false;
   const moved = await db.evalRun.updateMany({
     where: { id: runId, status: "awaiting_review" },
     data: { status: "completed", completedAt: new Date() },
   });
+  if (moved.count && isRoot(db)) emitRunEvent(db, "run.completed", runId);
   return moved.count > 0;
 }

@@ -4,6 +4,7 @@
  * of a newer agent version, or a manager's recorded reason).
  */
 import type { z } from "zod";
+import { emitWebhookEvent } from "../../webhooks/emit";
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { can } from "../../auth/roles";
@@ -15,6 +16,23 @@ import { CreateBadCaseInput, ListBadCasesQuery, UpdateBadCaseInput } from "./sch
 import { resolveRun } from "../runs/run-rows";
 
 // ---------------------------------------------------------------- bad cases
+
+/** `bad_case.changed` (created, or status, title or notes changed), in the background after the write. */
+function emitBadCase(db: Db, change: "created" | "updated", row: BadCaseRow, fromStatus: string | null = null) {
+  emitWebhookEvent(db, "bad_case.changed", {
+    change,
+    badCaseId: row.id,
+    status: row.status,
+    fromStatus,
+    title: row.title,
+    runId: row.runId,
+    shortId: row.run.shortId,
+    itemId: row.itemId,
+    key: row.item.sample.key,
+    agentId: row.run.setVersion.set.agentId,
+    setId: row.run.setVersion.set.id,
+  });
+}
 
 const badCaseSelect = {
   id: true,
@@ -107,6 +125,7 @@ export async function createBadCase(
       },
       select: badCaseSelect,
     });
+    emitBadCase(db, "created", row);
     return { created: true, badCase: (await badCasesOut(db, [row]))[0]! };
   } catch (e) {
     // someone made it at the same moment (the unique itemId): theirs is the Bad Case
@@ -177,6 +196,7 @@ export async function createBadCasesForRun(db: Db, runIdOrShort: string, actor: 
       );
     if (failed.length < BAD_CASE_BATCH) break;
   }
+  for (const row of created) emitBadCase(db, "created", row);
   return { created: created.length, items: await badCasesOut(db, created) };
 }
 
@@ -333,6 +353,7 @@ export async function updateBadCase(
     },
     select: badCaseSelect,
   });
+  emitBadCase(db, "updated", row, changed ? current.status : null);
   return (await badCasesOut(db, [row]))[0]!;
 }
 

@@ -4,6 +4,7 @@ import * as mcp from "./mcp";
 import * as runtime from "./runtime";
 import * as system from "./system";
 import * as metrics from "./metrics";
+import * as webhooks from "./webhooks";
 import { defineEndpoint, type Endpoint } from "../endpoint";
 import { openapiDocument } from "../openapi";
 
@@ -29,4 +30,5 @@ export const ENDPOINTS: Endpoint[] = [
   ...Object.values(runtime),
   ...Object.values(evaluation),
   ...Object.values(mcp),
+  ...Object.values(webhooks),
 ] as unknown as Endpoint[];

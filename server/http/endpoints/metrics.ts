@@ -56,6 +56,7 @@ export const metricsEndpoint = defineEndpoint({
     "`flowbench_queue_jobs` (`queue`, `state`: waiting or active) and `flowbench_queue_oldest_waiting_seconds` (`queue`), read from the database at each scrape,",
     "`flowbench_eval_items_total` (`outcome`: answered or failed), `flowbench_eval_run_duration_seconds` (histogram: a run's start to its last answer),",
     "`flowbench_model_tokens_total` (`model`, `type`: prompt or completion), `flowbench_model_calls_total` (`model`, `outcome`: ok or error),",
+    "`flowbench_webhook_deliveries_total` (`event`, `outcome`: delivered, retrying, failed, endpoint_disabled; one per attempt),",
     "`flowbench_sandbox_workers` (`state`: warm, busy, queued) and `flowbench_sandbox_restarts`, and the process's own (`process_*`, `nodejs_*`).",
     "Read with an admin's API token, or with FLOWBENCH_METRICS_TOKEN for a scraper.",
   ].join(" "),
