@@ -254,6 +254,10 @@ function bodyOverrides(op: Op, seed: Seed): Record<string, unknown> {
       return { status: "fixing", reason: undefined };
     case "evalUpdateVersion":
       return { assertions: null };
+    case "evalCreateRun":
+      // repeats apply to in-platform runs only (a rule across two fields, in the schema's description): the generated
+      // mode may be pasted
+      return { ...common, repeats: undefined };
     default:
       return common;
   }
