@@ -168,8 +168,12 @@ export function runOut(r: RunRow, progress: Progress, createdByLabel: string | n
 }
 export type RunOutT = ReturnType<typeof runOut>;
 
-/** A client outside a transaction: the webhooks' background emits need one that outlives the caller's transaction. */
-const isRoot = (db: Tx): db is Db => "$transaction" in db;
+/**
+ * A client outside a transaction: the webhooks' background emits need one that outlives the caller's transaction.
+ * Not `$transaction`: Prisma's interactive transaction client has it too (measured: `$transaction` in tx is true,
+ * `$connect` false), and emits through a committed transaction failed with "Transaction already closed".
+ */
+export const isRoot = (db: Tx): db is Db => "$connect" in db;
 
 /**
  * `run.answered` / `run.completed` for a run that just moved (a transaction's caller emits after its commit), and the
