@@ -137,6 +137,12 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     const arrived = model.requests.length;
     model.script.push({ kind: "hang" });
     await waitFor("a model call that hangs", async () => model.requests.length > arrived && model.inflight > 0);
+    // the call that hangs is the first to arrive after the script was set; an answering call cut off by the stop is
+    // sent again when its item is retried, a judging call (the LLM judge runs after each answer) falls back to the
+    // built-in judge instead and is not
+    const hungAnswers = !(model.requests[arrived]?.body.messages ?? []).some((m) =>
+      m.content.includes("strict evaluator"),
+    );
     await q2.stop({ drainMs: 0 }); // graceful but impatient: in-flight items are aborted, back to pending, retried later
     const afterStop = (await listItems(db, run.id, {})).items;
     expect(afterStop.some((i) => i.status === "answering")).toBe(false);
@@ -173,7 +179,7 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
       keys.set(question, (keys.get(question) ?? new Set()).add(String(r.headers["idempotency-key"])));
     }
     expect(keys.size).toBe(n);
-    expect(resent).toBeGreaterThan(0);
+    if (hungAnswers) expect(resent).toBeGreaterThan(0);
     for (const [question, k] of keys) expect(k.size, question).toBe(1);
     expect(new Set([...keys.values()].flatMap((k) => [...k])).size).toBe(n);
   }, 180_000);
