@@ -1,5 +1,6 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import { api, expectNoSeriousA11yViolations, signIn } from "./helpers";
+import { api, atBothSizes, expectNoSeriousA11yViolations, SHOTS, signIn } from "./helpers";
 
 const call = api();
 
@@ -8,6 +9,7 @@ test.use({ viewport: { width: 1600, height: 960 } });
 test("a judge from a judge recipe: saved as kind judge, listed as a judge, test-run with a question, points and an answer", async ({
   page,
 }) => {
+  fs.mkdirSync(SHOTS, { recursive: true });
   await signIn(page);
   await page.goto("/builder");
   await page.getByTestId("create-judge_python").click();
@@ -23,6 +25,8 @@ test("a judge from a judge recipe: saved as kind judge, listed as a judge, test-
   await expect(page.getByTestId("save-state")).toHaveText("v1 · saved");
   const agent = await call.expectStatus<{ kind: string }>(200, "GET", `/api/builder/agents/${agentId}`);
   expect(agent.kind).toBe("judge");
+  await atBothSizes(page, "builder-judge-canvas");
+  await page.setViewportSize({ width: 1600, height: 960 });
 
   // a test run takes the judge's inputs: a question, the expected points (JSON) and an answer
   await page.getByRole("tab", { name: "Test run" }).click();
@@ -34,9 +38,13 @@ test("a judge from a judge recipe: saved as kind judge, listed as a judge, test-
   await page.getByRole("button", { name: "Run test" }).click();
   await expect(page.getByTestId("run-step-end")).toContainText("Succeeded", { timeout: 30_000 });
   await expect(page.getByTestId("test-run-panel")).toContainText('"verdict":"pass"');
+  // the judge canvas with its test run, as people see it at both sizes (axe clean)
+  await atBothSizes(page, "builder-judge-test-run");
+  await page.setViewportSize({ width: 1600, height: 960 });
 
   // the list shows the kind
   await page.goto("/builder");
   await expect(page.getByTestId(`agent-kind-${agentId}`)).toHaveText("judge");
   await expectNoSeriousA11yViolations(page);
+  await atBothSizes(page, "builder-judge-list", { axe: false });
 });

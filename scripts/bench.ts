@@ -100,6 +100,7 @@ const PARTS: Record<string, string> = {
   canvas: "scripts/bench-canvas.ts",
   "eval-ui": "scripts/bench-eval-ui.ts",
   online: "scripts/bench-online.ts",
+  judges: "scripts/bench-judges.ts",
 };
 
 async function main() {

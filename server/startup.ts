@@ -90,7 +90,11 @@ export async function startServer(): Promise<void> {
   if (env().EVAL_WORKER === "on") {
     // the evaluation answering queue (pg-boss) and its worker, in this server process, after migrations
     try {
-      const { startEvalWorker } = await import("./eval/runs/worker");
+      // the judge comparison registers what its judge jobs do when done (server/eval/reports/judge-comparison.ts)
+      const [{ startEvalWorker }] = await Promise.all([
+        import("./eval/runs/worker"),
+        import("./eval/reports/judge-comparison"),
+      ]);
       await startEvalWorker(await getDb(), target);
     } catch (e) {
       console.error(

@@ -8,7 +8,7 @@ import type { EvalCompare, In } from "./types";
  *
  *   online-loop    (default) leads filters: status (new|in_pool|dismissed), signal, score (max feedback score 1..5),
  *                  from/to (days, YYYY-MM-DD)
- *   sets           set=<setId> v=<version> q=<sample search>
+ *   sets           set=<setId> v=<version> q=<sample search> judge=<judge key: the Judge card's calibration of it>
  *   runs           run=<id|R-XXXXX>
  *                  | view=compare a=<run> b=<run> [q=<key or text>] [outcome=<outcome>] [page=<n>] [open=<sample key>]
  *                  | view=compare runs=<run>,<run>[,...up to 8] [changed=1] [failing=1] [q=...] [page=<n>]
@@ -75,6 +75,7 @@ export const EvalUrlSchema = z.object({
   // sets
   set: opt(id),
   v: opt(z.coerce.number().int().min(1).max(2_147_483_647)),
+  judge: opt(z.string().regex(/^(builtin|llm|agent:[A-Za-z0-9_-]{1,64}@[1-9][0-9]{0,8})$/)),
   // runs and annotation
   run: opt(id),
   view: opt(z.enum(["compare", "usage"])),
@@ -115,6 +116,7 @@ const ORDER = [
   "agent",
   "set",
   "v",
+  "judge",
   "run",
   "view",
   "a",
@@ -172,7 +174,7 @@ export function evalHref(state: Partial<EvalUrl>): string {
 /** Which parameters belong to which tab: switching tabs keeps the agent and drops the other tab's state. */
 const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
   "online-loop": ["status", "signal", "score", "from", "to", "q"],
-  sets: ["set", "v", "q"],
+  sets: ["set", "v", "judge", "q"],
   runs: [
     "run",
     "view",

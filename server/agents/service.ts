@@ -321,11 +321,28 @@ async function frozenSetsConflict(db: Db, id: string): Promise<ApiError | null> 
 
 /**
  * Deletes an agent and everything it owns, unless it owns a frozen evaluation set version (release evidence; the
- * database's trigger refuses the cascade). The check names the blocking sets up front; a version frozen between the
+ * database's trigger refuses the cascade) or is the judge of an evaluation set (409 JUDGE_IN_USE naming the sets). The check names the blocking sets up front; a version frozen between the
  * check and the delete reaches the trigger instead, and that refusal is answered the same way (409, never a 500).
  */
+/** 409 JUDGE_IN_USE naming the evaluation sets whose judge is this agent (any version), or null when none is. */
+async function judgeOfSetsConflict(db: Db, id: string): Promise<ApiError | null> {
+  const sets = await db.evalSet.findMany({
+    where: { judge: { path: ["agentId"], equals: id } },
+    select: { id: true, name: true },
+    orderBy: { createdAt: "asc" },
+    take: 20,
+  });
+  if (!sets.length) return null;
+  return new ApiError(
+    409,
+    "JUDGE_IN_USE",
+    `The agent is the judge of ${sets.length === 20 ? "20 or more" : sets.length} evaluation set(s) (${sets.map((s) => `"${s.name}" ${s.id}`).join(", ")}); choose another judge for them first`,
+    sets.map((s) => ({ path: `/sets/${s.id}`, message: s.name, code: "judge_of_set" })),
+  );
+}
+
 export async function deleteAgent(db: Db, id: string) {
-  const conflict = await frozenSetsConflict(db, id);
+  const conflict = (await frozenSetsConflict(db, id)) ?? (await judgeOfSetsConflict(db, id));
   if (conflict) throw conflict;
   try {
     await db.agent.delete({ where: { id } });

@@ -102,6 +102,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description:
       "Switching a set's judge was refused: on the set's human-typed verdicts (at least 20) the candidate's kappa is more than 0.05 below the current judge's, or its fail recall more than 0.05 lower. details[0] has both judges' figures; send force: true with a reason to switch anyway.",
   },
+  JUDGE_COMPARISON_SUPERSEDED: {
+    status: 409,
+    description:
+      "Not an HTTP answer: the error of a judge comparison job (GET /api/eval/jobs/{id}) that a later judge request on its set replaced.",
+  },
   JUDGE_VERSION_NOT_FOUND: {
     status: 404,
     description: "The judge agent, or the version of it the judge names, does not exist.",

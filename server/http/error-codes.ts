@@ -38,6 +38,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
     description:
       "The agent owns evaluation sets with frozen versions (release evidence, immutable); the message names them. Delete those sets first (DELETE /api/eval/sets/{id}, allowed while no run references them).",
   },
+  JUDGE_IN_USE: {
+    status: 409,
+    description:
+      "The judge agent is the judge of evaluation sets (the message and details name them); choose another judge for those sets first (PATCH /api/eval/sets/{id} with judge), then delete it.",
+  },
   AGENT_NOT_PUBLISHED: {
     status: 409,
     description: "Online chat needs a published version: POST /api/builder/agents/{id}/publish.",
@@ -88,6 +93,11 @@ export const ERROR_DETAILS: Record<string, ZodType> = {
     path: z.string().meta({ description: "/sets/{setId}" }),
     message: z.string().meta({ description: "the set's name" }),
     code: z.literal("frozen_set"),
+  }),
+  JUDGE_IN_USE: z.object({
+    path: z.string().meta({ description: "/sets/{setId}" }),
+    message: z.string().meta({ description: "the set's name" }),
+    code: z.literal("judge_of_set"),
   }),
   INPUT_REQUIRED: RunError,
   INPUT_INVALID_TYPE: RunError,

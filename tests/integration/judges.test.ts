@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase, startServer, type StartedServer } from "../../scripts/lib/app-server";
+import { rubricJudgeReply } from "../../server/eval/testing";
+import { startFakeLlmServer, type FakeLlmServer } from "../../server/llm/testing";
 import { api, minimalWorkflow, ok, servers, trpc } from "./client";
 import type { ServerInfo } from "./global-setup";
 
@@ -631,5 +634,245 @@ for (const server of servers()) {
         expect.objectContaining({ before: null, after: { type: "builtin" }, figures: null, forced: false }),
       ]);
     });
+  });
+}
+
+/**
+ * The LLM rubric judge over HTTP (issue 22), on each database: a server of the leg's kind started beside the shared
+ * one (the shared servers have no model), whose model provider is a local OpenAI-compatible server this file starts
+ * (the real `openai` client calls it). It answers the judge_llm_rubric recipe's prompt as `rubricJudgeReply` reads an
+ * answer (a point is covered when the answer has its last word: GOOD passes, MIXED and BAD fail, the Python judge's
+ * table above, kappa 0.6667), and the built-in LLM judge's rubric with every point covered (the refusals still fail
+ * by the guardrails: the built-in judge's table, kappa 0.4167). The walk: a set with the calibration plan's typed
+ * verdicts, a switch to the rubric judge answered 202 with the comparison job that judges the 24 items through the
+ * model and switches; a run judged by it; a switch to the LLM judge refused by its job; forced with a reason; the
+ * rubric judge agent cannot be deleted while the set uses it.
+ */
+for (const server of servers()) {
+  describe(`the LLM rubric judge through a local model server on ${server.name}`, () => {
+    let model: FakeLlmServer;
+    let own: StartedServer;
+    let drop: () => Promise<void> = async () => undefined;
+    const rubricCalls = () =>
+      model.requests.filter((r) =>
+        r.body.messages?.some((m) => m.role === "system" && m.content.startsWith("You judge an AI assistant")),
+      ).length;
+
+    beforeAll(async () => {
+      model = await startFakeLlmServer({
+        usage: () => ({ prompt: 40, completion: 20 }),
+        respond: (r) => {
+          const messages = r.body.messages ?? [];
+          const rubric = rubricJudgeReply(messages);
+          if (rubric) return rubric;
+          if (messages.some((m) => m.role === "system" && m.content.includes("strict evaluator"))) {
+            const user = JSON.parse(messages.at(-1)?.content ?? "{}") as { expected_points?: unknown[] };
+            return JSON.stringify({
+              points: (user.expected_points ?? []).map((_, index) => ({ index, covered: true, evidence: "stated" })),
+              rationale: "every point is covered",
+            });
+          }
+          return "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
+        },
+      });
+      let url = `pglite:memory://judges-${Date.now()}`;
+      if (server.name === "postgresql") ({ url, drop } = await createPostgresDatabase({ migrated: true }));
+      own = await startServer(`judges-llm-${server.name}`, url, {
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: "sk-local-test",
+      });
+    }, 240_000);
+    afterAll(async () => {
+      await own?.stop();
+      await drop();
+      await model?.close();
+    });
+
+    it("a rubric judge from the recipe: a 202 comparison job switches to it, it judges a run, a worse judge's job is refused, a forced switch is kept", async () => {
+      const target: ServerInfo = {
+        name: own.name,
+        url: own.url,
+        adminToken: own.adminToken,
+        adminEmail: own.adminEmail,
+        adminPassword: own.adminPassword,
+      };
+      const agent = await ok(
+        api(target, "POST", "/api/builder/agents", {
+          body: { name: "rubric-judged agent", workflow: minimalWorkflow() },
+        }),
+        201,
+      );
+      const set = await ok(
+        api(target, "POST", "/api/eval/sets", {
+          body: { agentId: agent.agent.id, name: "Rubric set", kind: "golden", gateThreshold: 1 },
+        }),
+        201,
+      );
+      const setId = set.id as string;
+      const patchJudge = (body: Record<string, unknown>) => api(target, "PATCH", `/api/eval/sets/${setId}`, { body });
+      await ok(patchJudge({ judge: { type: "builtin" } }));
+      const samples = CALIBRATION_PLAN.map((p, i) => ({
+        key: `c${String(i + 1).padStart(2, "0")}`,
+        question: `What should I eat for breakfast (${i + 1})?`,
+        expected_points: POINTS,
+        classification: p.scenario,
+      }));
+      await ok(
+        api(target, "POST", `/api/eval/sets/${setId}/versions/1/import`, {
+          body: { format: "json", content: JSON.stringify(samples) },
+        }),
+      );
+      const v = await ok(api(target, "POST", `/api/eval/sets/${setId}/versions/1/freeze`));
+      const run = await ok(
+        api(target, "POST", "/api/eval/runs", { body: { setVersionId: v.id, mode: "pasted" } }),
+        201,
+      );
+      await ok(
+        api(target, "POST", `/api/eval/runs/${run.id}/answers`, {
+          body: { answers: CALIBRATION_PLAN.map((p, i) => ({ key: samples[i]!.key, answer: p.answer })) },
+        }),
+      );
+      const judged = await waitForItems(target, run.id, "the built-in suggestions", (all) =>
+        all.every((i) => i.suggestion),
+      );
+      const byKey = Object.fromEntries(judged.map((i) => [i.key, i]));
+      for (const [i, p] of CALIBRATION_PLAN.entries()) {
+        if (!p.human) continue;
+        await ok(
+          api(target, "PUT", `/api/eval/runs/${run.id}/items/${byKey[samples[i]!.key]!.id}/verdict`, {
+            body:
+              p.human === "fail"
+                ? { verdict: "fail", basis: "not what we expect", attribution: p.attribution }
+                : { verdict: "pass" },
+          }),
+        );
+      }
+
+      // the rubric judge has no suggestions on the 24 typed items: 202 with the comparison job
+      const rubric = await judgeFromRecipe(target, "judge_llm_rubric", "Rubric judge");
+      const rubricSpec = { type: "agent", agentId: rubric.id, version: 1 };
+      const rubricKey = `agent:${rubric.id}@1`;
+      const accepted = await patchJudge({ judge: rubricSpec });
+      expect(accepted.status, accepted.text).toBe(202);
+      expect(accepted.body.job).toMatchObject({
+        kind: "judge_comparison",
+        setId,
+        status: "running",
+        progress: { total: 24 },
+        request: { judge: rubricSpec, force: false, reason: null },
+        result: null,
+      });
+      const jobId = accepted.body.job.id as string;
+      // the job's address: auth, 404, tRPC
+      expect((await api(target, "GET", `/api/eval/jobs/${jobId}`, { token: null })).status).toBe(401);
+      const unknown = await api(target, "GET", "/api/eval/jobs/no-such-job");
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe("NOT_FOUND");
+      expect((await trpc(target).eval.jobs.get.query({ id: jobId })).id).toBe(jobId);
+      const finished = async (id: string) => {
+        const until = Date.now() + 120_000;
+        for (;;) {
+          const job = await ok(api(target, "GET", `/api/eval/jobs/${id}`));
+          if (job.status !== "running") return job;
+          expect(job.progress.done).toBeLessThanOrEqual(24);
+          if (Date.now() > until) throw new Error(`the comparison job did not finish: ${JSON.stringify(job)}`);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      };
+      const switched = await finished(jobId);
+      expect(switched).toMatchObject({
+        status: "succeeded",
+        progress: { done: 24, total: 24 },
+        result: {
+          switched: true,
+          refusal: null,
+          figures: {
+            current: { key: "builtin", n: 24, kappa: 0.4167, failRecall: 0.5 },
+            candidate: { key: rubricKey, n: 24, kappa: 0.6667, failRecall: 0.8333 },
+            enough: true,
+            drops: [],
+          },
+        },
+        error: null,
+      });
+      expect(rubricCalls()).toBe(24);
+      expect((await ok(api(target, "GET", `/api/eval/sets/${setId}`))).judge).toEqual(rubricSpec);
+      // its suggestions are kept beside the run's own, with the model that answered; its calls are judging tokens
+      const after = await items(target, run.id);
+      expect(after.find((i) => i.key === "c13")!.otherSuggestions[rubricKey]).toMatchObject({
+        verdict: "fail",
+        judgedBy: { key: rubricKey, type: "agent" },
+      });
+      expect(after.find((i) => i.key === "c01")!.otherSuggestions[rubricKey]).toMatchObject({ verdict: "pass" });
+      const cal = await calibration(target, setId);
+      expect(cal).toMatchObject({ judge: { key: rubricKey }, currentJudge: rubricKey, n: 24 });
+      expect(cal.kappa.value).toBeCloseTo(0.6666666666666667, 4);
+
+      // a run created now takes the rubric judge: its answers are judged through the model
+      const next = await ok(
+        api(target, "POST", "/api/eval/runs", { body: { setVersionId: v.id, mode: "pasted" } }),
+        201,
+      );
+      expect(next.judge).toMatchObject({ key: rubricKey, label: `Rubric judge ${own.name} v1` });
+      await ok(
+        api(target, "POST", `/api/eval/runs/${next.id}/answers`, {
+          body: {
+            answers: [
+              { key: "c01", answer: GOOD },
+              { key: "c13", answer: MIXED },
+            ],
+          },
+        }),
+      );
+      const ownJudged = await waitForItems(target, next.id, "the rubric judge's suggestions", (all) =>
+        all.filter((i) => i.status === "answered").every((i) => i.suggestion),
+      );
+      const mine = Object.fromEntries(ownJudged.map((i) => [i.key, i]));
+      expect(mine.c01!.suggestion).toMatchObject({ verdict: "pass", judgedBy: { key: rubricKey } });
+      expect(mine.c13!.suggestion).toMatchObject({ verdict: "fail", judgedBy: { key: rubricKey } });
+      expect(mine.c01!.judgeTokens).toBe(60);
+
+      // the LLM judge (every point covered) is worse: its job records the refusal, the judge stays
+      const llm = await patchJudge({ judge: { type: "llm" } });
+      expect(llm.status, llm.text).toBe(202);
+      const refused = await finished(llm.body.job.id);
+      expect(refused).toMatchObject({
+        status: "succeeded",
+        result: {
+          switched: false,
+          figures: {
+            current: { key: rubricKey, kappa: 0.6667 },
+            candidate: { key: "llm", n: 24, kappa: 0.4167, failRecall: 0.5 },
+            drops: ["kappa", "failRecall"],
+          },
+          refusal: { code: "JUDGE_AGREEMENT_DROP" },
+        },
+      });
+      expect(refused.result.refusal.details[0]).toEqual(refused.result.figures);
+      expect((await ok(api(target, "GET", `/api/eval/sets/${setId}`))).judge).toEqual(rubricSpec);
+      // it has suggestions there now: the PATCH decides at once (409), and forced with a reason it switches (200)
+      const again = await patchJudge({ judge: { type: "llm" } });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe("JUDGE_AGREEMENT_DROP");
+      const forced = await ok(patchJudge({ judge: { type: "llm" }, force: true, reason: "one judge for every set" }));
+      expect(forced.judge).toEqual({ type: "llm" });
+      const history = (await ok(api(target, "GET", `/api/eval/sets/${setId}`))).judgeHistory;
+      expect(history[0]).toMatchObject({
+        before: rubricSpec,
+        after: { type: "llm" },
+        forced: true,
+        reason: "one judge for every set",
+      });
+      expect(history[1]).toMatchObject({ before: { type: "builtin" }, after: rubricSpec, forced: false });
+
+      // back to the rubric judge (at once: it has suggestions); then it cannot be deleted while the set uses it
+      await ok(patchJudge({ judge: rubricSpec }));
+      const del = await api(target, "DELETE", `/api/builder/agents/${rubric.id}`);
+      expect(del.status).toBe(409);
+      expect(del.body.error).toMatchObject({
+        code: "JUDGE_IN_USE",
+        details: [{ path: `/sets/${setId}`, message: "Rubric set", code: "judge_of_set" }],
+      });
+    }, 240_000);
   });
 }

@@ -9,6 +9,7 @@ import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { CountBars, PassRateBars } from "../charts";
 import { costNote, costText, count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
+import { EvalLink } from "../context";
 import { GateBanner } from "./gate-banner";
 import { ConsistencyCard } from "./consistency-card";
 
@@ -176,6 +177,16 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
           )}
         </Card>
         <Card title="Judge vs people" description={a.basis}>
+          <p className="mb-3 text-sm text-slate-700">
+            Judge: <strong className="font-semibold text-slate-900">{a.judge.label}</strong>
+            {a.judge.model ? ` (model ${a.judge.model})` : ""} ·{" "}
+            <EvalLink
+              to={{ tab: "sets", set: r.set.id, judge: a.judge.key }}
+              className="font-medium text-brand-700 hover:underline"
+            >
+              its calibration on this set
+            </EvalLink>
+          </p>
           <AgreementMatrix matrix={a.matrix} />
           <p className="mt-2 text-xs text-slate-500">
             {a.pairs} pairs · expected by chance {pct(a.expectedAgreement)} · Cohen&apos;s κ{" "}

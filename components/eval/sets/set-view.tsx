@@ -19,6 +19,7 @@ import { useVersionActions } from "./use-version-actions";
 import { useSetsChanged } from "./use-sets-changed";
 import { useMutationToast } from "../hooks/use-mutation-toast";
 import { SetTrend } from "./set-trend";
+import { JudgeCard } from "./judge-card";
 
 /** One set: what it is, its gate, its versions (open, copy into a new draft, freeze, delete a draft). */
 export function SetView({ setId }: { setId: string }) {
@@ -167,6 +168,7 @@ export function SetView({ setId }: { setId: string }) {
           </tbody>
         </Table>
       </Card>
+      <JudgeCard set={s} />
       {hasRuns && <SetTrend setId={s.id} />}
       <SetDialog open={editing} onClose={() => setEditing(false)} agentId={s.agentId} set={s} />
     </div>

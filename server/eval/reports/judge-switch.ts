@@ -1,26 +1,29 @@
 /**
- * Switching a set's judge (`PATCH /api/eval/sets/{id}` with `judge`) compares the candidate with the current judge on
- * the set's human-typed items first (`calibration.ts`): when both have at least `MIN_CALIBRATION_ITEMS` items there and
- * the candidate's kappa is more than `MAX_JUDGE_DROP` below the current judge's, or its fail recall more than
- * `MAX_JUDGE_DROP` lower, the switch is refused (409 JUDGE_AGREEMENT_DROP with both judges' figures) unless the request
- * says `force: true` with a `reason`. A candidate without suggestions there is not compared (the comparison job that
- * would fill them is not built: re-judge a run with it first, `POST /api/eval/runs/{id}/suggest`). Every change of the
- * set's judge is recorded (`EvalSetJudgeChange`: before, after, the figures, forced, the reason, who).
+ * Switching a set's judge compares the candidate with the current judge on the set's human-typed items first
+ * (`calibration.ts`): when both have at least `MIN_CALIBRATION_ITEMS` items there and the candidate's kappa is more than
+ * `MAX_JUDGE_DROP` below the current judge's, or its fail recall more than `MAX_JUDGE_DROP` lower, the switch is
+ * refused (409 JUDGE_AGREEMENT_DROP with both judges' figures) unless it says `force: true` with a `reason`. Every
+ * change of the set's judge is recorded (`EvalSetJudgeChange`: before, after, the figures, forced, the reason, who).
+ *
+ * `decideJudgeSwitch` is the one decision, used by the PATCH when the candidate already has suggestions there
+ * (`set-judge.ts`) and by the comparison job once the candidate has judged them (`judge-comparison.ts`).
  */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
-import { type Principal, actorRef } from "../../auth/service";
 import { evalError, jsonOrDbNull } from "../errors";
-import { type JudgeSwitchFigures, UpdateSetInput } from "../sets/schemas";
-import { updateSet } from "../sets/sets";
-import { checkJudge, defaultJudge, judgeKey, storedJudgeSpec } from "../suggestions/judge-agent";
-import { type Figures, MIN_CALIBRATION_ITEMS, figuresOf, pairsFor } from "./calibration";
+import type { JudgeSwitchFigures, UpdateSetInput } from "../sets/schemas";
+import { storeSet } from "../sets/sets";
+import { defaultJudge, judgeKey, storedJudgeSpec } from "../suggestions/judge-agent";
+import type { JudgeSpecT } from "../suggestions/schemas";
+import { type CalibrationItem, type Figures, MIN_CALIBRATION_ITEMS, figuresOf, pairsFor } from "./calibration";
 import { calibrationItems } from "./set-calibration";
 
 export const MAX_JUDGE_DROP = 0.05;
 
 type SwitchFigures = z.output<typeof JudgeSwitchFigures>;
+type Tx = Db | Prisma.TransactionClient;
 
 const side = (key: string, f: Figures) => ({
   key,
@@ -42,57 +45,64 @@ export function judgeSwitchFigures(currentKey: string, current: Figures, candida
   return { current: side(currentKey, current), candidate: side(candidateKey, candidate), enough, drops };
 }
 
-export async function updateSetJudged(
-  db: Db,
-  id: string,
-  input: z.input<typeof UpdateSetInput>,
-  principal?: Principal,
+/** The 409 a refused switch answers (the comparison job records the same in its result). */
+export function agreementDrop(figures: SwitchFigures) {
+  return evalError(
+    "JUDGE_AGREEMENT_DROP",
+    `${figures.candidate.key} agrees less with people than ${figures.current.key} on this set's human-typed verdicts (${figures.drops
+      .map((d) => `${d} ${figures.candidate[d]} vs ${figures.current[d]}`)
+      .join(", ")}); send force: true with a reason to switch anyway`,
+    [figures],
+  );
+}
+
+/** What a switch asks: the candidate (null: the server's default), whether to force it and why. */
+export type SwitchRequest = { judge: JudgeSpecT | null; force: boolean; reason: string | null };
+type SetFields = Omit<z.output<typeof UpdateSetInput>, "judge" | "force" | "reason">;
+
+/**
+ * Decides a switch whose candidate was already checked (checkJudge): compares it with the set's current judge on the
+ * human-typed items (`items` when the caller has read them), refuses a drop unless forced (throws the 409), else
+ * stores the judge (with the request's other fields) and records the change. Returns the stored set and the figures.
+ */
+export async function decideJudgeSwitch(
+  db: Tx,
+  setId: string,
+  req: SwitchRequest,
+  opts: { byId: string | null; fields?: SetFields; items?: CalibrationItem[] } = { byId: null },
 ) {
-  const body = UpdateSetInput.parse(input);
-  if (body.judge === undefined) return updateSet(db, id, body);
-  if (body.force && !body.reason)
-    throw errors.badRequest(
-      "REQUEST_INVALID",
-      "force: true needs a reason (it is recorded in the set's judge history)",
-    );
-  const set = await db.evalSet.findUnique({ where: { id }, select: { judge: true } });
-  if (!set) throw errors.notFound(`Evaluation set ${id}`);
-  if (body.judge) await checkJudge(db, body.judge);
+  const set = await db.evalSet.findUnique({ where: { id: setId }, select: { judge: true } });
+  if (!set) throw errors.notFound(`Evaluation set ${setId}`);
   const before = storedJudgeSpec(set.judge);
-  const after = body.judge;
-  if (JSON.stringify(before) === JSON.stringify(after)) return updateSet(db, id, body);
+  const after = req.judge;
+  const fields = opts.fields ?? {};
+  if (JSON.stringify(before) === JSON.stringify(after))
+    return { set: await storeSet(db, setId, { ...fields, judge: after }), figures: null };
 
   const currentKey = judgeKey(before ?? defaultJudge());
   const candidateKey = judgeKey(after ?? defaultJudge());
   let figures: SwitchFigures | null = null;
   if (currentKey !== candidateKey) {
-    const { items } = await calibrationItems(db, id);
+    const items = opts.items ?? (await calibrationItems(db, setId)).items;
     figures = judgeSwitchFigures(
       currentKey,
       figuresOf(pairsFor(items, currentKey)),
       candidateKey,
       figuresOf(pairsFor(items, candidateKey)),
     );
-    if (figures?.drops.length && !body.force)
-      throw evalError(
-        "JUDGE_AGREEMENT_DROP",
-        `${candidateKey} agrees less with people than ${currentKey} on this set's human-typed verdicts (${figures.drops
-          .map((d) => `${d} ${figures!.candidate[d]} vs ${figures!.current[d]}`)
-          .join(", ")}); send force: true with a reason to switch anyway`,
-        [figures],
-      );
+    if (figures?.drops.length && !req.force) throw agreementDrop(figures);
   }
-  const out = await updateSet(db, id, body);
+  const out = await storeSet(db, setId, { ...fields, judge: after });
   await db.evalSetJudgeChange.create({
     data: {
-      setId: id,
+      setId,
       before: jsonOrDbNull(before),
       after: jsonOrDbNull(after),
       figures: jsonOrDbNull(figures),
-      forced: Boolean(body.force && figures?.drops.length),
-      reason: body.reason ?? null,
-      byId: actorRef(principal),
+      forced: Boolean(req.force && figures?.drops.length),
+      reason: req.reason,
+      byId: opts.byId,
     },
   });
-  return out;
+  return { set: out, figures };
 }

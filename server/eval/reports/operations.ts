@@ -3,9 +3,9 @@
  * (server/http/endpoints/eval) and tRPC (`eval.runs.report`, `eval.runs.gate`, `eval.runs.compare`, `eval.sets.trend`, `eval.usage`).
  */
 import { defineOperation } from "../../auth/operation";
-import { compare, modelPrices, runGate, runReport, setCalibration, setModelPrices, setTrend, usage } from "..";
+import { compare, getJob, modelPrices, runGate, runReport, setCalibration, setModelPrices, setTrend, usage } from "..";
 import { RunParams } from "../runs/schemas";
-import { SetParams } from "../sets/schemas";
+import { EvalJobOut, JobParams, SetParams } from "../sets/schemas";
 import {
   CalibrationOut,
   CalibrationQuery,
@@ -105,4 +105,18 @@ export const adminPutModelPrices = defineOperation({
   body: ModelPricesIn,
   output: ModelPricesOut,
   run: ({ db, body }) => setModelPrices(db, body),
+});
+
+export const evalGetJob = defineOperation({
+  id: "evalGetJob",
+  trpc: "eval.jobs.get",
+  kind: "query",
+  permission: "eval.read",
+  description: [
+    "A background job of the evaluation center and its progress. kind judge_comparison: a set's judge switch (PATCH /api/eval/sets/{id} with judge answered 202) whose candidate had no suggestions on the set's human-typed items: the candidate judges them (progress: done of total), then the switch is decided as the PATCH decides it, with the request's force and reason.",
+    "status running, then succeeded (result.switched true: the set's judge is the candidate; false: refused, result.refusal is the 409 JUDGE_AGREEMENT_DROP with both judges' figures) or failed (error: the candidate could not be checked any more, or a later judge request superseded it: JUDGE_COMPARISON_SUPERSEDED).",
+  ].join(" "),
+  params: JobParams,
+  output: EvalJobOut,
+  run: ({ db, params }) => getJob(db, params.id),
 });

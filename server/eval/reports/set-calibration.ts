@@ -5,6 +5,7 @@
  * verdicts and judges, so the suggestions' coverage never leaves the database.
  */
 import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
 import { BUILTIN_JUDGE, llmJudgeRef } from "../suggestions/judge";
 import { defaultJudge, describeJudge, judgeKey, storedJudgeSpec } from "../suggestions/judge-agent";
@@ -45,7 +46,7 @@ function keyOf(judgedBy: { key?: unknown } | null | undefined, judge: string | n
 const verdict3 = (v: unknown): Verdict3 | null => (v === "pass" || v === "fail" || v === "unknown" ? v : null);
 
 /** The set's human-typed items with every judge's suggestion, and the judges' refs as their suggestions recorded them. */
-export async function calibrationItems(db: Db, setId: string) {
+export async function calibrationItems(db: Db | Prisma.TransactionClient, setId: string) {
   const rows = await db.$queryRaw<Row[]>`
     SELECT i."id" AS "itemId", i."runId", s."key", s."classification" AS "scenario", i."attribution",
       i."verdict"::text AS "verdict",

@@ -22,7 +22,26 @@ export type EvalJob = {
   itemId: string;
   /** judge jobs of a re-judging with another judge than the run's (its suggestion goes to otherSuggestions) */
   judge?: JudgeSpecT;
+  /** judge jobs of a judge comparison (EvalJob id): each one judged (or given up) counts in its progress */
+  compare?: string;
 };
+
+/**
+ * What a judge comparison does when one of its judge jobs is done (its progress, then the switch decision when it was
+ * the last): server/eval/reports/judge-comparison.ts, a floor above this one, hands it here when it loads (server
+ * start-up loads it before the worker starts). On globalThis, like the queue, so every bundle of the server sees it.
+ */
+export type ComparisonStep = (db: Db, comparisonId: string, itemId: string) => Promise<void>;
+const stepGlobals = globalThis as typeof globalThis & { __flowbenchComparisonStep?: ComparisonStep };
+export function registerComparisonStep(step: ComparisonStep): void {
+  stepGlobals.__flowbenchComparisonStep = step;
+}
+export async function comparisonStep(db: Db, comparisonId: string, itemId: string): Promise<void> {
+  const step = stepGlobals.__flowbenchComparisonStep;
+  // not loaded yet: the job fails and pg-boss retries it shortly (its item is judged again; counted once)
+  if (!step) throw new Error("the judge comparison is not loaded in this process yet");
+  await step(db, comparisonId, itemId);
+}
 export const queueNameOf = (kind: EvalJob["kind"]) => (kind === "shadow" ? SHADOW_QUEUE : EVAL_QUEUE);
 export type RunQueue = {
   enqueue(items: EvalJob[]): Promise<void>;

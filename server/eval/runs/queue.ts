@@ -20,6 +20,7 @@ import {
   SHADOW_QUEUE,
   answerJobId,
   bossConnection,
+  comparisonStep,
   installQueues,
   queueNameOf,
 } from "./queue-jobs";
@@ -366,6 +367,8 @@ export class EvalQueue implements RunQueue {
 
   private async giveUp(job: EvalJob, message: string) {
     if (job.kind === "answer") await giveUpItem(this.db, job, message);
+    // a comparison's item that could not be judged still counts, so the comparison decides on what it has
+    if (job.kind === "judge" && job.compare) await comparisonStep(this.db, job.compare, job.itemId);
   }
 
   private async ensureRunCtx(runId: string): Promise<RunContext> {
@@ -385,8 +388,16 @@ export class EvalQueue implements RunQueue {
     });
   }
 
-  /** A judge job: the run's judge (cached with the run), or the job's own judge of a re-judging (otherSuggestions). */
+  /**
+   * A judge job: the run's judge (cached with the run), or the job's own judge of a re-judging (otherSuggestions); a
+   * judge comparison's job then counts in the comparison's progress (comparisonStep).
+   */
   private async processJudge(job: EvalJob, signal: AbortSignal): Promise<void> {
+    await this.judgeItem(job, signal);
+    if (job.compare && !this.crashed) await comparisonStep(this.db, job.compare, job.itemId);
+  }
+
+  private async judgeItem(job: EvalJob, signal: AbortSignal): Promise<void> {
     const run = await this.db.evalRun.findUnique({
       where: { id: job.runId },
       select: { tier: true, setVersion: { select: { assertions: true } } },

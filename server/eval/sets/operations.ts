@@ -35,6 +35,7 @@ import {
   EvalSampleOut,
   EvalSetDetailOut,
   EvalSetOut,
+  EvalSetUpdateOut,
   EvalVersionOut,
   ExportQuery,
   ImportInput,
@@ -93,11 +94,12 @@ export const evalUpdateSet = defineOperation({
     'The judge likewise: `judge` is {"type":"builtin"} (the built-in point-coverage judge), {"type":"llm"} (the LLM judge with its fixed rubric, on the runtime\'s model provider) or {"type":"agent","agentId","version"}: an agent of kind judge at a pinned version ("latest" or no version: 400 REQUEST_INVALID).',
     "An agent that is not a judge is 400 JUDGE_NOT_A_JUDGE; an unknown agent or version 404 JUDGE_VERSION_NOT_FOUND; a judge whose workflow fails validation (with the judge contract) 400 WORKFLOW_INVALID with the findings.",
     "null goes back to the server's default judge. A run takes the set's judge when it is created and keeps it; every suggestion records its judge.",
-    "A switch is compared first on the set's human-typed verdicts (see calibration): when the candidate has suggestions there, both judges have at least 20 items, and the candidate's kappa is more than 0.05 below the current judge's or its fail recall more than 0.05 lower, 409 JUDGE_AGREEMENT_DROP with both judges' figures in details[0], unless `force: true` with a `reason` (force without a reason: 400 REQUEST_INVALID). A candidate without suggestions there is not compared: re-judge a run with it first (POST /api/eval/runs/{id}/suggest). Every change of the judge is recorded in the set's `judgeHistory` (before, after, the figures, forced, the reason, who).",
+    "A switch is compared first on the set's human-typed verdicts (see calibration): when both judges have at least 20 items there and the candidate's kappa is more than 0.05 below the current judge's or its fail recall more than 0.05 lower, 409 JUDGE_AGREEMENT_DROP with both judges' figures in details[0], unless `force: true` with a `reason` (force without a reason: 400 REQUEST_INVALID). Every change of the judge is recorded in the set's `judgeHistory` (before, after, the figures, forced, the reason, who).",
+    "When the candidate has no suggestions on those items yet: the built-in judge judges them at once and the switch is decided in this request; an LLM or agent judge answers 202 `{ job }`, the comparison job (GET /api/eval/jobs/{id}: progress, then the decision, with this request's force and reason; the other fields of the request are written at once). Sending the same candidate again while its job runs answers that job; another judge request decided on the set ends it (superseded). Re-judging a run with the candidate first (POST /api/eval/runs/{id}/suggest) lets the PATCH decide at once.",
   ].join(" "),
   params: SetParams,
   body: UpdateSetInput,
-  output: EvalSetOut,
+  output: EvalSetUpdateOut,
   run: ({ db, params, body, principal }) => updateSetJudged(db, params.id, body, principal),
 });
 

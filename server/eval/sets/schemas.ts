@@ -275,6 +275,63 @@ export const JudgeSwitchFigures = z
   })
   .meta({ id: "EvalJudgeSwitchFigures" });
 
+/** A background job of the evaluation center (`GET /api/eval/jobs/{id}`; server/eval/reports/judge-comparison.ts). */
+export const JobParams = IdParam;
+
+export const JOB_STATUSES = ["running", "succeeded", "failed"] as const;
+
+export const EvalJobOut = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["judge_comparison"]).meta({
+      description:
+        "judge_comparison: a set's judge switch whose candidate had no suggestions on the set's human-typed items; the candidate judges them, then the switch is decided",
+    }),
+    setId: z.string(),
+    status: z.enum(JOB_STATUSES).meta({
+      description:
+        "running: the candidate is judging; succeeded: decided (see result: switched, or refused); failed: could not decide (see error)",
+    }),
+    progress: z
+      .object({ done: z.number().int(), total: z.number().int() })
+      .meta({ description: "Items judged by the candidate so far, of the human-typed items to judge" }),
+    request: z.object({
+      judge: JudgeSpec.nullable().meta({ description: "The candidate judge (null: the server's default)" }),
+      force: z.boolean(),
+      reason: z.string().nullable(),
+    }),
+    result: z
+      .object({
+        switched: z.boolean().meta({ description: "The set's judge is now the candidate" }),
+        figures: JudgeSwitchFigures.nullable().meta({
+          description: "Both judges' calibration on the human-typed items (null: the candidate still had none there)",
+        }),
+        refusal: z
+          .object({
+            code: z.literal("JUDGE_AGREEMENT_DROP"),
+            message: z.string(),
+            details: z.array(JudgeSwitchFigures),
+          })
+          .nullable()
+          .meta({ description: "Why the switch was refused: the 409 the PATCH would have answered" }),
+      })
+      .nullable()
+      .meta({ description: "Set when the job succeeded" }),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: "Set when the job failed (e.g. the candidate judge agent was deleted meanwhile)" }),
+    createdAt: date,
+    finishedAt: dateOrNull,
+  })
+  .meta({ id: "EvalJob" });
+
+/** PATCH /api/eval/sets/{id} answered 202: the comparison job that decides the switch. */
+export const EvalJobAcceptedOut = z.object({ job: EvalJobOut }).meta({ id: "EvalJobAccepted" });
+
+/** PATCH /api/eval/sets/{id}: the set (200), or the comparison job deciding its judge switch (202). */
+export const EvalSetUpdateOut = z.union([EvalSetOut, EvalJobAcceptedOut]);
+
 export const EvalSetDetailOut = EvalSetOut.extend({
   versions: z.array(EvalVersionOut),
   judgeHistory: z

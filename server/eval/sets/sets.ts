@@ -171,6 +171,16 @@ export async function updateSet(db: Db, id: string, input: z.input<typeof Update
       throw errors.notFound(`Evaluation set ${id}`);
     await checkJudge(db, judge);
   }
+  return storeSet(db, id, { ...data, ...(judge !== undefined ? { judge } : {}) });
+}
+
+/** Writes a set's fields as given, already parsed and checked (the judge switch checks its judge once, then stores). */
+export async function storeSet(
+  db: Db | Tx,
+  id: string,
+  fields: Omit<z.output<typeof UpdateSetInput>, "force" | "reason">,
+) {
+  const { judge, ...data } = fields;
   try {
     return setOut(
       await db.evalSet.update({

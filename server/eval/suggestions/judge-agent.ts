@@ -107,7 +107,7 @@ export async function resolveJudge(db: Db, spec: JudgeSpecT): Promise<ResolvedJu
 }
 
 /** Checks a judge a set is to use: see the module comment. */
-export async function checkJudge(db: Db, spec: JudgeSpecT): Promise<void> {
+export async function checkJudge(db: Db | Prisma.TransactionClient, spec: JudgeSpecT): Promise<void> {
   if (spec.type !== "agent") return;
   const agent = await db.agent.findUnique({ where: { id: spec.agentId }, select: { name: true, kind: true } });
   if (!agent) throw evalError("JUDGE_VERSION_NOT_FOUND", `Agent ${spec.agentId} does not exist`);

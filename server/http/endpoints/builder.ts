@@ -102,7 +102,8 @@ export const builderDeleteAgent = rest(op.builderDeleteAgent, {
     204: { description: "Deleted" },
     404: { description: "Not found", schema: ErrorOut },
     409: {
-      description: "AGENT_HAS_FROZEN_SETS: the agent owns evaluation sets with frozen versions; delete them first",
+      description:
+        "AGENT_HAS_FROZEN_SETS: the agent owns evaluation sets with frozen versions; delete them first. JUDGE_IN_USE: the agent is the judge of evaluation sets (named in details); choose another judge for them first",
       schema: ErrorOut,
     },
   },

@@ -62,3 +62,11 @@ export const evalSetCalibration = rest(op.evalSetCalibration, {
     ...notFound,
   },
 });
+
+export const evalGetJob = rest(op.evalGetJob, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/jobs/{id}",
+  summary: "A background job (a judge comparison) and its progress",
+  responses: { 200: "The job", ...notFound },
+});

@@ -1,6 +1,7 @@
 import { rest } from "../../rest";
 import { ErrorOut } from "../../../core/errors";
 import * as op from "../../../eval/operations";
+import { EvalJobAcceptedOut, EvalSetOut } from "../../../eval";
 import { base, noContent, notFound, conflict, invalid } from "./shared";
 
 /** Evaluation sets over REST (/api/eval/*); handlers only call server/eval. */
@@ -34,8 +35,14 @@ export const evalUpdateSet = rest(op.evalUpdateSet, {
   method: "PATCH",
   path: "/api/eval/sets/{id}",
   summary: "Rename a set, change its gate threshold or choose its judge",
+  status: (answer) => ("job" in answer ? 202 : 200),
   responses: {
-    200: "The set",
+    200: { description: "The set", schema: EvalSetOut },
+    202: {
+      description:
+        "The judge switch waits for the comparison job (the candidate had no suggestions on the set's human-typed items): GET /api/eval/jobs/{id}",
+      schema: EvalJobAcceptedOut,
+    },
     ...invalid(
       "REQUEST_INVALID (e.g. an agent judge without a pinned version), JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID (the judge's workflow fails validation; findings in details)",
     ),
