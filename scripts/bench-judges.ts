@@ -14,6 +14,7 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { recordRow } from "./lib/bench-rows";
 
 process.env.EVAL_JUDGE = "builtin";
 
@@ -170,6 +171,16 @@ async function main() {
   if (want("rejudge")) {
     const r = await benchRejudge({ rounds: Number(flag("rounds") ?? 2) });
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    recordRow({
+      part: "judges",
+      name: `re-judging ${r.items} items @ ${r.concurrency}, model ${r.delayMs} ms, judge_llm_rubric agent`,
+      value: r.agentMs / 1000,
+      unit: "s",
+      better: "lower",
+      reference: { name: "the built-in LLM judge on the same run and model, alternating", value: r.llmMs / 1000 },
+      ratio: r.ratio,
+      target: "<= 1.15x the LLM judge",
+    });
     rows.push(
       {
         name: `re-judging ${r.items} items, LLM judge, model ${r.delayMs} ms, @ ${r.concurrency} (PGlite)`,
@@ -190,6 +201,14 @@ async function main() {
   }
   if (want("calibration")) {
     const c = await benchCalibration();
+    recordRow({
+      part: "judges",
+      name: `calibration, ${c.items} human-typed items, in process, median`,
+      value: c.medianMs,
+      unit: "ms",
+      better: "lower",
+      target: "<= 300 ms",
+    });
     rows.push({
       name: `calibration, ${c.items} human-typed items, 2 judges, in process (PGlite)`,
       value: `${c.medianMs} ms`,

@@ -72,7 +72,7 @@ describe("agents and versions (embedded database)", () => {
       code: "AGENT_HAS_FROZEN_SETS",
       details: [{ path: `/sets/${raced.id}` }],
     });
-    expect(checks).toBe(2);
+    expect(checks).toBe(3); // the frozen sets, the sets it judges (JUDGE_IN_USE), the frozen sets after the trigger
     expect(await db.agent.findUnique({ where: { id: racing.id } })).not.toBeNull();
 
     // without frozen sets the agent goes, with its drafts
