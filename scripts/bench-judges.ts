@@ -53,6 +53,7 @@ export async function benchRejudge(opts: { items?: number; concurrency?: number;
       });
     },
   });
+  // biome-ignore lint/correctness/useHookAtTopLevel: not a React hook (it points the process's model provider at a URL)
   const restore = useModelServer(model.url);
   const { db, target, close } = await createEvalTestDb();
   const { EvalQueue, registerEvalQueue, createRun, submitPastedAnswers, resuggestRun, updateSetJudged } = await import(

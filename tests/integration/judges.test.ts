@@ -749,7 +749,18 @@ for (const server of servers()) {
       }
 
       // the rubric judge has no suggestions on the 24 typed items: 202 with the comparison job
-      const rubric = await judgeFromRecipe(target, "judge_llm_rubric", "Rubric judge");
+      // the recipe as it is, but for its code node's time limit: 30 s (the contract's most) instead of 5, so a sandbox
+      // slowed by a loaded machine does not turn a judging into unknown (it once did on the PostgreSQL leg at load 37)
+      const { workflow } = await recipe(target, "judge_llm_rubric");
+      workflow.nodes.find((n: { id: string }) => n.id === "parse").config.timeout = 30_000;
+      const rubric = (
+        await ok(
+          api(target, "POST", "/api/builder/agents", {
+            body: { name: `Rubric judge ${own.name}`, kind: "judge", workflow },
+          }),
+          201,
+        )
+      ).agent as { id: string };
       const rubricSpec = { type: "agent", agentId: rubric.id, version: 1 };
       const rubricKey = `agent:${rubric.id}@1`;
       const accepted = await patchJudge({ judge: rubricSpec });
