@@ -109,8 +109,10 @@ type Call = (method: string, p: string, body?: unknown) => Promise<any>; // esli
  * worker in the process): blocks of 50 chats alternate off / on, and after an on block the background work is waited
  * for (`done(total on)`), so off blocks carry none. Prints p50 on / p50 off.
  */
+const WHAT = { shadow: "the intent shadow", judging: "online judging at rate 1.0" } as const;
+
 async function offOnLatency(
-  what: string,
+  what: keyof typeof WHAT,
   label: string,
   databaseUrl: string,
   perSide: number,
@@ -173,11 +175,11 @@ async function offOnLatency(
     const p50on = pct(on, 50);
     recordRow({
       part: "online",
-      name: `chat p50 with the intent shadow on, ${label}`,
+      name: `chat p50 with ${WHAT[what]} on, ${label}`,
       value: p50on,
       unit: "ms",
       better: "lower",
-      reference: { name: "chat p50 with the shadow off, same run", value: p50off },
+      reference: { name: `chat p50 with ${what === "shadow" ? "the shadow" : "judging"} off, same run`, value: p50off },
       ratio: p50on / p50off,
       target: "<= 1.05x off",
     });
@@ -241,7 +243,7 @@ const judgingSetup = async (call: Call) => {
   };
 };
 
-async function onBothDatabases(what: string, setup: Parameters<typeof offOnLatency>[4]) {
+async function onBothDatabases(what: keyof typeof WHAT, setup: Parameters<typeof offOnLatency>[4]) {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
   const perSide = Number(process.env.BENCH_SHADOW_CHATS ?? 300);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowbench-bench-${what}-`));
