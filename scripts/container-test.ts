@@ -210,7 +210,7 @@ async function teardown(): Promise<void> {
   // by the project's label, not `podman-compose down`: it works whatever state compose's interpolation is in
   const label = `label=io.podman.compose.project=${PROJECT}`;
   const ids = (await podman(["ps", "-aq", "--filter", label])).out.split("\n").filter(Boolean);
-  if (ids.length) await podman(["rm", "-f", "-t", "5", ...ids]);
+  if (ids.length) await podman(["rm", "-f", "-v", "-t", "5", ...ids]); // -v: the anonymous volumes of the images' VOLUMEs too
   await podman(["network", "rm", "-f", `${PROJECT}_default`]);
   const volumes = (await podman(["volume", "ls", "-q", "--filter", label])).out.split("\n").filter(Boolean);
   if (volumes.length) await podman(["volume", "rm", "-f", ...volumes]);
