@@ -195,7 +195,8 @@ export function auditOf(input: GateInput): GateAudit | null {
   const a = input.audit;
   if (!a || (a.draws === 0 && a.rate > 0)) return null;
   const typed = (x: GateQuestion) => x.verdict !== null && x.source !== "adopted";
-  const drawn = input.questions.filter((x) => x.audit);
+  // a run's rate is fixed when it is created, so at rate 0 nothing is drawn; marks there would not be this audit's
+  const drawn = a.rate > 0 ? input.questions.filter((x) => x.audit) : [];
   const checked = drawn.filter(typed);
   const overturned = checked.filter((x) => x.verdict === "fail").length;
   const counts = { rate: a.rate, sampled: drawn.length, checked: checked.length, overturned };
@@ -291,7 +292,7 @@ export function evaluateGate(input: GateInput): GateResult {
     missing.push(`${plural(input.threshold - pass, "more pass", "more passes")}`);
   }
   const audit = auditOf(input);
-  const auditLeft = q.filter((x) => x.audit && !typedOf(x)).map((x) => x.key);
+  const auditLeft = audit && audit.rate > 0 ? q.filter((x) => x.audit && !typedOf(x)).map((x) => x.key) : [];
   if (audit && auditLeft.length) {
     open.push({
       code: "GATE_AUDIT_PENDING",
