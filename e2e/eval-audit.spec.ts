@@ -91,7 +91,7 @@ test("adopt, the audit items on the spot-check list, one overturned: the report 
   for (const id of sample) await expect(queue.locator(`[data-item="${id}"]`)).toContainText("audit");
   await expect(page.getByText(/spot-checks? left/)).toContainText("4 spot-checks left");
 
-  // open the first audit item: its badge and note; a person overturns it (F, the basis, Ctrl+Enter)
+  // open the first audit item: its badge and note; a person overturns it (F, the basis, the attribution, Ctrl+Enter)
   await queue.locator(`[data-item="${sample[0]}"] a`).click();
   await expect(page.getByText("audit item", { exact: true })).toBeVisible();
   await expect(page.getByRole("note").filter({ hasText: "drawn at random for a person to check" })).toBeVisible();
@@ -101,7 +101,9 @@ test("adopt, the audit items on the spot-check list, one overturned: the report 
   const fail = page.getByRole("dialog", { name: "Fail: what is wrong?" });
   await expect(fail.getByRole("textbox", { name: "Basis" })).toBeFocused();
   await page.keyboard.type("The price is made up: the menu says 15 yuan");
-  await page.keyboard.press("Control+Enter");
+  // an adopted pass has no attribution to keep: a person names where it broke
+  await fail.getByRole("radio", { name: /generation/ }).check();
+  await fail.getByRole("textbox", { name: "Basis" }).press("Control+Enter");
   await expect(fail).toBeHidden();
   // the other two are confirmed, the machine's fail typed as a person's
   for (const id of sample.slice(1)) {

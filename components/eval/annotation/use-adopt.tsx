@@ -78,8 +78,8 @@ export function useAdopt(
             </>
           ) : null}
           Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns, flagged
-          items, and the audit: a random share of the adopted passes (the set&apos;s audit rate, at least 3) for a person
-          to check.
+          items, and the audit: a random share of the adopted passes (the set&apos;s audit rate, at least 3) for a
+          person to check.
         </>
       ),
       confirmLabel: `Adopt ${n}`,
