@@ -13,6 +13,7 @@
  *   online    leads over 100,000 online traces (both databases); chat latency with the intent shadow off and on,
  *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
  * Flags (`--name=value`) are passed to every part (see each part's header). Needs a production build (`npm run build`).
+ *   --cpu-prof-dir=DIR validate: the REST server's V8 CPU profile is written to DIR (eval: the report's, see there)
  *   --json FILE        also write every row (value, unit, reference, ratio, target) as JSON (scripts/lib/bench-rows.ts)
  *   --compare OLD.json after the run, print the rows more than 20 % worse than in OLD.json (by ratio where both have
  *                      one); `--compare OLD.json NEW.json` with no part compares two files without measuring
@@ -38,10 +39,18 @@ type Throughput = { name: string; requests: number; concurrency: number; rps: nu
  * Each is measured in rounds that alternate, so the machine's load falls on all three alike; the ratios to the 404
  * are the figures to compare between runs.
  */
-async function restThroughput(total = 2000, concurrency = 16, rounds = 4): Promise<Throughput[]> {
+async function restThroughput(total = 2000, concurrency = 16, rounds = 4, cpuProfDir?: string): Promise<Throughput[]> {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-"));
-  const server = await startServer("bench", `pglite:${dir}`);
+  // --cpu-prof-dir: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools)
+  const server = await startServer(
+    "bench",
+    `pglite:${dir}`,
+    {},
+    {
+      nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
+    },
+  );
   try {
     const body = JSON.stringify({ workflow: generateWorkflow(50) });
     const auth = { authorization: `Bearer ${server.adminToken}` };
@@ -123,6 +132,14 @@ function parseArgs(argv: string[]) {
   if (json === undefined && argv.some((a) => a.split("=")[0] === "--json")) throw new Error("--json needs a file");
   if (compare.some((f) => !f)) throw new Error("--compare needs a file");
   return { rest, json, compare };
+}
+
+/** `--name=value` among the arguments (the parts read their own the same way). */
+function flagValue(name: string): string | undefined {
+  return process.argv
+    .slice(2)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3);
 }
 
 function loadBenchFile(file: string) {
@@ -211,7 +228,9 @@ async function benchValidate() {
   console.log(
     `\nREST throughput, production build, one server, rounds alternating (load ${os.loadavg()[0]!.toFixed(1)}):`,
   );
-  const rows = await restThroughput();
+  const profDir = flagValue("cpu-prof-dir");
+  const rows = await restThroughput(2000, 16, 4, profDir);
+  if (profDir) console.log(`the server's CPU profile: ${path.resolve(profDir)}`);
   const floor = rows.at(-1)!.rps;
   console.log(
     "| request | requests | concurrency | req/s | x the 404 | p50 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -194,7 +194,7 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
             "Send the body as JSON with Content-Type: application/json",
           );
         }
-        const text = await guarded.request.text();
+        const text = await guarded.text();
         let raw: unknown;
         try {
           raw = text.trim() ? JSON.parse(text) : undefined;
@@ -210,7 +210,9 @@ export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
         query,
         body,
         db: await getDb(),
-        request: guarded.request,
+        get request() {
+          return guarded.request; // made only for a handler that reads the request itself (MCP)
+        },
       });
       response = result instanceof Response ? result : json(result.status, result.body);
     } catch (error) {
