@@ -18,6 +18,7 @@ import { chromium, type Page } from "@playwright/test";
 import { linearChain, realisticWorkflow } from "../server/workflow/testing";
 import type { WorkflowInput } from "../server/workflow";
 import { DIST_DIR, startServer } from "./lib/app-server";
+import { recordRow } from "./lib/bench-rows";
 
 export interface DragResult {
   zoom: string;
@@ -249,16 +250,32 @@ export function printCanvasBench(r: CanvasBenchResult): void {
   );
   console.log("drag frame rate (requestAnimationFrame count while dragging one node for 3 s):");
   console.log("| zoom | nodes drawn | fps | frame p95 ms | frame max ms |\n| --- | ---: | ---: | ---: | ---: |");
-  for (const d of r.drags)
+  for (const d of r.drags) {
     console.log(
       `| ${d.zoom} | ${d.drawnNodes} | ${d.fps.toFixed(1)} | ${d.p95FrameMs.toFixed(1)} | ${d.maxFrameMs.toFixed(1)} |`,
     );
+    recordRow({
+      part: "canvas",
+      name: `drag, ${r.nodes} nodes, zoom ${d.zoom}, fps`,
+      value: d.fps,
+      unit: "fps",
+      better: "higher",
+    });
+  }
   console.log(
     "\nbuilder.validate round trip from the page (tRPC batch POST, production build, 20 runs after 3 warm-ups):",
   );
   console.log("| workflow | nodes | p50 ms | p95 ms |\n| --- | ---: | ---: | ---: |");
-  for (const v of r.validate)
+  for (const v of r.validate) {
     console.log(`| ${v.workflow} | ${v.nodes} | ${v.p50Ms.toFixed(1)} | ${v.p95Ms.toFixed(1)} |`);
+    recordRow({
+      part: "canvas",
+      name: `builder.validate from the page, ${v.workflow}, p50`,
+      value: v.p50Ms,
+      unit: "ms",
+      better: "lower",
+    });
+  }
 }
 
 const nodesEnv = () => (process.env.BENCH_NODES ? Number(process.env.BENCH_NODES) : undefined);

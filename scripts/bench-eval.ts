@@ -28,6 +28,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
 import { reportSeed } from "./lib/bench-report-seed";
 import type { ModelServer } from "../server/eval/testing";
+import { recordRow } from "./lib/bench-rows";
 
 process.env.EVAL_JUDGE = "builtin";
 
@@ -407,6 +408,16 @@ async function main() {
       continue;
     }
     const r = await benchAnswering({ database, model });
+    recordRow({
+      part: "eval",
+      name: `answering ${r.questions} q @ ${r.concurrency}, model ${r.delayMs} ms, ${database}`,
+      value: r.wallMs / 1000,
+      unit: "s",
+      better: "lower",
+      reference: { name: "ideal, ceil(questions / concurrency) x model delay", value: r.idealMs / 1000 },
+      ratio: r.ratio,
+      target: "<= 1.05x ideal",
+    });
     rows.push({
       name: `answering ${r.questions} q @ ${r.concurrency}, model ${r.delayMs} ms, ${database === "pglite" ? "PGlite" : "PostgreSQL"}`,
       value: `${(r.wallMs / 1000).toFixed(2)} s`,
@@ -417,13 +428,21 @@ async function main() {
   const http = want("report-http") ? await benchReportHttp() : undefined;
   if (http === undefined) {
     /* not asked for */
-  } else if (http)
+  } else if (http) {
+    recordRow({
+      part: "eval",
+      name: `GET report, ${http.items} items, HTTP (PGlite), median`,
+      value: http.medianMs,
+      unit: "ms",
+      better: "lower",
+      target: "<= 150 ms",
+    });
     rows.push({
       name: `GET report, ${http.items} items, HTTP (PGlite)`,
       value: `${http.medianMs} ms`,
       note: `median of 7 (min ${http.minMs}, max ${http.maxMs}), ${Math.round(http.bytes / 1024)} KiB; seeding over REST took ${http.seedSeconds} s`,
     });
-  else
+  } else
     rows.push({ name: "GET report, 10000 items, HTTP", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
   const many = want("compare") ? await benchCompareManyHttp() : undefined;
   if (many === undefined) {
@@ -432,12 +451,21 @@ async function main() {
     for (const [what, m] of [
       ["first page of 100", many.page],
       ["all questions", many.all],
-    ] as const)
+    ] as const) {
+      recordRow({
+        part: "eval",
+        name: `GET compare, ${many.runs} runs x ${many.questions} q, ${what}, median`,
+        value: m.medianMs,
+        unit: "ms",
+        better: "lower",
+        target: "<= 500 ms",
+      });
       rows.push({
         name: `GET compare, ${many.runs} runs x ${many.questions} q, ${what}, HTTP (PGlite)`,
         value: `${m.medianMs} ms`,
         note: `median of 7 (max ${m.maxMs}), ${Math.round(m.bytes / 1024)} KiB; target 500 ms; seeding over REST took ${many.seedSeconds} s`,
       });
+    }
   else rows.push({ name: "GET compare, 8 runs", value: "skipped", note: "no production build (NEXT_DIST_DIR)" });
   if (want("baseline")) {
     const baseline = flag("baseline") ?? PRE_ISSUE_24;
@@ -447,6 +475,15 @@ async function main() {
       const c = await benchReportVersusBaseline({ baseline, cpuProfDir: flag("cpu-prof-dir") });
       const ms = (x: number) => `${x.toFixed(0)} ms`;
       const base = c.baseline.slice(0, 8);
+      recordRow({
+        part: "eval",
+        name: `report service, ${c.items} items, in process (PGlite), median`,
+        value: c.head.medianMs,
+        unit: "ms",
+        better: "lower",
+        reference: { name: `the same at ${base}`, value: c.old.medianMs },
+        ratio: c.ratio,
+      });
       rows.push(
         {
           name: `report service, ${c.items} items, in process (PGlite), HEAD`,

@@ -21,6 +21,7 @@ import { conditionDetector, createEvalTestDb } from "../server/eval/testing";
 import { leadsPerDay, listLeads } from "../server/eval/online/leads";
 import { createAgent } from "../server/agents/service";
 import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
+import { recordRow } from "./lib/bench-rows";
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -63,6 +64,14 @@ async function leadsOn(label: string, url?: string) {
       cursor = page.nextCursor ?? undefined;
       if (page.items.length !== 20) throw new Error(`a page held ${page.items.length} leads`);
     }
+    recordRow({
+      part: "online",
+      name: `leads page of 20, ${label}, p50`,
+      value: pct(times, 50),
+      unit: "ms",
+      better: "lower",
+      target: "<= 300 ms",
+    });
     console.log(
       `  ${label}: a page of 20 leads: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms (${times.length} pages, scanning ~1,000 traces each)`,
     );
@@ -75,6 +84,14 @@ async function leadsOn(label: string, url?: string) {
     }
     if (total !== Math.ceil(TRACES / 50))
       throw new Error(`leadsPerDay counted ${total} leads, expected ${Math.ceil(TRACES / 50)}`);
+    recordRow({
+      part: "online",
+      name: `leads per day, 30 days, ${label}, p50`,
+      value: pct(counts, 50),
+      unit: "ms",
+      better: "lower",
+      target: "<= 150 ms",
+    });
     console.log(
       `  ${label}: leads per day over the last 30 days (${total.toLocaleString("en-US")} leads): p50 ${pct(counts, 50).toFixed(0)} ms, p95 ${pct(counts, 95).toFixed(0)} ms (5 calls)`,
     );
@@ -152,6 +169,16 @@ async function shadowLatency(label: string, databaseUrl: string, perSide: number
     }
     const p50off = pct(off, 50);
     const p50on = pct(on, 50);
+    recordRow({
+      part: "online",
+      name: `chat p50 with the intent shadow on, ${label}`,
+      value: p50on,
+      unit: "ms",
+      better: "lower",
+      reference: { name: "chat p50 with the shadow off, same run", value: p50off },
+      ratio: p50on / p50off,
+      target: "<= 1.05x off",
+    });
     console.log(
       `  ${label}: chat p50 shadow off ${p50off.toFixed(2)} ms, on ${p50on.toFixed(2)} ms (x${(p50on / p50off).toFixed(3)}; target <= 1.05); p95 off ${pct(off, 95).toFixed(2)} / on ${pct(on, 95).toFixed(2)} ms; ${shadowed} chats shadowed by the worker, the queue drained ${pct(drains, 50).toFixed(0)} ms (p50) after a block of ${block}`,
     );

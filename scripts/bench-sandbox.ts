@@ -9,6 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { createSandbox } from "../server/runtime/sandbox";
+import { recordRow } from "./lib/bench-rows";
 
 export interface SandboxBenchResult {
   coldStartMs: number;
@@ -87,6 +88,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       console.log(`in-worker time of the snippet, p50: ${f(r.inWorkerP50Ms)} ms`);
       console.log(`burst: ${r.burst.calls} concurrent calls in ${f(r.burst.totalMs)} ms`);
       console.log(`worker restarts during the benchmark: ${r.restarts} (expected 0)`);
+      if (r.coldStartMs !== null)
+        recordRow({ part: "sandbox", name: "cold start", value: r.coldStartMs, unit: "ms", better: "lower" });
+      recordRow({ part: "sandbox", name: "warm call, p50", value: r.warmP50Ms, unit: "ms", better: "lower" });
+      recordRow({ part: "sandbox", name: "warm call, p99", value: r.warmP99Ms, unit: "ms", better: "lower" });
     },
     (err: unknown) => {
       console.error(err);

@@ -13,13 +13,18 @@
  *   online    leads over 100,000 online traces (both databases); chat latency with the intent shadow off and on,
  *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
  * Flags (`--name=value`) are passed to every part (see each part's header). Needs a production build (`npm run build`).
+ *   --cpu-prof-dir=DIR validate: the REST server's V8 CPU profile is written to DIR (eval: the report's, see there)
+ *   --json FILE        also write every row (value, unit, reference, ratio, target) as JSON (scripts/lib/bench-rows.ts)
+ *   --compare OLD.json after the run, print the rows more than 20 % worse than in OLD.json (by ratio where both have
+ *                      one); `--compare OLD.json NEW.json` with no part compares two files without measuring
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { benchValidation, generateWorkflow } from "./bench-validate";
+import { benchValidation, generateWorkflow, printValidationRows } from "./bench-validate";
 import { spawnSync } from "node:child_process";
 import { DIST_DIR, ROOT, startServer } from "./lib/app-server";
+import { type BenchFile, ROWS_ENV, formatWorse, machine, readRows, recordRow, worseRows } from "./lib/bench-rows";
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -34,10 +39,18 @@ type Throughput = { name: string; requests: number; concurrency: number; rps: nu
  * Each is measured in rounds that alternate, so the machine's load falls on all three alike; the ratios to the 404
  * are the figures to compare between runs.
  */
-async function restThroughput(total = 2000, concurrency = 16, rounds = 4): Promise<Throughput[]> {
+async function restThroughput(total = 2000, concurrency = 16, rounds = 4, cpuProfDir?: string): Promise<Throughput[]> {
   if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-"));
-  const server = await startServer("bench", `pglite:${dir}`);
+  // --cpu-prof-dir: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools)
+  const server = await startServer(
+    "bench",
+    `pglite:${dir}`,
+    {},
+    {
+      nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfDir)}`] : [],
+    },
+  );
   try {
     const body = JSON.stringify({ workflow: generateWorkflow(50) });
     const auth = { authorization: `Bearer ${server.adminToken}` };
@@ -102,18 +115,58 @@ const PARTS: Record<string, string> = {
   online: "scripts/bench-online.ts",
 };
 
+/** `--json FILE`, `--json=FILE`, `--compare OLD [NEW]`: taken out of the arguments; the rest are parts and flags. */
+function parseArgs(argv: string[]) {
+  const rest: string[] = [];
+  let json: string | undefined;
+  const compare: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flag === "--json") json = inline ?? argv[++i];
+    else if (flag === "--compare") {
+      compare.push(inline ?? argv[++i]!);
+      if (argv[i + 1]?.endsWith(".json")) compare.push(argv[++i]!);
+    } else rest.push(a);
+  }
+  if (json === undefined && argv.some((a) => a.split("=")[0] === "--json")) throw new Error("--json needs a file");
+  if (compare.some((f) => !f)) throw new Error("--compare needs a file");
+  return { rest, json, compare };
+}
+
+/** `--name=value` among the arguments (the parts read their own the same way). */
+function flagValue(name: string): string | undefined {
+  return process.argv
+    .slice(2)
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3);
+}
+
+function loadBenchFile(file: string) {
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as BenchFile).rows;
+}
+
 async function main() {
-  const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  const { rest, json, compare } = parseArgs(process.argv.slice(2));
+  const wanted = rest.filter((a) => !a.startsWith("-"));
+  if (compare.length === 2 && !wanted.length) {
+    console.log(formatWorse(worseRows(loadBenchFile(compare[0]!), loadBenchFile(compare[1]!))));
+    return;
+  }
   const parts = wanted.length ? wanted : ["validate", ...Object.keys(PARTS)];
   const unknown = parts.filter((p) => p !== "validate" && !PARTS[p]);
   if (unknown.length)
     throw new Error(
       `unknown bench part(s): ${unknown.join(", ")}; choose from validate, ${Object.keys(PARTS).join(", ")}`,
     );
+  const startedAt = new Date().toISOString();
+  const loadBefore = os.loadavg()[0]!;
+  const rowsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-rows-")), "rows.jsonl");
+  process.env[ROWS_ENV] = rowsFile; // the parts' children inherit it
   if (parts.includes("validate")) await benchValidate();
   for (const part of parts.filter((p) => p !== "validate")) {
     console.log(`\n===== ${part} =====`);
-    const flags = process.argv.slice(2).filter((a) => a.startsWith("-")); // e.g. eval's --baseline=<commit>
+    const flags = rest.filter((a) => a.startsWith("-")); // e.g. eval's --baseline=<commit>
     const r = spawnSync(
       process.execPath,
       [path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), PARTS[part]!, ...flags],
@@ -124,26 +177,80 @@ async function main() {
     );
     if (r.status !== 0) throw new Error(`bench part ${part} failed`);
   }
+  const rows = readRows(rowsFile);
+  fs.rmSync(path.dirname(rowsFile), { recursive: true, force: true });
+  if (json) {
+    const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" });
+    const file: BenchFile = {
+      startedAt,
+      commit: commit.status === 0 ? commit.stdout.trim() : null,
+      machine: machine(loadBefore),
+      rows,
+    };
+    fs.writeFileSync(json, `${JSON.stringify(file, null, 2)}\n`);
+    console.log(`\n${rows.length} rows written to ${json}`);
+  }
+  if (compare.length) {
+    console.log(`\ncompared with ${compare[0]}:`);
+    console.log(formatWorse(worseRows(loadBenchFile(compare[0]!), rows)));
+  }
 }
 
 async function benchValidate() {
   console.log(`machine: ${os.cpus().length} cores, node ${process.version}\n`);
   console.log("validation latency, in process:");
-  console.log("| nodes | p50 ms | p99 ms | runs |\n| ---: | ---: | ---: | ---: |");
-  for (const r of await benchValidation())
-    console.log(`| ${r.nodes} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.runs} |`);
+  const inProcess = await benchValidation();
+  printValidationRows(inProcess);
+  const per500 = inProcess.find((r) => r.nodes === 500)?.perNodeUs;
+  for (const r of inProcess) {
+    recordRow({
+      part: "validate",
+      name: `in process, ${r.nodes} nodes, p50`,
+      value: r.p50Ms,
+      unit: "ms",
+      better: "lower",
+      reference: { name: "JSON.parse of the same body, p50", value: r.parseP50Ms },
+      ratio: r.p50Ms / r.parseP50Ms,
+      target: "<= 3x JSON.parse",
+    });
+    if (per500 && r.nodes !== 500)
+      recordRow({
+        part: "validate",
+        name: `in process, per node, ${r.nodes} nodes`,
+        value: r.perNodeUs,
+        unit: "µs",
+        better: "lower",
+        reference: { name: "per node, 500 nodes", value: per500 },
+        ratio: r.perNodeUs / per500,
+        target: r.nodes > 500 ? "<= 1.3x the 500-node figure" : undefined,
+      });
+  }
   console.log(
     `\nREST throughput, production build, one server, rounds alternating (load ${os.loadavg()[0]!.toFixed(1)}):`,
   );
-  const rows = await restThroughput();
+  const profDir = flagValue("cpu-prof-dir");
+  const rows = await restThroughput(2000, 16, 4, profDir);
+  if (profDir) console.log(`the server's CPU profile: ${path.resolve(profDir)}`);
   const floor = rows.at(-1)!.rps;
   console.log(
     "| request | requests | concurrency | req/s | x the 404 | p50 ms | p99 ms |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
-  for (const t of rows)
+  for (const t of rows) {
     console.log(
       `| ${t.name} | ${t.requests} | ${t.concurrency} | ${t.rps.toFixed(0)} | ${(t.rps / floor).toFixed(2)} | ${t.p50Ms.toFixed(1)} | ${t.p99Ms.toFixed(1)} |`,
     );
+    if (t !== rows.at(-1))
+      recordRow({
+        part: "validate",
+        name: `REST ${t.name}, req/s`,
+        value: t.rps,
+        unit: "req/s",
+        better: "higher",
+        reference: { name: rows.at(-1)!.name, value: floor },
+        ratio: t.rps / floor,
+        target: t.name.startsWith("POST") ? ">= 0.8x the 404" : undefined,
+      });
+  }
   console.log(`(load after: ${os.loadavg()[0]!.toFixed(1)})`);
 }
 

@@ -97,7 +97,8 @@ export async function createPostgresDatabase({ migrated = false }: { migrated?: 
  * unless `migrated: false`: start-up then finds every migration applied instead of applying them all (about 4 s of
  * each start on 2 cores). The e2e web server (playwright.config.ts), `db:check` and multi-instance on PostgreSQL still
  * migrate from nothing at start-up. `group`: the server leads a process group of its own, so `kill()` ends all of it
- * (off by default: a server in the caller's group also gets the terminal's Ctrl-C).
+ * (off by default: a server in the caller's group also gets the terminal's Ctrl-C). `nodeArgs`: flags for Node itself
+ * (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept).
  */
 export async function startServer(
   name: string,
@@ -107,7 +108,8 @@ export async function startServer(
     until = "ready",
     migrated = true,
     group = false,
-  }: { until?: "ready" | "alive"; migrated?: boolean; group?: boolean } = {},
+    nodeArgs = [],
+  }: { until?: "ready" | "alive"; migrated?: boolean; group?: boolean; nodeArgs?: string[] } = {},
 ): Promise<StartedServer> {
   const pgliteDir = /^pglite:(?!memory(:|$))(.+)$/.exec(databaseUrl)?.[2];
   if (migrated && pgliteDir) {
@@ -126,7 +128,7 @@ export async function startServer(
   const log = fs.openSync(logFile, "w");
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: ROOT,
       env: {

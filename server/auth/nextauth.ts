@@ -130,7 +130,7 @@ export async function authRoute(request: NextRequest, context: { params: Promise
     const guarded = limitBody(request, AUTH_MAX_BODY_BYTES);
     let body: string;
     try {
-      body = await guarded.request.text();
+      body = await guarded.text();
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const refusal = new Response(JSON.stringify(e.body()), {

@@ -20,50 +20,77 @@ function refuseDeclared(headers: Headers, limit: number): void {
   if (Number.isFinite(declared) && declared > limit) throw errors.tooLarge(limit);
 }
 
+/** A request whose body is read under a limit (`limitBody`). */
+export type LimitedBody = {
+  /** The body as UTF-8 text (a leading BOM dropped, as `Request.text()` does), read straight from the source. */
+  text: () => Promise<string>;
+  /** The request with the limited body, for a face that reads it itself (tRPC, MCP): made on first use only. */
+  readonly request: Request;
+  /** Whether the body was left (partly) unread. */
+  unread: () => boolean;
+};
+
 /**
  * The request with its body limited to `limit` bytes: reading it fails with 413 PAYLOAD_TOO_LARGE (an `ApiError`) at
  * once when `Content-Length` says more, or at the first chunk past the limit (the rest is not read). Nothing is read
- * until the returned request's body is; `unread()` tells whether the body was left (partly) unread, so the answer
- * closes the connection (`closeIfUnread`).
+ * until `text()` or the returned request's body is; `unread()` tells whether the body was left (partly) unread, so the
+ * answer closes the connection (`closeIfUnread`). `text()` reads the source's chunks directly: a second `Request` and
+ * a `ReadableStream` around the body cost about as much as reading it (issue 27's profile of the validate endpoint),
+ * so they are made only for a face that asks for `request`.
  */
-export function limitBody(request: Request, limit: number): { request: Request; unread: () => boolean } {
-  if (!request.body || !hasBody(request.headers)) return { request, unread: () => false };
+export function limitBody(request: Request, limit: number): LimitedBody {
+  if (!request.body || !hasBody(request.headers)) return { text: () => request.text(), request, unread: () => false };
   const source = request.body;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let size = 0;
   let ended = false;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        refuseDeclared(request.headers, limit);
-        reader ??= source.getReader();
-        const { done, value } = await reader.read();
-        if (done) {
-          ended = true;
-          controller.close();
-          return;
-        }
-        size += value.byteLength;
-        if (size > limit) {
-          await reader.cancel().catch(() => undefined);
-          throw errors.tooLarge(limit);
-        }
-        controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader?.cancel(reason);
-      },
+  /** The next chunk within the limit, or undefined at the end. */
+  const next = async (): Promise<Uint8Array | undefined> => {
+    refuseDeclared(request.headers, limit);
+    reader ??= source.getReader();
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      return undefined;
+    }
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw errors.tooLarge(limit);
+    }
+    return value;
+  };
+  let limited: Request | undefined;
+  return {
+    async text() {
+      const chunks: Uint8Array[] = [];
+      for (let chunk = await next(); chunk; chunk = await next()) chunks.push(chunk);
+      return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     },
-    { highWaterMark: 0 }, // pull only when read: nothing is read before the face asks for the body
-  );
-  const limited = new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body,
-    signal: request.signal,
-    duplex: "half",
-  } as RequestInit);
-  return { request: limited, unread: () => !ended };
+    get request() {
+      limited ??= new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: new ReadableStream<Uint8Array>(
+          {
+            async pull(controller) {
+              const chunk = await next();
+              if (chunk) controller.enqueue(chunk);
+              else controller.close();
+            },
+            cancel(reason) {
+              return reader?.cancel(reason);
+            },
+          },
+          { highWaterMark: 0 }, // pull only when read: nothing is read before the face asks for the body
+        ),
+        signal: request.signal,
+        duplex: "half",
+      } as RequestInit);
+      return limited;
+    },
+    unread: () => !ended,
+  };
 }
 
 /** `response`, closing the connection after it when the request's body was left unread (see above). */

@@ -212,7 +212,7 @@ async function answer(
       if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
         throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json");
       }
-      const text = await guarded.request.text();
+      const text = await guarded.text();
       let raw: unknown;
       try {
         raw = text.trim() ? JSON.parse(text) : undefined;
@@ -228,7 +228,9 @@ async function answer(
       query,
       body,
       db: await getDb(),
-      request: guarded.request,
+      get request() {
+        return guarded.request; // made only for a handler that reads the request itself (MCP)
+      },
     });
     response = result instanceof Response ? result : json(result.status, result.body);
   } catch (error) {

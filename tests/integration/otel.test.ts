@@ -118,7 +118,7 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     server = await startServer("otel", `pglite:${dir}`, {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.state.url,
       OTEL_EXPORTER_OTLP_HEADERS: `x-collector-key=${HEADER_SECRET}`,
-      OTEL_EXPORTER_OTLP_TIMEOUT: "2000",
+      OTEL_EXPORTER_OTLP_TIMEOUT: "5000",
       // exports every 100 ms or 64 spans; at most 256 wait (the last test fills it)
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "64",
@@ -185,6 +185,16 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     expect(query.kind).toBe(3); // CLIENT
     expect(query.attrs["db.query.text"]).toEqual(expect.any(String));
     expect(query.attrs["db.system.name"]).toBe("postgresql");
+
+    // a caller's W3C traceparent continues its trace
+    const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    await ok(
+      api(server, "GET", `/api/builder/agents/${agentId}`, {
+        headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+      }),
+    );
+    const continued = await spanWhere((s) => s.name === "GET /api/builder/agents/{id}", "for the traced call");
+    expect(continued.traceId).toBe(callerTrace);
 
     await trpc(server).me.query();
     const procedure = await spanWhere((s) => s.name === "GET /api/trpc/me", "for the tRPC call");
@@ -321,24 +331,25 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
     const healthy = await timed(40);
     const before = await counters();
     expect(before.exported).toBeGreaterThan(0);
-    expect(before.queueFull + before.exportFailed).toBe(0);
 
     receiver.state.mode = "hang";
     const hung = await timed(120);
-    // an export was held open while the requests were answered (the exporter waits up to its 2 s timeout)
+    // an export was held open while the requests were answered: a request that waited for it would take the
+    // exporter's 5 s timeout; they took what they took before (within the noise of a shared machine)
     expect(receiver.state.hanging).toBeGreaterThan(0);
-    expect(hung.at(-1)!).toBeLessThan(1500);
-    expect(median(hung)).toBeLessThan(Math.max(2 * median(healthy), median(healthy) + 50));
+    expect(hung.at(-1)!).toBeLessThan(4000);
+    expect(median(hung)).toBeLessThan(3 * median(healthy) + 100);
 
     // the queue (256) overflowed while the export hung, and the held batch failed at the exporter's timeout
-    const until = Date.now() + 20_000;
+    const until = Date.now() + 30_000;
+    const grew = (c: typeof before) => c.queueFull > before.queueFull && c.exportFailed > before.exportFailed;
     let after = await counters();
-    while (!(after.queueFull > 0 && after.exportFailed > 0) && Date.now() < until) {
+    while (!grew(after) && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 250));
       after = await counters();
     }
-    expect(after.queueFull).toBeGreaterThan(0);
-    expect(after.exportFailed).toBeGreaterThan(0);
+    expect(after.queueFull).toBeGreaterThan(before.queueFull);
+    expect(after.exportFailed).toBeGreaterThan(before.exportFailed);
   });
 
   async function counters() {
