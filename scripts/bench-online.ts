@@ -12,7 +12,9 @@
  *           runs while the next chats arrive. Blocks of 50 chats alternate off / on (after an on block the queue is
  *           drained, so off blocks carry no shadow work); p50 on <= 1.05 x p50 off. BENCH_SHADOW_CHATS (default 300
  *           per side) sets the size; a production build is needed (npm run build).
- * BENCH_ONLINE_PARTS=leads or =shadow runs one of the two.
+ *   judging the same with sampled online judging at rate 1.0 (a judge agent in the Python sandbox judging every chat
+ *           in the background, each a judge_unknown lead) against the rule disabled; p50 on <= 1.05 x p50 off.
+ * BENCH_ONLINE_PARTS=leads, =shadow or =judging (or a comma-separated list) runs those.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -100,13 +102,30 @@ async function leadsOn(label: string, url?: string) {
   }
 }
 
-async function shadowLatency(label: string, databaseUrl: string, perSide: number) {
-  const server = await startServer(`bench-shadow-${label}`, databaseUrl, {
+type Call = (method: string, p: string, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * Chat latency with background work off and on, through a started production server (its eval worker and online
+ * worker in the process): blocks of 50 chats alternate off / on, and after an on block the background work is waited
+ * for (`done(total on)`), so off blocks carry none. Prints p50 on / p50 off.
+ */
+const WHAT = { shadow: "the intent shadow", judging: "online judging at rate 1.0" } as const;
+
+async function offOnLatency(
+  what: keyof typeof WHAT,
+  label: string,
+  databaseUrl: string,
+  perSide: number,
+  setup: (
+    call: Call,
+  ) => Promise<{ agentId: string; toggle: (on: boolean) => Promise<unknown>; done: (n: number) => Promise<boolean> }>,
+) {
+  const server = await startServer(`bench-${what}-${label}`, databaseUrl, {
     EVAL_WORKER: "on",
     CHAT_CACHE_TTL_SECONDS: "0",
   });
   try {
-    const call = async (method: string, p: string, body?: unknown) => {
+    const call: Call = async (method, p, body) => {
       const res = await fetch(`${server.url}${p}`, {
         method,
         headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" },
@@ -116,21 +135,7 @@ async function shadowLatency(label: string, databaseUrl: string, perSide: number
       if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
       return json;
     };
-    const agentId = (
-      await call("POST", "/api/builder/agents", {
-        name: "bench shadow",
-        workflow: conditionDetector('start.query.contains("breakfast")'),
-      })
-    ).agent.id as string;
-    await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
-    const shadow = (enabled: boolean) =>
-      call("PUT", `/api/eval/shadow/${agentId}`, {
-        candidateWorkflow: conditionDetector('start.query.contains("breakfast") || start.query.contains("morning")'),
-        liveRef: "{{detect.branch}}",
-        candidateRef: "{{detect.branch}}",
-        sampleRate: 1,
-        enabled,
-      });
+    const { agentId, toggle, done } = await setup(call);
     let n = 0;
     const chats = async (count: number) => {
       const xs: number[] = [];
@@ -141,18 +146,17 @@ async function shadowLatency(label: string, databaseUrl: string, perSide: number
       }
       return xs;
     };
-    let shadowed = 0;
+    let worked = 0;
     const drained = async () => {
       const t0 = performance.now();
       for (;;) {
-        const r = await call("GET", `/api/eval/shadow/${agentId}/report`);
-        if (r.results >= shadowed) return performance.now() - t0;
+        if (await done(worked)) return performance.now() - t0;
         if (performance.now() - t0 > 300_000)
-          throw new Error(`the worker shadowed ${r.results} of ${shadowed} chats in 5 minutes`);
+          throw new Error(`the background work of ${worked} chats not done in 5 minutes`);
         await new Promise((res) => setTimeout(res, 250));
       }
     };
-    await shadow(false);
+    await toggle(false);
     await chats(30); // warm-up (JIT, connections, the worker's first poll)
     const off: number[] = [];
     const on: number[] = [];
@@ -161,33 +165,104 @@ async function shadowLatency(label: string, databaseUrl: string, perSide: number
     for (let done = 0; done < perSide; done += block) {
       const size = Math.min(block, perSide - done);
       off.push(...(await chats(size)));
-      await shadow(true);
+      await toggle(true);
       on.push(...(await chats(size)));
-      shadowed += size;
-      await shadow(false);
+      worked += size;
+      await toggle(false);
       drains.push(await drained());
     }
     const p50off = pct(off, 50);
     const p50on = pct(on, 50);
     recordRow({
       part: "online",
-      name: `chat p50 with the intent shadow on, ${label}`,
+      name: `chat p50 with ${WHAT[what]} on, ${label}`,
       value: p50on,
       unit: "ms",
       better: "lower",
-      reference: { name: "chat p50 with the shadow off, same run", value: p50off },
+      reference: { name: `chat p50 with ${what === "shadow" ? "the shadow" : "judging"} off, same run`, value: p50off },
       ratio: p50on / p50off,
       target: "<= 1.05x off",
     });
     console.log(
-      `  ${label}: chat p50 shadow off ${p50off.toFixed(2)} ms, on ${p50on.toFixed(2)} ms (x${(p50on / p50off).toFixed(3)}; target <= 1.05); p95 off ${pct(off, 95).toFixed(2)} / on ${pct(on, 95).toFixed(2)} ms; ${shadowed} chats shadowed by the worker, the queue drained ${pct(drains, 50).toFixed(0)} ms (p50) after a block of ${block}`,
+      `  ${label}: chat p50 ${what} off ${p50off.toFixed(2)} ms, on ${p50on.toFixed(2)} ms (x${(p50on / p50off).toFixed(3)}; target <= 1.05); p95 off ${pct(off, 95).toFixed(2)} / on ${pct(on, 95).toFixed(2)} ms; ${worked} chats worked on in the background, done ${pct(drains, 50).toFixed(0)} ms (p50) after a block of ${block}`,
     );
   } finally {
     await server.stop();
   }
 }
 
-const parts = (process.env.BENCH_ONLINE_PARTS ?? "leads,shadow").split(",");
+/** The intent shadow at sample rate 1 (a condition-node candidate), off and on. */
+const shadowSetup = async (call: Call) => {
+  const agentId = (
+    await call("POST", "/api/builder/agents", {
+      name: "bench shadow",
+      workflow: conditionDetector('start.query.contains("breakfast")'),
+    })
+  ).agent.id as string;
+  await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
+  return {
+    agentId,
+    toggle: (enabled: boolean) =>
+      call("PUT", `/api/eval/shadow/${agentId}`, {
+        candidateWorkflow: conditionDetector('start.query.contains("breakfast") || start.query.contains("morning")'),
+        liveRef: "{{detect.branch}}",
+        candidateRef: "{{detect.branch}}",
+        sampleRate: 1,
+        enabled,
+      }),
+    done: async (n: number) => (await call("GET", `/api/eval/shadow/${agentId}/report`)).results >= n,
+  };
+};
+
+/**
+ * Sampled online judging at rate 1.0, off (the rule disabled) and on: every chat is judged in the background by a
+ * judge agent in the Python sandbox (the judge_python recipe; online answers have no points, so it says unknown and
+ * each answer becomes a judge_unknown lead with its lead.created evaluation, as in production).
+ */
+const judgingSetup = async (call: Call) => {
+  const recipe = await call("GET", "/api/builder/recipes/judge_python");
+  const judgeId = (
+    await call("POST", "/api/builder/agents", { name: "bench judge", kind: "judge", workflow: recipe.workflow })
+  ).agent.id as string;
+  const agentId = (
+    await call("POST", "/api/builder/agents", {
+      name: "bench judged",
+      workflow: conditionDetector('start.query.contains("breakfast")'),
+    })
+  ).agent.id as string;
+  await call("POST", `/api/builder/agents/${agentId}/publish`, { version: 1 });
+  return {
+    agentId,
+    toggle: (enabled: boolean) =>
+      call("PUT", `/api/eval/online/judging/${agentId}`, {
+        samplingRate: 1,
+        judge: { type: "agent", agentId: judgeId, version: 1 },
+        enabled,
+      }),
+    done: async (n: number) => (await call("GET", `/api/eval/online/judging/${agentId}`)).last7Days.judged >= n,
+  };
+};
+
+async function onBothDatabases(what: keyof typeof WHAT, setup: Parameters<typeof offOnLatency>[4]) {
+  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
+  const perSide = Number(process.env.BENCH_SHADOW_CHATS ?? 300);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `flowbench-bench-${what}-`));
+  try {
+    await offOnLatency(what, "PGlite", `pglite:${dir}`, perSide, setup);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (await postgresReachable()) {
+    const database = await createPostgresDatabase();
+    try {
+      await offOnLatency(what, "PostgreSQL", database.url, perSide, setup);
+    } finally {
+      await database.drop();
+    }
+  } else console.log("  PostgreSQL: not reachable, skipped");
+}
+
+const parts = (process.env.BENCH_ONLINE_PARTS ?? "leads,shadow,judging").split(",");
 if (parts.includes("leads")) {
   console.log(`leads over ${TRACES.toLocaleString("en-US")} online traces`);
   await leadsOn("PGlite");
@@ -202,21 +277,10 @@ if (parts.includes("leads")) {
 }
 if (parts.includes("shadow")) {
   console.log("intent shadow: chat latency through a started server and its queue worker");
-  if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
-  const perSide = Number(process.env.BENCH_SHADOW_CHATS ?? 300);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-shadow-"));
-  try {
-    await shadowLatency("PGlite", `pglite:${dir}`, perSide);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  if (await postgresReachable()) {
-    const database = await createPostgresDatabase();
-    try {
-      await shadowLatency("PostgreSQL", database.url, perSide);
-    } finally {
-      await database.drop();
-    }
-  } else console.log("  PostgreSQL: not reachable, skipped");
+  await onBothDatabases("shadow", shadowSetup);
+}
+if (parts.includes("judging")) {
+  console.log("sampled online judging at rate 1.0: chat latency through a started server and its online worker");
+  await onBothDatabases("judging", judgingSetup);
 }
 process.exit(0);

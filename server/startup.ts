@@ -117,10 +117,13 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
   if (env().EVAL_WORKER === "on") {
-    // the evaluation answering queue (pg-boss) and its worker, in this server process, after migrations
+    // the evaluation answering queue (pg-boss) and its worker, in this server process, after migrations; beside it the
+    // online worker (sampled online judging, lead.created, alerts) on the same pg-boss
     try {
       const { startEvalWorker } = await import("./eval/runs/worker");
-      await startEvalWorker(await getDb(), target);
+      const queue = await startEvalWorker(await getDb(), target);
+      const { OnlineWorker } = await import("./eval/online/worker");
+      await OnlineWorker.start({ db: await getDb(), boss: queue.boss });
     } catch (e) {
       console.error(
         `[flowbench] the evaluation queue did not start (in-platform runs will not be answered): ${(e as Error).message}`,
@@ -138,6 +141,18 @@ export async function startServer(): Promise<void> {
     onOnlineAnswer(async (answer) => void (await enqueueShadow(db, answer, await getEvalQueue(db))));
   } catch (e) {
     console.error(`[flowbench] the intent shadow is off: ${(e as Error).message}`);
+  }
+  // online judging, lead.created and alerts listen to online answers and their feedback (server/eval/online/watch.ts)
+  try {
+    const [{ onOnlineAnswer, onOnlineFeedback }, { watchOnlineAnswer }] = await Promise.all([
+      import("./runtime"),
+      import("./eval/online/watch"),
+    ]);
+    const db = await getDb();
+    onOnlineAnswer(async (answer) => void (await watchOnlineAnswer(db, answer)));
+    onOnlineFeedback(async (feedback) => void (await watchOnlineAnswer(db, feedback, { scored: true })));
+  } catch (e) {
+    console.error(`[flowbench] online judging and alerts are off: ${(e as Error).message}`);
   }
   // the REST route table (every endpoint, hence every service): loaded now, for the methods guard's route-specific Allow
   await loadRouteMethods().catch((e: unknown) =>

@@ -30,3 +30,5 @@ export function errorInfo(e: unknown): { code: string; message: string; details:
 export type Lead = Out["online"]["leads"]["items"][number];
 export type LeadCounts = Out["online"]["leadCounts"];
 export type BoardCard = Out["online"]["board"]["cards"][number];
+export type OnlineJudging = Out["online"]["judging"]["get"];
+export type AlertRule = Out["online"]["alertRules"]["list"]["items"][number];

@@ -67,7 +67,14 @@ export const COMPARE_OUTCOMES = everyOf<CompareOutcome>()([
 ]);
 /** The online loop's lead signals (the server's, the leads query's `signal`). */
 export type LeadSignal = NonNullable<In["online"]["leads"]["signal"]>;
-const LEAD_SIGNAL_IDS = everyOf<LeadSignal>()(["low_score", "execution_error", "empty_items", "no_query"]);
+const LEAD_SIGNAL_IDS = everyOf<LeadSignal>()([
+  "low_score",
+  "execution_error",
+  "empty_items",
+  "no_query",
+  "judge_fail",
+  "judge_unknown",
+]);
 
 export const EvalUrlSchema = z.object({
   tab: z.enum(TAB_IDS).catch("online-loop"),

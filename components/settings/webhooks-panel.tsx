@@ -8,9 +8,17 @@ import { ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { inlineInputClass } from "@/components/ui/field";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { ago, when } from "@/components/ui/time";
+import type { inferRouterInputs } from "@trpc/server";
+import type { AppRouter } from "@/server/api/root";
 import { useTRPC } from "@/lib/trpc";
 
-/** The events an endpoint may receive (the server's list: server/webhooks/schemas.ts; the server refuses others). */
+/** The server's event type (what `admin.webhooks.create` accepts; types only, the browser imports no server code). */
+type WebhookEvent = inferRouterInputs<AppRouter>["admin"]["webhooks"]["create"]["events"][number];
+/**
+ * The events an endpoint may receive, every one of which the server sends (server/webhooks/README.md says where each
+ * comes from). Checked both ways against the server's list at compile time: an event the server adds or drops fails
+ * to compile here instead of being offered and never sent, or sent and never offered.
+ */
 const EVENTS = [
   "run.answered",
   "run.completed",
@@ -19,7 +27,9 @@ const EVENTS = [
   "bad_case.changed",
   "alert.fired",
   "webhook.test",
-] as const;
+] as const satisfies readonly WebhookEvent[];
+const EVERY_EVENT_OFFERED: [Exclude<WebhookEvent, (typeof EVENTS)[number]>] extends [never] ? true : false = true;
+void EVERY_EVENT_OFFERED;
 
 const STATUS_TONES: Record<string, BadgeTone> = { delivered: "success", pending: "info", failed: "danger" };
 

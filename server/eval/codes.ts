@@ -97,6 +97,11 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
     description:
       "The judge chosen is an agent of kind agent: a set's judge (or a re-judging's) must be an agent of kind judge, whose workflow follows the judge contract.",
   },
+  JUDGE_NEEDS_POINTS: {
+    status: 400,
+    description:
+      "The built-in judge checks an answer against expected points, which online answers do not have: online judging takes the LLM judge (its reference-free rubric) or a judge agent.",
+  },
   JUDGE_AGREEMENT_DROP: {
     status: 409,
     description:

@@ -84,6 +84,17 @@ export { modelPrices, setModelPrices } from "./runs/prices";
 export { loopBoard } from "./online/board";
 export { listLeads, leadsPerDay, COUNT_SCAN, dismissLead, restoreLead } from "./online/leads";
 export { confirmSample, unconfirmSample, addTraceToPool } from "./online/pool";
+export { getOnlineJudging, putOnlineJudging, judgeOnlineTrace } from "./online/judging";
+export {
+  listAlertRules,
+  createAlertRule,
+  updateAlertRule,
+  deleteAlertRule,
+  listAlerts,
+  acknowledgeAlert,
+  evaluateAlerts,
+} from "./online/alerts";
+export { sampled, samplePoint } from "./online/sampler";
 export { EvalQueue } from "./runs/queue";
 export { startEvalWorker, registerEvalQueue, getEvalQueue } from "./runs/worker";
 export { EVAL_QUEUE, queueDepths, type QueueDepth } from "./runs/queue-jobs";

@@ -26,6 +26,13 @@ export { clearMemoryScope, executeWorkflow, memoryScopeFor } from "./executor";
 export { inputFromMessage, messageField } from "./input";
 export { RUNTIME_ERROR_CODES, RuntimeError, type RuntimeErrorCode } from "./errors";
 export { DRY_RUN_HTTP_OUTPUT, SKIPPED_HTTP_OUTPUT } from "./nodes/http";
-export { onOnlineAnswer, notifyOnlineAnswer, type OnlineAnswer } from "./hooks";
+export {
+  onOnlineAnswer,
+  notifyOnlineAnswer,
+  onOnlineFeedback,
+  notifyOnlineFeedback,
+  type OnlineAnswer,
+  type OnlineFeedback,
+} from "./hooks";
 export { cacheSource } from "./traces";
 export { workflowOf } from "./versions";

@@ -6,6 +6,7 @@ import { ApiError, errors } from "../core/errors";
 import type { Principal } from "../auth/service";
 import { FeedbackInput, TracesQuery, type FeedbackOut, type TraceDetailOut, type TraceOut } from "./schemas";
 import { ONLINE_SOURCES, type ExecutionMode, type ExecutionSource, type TraceStep } from "./types";
+import { notifyOnlineFeedback } from "./hooks";
 
 export { ONLINE_SOURCES };
 
@@ -137,7 +138,7 @@ export async function addFeedback(
   actor: Principal | null,
 ): Promise<z.output<typeof FeedbackOut>> {
   const data = FeedbackInput.parse(input);
-  const trace = await db.trace.findUnique({ where: { id: traceId }, select: { source: true } });
+  const trace = await db.trace.findUnique({ where: { id: traceId }, select: { source: true, agentId: true } });
   if (!trace) throw errors.notFound(`Trace ${traceId}`);
   if (!ONLINE_SOURCES.includes(trace.source as ExecutionSource)) {
     throw new ApiError(
@@ -149,6 +150,7 @@ export async function addFeedback(
   const row = await db.traceFeedback.create({
     data: { traceId, score: data.score, comment: data.comment ?? "", createdById: actor?.userId ?? null },
   });
+  if (trace.agentId) notifyOnlineFeedback({ agentId: trace.agentId, traceId, score: data.score });
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 

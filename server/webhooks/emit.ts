@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import type { Prisma } from "../db/generated/client";
 import { enqueueAttempts } from "./queue";
 import type { WebhookEvent } from "./schemas";
 import { body } from "./service";
@@ -24,22 +25,51 @@ export function emitWebhookEvent(db: Db, type: WebhookEvent, data: DataSource): 
 
 /** The awaited form of emitWebhookEvent: answers the deliveries' ids (none when no enabled endpoint subscribes). */
 export async function createDeliveries(db: Db, type: WebhookEvent, data: DataSource): Promise<string[]> {
-  const endpoints = await subscribers(db, type);
-  if (!endpoints.length) return [];
+  if (!(await subscribers(db, type)).length) return [];
   const value = typeof data === "function" ? await data() : data;
   if (!value) return [];
-  const now = new Date();
-  const payload = body(type, value, now);
-  const rows = endpoints.map((e) => ({ id: deliveryId(), endpointId: e.id, event: type, payload, nextAttemptAt: now }));
-  const made = await db.webhookDelivery.createManyAndReturn({
-    data: rows,
-    select: { id: true, endpointId: true, seq: true },
-  });
-  await enqueueAttempts(made.map((r) => ({ deliveryId: r.id, endpointId: r.endpointId, seq: r.seq, attempt: 0 })));
+  const made = await deliveriesIn(db, type, [value]);
+  await sendDeliveries(made);
   return made.map((r) => r.id);
 }
 
-function subscribers(db: Db, type: WebhookEvent) {
+/** What deliveriesIn writes with: the application's client or an interactive transaction's. */
+type DeliveryClient = Pick<Prisma.TransactionClient, "webhookEndpoint" | "webhookDelivery">;
+export type MadeDelivery = { id: string; endpointId: string; seq: bigint };
+
+/**
+ * The delivery rows of events (one per event and subscribed endpoint), written with `client`: inside the transaction
+ * that records what the events announce, so an event is recorded exactly when its deliveries are (an event sent
+ * exactly once per thing: `lead.created`, `alert.fired`). Their jobs are for the caller to send after the commit
+ * (`sendDeliveries`); a crash in between leaves pending rows that the worker's sweep sends.
+ */
+export async function deliveriesIn(
+  client: DeliveryClient,
+  type: WebhookEvent,
+  events: Data[],
+): Promise<MadeDelivery[]> {
+  if (!events.length) return [];
+  const endpoints = await subscribers(client, type);
+  if (!endpoints.length) return [];
+  const now = new Date();
+  const rows = events.flatMap((value) => {
+    const payload = body(type, value, now);
+    return endpoints.map((e) => ({ id: deliveryId(), endpointId: e.id, event: type, payload, nextAttemptAt: now }));
+  });
+  return client.webhookDelivery.createManyAndReturn({ data: rows, select: { id: true, endpointId: true, seq: true } });
+}
+
+/** The first attempts' jobs of deliveries written by deliveriesIn (after their transaction committed). */
+export async function sendDeliveries(made: MadeDelivery[]): Promise<void> {
+  await enqueueAttempts(made.map((r) => ({ deliveryId: r.id, endpointId: r.endpointId, seq: r.seq, attempt: 0 })));
+}
+
+/** Whether an enabled endpoint subscribes to `type` (read before building an event's data). */
+export async function hasSubscribers(db: Db, type: WebhookEvent): Promise<boolean> {
+  return (await subscribers(db, type)).length > 0;
+}
+
+function subscribers(db: Pick<DeliveryClient, "webhookEndpoint">, type: WebhookEvent) {
   return db.webhookEndpoint.findMany({
     where: { enabled: true, events: { has: type } },
     select: { id: true },

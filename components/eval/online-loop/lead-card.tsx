@@ -44,6 +44,14 @@ export function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
         {lead.flags.map((f) => (
           <FlagBadge key={f.flag} flag={f.flag} meaning={f.message} />
         ))}
+        {lead.judgment && lead.judgment.verdict !== "pass" && (
+          <Badge
+            tone={lead.judgment.verdict === "fail" ? "danger" : "warning"}
+            title={`The online judge (${lead.judgment.judgedBy.label}) judged this answer ${lead.judgment.verdict}`}
+          >
+            Judge: {lead.judgment.verdict}
+          </Badge>
+        )}
         {lead.status === "in_pool" && <Badge tone="info">in pool</Badge>}
         {lead.status === "dismissed" && <Badge tone="neutral">dismissed</Badge>}
         <span className="ml-auto">
@@ -80,6 +88,15 @@ export function LeadCard({ lead, agentId }: { lead: Lead; agentId: string }) {
             {lead.answer ||
               (lead.traceStatus === "succeeded" ? "(empty answer)" : `(the run ${words(lead.traceStatus)})`)}
           </p>
+          {lead.judgment && (
+            <p className="mt-2 rounded-lg bg-slate-50 p-2 text-sm text-slate-700">
+              <span className="font-medium">
+                {lead.judgment.judgedBy.label} says {lead.judgment.verdict}:
+              </span>{" "}
+              {lead.judgment.rationale}
+              {lead.judgment.error && <span className="block text-xs text-slate-500">{lead.judgment.error}</span>}
+            </p>
+          )}
           {lead.payload != null && (
             <details className="mt-2 text-sm">
               <summary className="cursor-pointer text-xs font-medium text-slate-600">

@@ -29,10 +29,10 @@ export function LeadsSection({
           Leads from online traffic
         </h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          Answers of {agentName} (chat and API callers) that users scored {maxScore} or lower, or that the guardrail
-          rules flag (an execution error, an empty item list from a live query, no query at all). Add the ones worth
-          keeping to a regression pool (never a golden set); the board above takes them on: confirm, expectations,
-          freeze, run, Bad Case, re-run.
+          Answers of {agentName} (chat and API callers) that users scored {maxScore} or lower, that the guardrail rules
+          flag (an execution error, an empty item list from a live query, no query at all), or that the online judge
+          judged fail or could not judge (unknown). Add the ones worth keeping to a regression pool (never a golden
+          set); the board above takes them on: confirm, expectations, freeze, run, Bad Case, re-run.
         </p>
       </div>
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">

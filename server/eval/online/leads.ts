@@ -10,7 +10,7 @@ import type { Workflow } from "../../workflow";
 import { computeFlags, type StepLike } from "../suggestions/guardrails";
 import type { LeadSignal } from "./schemas";
 import type { LEAD_SIGNALS } from "./schemas";
-import type { GuardrailFlag } from "../suggestions/schemas";
+import type { GuardrailFlag, JudgeRef } from "../suggestions/schemas";
 import type { Tier } from "../runs/schemas";
 import { type TraceRow, conversationsBefore, onlineTrace, userMessage, versionWorkflow } from "./traces";
 import { DismissLeadInput, LeadCountsQuery, LeadsQuery } from "./schemas";
@@ -82,6 +82,8 @@ function candidateSql(q: Filters, httpVersions: string[]): Prisma.Sql {
     execution_error: Prisma.sql`(t."status" <> 'succeeded' OR (t."error" IS NOT NULL AND t."error" <> 'null'::jsonb))`,
     no_query: Prisma.sql`(t."mode" <> 'invoke' AND (t."workflowVersionId" = ANY(${httpVersions}::text[]) OR ${anyHttp}) AND NOT ${queried(Prisma.empty)})`,
     empty_items: Prisma.sql`(t."mode" = 'pipeline_live' AND (${queried(Prisma.sql`AND strpos(st::text, '[]') > 0`)} OR (t."payload" IS NOT NULL AND strpos(t."payload"::text, '[]') > 0)))`,
+    judge_fail: Prisma.sql`j."verdict" = 'fail'`,
+    judge_unknown: Prisma.sql`j."verdict" = 'unknown'`,
   };
   const wanted = q.signal ? [bySignal[q.signal]] : Object.values(bySignal);
   return Prisma.sql`AND (${Prisma.join(wanted, " OR ")})`;
@@ -109,7 +111,7 @@ async function* scanLeads(
   q: Filters,
   range: { start: Date | null; end: Date | null },
   after: { at: Date; id: string } | null,
-  opts: { maxScan: number; batch: number; candidates: boolean },
+  opts: { maxScan: number; batch: number; candidates: boolean; ids?: string[] },
 ) {
   let cursor = after;
   let scanned = 0;
@@ -125,14 +127,18 @@ async function* scanLeads(
       SELECT t."id", t."startedAt", t."status"::text AS "status", t."mode"::text AS "mode", t."sessionId", t."createdById",
           CASE WHEN t."mode" = 'pipeline_live' THEN t."payload" END AS "payload",
           (SELECT jsonb_agg(st) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(t."steps") = 'array' THEN t."steps" ELSE '[]'::jsonb END) st WHERE st->>'type' = 'http') AS "steps",
-          t."error", t."workflowVersionId", f."score", f."comment", ${statusSql} AS "leadStatus"
+          t."error", t."workflowVersionId", f."score", f."comment", j."verdict" AS "judgeVerdict", ${statusSql} AS "leadStatus"
         FROM "Trace" t
         LEFT JOIN LATERAL (SELECT "score", "comment" FROM "TraceFeedback" WHERE "traceId" = t."id" ORDER BY "score" ASC, "createdAt" DESC LIMIT 1) f ON true
+        LEFT JOIN "OnlineJudgment" j ON j."traceId" = t."id"
         WHERE t."agentId" = ${q.agentId} AND t."source" = ANY(${[...ONLINE_SOURCES]}::text[]) AND t."status" <> 'running'
+          ${opts.ids ? Prisma.sql`AND t."id" = ANY(${opts.ids}::text[])` : Prisma.empty}
           ${range.start ? Prisma.sql`AND t."startedAt" >= ${range.start}::timestamp` : Prisma.empty}
           ${range.end ? Prisma.sql`AND t."startedAt" < ${range.end}::timestamp` : Prisma.empty}
           ${cursor ? Prisma.sql`AND (t."startedAt", t."id") < (${cursor.at}::timestamp, ${cursor.id})` : Prisma.empty}
           ${q.signal === "low_score" ? Prisma.sql`AND f."score" <= ${q.maxScore}` : Prisma.empty}
+          ${q.signal === "judge_fail" ? Prisma.sql`AND j."verdict" = 'fail'` : Prisma.empty}
+          ${q.signal === "judge_unknown" ? Prisma.sql`AND j."verdict" = 'unknown'` : Prisma.empty}
           ${q.status ? Prisma.sql`AND ${statusSql} = ${q.status}::text` : Prisma.empty}
           ${candidates}
         ORDER BY t."startedAt" DESC, t."id" DESC
@@ -161,8 +167,29 @@ function leadOf(t: TraceRow, workflow: Workflow | null, q: Filters): Scanned | n
     hasHttpNodes: workflow?.nodes.some((n) => n.type === "http") ?? false,
   }).filter((f) => FLAG_SIGNALS.includes(f.flag));
   for (const f of flags) signals.push(f.flag as LeadSignal); // the lead rules flag only lead signals
+  if (t.judgeVerdict === "fail") signals.push("judge_fail");
+  else if (t.judgeVerdict === "unknown") signals.push("judge_unknown");
   if (!signals.length || (q.signal && !signals.includes(q.signal))) return null;
   return { trace: t, workflow, signals, flags };
+}
+
+/** A stored judgment as the leads (and the lead.created event) show it. */
+export function judgmentOut(j: {
+  verdict: string;
+  rationale: string;
+  judgedBy: unknown;
+  criteria: unknown;
+  error: string | null;
+  judgedAt: Date;
+}) {
+  return {
+    verdict: j.verdict as "pass" | "fail" | "unknown",
+    rationale: j.rationale,
+    judgedBy: j.judgedBy as JudgeRef,
+    error: j.error,
+    criteria: Array.isArray(j.criteria) ? (j.criteria as Array<{ point: string; status: string }>) : [],
+    judgedAt: j.judgedAt,
+  };
 }
 
 export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
@@ -187,7 +214,7 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
   }
   const ids = leads.map((l) => l.trace.id);
   // what a lead card shows and the scan did not read: the input, the answer, the payload; and the conversations
-  const [heavy, conversations, dismissals, pooled] = await Promise.all([
+  const [heavy, conversations, dismissals, pooled, judgments] = await Promise.all([
     db.trace.findMany({ where: { id: { in: ids } }, select: { id: true, input: true, answer: true, payload: true } }),
     conversationsBefore(
       db,
@@ -205,7 +232,9 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
         setVersion: { select: { version: true, status: true, setId: true, set: { select: { name: true } } } },
       },
     }),
+    db.onlineJudgment.findMany({ where: { traceId: { in: ids } } }),
   ]);
+  const judgmentOf = new Map(judgments.map((j) => [j.traceId, judgmentOut(j)]));
   const dismissedBy = new Map(dismissals.map((d) => [d.traceId, d]));
   const labels = await actorLabels(
     db,
@@ -233,6 +262,7 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
       comment: t.comment,
       signals: l.signals,
       flags: l.flags,
+      judgment: judgmentOf.get(t.id) ?? null,
       status: pool ? ("in_pool" as const) : dismissed ? ("dismissed" as const) : ("new" as const),
       pool: pool
         ? {
@@ -339,4 +369,67 @@ export async function restoreLead(db: Db, traceId: string) {
   await onlineTrace(db, traceId);
   await db.leadDismissal.deleteMany({ where: { traceId } });
   return { traceId, status: "new" as const };
+}
+
+// ---------------------------------------------------------------- what the background evaluation reads
+
+/** The lead rules' default low score (a feedback score at or below 2 of 5), as the list's default maxScore. */
+const DEFAULT_MAX_SCORE = 2;
+const rulesOf = (agentId: string, signal?: LeadSignal) =>
+  ({ agentId, maxScore: DEFAULT_MAX_SCORE, ...(signal ? { signal } : {}) }) as Filters;
+
+/**
+ * The lead signals of these online traces of the agent now, by the same rules as the list (default maxScore): the
+ * traces that are leads, with their signals. What the online worker records when an answer is stored, judged or
+ * scored (server/eval/online/watch.ts).
+ */
+export async function leadSignalsOf(db: Db, agentId: string, traceIds: string[]): Promise<Map<string, LeadSignal[]>> {
+  const out = new Map<string, LeadSignal[]>();
+  if (!traceIds.length) return out;
+  for await (const step of scanLeads(db, rulesOf(agentId), { start: null, end: null }, null, {
+    maxScan: traceIds.length,
+    batch: Math.min(traceIds.length, BATCH),
+    candidates: false,
+    ids: traceIds,
+  }))
+    if (step.lead) out.set(step.lead.trace.id, step.lead.signals);
+  return out;
+}
+
+export type LeadShare = { answers: number; leads: string[]; from: Date | null; to: Date | null };
+
+/** The agent's last `lastN` finished online answers, and the leads among them (with `signal`, when given), newest first. */
+export async function leadsAmongLast(db: Db, agentId: string, lastN: number, signal?: LeadSignal): Promise<LeadShare> {
+  const leads: string[] = [];
+  let answers = 0;
+  let from: Date | null = null;
+  let to: Date | null = null;
+  // every answer is scanned (a signal in the query would skip the others): the signal is checked on each lead
+  for await (const step of scanLeads(db, rulesOf(agentId), { start: null, end: null }, null, {
+    maxScan: lastN,
+    batch: Math.min(lastN, BATCH),
+    candidates: false,
+  })) {
+    answers = step.scanned;
+    to ??= step.cursor.at;
+    from = step.cursor.at;
+    if (step.lead && (!signal || step.lead.signals.includes(signal))) leads.push(step.lead.trace.id);
+  }
+  return { answers, leads, from, to };
+}
+
+/** The agent's finished online answers since `since`, and the leads among them (with `signal`), newest first. */
+export async function leadsSince(db: Db, agentId: string, since: Date, signal?: LeadSignal): Promise<LeadShare> {
+  const [count] = await db.$queryRaw<Array<{ n: number; from: Date | null; to: Date | null }>>`
+    SELECT count(*)::int AS n, min(t."startedAt") AS "from", max(t."startedAt") AS "to" FROM "Trace" t
+    WHERE t."agentId" = ${agentId} AND t."source" = ANY(${[...ONLINE_SOURCES]}::text[]) AND t."status" <> 'running'
+      AND t."startedAt" >= ${since}::timestamp`;
+  const leads: string[] = [];
+  for await (const step of scanLeads(db, rulesOf(agentId, signal), { start: since, end: null }, null, {
+    maxScan: COUNT_SCAN,
+    batch: COUNT_BATCH,
+    candidates: true,
+  }))
+    if (step.lead) leads.push(step.lead.trace.id);
+  return { answers: count?.n ?? 0, leads, from: count?.from ?? null, to: count?.to ?? null };
 }

@@ -4,7 +4,15 @@
  */
 import { defineOperation } from "../../auth/operation";
 import {
+  acknowledgeAlert,
   addTraceToPool,
+  createAlertRule,
+  deleteAlertRule,
+  getOnlineJudging,
+  listAlertRules,
+  listAlerts,
+  putOnlineJudging,
+  updateAlertRule,
   confirmSample,
   dismissLead,
   leadsPerDay,
@@ -13,8 +21,21 @@ import {
   restoreLead,
   unconfirmSample,
 } from "..";
-import { EvalSampleOut } from "../sets/schemas";
+import { DeletedOut, EvalSampleOut } from "../sets/schemas";
 import {
+  AlertIdParams,
+  AlertOut,
+  AlertRuleIdParams,
+  AlertRuleInput,
+  AlertRuleOut,
+  AlertRulePatch,
+  AlertRulesOut,
+  AlertRulesQuery,
+  AlertsOut,
+  AlertsQuery,
+  JudgingParams,
+  OnlineJudgingInput,
+  OnlineJudgingOut,
   BoardQuery,
   ConfirmParams,
   DismissLeadInput,
@@ -135,4 +156,105 @@ export const evalUnconfirmSample = defineOperation({
   params: ConfirmParams,
   output: EvalSampleOut,
   run: ({ db, params }) => unconfirmSample(db, params.id),
+});
+
+/** What every online judging operation's description starts with. */
+const JUDGING =
+  "Sampled online judging: a judge looks at a share of the agent's online answers (chat and API) in the background, after the chat answered (the durable queue eval-online; the chat never waits for it). An answer is sampled when a hash of its trace id falls below samplingRate (deterministic: every instance and retry decides the same), then the filters apply: source (chat or api), minLength (characters of the user's message), scenario ({ ref: a template such as {{detect.result.scene}} read from the trace's steps, values: the scenarios judged, case-insensitive}). A judged fail or unknown makes the answer a lead with the signal judge_fail or judge_unknown and the judge's rationale (GET /api/eval/online/leads?signal=judge_fail).";
+
+export const evalGetOnlineJudging = defineOperation({
+  id: "evalGetOnlineJudging",
+  trpc: "eval.online.judging.get",
+  kind: "query",
+  permission: "eval.read",
+  description: `${JUDGING} Answers the agent's rule (null when none was set) and its judgments of the last 7 days by verdict. An unknown agent is 404.`,
+  params: JudgingParams,
+  output: OnlineJudgingOut,
+  run: ({ db, params }) => getOnlineJudging(db, params.agentId),
+});
+
+export const evalPutOnlineJudging = defineOperation({
+  id: "evalPutOnlineJudging",
+  trpc: "eval.online.judging.put",
+  kind: "mutation",
+  permission: "eval.manage",
+  description: [
+    `${JUDGING} Sets the agent's rule whole (a change applies to answers from then on; nothing already judged is judged again).`,
+    "Judges: llm, the LLM judge with its reference-free rubric (does the answer address the question, use what the agent's queries returned, invent nothing; one criterion not met is fail, all met pass, otherwise unknown; without a model provider every sampled answer is unknown with that reason); agent, a judge agent's pinned version, run with expected_points: [] beside question, answer, payload and scenario (404 JUDGE_VERSION_NOT_FOUND, 400 JUDGE_NOT_A_JUDGE, 400 WORKFLOW_INVALID as for a set's judge). builtin is refused with 400 JUDGE_NEEDS_POINTS: it needs expected points. samplingRate outside 0..1 is 400 REQUEST_INVALID; an unknown agent 404. An answer whose run failed or is empty is not judged (its guardrail signal makes it a lead already).",
+  ].join(" "),
+  params: JudgingParams,
+  body: OnlineJudgingInput,
+  output: OnlineJudgingOut,
+  run: ({ db, params, body, principal }) => putOnlineJudging(db, params.agentId, body, principal),
+});
+
+/** What every alert operation's description starts with. */
+const ALERTS =
+  "Alerts on an agent's online answers: a rule of kind share (more than percent % of the last lastN online answers are leads; it waits for lastN answers) or count (at least minCount leads among the online answers of the last windowMinutes), optionally of one lead signal. Rules are evaluated by the online worker after each batch of online answers and each judgment (within seconds of the answer that crosses one, never on the chat's path). A rule that fires records an alert with its figures, sends the webhook event alert.fired (the figures and leadsUrl, a link to the leads) and does not fire again for cooldownMinutes; the alert shows on the online loop tab until a person acknowledges it.";
+
+export const evalListAlertRules = defineOperation({
+  id: "evalListAlertRules",
+  trpc: "eval.online.alertRules.list",
+  kind: "query",
+  permission: "eval.read",
+  description: `${ALERTS} The agent's rules, oldest first, each with lastFiredAt.`,
+  query: AlertRulesQuery,
+  output: AlertRulesOut,
+  run: ({ db, query }) => listAlertRules(db, query.agentId),
+});
+
+export const evalCreateAlertRule = defineOperation({
+  id: "evalCreateAlertRule",
+  trpc: "eval.online.alertRules.create",
+  kind: "mutation",
+  permission: "eval.manage",
+  description: `${ALERTS} A share rule needs lastN (1..1000) and percent (0..100), a count rule minCount (1..10000) and windowMinutes (1..10080): 400 REQUEST_INVALID naming the missing field. cooldownMinutes defaults to 60 (0..10080). At most 20 rules per agent (413 EVAL_LIMIT_EXCEEDED). An unknown agent is 404.`,
+  body: AlertRuleInput,
+  output: AlertRuleOut,
+  run: ({ db, body, principal }) => createAlertRule(db, body, principal),
+});
+
+export const evalUpdateAlertRule = defineOperation({
+  id: "evalUpdateAlertRule",
+  trpc: "eval.online.alertRules.update",
+  kind: "mutation",
+  permission: "eval.manage",
+  description: `${ALERTS} Changes the fields given (the kind stays: a figure of the other kind is 400 REQUEST_INVALID); disabling stops its evaluation, the cool-down of a past firing stays.`,
+  params: AlertRuleIdParams,
+  body: AlertRulePatch,
+  output: AlertRuleOut,
+  run: ({ db, params, body }) => updateAlertRule(db, params.id, body),
+});
+
+export const evalDeleteAlertRule = defineOperation({
+  id: "evalDeleteAlertRule",
+  trpc: "eval.online.alertRules.delete",
+  kind: "mutation",
+  permission: "eval.manage",
+  description: `${ALERTS} Deletes the rule and its alerts.`,
+  params: AlertRuleIdParams,
+  output: DeletedOut,
+  run: ({ db, params }) => deleteAlertRule(db, params.id),
+});
+
+export const evalListAlerts = defineOperation({
+  id: "evalListAlerts",
+  trpc: "eval.online.alerts.list",
+  kind: "query",
+  permission: "eval.read",
+  description: `${ALERTS} The agent's alerts, newest first (open=true: not acknowledged yet, the banner's), each with its figures (answers, leads, percent or the window, the leads counted) and leadsUrl.`,
+  query: AlertsQuery,
+  output: AlertsOut,
+  run: ({ db, query }) => listAlerts(db, query),
+});
+
+export const evalAcknowledgeAlert = defineOperation({
+  id: "evalAcknowledgeAlert",
+  trpc: "eval.online.alerts.acknowledge",
+  kind: "mutation",
+  permission: "eval.annotate",
+  description: `${ALERTS} Acknowledges an alert: it leaves the banner (idempotent: a second acknowledgement keeps the first's who and when). The rule's cool-down is not changed. Anyone who reviews (eval.annotate) may acknowledge.`,
+  params: AlertIdParams,
+  output: AlertOut,
+  run: ({ db, params, principal }) => acknowledgeAlert(db, params.id, principal),
 });

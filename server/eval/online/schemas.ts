@@ -5,13 +5,23 @@ import { z } from "zod";
 import { Cursor, IdParam, dayRangeQuery } from "../../core/params";
 import { EVAL_LIMITS } from "../limits";
 import { EvalSampleOut } from "../sets/schemas";
-import { GUARDRAIL_FLAGS } from "../suggestions/schemas";
+import { GUARDRAIL_FLAGS, JudgeRefOut, JudgeSpec } from "../suggestions/schemas";
 
 const date = z.iso.datetime();
 const dateOrNull = date.nullable();
 
-/** The online loop's lead signals: a low feedback score, or a guardrail flag on an online trace (names people read, meanings). */
-export const LEAD_SIGNALS = ["low_score", "execution_error", "empty_items", "no_query"] as const;
+/**
+ * The online loop's lead signals: a low feedback score, a guardrail flag on an online trace, or the online judge's
+ * fail or unknown on a sampled answer (names people read, meanings).
+ */
+export const LEAD_SIGNALS = [
+  "low_score",
+  "execution_error",
+  "empty_items",
+  "no_query",
+  "judge_fail",
+  "judge_unknown",
+] as const;
 
 export type LeadSignal = (typeof LEAD_SIGNALS)[number];
 
@@ -20,6 +30,11 @@ export const LEAD_SIGNAL_WORDS: Record<LeadSignal, { label: string; meaning: str
   execution_error: { label: "Execution error", meaning: GUARDRAIL_FLAGS.execution_error },
   empty_items: { label: "Empty items", meaning: GUARDRAIL_FLAGS.empty_items },
   no_query: { label: "No query", meaning: GUARDRAIL_FLAGS.no_query },
+  judge_fail: { label: "Judge: fail", meaning: "The online judge sampled the answer and judged it fail" },
+  judge_unknown: {
+    label: "Judge: unknown",
+    meaning: "The online judge sampled the answer and could not tell (or could not run)",
+  },
 };
 
 /** A lead's status. */
@@ -32,6 +47,20 @@ export const LEAD_STATUS_WORDS: Record<LeadStatus, { label: string; meaning: str
   in_pool: { label: "In pool", meaning: "A sample of a regression pool has the trace as its source" },
   dismissed: { label: "Dismissed", meaning: "A person set it aside, with a reason" },
 };
+
+/** The online judge's judgment of one sampled answer. */
+export const OnlineJudgmentOut = z
+  .object({
+    verdict: z.enum(["pass", "fail", "unknown"]),
+    rationale: z.string(),
+    judgedBy: JudgeRefOut,
+    error: z.string().nullable().meta({ description: "Why the judge could not give a verdict, when it could not" }),
+    criteria: z
+      .array(z.object({ point: z.string(), status: z.string() }))
+      .meta({ description: "What the judge checked and what it found (the LLM judge's reference-free criteria)" }),
+    judgedAt: date,
+  })
+  .meta({ id: "EvalOnlineJudgment" });
 
 const TurnOut = z.object({ role: z.enum(["user", "assistant"]), content: z.string(), preset: z.boolean() });
 
@@ -49,6 +78,10 @@ export const LeadOut = z
     comment: z.string().nullable(),
     signals: z.array(z.enum(LEAD_SIGNALS)),
     flags: z.array(z.object({ flag: z.string(), message: z.string() })),
+    judgment: OnlineJudgmentOut.nullable().meta({
+      description:
+        "The online judge's judgment when the answer was sampled (GET/PUT /api/eval/online/judging/{agentId})",
+    }),
     status: z.enum(LEAD_STATUSES),
     pool: z
       .object({
@@ -298,3 +331,255 @@ export const BOARD_STAGES = [
 ] as const;
 export type BoardStage = (typeof BOARD_STAGES)[number];
 export const BoardQuery = z.object({ agentId: z.string().min(1).max(64) });
+
+// ---------------------------------------------------------------- sampled online judging
+
+export const ONLINE_JUDGING_LIMITS = {
+  /** a rule is re-read at most this often per instance (a change made on this instance applies at once) */
+  ruleTtlMs: 2_000,
+  /** online answers wait at most this long (or until `enqueueBatch` of them) and go to the queue in one insert */
+  enqueueFlushMs: 1_000,
+  enqueueBatch: 200,
+  /** judge jobs a worker runs at once (each waits for a quiet event loop first) */
+  judgesPerInstance: 2,
+  maxScenarioValues: 20,
+  maxMinLength: 10_000,
+} as const;
+
+const ScenarioRef = z
+  .string()
+  .trim()
+  .min(5)
+  .max(300)
+  .regex(/\{\{\s*[A-Za-z0-9_-]+\.[^{}]+\}\}/, {
+    message: "must be a template naming a node output, e.g. {{detect.result.scene}}",
+  });
+
+export const OnlineJudgingFilters = z
+  .object({
+    source: z
+      .enum(["chat", "api"])
+      .optional()
+      .meta({ description: "Only answers from this source (chat: the chat endpoint; api: API callers); default both" }),
+    minLength: z.number().int().min(0).max(ONLINE_JUDGING_LIMITS.maxMinLength).optional().meta({
+      description: "Only answers to user messages of at least this many characters (skips greetings and thanks)",
+    }),
+    scenario: z
+      .object({
+        ref: ScenarioRef.meta({ description: "Where the trace says its scenario, e.g. {{detect.result.scene}}" }),
+        values: z
+          .array(z.string().trim().min(1).max(200))
+          .min(1)
+          .max(ONLINE_JUDGING_LIMITS.maxScenarioValues)
+          .meta({ description: "Only answers whose scenario is one of these (case-insensitive)" }),
+      })
+      .optional()
+      .meta({
+        description: "Only answers of these scenarios, read from the trace's steps like the intent shadow's liveRef",
+      }),
+  })
+  .strict();
+
+export const OnlineJudgingInput = z
+  .object({
+    samplingRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: "Share of the online answers judged, 0..1 (deterministic per trace: a hash of its id)" }),
+    filters: OnlineJudgingFilters.default({}),
+    judge: JudgeSpec.meta({
+      description:
+        "llm (the LLM judge's reference-free rubric) or agent (a judge agent's pinned version, given expected_points: []); builtin is refused: it needs expected points (400 JUDGE_NEEDS_POINTS)",
+    }),
+    enabled: z.boolean().default(true),
+  })
+  .meta({ id: "EvalOnlineJudgingInput" });
+
+export const JudgingParams = z.object({ agentId: z.string().min(1).max(64) });
+
+export const OnlineJudgingOut = z
+  .object({
+    rule: z
+      .object({
+        agentId: z.string(),
+        samplingRate: z.number(),
+        filters: z.object({
+          source: z.enum(["chat", "api"]).optional(),
+          minLength: z.number().int().optional(),
+          scenario: z.object({ ref: z.string(), values: z.array(z.string()) }).optional(),
+        }),
+        judge: JudgeSpec,
+        judgeLabel: z.string().meta({ description: "The judge, for people" }),
+        enabled: z.boolean(),
+        updatedById: z.string().nullable(),
+        updatedAt: date,
+      })
+      .nullable(),
+    last7Days: z
+      .object({ judged: z.number().int(), pass: z.number().int(), fail: z.number().int(), unknown: z.number().int() })
+      .meta({ description: "Judgments of the agent's online answers in the last 7 days" }),
+  })
+  .meta({ id: "EvalOnlineJudging" });
+
+// ---------------------------------------------------------------- alerts
+
+export const ALERT_KINDS = ["share", "count"] as const;
+export const ALERT_LIMITS = {
+  maxLastN: 1000,
+  maxWindowMinutes: 10_080,
+  maxCooldownMinutes: 10_080,
+  maxRules: 20,
+} as const;
+
+const alertFields = {
+  name: z.string().trim().min(1).max(120),
+  signal: z
+    .enum(LEAD_SIGNALS)
+    .nullable()
+    .optional()
+    .meta({ description: "Only leads with this signal count; null or left out: any lead" }),
+  cooldownMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(ALERT_LIMITS.maxCooldownMinutes)
+    .meta({ description: "After firing, the rule does not fire again for this long" }),
+  enabled: z.boolean(),
+};
+
+const alertFigures = {
+  lastN: z
+    .number()
+    .int()
+    .min(1)
+    .max(ALERT_LIMITS.maxLastN)
+    .meta({ description: "share: the last N online answers (required for share)" }),
+  percent: z
+    .number()
+    .min(0)
+    .max(100)
+    .meta({ description: "share: fires when the share of leads among them is above this (required for share)" }),
+  minCount: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .meta({ description: "count: at least this many leads (required for count)" }),
+  windowMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(ALERT_LIMITS.maxWindowMinutes)
+    .meta({ description: "count: within the online answers of the last this many minutes (required for count)" }),
+};
+
+/** What a kind needs: share lastN and percent, count minCount and windowMinutes (400 REQUEST_INVALID naming the field). */
+function needsFigures(
+  r: { kind?: string; lastN?: number; percent?: number; minCount?: number; windowMinutes?: number },
+  ctx: z.RefinementCtx,
+) {
+  const need =
+    r.kind === "share"
+      ? (["lastN", "percent"] as const)
+      : r.kind === "count"
+        ? (["minCount", "windowMinutes"] as const)
+        : [];
+  for (const f of need)
+    if (r[f] === undefined) ctx.addIssue({ code: "custom", path: [f], message: `a ${r.kind} rule needs ${f}` });
+}
+
+export const AlertRuleInput = z
+  .object({
+    agentId: z.string().min(1).max(64),
+    kind: z.enum(ALERT_KINDS).meta({
+      description:
+        "share: more than `percent` % of the last `lastN` online answers are leads; count: at least `minCount` leads among the online answers of the last `windowMinutes`",
+    }),
+    ...alertFields,
+    lastN: alertFigures.lastN.optional(),
+    percent: alertFigures.percent.optional(),
+    minCount: alertFigures.minCount.optional(),
+    windowMinutes: alertFigures.windowMinutes.optional(),
+    enabled: alertFields.enabled.default(true),
+    cooldownMinutes: alertFields.cooldownMinutes.default(60),
+  })
+  .superRefine(needsFigures)
+  .meta({ id: "EvalAlertRuleInput" });
+
+export const AlertRulePatch = z
+  .object({
+    name: alertFields.name.optional(),
+    signal: alertFields.signal,
+    lastN: alertFigures.lastN.optional(),
+    percent: alertFigures.percent.optional(),
+    minCount: alertFigures.minCount.optional(),
+    windowMinutes: alertFigures.windowMinutes.optional(),
+    cooldownMinutes: alertFields.cooldownMinutes.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), "nothing to change");
+
+export const AlertRuleIdParams = z.object({ id: z.string().min(1).max(64) });
+export const AlertIdParams = z.object({ id: z.string().min(1).max(64) });
+export const AlertRulesQuery = z.object({ agentId: z.string().min(1).max(64) });
+export const AlertsQuery = z.object({
+  agentId: z.string().min(1).max(64),
+  open: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true"))
+    .meta({ description: "true: only alerts nobody acknowledged yet; false: only acknowledged ones" }),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const AlertFiguresOut = z
+  .object({
+    kind: z.enum(ALERT_KINDS),
+    signal: z.enum(LEAD_SIGNALS).nullable(),
+    answers: z.number().int().meta({ description: "Online answers looked at (the last N, or those in the window)" }),
+    leads: z.number().int().meta({ description: "Of those, leads (with the signal, when the rule names one)" }),
+    percent: z.number().nullable().meta({ description: "share: leads / answers x 100" }),
+    threshold: z.number().meta({ description: "share: the percent to exceed; count: the leads needed" }),
+    windowMinutes: z.number().int().nullable(),
+    lastN: z.number().int().nullable(),
+    from: dateOrNull.meta({ description: "The oldest answer counted" }),
+    to: dateOrNull.meta({ description: "The newest answer counted" }),
+    traceIds: z.array(z.string()).meta({ description: "The leads counted (newest first, at most 20)" }),
+  })
+  .meta({ id: "EvalAlertFigures" });
+
+export const AlertRuleOut = z
+  .object({
+    id: z.string(),
+    agentId: z.string(),
+    name: z.string(),
+    kind: z.enum(ALERT_KINDS),
+    signal: z.enum(LEAD_SIGNALS).nullable(),
+    lastN: z.number().int().nullable(),
+    percent: z.number().nullable(),
+    minCount: z.number().int().nullable(),
+    windowMinutes: z.number().int().nullable(),
+    cooldownMinutes: z.number().int(),
+    enabled: z.boolean(),
+    lastFiredAt: dateOrNull,
+    createdAt: date,
+    updatedAt: date,
+  })
+  .meta({ id: "EvalAlertRule" });
+export const AlertRulesOut = z.object({ items: z.array(AlertRuleOut) });
+
+export const AlertOut = z
+  .object({
+    id: z.string(),
+    ruleId: z.string(),
+    ruleName: z.string(),
+    agentId: z.string(),
+    figures: AlertFiguresOut,
+    firedAt: date,
+    acknowledgedAt: dateOrNull,
+    acknowledgedBy: z.string().nullable().meta({ description: "Who acknowledged it, for people" }),
+    leadsUrl: z.string().meta({ description: "The leads page of the agent, filtered by the rule's signal" }),
+  })
+  .meta({ id: "EvalAlert" });
+export const AlertsOut = z.object({ items: z.array(AlertOut) });

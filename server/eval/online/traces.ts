@@ -38,6 +38,8 @@ export type TraceRow = {
   workflowVersionId: string | null;
   score: number | null;
   comment: string | null;
+  /** the online judge's verdict on the trace (sampled answers only) */
+  judgeVerdict: string | null;
   leadStatus: LeadStatus;
 };
 

@@ -1,6 +1,7 @@
 import { rest } from "../../rest";
 import * as op from "../../../eval/operations";
-import { base, notFound, conflict } from "./shared";
+import { ErrorOut } from "../../../core/errors";
+import { base, conflict, invalid, noContent, notFound } from "./shared";
 
 /** The online feedback loop over REST (/api/eval/online/*, /api/eval/sets/{id}/pool); handlers only call server/eval. */
 
@@ -89,4 +90,80 @@ export const evalUnconfirmSample = rest(op.evalUnconfirmSample, {
     ...notFound,
     ...conflict("SET_NOT_REGRESSION_POOL or SET_VERSION_FROZEN"),
   },
+});
+
+export const evalGetOnlineJudging = rest(op.evalGetOnlineJudging, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/judging/{agentId}",
+  summary: "The agent's online judging rule (sampling, filters, judge) and its recent judgments",
+  responses: { 200: "The rule (null when none) and the last 7 days' judgments", ...notFound },
+});
+
+export const evalPutOnlineJudging = rest(op.evalPutOnlineJudging, {
+  ...base,
+  method: "PUT",
+  path: "/api/eval/online/judging/{agentId}",
+  summary: "Set the agent's online judging rule",
+  responses: {
+    200: "The rule",
+    ...invalid(
+      "REQUEST_INVALID (samplingRate outside 0..1, a filter), JUDGE_NEEDS_POINTS (the built-in judge), JUDGE_NOT_A_JUDGE, WORKFLOW_INVALID",
+    ),
+    ...notFound,
+  },
+});
+
+export const evalListAlertRules = rest(op.evalListAlertRules, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/alert-rules",
+  summary: "The agent's alert rules on its online answers",
+  responses: { 200: "The rules", ...notFound },
+});
+
+export const evalCreateAlertRule = rest(op.evalCreateAlertRule, {
+  ...base,
+  method: "POST",
+  path: "/api/eval/online/alert-rules",
+  summary: "Add an alert rule (share of leads among the last N answers, or K leads within a window)",
+  responses: {
+    201: "Created",
+    ...invalid("REQUEST_INVALID: a figure the kind needs is missing"),
+    ...notFound,
+    413: { description: "EVAL_LIMIT_EXCEEDED: 20 rules per agent", schema: ErrorOut },
+  },
+});
+
+export const evalUpdateAlertRule = rest(op.evalUpdateAlertRule, {
+  ...base,
+  method: "PATCH",
+  path: "/api/eval/online/alert-rules/{id}",
+  summary: "Change an alert rule",
+  responses: { 200: "The rule", ...invalid(), ...notFound },
+});
+
+export const evalDeleteAlertRule = rest(op.evalDeleteAlertRule, {
+  ...base,
+  method: "DELETE",
+  path: "/api/eval/online/alert-rules/{id}",
+  summary: "Delete an alert rule and its alerts",
+  responses: { 204: { description: "Deleted" }, ...notFound },
+  respond: noContent,
+});
+
+export const evalListAlerts = rest(op.evalListAlerts, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/online/alerts",
+  summary: "Alerts fired on the agent's online answers (open=true: not acknowledged yet)",
+  responses: { 200: "Alerts, newest first", ...notFound },
+});
+
+export const evalAcknowledgeAlert = rest(op.evalAcknowledgeAlert, {
+  ...base,
+  method: "POST",
+  path: "/api/eval/online/alerts/{id}/acknowledge",
+  summary: "Acknowledge an alert (it leaves the online loop tab's banner)",
+  responses: { 200: "The acknowledged alert", ...notFound },
 });
