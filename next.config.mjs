@@ -27,6 +27,10 @@ const nextConfig = {
   // No `experimental.proxyClientMaxBodySize`: proxy.ts runs on pages only, so Next never buffers an API request's body
   // (it reads a whole body before running proxy.ts); the routes read bodies themselves, after authentication, up to
   // their limits (server/core/body.ts).
+  // The container image (Dockerfile) builds with FLOWBENCH_STANDALONE=1: Next's standalone output, a `server.js` with
+  // only the node_modules files the server traces to. Builds on the host (`npm start`, `npm test`) keep the ordinary
+  // output, which `next start` serves.
+  ...(process.env.FLOWBENCH_STANDALONE === "1" ? { output: "standalone" } : {}),
   // Parallel work on one checkout (several developers' builds at once) can keep separate build folders.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Only for such parallel builds of work in progress; `npm test` and CI always type-check.

@@ -33,6 +33,20 @@ describe("environment validation", () => {
     expect(ok.FLOWBENCH_INIT_ADMIN_EMAIL).toBe("a@b.co");
   });
 
+  it("requires NEXTAUTH_SECRET when FLOWBENCH_REQUIRE_NEXTAUTH_SECRET=on (compose.yaml), also given empty", () => {
+    expect(() => parseEnv({ FLOWBENCH_REQUIRE_NEXTAUTH_SECRET: "on" })).toThrow(
+      /NEXTAUTH_SECRET: NEXTAUTH_SECRET must be set/,
+    );
+    expect(() => parseEnv({ FLOWBENCH_REQUIRE_NEXTAUTH_SECRET: "on", NEXTAUTH_SECRET: "" })).toThrow(
+      /NEXTAUTH_SECRET must be set/,
+    );
+    expect(parseEnv({ FLOWBENCH_REQUIRE_NEXTAUTH_SECRET: "on", NEXTAUTH_SECRET: "s".repeat(32) }).NEXTAUTH_SECRET).toBe(
+      "s".repeat(32),
+    );
+    expect(parseEnv({ NEXTAUTH_SECRET: "" }).FLOWBENCH_REQUIRE_NEXTAUTH_SECRET).toBe("off");
+    expect(() => parseEnv({ FLOWBENCH_REQUIRE_NEXTAUTH_SECRET: "yes" })).toThrow(/FLOWBENCH_REQUIRE_NEXTAUTH_SECRET/);
+  });
+
   it("treats empty strings (copied .env.example) as unset", () => {
     expect(parseEnv({ WEBHOOK_BASE_URL: "", PORT: "" }).WEBHOOK_BASE_URL).toBeUndefined();
   });

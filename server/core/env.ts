@@ -32,6 +32,9 @@ export const EnvSchema = z
     PORT: z.coerce.number().int().min(1).max(65535).optional(),
     NEXTAUTH_SECRET: z.string().min(16, "NEXTAUTH_SECRET must be at least 16 characters").optional(),
     NEXTAUTH_URL: optionalUrl("NEXTAUTH_URL"),
+    // on: NEXTAUTH_SECRET must be set (compose.yaml sets it for its app instances: one key for every instance, given
+    // by the operator, not generated; also when a compose tool hands over an empty value).
+    FLOWBENCH_REQUIRE_NEXTAUTH_SECRET: z.enum(["on", "off"]).default("off"),
     FLOWBENCH_INIT_ADMIN_EMAIL: z.email("FLOWBENCH_INIT_ADMIN_EMAIL must be an email address").optional(),
     FLOWBENCH_INIT_ADMIN_PASSWORD: z
       .string()
@@ -116,6 +119,14 @@ export const EnvSchema = z
     OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: z.enum(["true", "false"]).default("false"),
   })
   .superRefine((env, ctx) => {
+    if (env.FLOWBENCH_REQUIRE_NEXTAUTH_SECRET === "on" && env.NEXTAUTH_SECRET === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["NEXTAUTH_SECRET"],
+        message:
+          "NEXTAUTH_SECRET must be set (FLOWBENCH_REQUIRE_NEXTAUTH_SECRET=on, as compose.yaml sets it): one session key of 32+ random characters shared by every instance, e.g. openssl rand -base64 32",
+      });
+    }
     const init = [env.FLOWBENCH_INIT_ADMIN_EMAIL, env.FLOWBENCH_INIT_ADMIN_PASSWORD, env.FLOWBENCH_INIT_API_TOKEN];
     const set = init.filter((v) => v !== undefined).length;
     if (set !== 0 && set !== 3) {
