@@ -9,6 +9,7 @@ import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { CountBars, PassRateBars } from "../charts";
 import { costNote, costText, count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
+import { AuditSummary } from "./audit-summary";
 import { GateBanner } from "./gate-banner";
 import { ConsistencyCard } from "./consistency-card";
 
@@ -71,6 +72,7 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
   return (
     <div id="report" className="space-y-5">
       <GateBanner gate={r.gate} kind={r.set.kind} currentThreshold={r.set.currentGateThreshold} />
+      {r.set.kind === "golden" && <AuditSummary audit={r.audit} runId={r.run.shortId} />}
 
       <Card
         title="Pass rates"
