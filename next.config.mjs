@@ -12,6 +12,16 @@ const nextConfig = {
     "@prisma/schema-engine-wasm",
     "pg",
     "pyodide",
+    // OpenTelemetry (server/telemetry/otel.ts, loaded only when an OTLP endpoint is set): one copy of the API for
+    // Next.js's own spans and ours, and the SDK and Prisma's instrumentation (which hooks require) left unbundled
+    "@opentelemetry/api",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/core",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/semantic-conventions",
+    "@prisma/instrumentation",
   ],
   typedRoutes: false,
   // No `experimental.proxyClientMaxBodySize`: proxy.ts runs on pages only, so Next never buffers an API request's body

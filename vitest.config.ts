@@ -20,6 +20,7 @@ const ISOLATING =
 const ALSO_ISOLATED = [
   "server/http/methods-guard.test.ts", // installs the process-wide method guard on http.Server
   "server/http/lingering-close.test.ts", // subscribes a diagnostics channel of every HTTP server in the process
+  "server/telemetry/tracing.test.ts", // registers the global OpenTelemetry tracer provider and context manager
 ];
 function unitFiles(dir: string, out: string[] = []): string[] {
   for (const entry of fs.readdirSync(path.join(import.meta.dirname, dir), { withFileTypes: true })) {
@@ -48,7 +49,7 @@ const unitLimits = { testTimeout: 90_000, hookTimeout: 120_000 };
 const file = (name: string) => `tests/integration/${name}.test.ts`;
 const integrationExclude: Record<string, string[]> = {
   pglite: [file("multi-instance"), file("fuzz"), file("readiness")],
-  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies"), file("eval-ci")],
+  postgresql: [file("sample-gate"), file("methods"), file("sdk-mcp"), file("bodies"), file("eval-ci"), file("otel")],
 };
 
 // Each leg runs in two processes, each with its server (FLOWBENCH_IT_PART, set by `npm test`): "long" runs the longest

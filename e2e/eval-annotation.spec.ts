@@ -502,6 +502,8 @@ test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U
     name: "Spot-check walk",
     kind: "golden",
     gateThreshold: 6,
+    // the spot-check rule alone: no audit of adopted passes here (e2e/eval-audit.spec.ts walks the audit)
+    auditRate: 0,
   });
   await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
     format: "json",

@@ -6,7 +6,8 @@
  * The release gate (spec 4.3): passes (exit 0) only when every question of the run's set has a verdict, every
  * spot-check question has one a person typed, and the human-confirmed passes reach the set's threshold; a
  * regression-pool run never passes; machine suggestions never count. Exit 1 on FAIL (decided) and on PENDING (still
- * answering, questions without a verdict, spot-checks left; printed with what is missing); exit 2 on usage,
+ * answering, questions without a verdict, spot-checks left, audit items left; printed with what is missing; the
+ * audit of adopted passes is a line of its own, "no audit" at rate 0); exit 2 on usage,
  * connection, auth or unknown run. `--json` carries `status` ("pass" | "fail" | "pending").
  * For CI (issue 25): `--wait` polls until the gate is no longer pending or the time is up (progress on stderr; exit 3
  * when still pending then), `--junit` and `--markdown` write reports of the final state (scripts/lib/gate-reports.ts).
@@ -17,7 +18,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { evaluateGate, gateCountsLine, type GateResult } from "../server/eval/reports/gate";
+import { evaluateGate, falsePassWords, gateCountsLine, type GateResult } from "../server/eval/reports/gate";
 import { ConnectError, UsageError, getJson, main, parseFlags, serverFrom, type Server } from "./lib/cli-http";
 import {
   junitReport,
@@ -54,9 +55,14 @@ function human(r: GateResponse, result: GateResult): string {
   const c = result.counts;
   if (result.status === "pending") lines.push(`  waiting for: ${result.missing.join("; ")}`);
   lines.push(`  ${gateCountsLine(c)}; failed ${c.fail}; spot-checks left ${c.spotChecksLeft}`);
+  if (result.audit) {
+    const estimate = falsePassWords(result.audit);
+    lines.push(`  ${result.audit.line}${estimate ? `; ${estimate}` : ""}`);
+  }
   for (const reason of result.reasons) lines.push(`  - ${reason.code}: ${reason.message}`);
   if (result.unjudged.length) lines.push(`  missing verdicts: ${result.unjudged.join(", ")}`);
   if (result.spotChecksLeft.length) lines.push(`  spot-checks left: ${result.spotChecksLeft.join(", ")}`);
+  if (result.auditLeft.length) lines.push(`  audit items left: ${result.auditLeft.join(", ")}`);
   if (result.failing.length) lines.push(`  failing: ${result.failing.join(", ")}`);
   lines.push("  (machine suggestions never count)");
   return lines.join("\n");

@@ -35,6 +35,34 @@ async function sweepInterruptedTraces(kind: "pglite" | "postgresql"): Promise<vo
   }
 }
 
+/**
+ * OpenTelemetry (server/telemetry/otel.ts): the SDK is imported only when an OTLP endpoint is configured; otherwise
+ * nothing of it is loaded and every span call is a no-op. A failure to start is logged and the server runs on.
+ */
+async function startTraces(): Promise<void> {
+  const e = env();
+  if (e.OTEL_SDK_DISABLED === "true" || !(e.OTEL_EXPORTER_OTLP_ENDPOINT || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT))
+    return;
+  try {
+    const { startOtel } = await import("./telemetry/otel");
+    startOtel({
+      serviceName: e.OTEL_SERVICE_NAME,
+      serviceVersion: process.env.npm_package_version ?? "0.1.0",
+      sampler: e.OTEL_TRACES_SAMPLER,
+      samplerArg: e.OTEL_TRACES_SAMPLER_ARG,
+      maxQueueSize: e.OTEL_BSP_MAX_QUEUE_SIZE,
+      maxExportBatchSize: e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+      scheduledDelayMillis: e.OTEL_BSP_SCHEDULE_DELAY,
+      exportTimeoutMillis: e.OTEL_BSP_EXPORT_TIMEOUT,
+      captureContent: e.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT === "true",
+    });
+    const to = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${e.OTEL_EXPORTER_OTLP_ENDPOINT}/v1/traces`;
+    console.log(`[flowbench] OpenTelemetry: spans go to ${new URL(to).origin} (OTLP/HTTP)`);
+  } catch (err) {
+    console.error(`[flowbench] OpenTelemetry did not start (no spans are exported): ${(err as Error).message}`);
+  }
+}
+
 /** The database kind the probes report (an invalid DATABASE_URL is env()'s to report, just after). */
 function databaseKind(): string {
   try {
@@ -57,6 +85,7 @@ export async function startServer(): Promise<void> {
     }
     throw e;
   }
+  await startTraces();
   const target = databaseTarget();
   setReadiness("starting", "applying migrations");
   installClientAddress(env().TRUSTED_PROXY_HOPS); // the address the login throttle counts, from the socket or proxies

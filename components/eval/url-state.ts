@@ -14,7 +14,8 @@ import type { EvalCompare, In } from "./types";
  *                  | view=compare runs=<run>,<run>[,...up to 8] [changed=1] [failing=1] [q=...] [page=<n>]
  *                  | view=usage [from=<YYYY-MM-DD>] [to=<YYYY-MM-DD>] [scope=all]
  *                  list filters: set, status, tier
- *   annotation     run=<id|R-XXXXX> item=<itemId>; filters: verdict, suggestion, spot, cls, q
+ *   annotation     run=<id|R-XXXXX> item=<itemId>; filters: verdict, suggestion, spot, source (adopted: not yet
+ *                  typed by a person; with verdict=pass the adopted passes an overturning audit asks people to review), cls, q
  *   bad-cases      case=<badCaseId>; filters: status, attribution, cls (scenario), run, set
  *   intent-shadow
  */
@@ -100,6 +101,7 @@ export const EvalUrlSchema = z.object({
   verdict: opt(z.enum(["pass", "fail", "none"])),
   suggestion: opt(z.enum(["pass", "fail", "unknown", "none"])),
   spot: opt(z.enum(["1"])),
+  source: opt(z.enum(["adopted", "human"])),
   cls: opt(text),
   attribution: opt(z.string().regex(/^[a-z_]{1,40}$/)),
   q: opt(text),
@@ -138,6 +140,7 @@ const ORDER = [
   "verdict",
   "suggestion",
   "spot",
+  "source",
   "cls",
   "attribution",
   "q",
@@ -201,7 +204,7 @@ const TAB_KEYS: Record<EvalTab, ReadonlyArray<keyof EvalUrl>> = {
     "to",
     "scope",
   ],
-  annotation: ["run", "item", "verdict", "suggestion", "spot", "status", "cls", "q"],
+  annotation: ["run", "item", "verdict", "suggestion", "spot", "source", "status", "cls", "q"],
   "bad-cases": ["case", "status", "attribution", "cls", "run", "set"],
   "intent-shadow": [],
 };
@@ -230,6 +233,7 @@ export function queueFilter(state: EvalUrl) {
     ...(state.verdict ? { verdict: state.verdict } : {}),
     ...(state.suggestion ? { suggestion: state.suggestion } : {}),
     ...(state.spot ? { spotCheck: true } : {}),
+    ...(state.source ? { source: state.source } : {}),
     ...(state.status === "disputed" ? { status: "disputed" as const } : {}),
     ...(state.cls ? { classification: state.cls } : {}),
     ...(state.q ? { q: state.q } : {}),

@@ -301,3 +301,57 @@ describe("Markdown summary", () => {
     expect(mdText("a|b *c* [d](e) <img> @x `y`\nz")).toBe("a\\|b \\*c\\* \\[d\\]\\(e\\) \\<img\\> @\u200bx \\`y\\` z");
   });
 });
+
+describe("the audit of adopted passes in the reports", () => {
+  const audited: GateInput = {
+    runId: "cmrun0000000000000000002",
+    shortId: "R-AUD17",
+    runStatus: "completed",
+    setKind: "golden",
+    threshold: 3,
+    questions: [
+      { key: "a1", verdict: "fail", source: "human", audit: true },
+      { key: "a2", verdict: "pass", source: "human", audit: true },
+      { key: "a3", verdict: "pass", source: "adopted", audit: true },
+      { key: "a4", verdict: "pass", source: "adopted" },
+      { key: "a5", verdict: "pass", source: "adopted" },
+    ],
+    audit: { rate: 0.1, maxOverturn: 0, draws: 1 },
+  };
+  const verdict = (q: GateInput["questions"][number]): ReportItem["verdict"] =>
+    q.verdict
+      ? {
+          verdict: q.verdict,
+          source: q.source ?? "human",
+          basis: q.verdict === "fail" ? "invents the price" : null,
+          attribution: q.verdict === "fail" ? "generation" : null,
+        }
+      : null;
+  const items = audited.questions.map((q) => item(q.key, `Question ${q.key}`, verdict(q)));
+
+  it("Markdown: the audit line with the estimate, and the rest of the adopted passes after an overturn", () => {
+    const md = markdownReport(data(audited, items));
+    expect(md).toContain("| audit of adopted passes | 2 of 3 checked, 1 overturned; estimated false-pass rate");
+    expect(md).toContain("`GATE_AUDIT_OVERTURNED`");
+    expect(md).toMatch(/\[review the rest of the adopted passes \(3\)\]\([^)]*verdict=pass&source=adopted\)/);
+    // no overturn: pending on the audit item left, with a link to the list
+    const confirmed = { ...audited.questions[0]!, verdict: "pass" as const };
+    const pending = markdownReport(data({ ...audited, questions: [confirmed, ...audited.questions.slice(1)] }, items));
+    expect(pending).toContain("- 1 audit item to check");
+    expect(pending).toContain("- [the audit items left](https://flowbench.example.com/eval?tab=annotation");
+    // rate 0: "no audit"
+    const unmarked = audited.questions.map(({ audit: _, ...q }) => q);
+    const none = markdownReport(
+      data({ ...audited, questions: unmarked, audit: { rate: 0, maxOverturn: 0, draws: 1 } }, items),
+    );
+    expect(none).toContain("| audit of adopted passes | no audit (rate 0) |");
+  });
+
+  it("JUnit: an audit item left is an error, the audit's line a property; still valid against the schema", () => {
+    const xml = junitReport(data(audited, items));
+    expect(xml).toContain('<error message="audit item left');
+    expect(xml).toContain('type="audit_left"');
+    expect(xml).toContain('<property name="audit" value="audit of adopted passes: 2 of 3 checked, 1 overturned"/>');
+    expect(xmllint(xml, "audit.xml").code).toBe(0);
+  });
+});

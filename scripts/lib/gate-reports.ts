@@ -6,13 +6,14 @@
  * JUnit: one test case per question of the run's set, in the set's order. A fail is a <failure> with the verdict's
  * basis (message) and attribution (type); a question without a verdict is an <error> "no human verdict yet"; a
  * spot-check question whose verdict was adopted and not yet checked by a person is an <error> too (the gate waits
- * for it); a pass is a pass. One more test case, "release gate", carries the decision itself (a <failure> with the
+ * for it), and so is an audit item (an adopted pass drawn by the audit of adopted passes) no person has typed a verdict
+ * on; a pass is a pass. One more test case, "release gate", carries the decision itself (a <failure> with the
  * reasons when it failed, an <error> with what is missing while pending), so a run whose questions all pass but
  * whose gate fails (a regression pool, a threshold above the set's size) is not green in CI. The file follows the
  * JUnit XML structure of Jenkins and Ant (docs/ci/junit.xsd, which the tests validate it against).
  */
 import { evalHref } from "../../components/eval/url-state";
-import { gateCountsLine, type GateInput, type GateResult } from "../../server/eval/reports/gate";
+import { falsePassWords, gateCountsLine, type GateInput, type GateResult } from "../../server/eval/reports/gate";
 import { intervalWords } from "../../server/eval/reports/statistics";
 
 export type GateResponse = {
@@ -67,6 +68,7 @@ export function reportLinks(d: Pick<GateReportData, "gate" | "run" | "baseUrl">)
     queue: `${base}${evalHref({ tab: "annotation", ...common })}`,
     unjudged: `${base}${evalHref({ tab: "annotation", ...common, verdict: "none" })}`,
     spotChecks: `${base}${evalHref({ tab: "annotation", ...common, spot: "1" })}`,
+    adoptedPasses: `${base}${evalHref({ tab: "annotation", ...common, verdict: "pass", source: "adopted" })}`,
     item: (itemId: string) => `${base}${evalHref({ tab: "annotation", ...common, item: itemId })}`,
   };
 }
@@ -74,11 +76,17 @@ export function reportLinks(d: Pick<GateReportData, "gate" | "run" | "baseUrl">)
 type Outcome =
   | { kind: "pass" }
   | { kind: "failure"; basis: string | null; attribution: string | null; by: string }
-  | { kind: "error"; type: "unjudged" | "spot_check_left"; message: string };
+  | { kind: "error"; type: "unjudged" | "spot_check_left" | "audit_left"; message: string };
 
 function outcomeOf(q: GateInput["questions"][number], item: ReportItem | undefined): Outcome {
   const typed = q.verdict !== null && q.source !== "adopted";
   if (q.verdict === null) return { kind: "error", type: "unjudged", message: "no human verdict yet" };
+  if (q.audit && !typed)
+    return {
+      kind: "error",
+      type: "audit_left",
+      message: `audit item left: the adopted pass was drawn for a person to check and is not yet checked`,
+    };
   if (q.spotCheck && !typed)
     return {
       kind: "error",
@@ -177,6 +185,7 @@ export function junitReport(d: GateReportData): string {
     ["threshold", gate.input.threshold],
     ["gate.status", r.status],
     ["gate.passes", r.counts.pass],
+    ["audit", r.audit ? r.audit.line : "none drawn"],
     ["queue.url", links.queue],
   ];
   const tests = cases.length;
@@ -235,6 +244,13 @@ export function markdownReport(d: GateReportData, max = MARKDOWN_MAX_CHARS): str
   lines.push(`| without a verdict | ${c.unjudged} |`);
   lines.push(`| spot-checks left | ${c.spotChecksLeft} |`);
   lines.push(`| typed by people / adopted | ${c.typed} / ${c.adopted} |`);
+  if (r.audit) {
+    const estimate = falsePassWords(r.audit);
+    // the server's own words and numbers (no text from people): nothing to escape
+    lines.push(
+      `| audit of adopted passes | ${r.audit.line.replace(/^audit of adopted passes: /, "")}${estimate ? `; ${estimate}` : ""} |`,
+    );
+  }
   lines.push("");
   lines.push(`\`${gateCountsLine(c)}\``);
   lines.push("");
@@ -243,8 +259,14 @@ export function markdownReport(d: GateReportData, max = MARKDOWN_MAX_CHARS): str
     for (const m of r.missing) lines.push(`- ${mdText(m)}`);
     if (c.unjudged) lines.push(`- [the questions without a verdict](${links.unjudged})`);
     if (c.spotChecksLeft) lines.push(`- [the spot-checks left](${links.spotChecks})`);
+    if (r.auditLeft.length) lines.push(`- [the audit items left](${links.spotChecks})`);
     lines.push("");
   }
+  if (r.reasons.some((x) => x.code === "GATE_AUDIT_OVERTURNED") && r.audit)
+    lines.push(
+      `The audit overturned adopted passes: [review the rest of the adopted passes (${r.audit.adoptedPassesLeft})](${links.adoptedPasses}).`,
+      "",
+    );
   if (r.reasons.length) {
     lines.push(r.status === "fail" ? "#### Why it failed" : "#### Reasons");
     for (const x of r.reasons) lines.push(`- \`${x.code}\`: ${mdText(x.message)}`);

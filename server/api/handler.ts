@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { closeIfUnread, limitBody } from "../core/body";
 import { metrics } from "../telemetry/metrics";
+import { failSpan, inSpan } from "../telemetry/tracing";
 import { EVAL_LIMITS } from "../eval";
 import { appRouter } from "./root";
 import { createContext } from "./trpc";
@@ -18,20 +19,30 @@ export const TRPC_MAX_BODY_BYTES = EVAL_LIMITS.maxUploadBodyBytes;
  * on a larger Content-Length, at the first chunk past it otherwise: server/core/body.ts), and an answer that leaves
  * the body unread closes the connection.
  */
-export async function handleTrpc(req: Request): Promise<Response> {
-  const started = performance.now();
-  const guarded = limitBody(req, TRPC_MAX_BODY_BYTES);
-  const response = await fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: guarded.request,
-    router: appRouter,
-    createContext: () => createContext({ headers: req.headers }),
-  });
-  metrics().httpDuration.observe(
-    { route: trpcRoute(req.url), method: req.method, status: String(response.status) },
-    (performance.now() - started) / 1000,
+export function handleTrpc(req: Request): Promise<Response> {
+  const route = trpcRoute(req.url);
+  // one span per request (a no-op while traces are off), named like the metrics' route label
+  return inSpan(
+    `${req.method} ${route}`,
+    { kind: "server", attributes: { "http.request.method": req.method, "http.route": route } },
+    async (span) => {
+      const started = performance.now();
+      const guarded = limitBody(req, TRPC_MAX_BODY_BYTES);
+      const response = await fetchRequestHandler({
+        endpoint: "/api/trpc",
+        req: guarded.request,
+        router: appRouter,
+        createContext: () => createContext({ headers: req.headers }),
+      });
+      metrics().httpDuration.observe(
+        { route, method: req.method, status: String(response.status) },
+        (performance.now() - started) / 1000,
+      );
+      span?.setAttribute("http.response.status_code", response.status);
+      if (response.status >= 500) failSpan(span, String(response.status));
+      return closeIfUnread(response, guarded.unread());
+    },
   );
-  return closeIfUnread(response, guarded.unread());
 }
 
 const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));

@@ -94,6 +94,29 @@ export const EnvSchema = z
     // The sample agent "Meal recommendation" and its golden set, seeded once on a database that lacks it.
     FLOWBENCH_SEED_SAMPLE_AGENT: z.enum(["on", "off"]).default("on"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    // OpenTelemetry traces (README "Traces"; server/telemetry/README.md): off unless an OTLP/HTTP endpoint is set. The
+    // exporter reads OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TIMEOUT itself (headers are not checked here:
+    // they may hold the collector's credentials).
+    OTEL_SDK_DISABLED: z.enum(["true", "false"]).default("false"),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl("OTEL_EXPORTER_OTLP_ENDPOINT"),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).default("flowbench"),
+    OTEL_TRACES_SAMPLER: z
+      .enum([
+        "always_on",
+        "always_off",
+        "traceidratio",
+        "parentbased_always_on",
+        "parentbased_always_off",
+        "parentbased_traceidratio",
+      ])
+      .default("parentbased_always_on"),
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+    OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).max(100_000).default(2048),
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).max(100_000).default(512),
+    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).max(600_000).default(5000),
+    OTEL_BSP_EXPORT_TIMEOUT: z.coerce.number().int().min(1).max(600_000).default(30_000),
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: z.enum(["true", "false"]).default("false"),
   })
   .superRefine((env, ctx) => {
     if (env.FLOWBENCH_REQUIRE_NEXTAUTH_SECRET === "on" && env.NEXTAUTH_SECRET === undefined) {

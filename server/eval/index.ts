@@ -73,6 +73,8 @@ export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun } from "./ru
 export { closeAnswering, submitPastedAnswers, resuggestRun } from "./runs/pasted";
 export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "./runs/items";
 export { setVerdict, undoVerdict, adoptSuggestions, adjudicate } from "./verdicts/verdicts";
+export { listAudits } from "./verdicts/audit";
+export { drawAuditSample, auditSampleSize, AUDIT_ALGORITHM } from "./verdicts/audit-sample";
 export { createBadCase, createBadCasesForRun, listBadCases, getBadCase, updateBadCase } from "./verdicts/bad-cases";
 export { runReport, runGate, buildReport } from "./reports/reports";
 export { compare, compareTwo } from "./reports/comparison";

@@ -75,6 +75,8 @@ export async function seedSet(
     samples: SampleInputT[];
     freeze?: boolean;
     name?: string;
+    /** the set's audit of adopted passes (default: the server's, 0.1); 0 for tests about something else */
+    auditRate?: number;
   },
 ) {
   const set = await createSet(
@@ -84,6 +86,7 @@ export async function seedSet(
       name: opts.name ?? "Golden",
       kind: opts.kind ?? "golden",
       gateThreshold: opts.threshold ?? 26,
+      ...(opts.auditRate !== undefined ? { auditRate: opts.auditRate } : {}),
     },
     null,
   );

@@ -15,4 +15,11 @@ describe("the vocabulary the pages show", () => {
     }
     expect(v.leadSignals.find((s) => s.id === "empty_items")?.meaning).toBe(v.guardrailFlags.empty_items);
   });
+
+  it("lists every reason the gate gives, the audit's too", async () => {
+    const { evalVocabulary } = await import("./vocabulary");
+    const codes = evalVocabulary().gateReasons.map((r) => r.code);
+    expect(codes).toEqual(expect.arrayContaining(["GATE_UNJUDGED", "GATE_AUDIT_PENDING", "GATE_AUDIT_OVERTURNED"]));
+    for (const r of evalVocabulary().gateReasons) expect(r.meaning.length, r.code).toBeGreaterThan(0);
+  });
 });

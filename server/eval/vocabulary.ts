@@ -2,10 +2,12 @@ import { z } from "zod";
 import { EVAL_LIMITS } from "./limits";
 import { LEAD_SIGNALS, LEAD_SIGNAL_WORDS, LEAD_STATUSES, LEAD_STATUS_WORDS } from "./online/schemas";
 import { OUTCOMES, OUTCOME_WORDS } from "./reports/compare";
+import { GATE_REASONS } from "./reports/gate";
 import { ITEM_STATUSES, RUN_MODES, RUN_STATUSES, TIERS, type Tier } from "./runs/schemas";
 import { SET_KINDS } from "./sets/schemas";
 import { AssertionSchema, GUARDRAIL_FLAGS } from "./suggestions/schemas";
 import { ATTRIBUTIONS, BAD_CASE_STATUSES } from "./verdicts/schemas";
+import { AUDIT_ALGORITHM, AUDIT_MIN_ITEMS } from "./verdicts/audit-sample";
 
 /** What each chain tier does (spec 4.2); shown where a run's tier is chosen. */
 export const TIER_MEANINGS: Record<Tier, string> = {
@@ -64,6 +66,9 @@ export const SUGGESTION_RULES =
 export const REVIEW_RULES =
   "Reviewers per item: a run keeps the `reviewsPerItem` (1-3) its set had when it was created. With more than one, each person's verdict is a review (one per person: a second verdict from the same person replaces their own, and the history keeps both; an API token reviews as the user who owns it; an adopted suggestion is at most one of the reviews). Once an item has its reviews, they agree: that verdict is final; they disagree: the item's status is `disputed` and it has no verdict until an adjudicator decides it (PUT /runs/{id}/items/{itemId}/adjudication, final). Blind review: until you have given your verdict on an item you do not see the other reviewers' verdicts on it (`reviews.others` is null, the history shows only your own changes); the machine suggestion stays visible. Once the item needs no more reviews (agreed, disputed or adjudicated) everyone sees them.";
 
+/** The audit of adopted passes (issue 23; the sampler: server/eval/verdicts/audit-sample.ts). */
+export const AUDIT_RULES = `The audit of adopted passes (runs with one reviewer per item): each adoption draws a random sample of the passes it wrote whose suggestion is outside the spot-check rule (no flag): the run's auditRate of them (the set's auditRate when the run was created; default 0.1), rounded up, at least ${AUDIT_MIN_ITEMS}, all of them if fewer; rate 0: no audit. The draw is stored (GET /runs/{id}/audits: population, seed, algorithm ${AUDIT_ALGORITHM}: mulberry32 seeded with the seed drives a partial Fisher-Yates shuffle of the sorted item ids) so anyone can redraw it. Audit items are on the spot-check list with audit: true. The gate is pending (GATE_AUDIT_PENDING) until a person has typed a verdict on every audit item; when people overturn (type fail on) more audit items than the run's maxAuditOverturn (default 0: any), it fails (GATE_AUDIT_OVERTURNED) until people have typed a verdict on every other adopted pass too (the queue's source=adopted&verdict=pass lists them). On runs with several reviewers per item an adopted suggestion is at most one review, so every final verdict includes a person's and adoption draws no audit.`;
+
 /** The evaluation vocabulary, the same for every face (REST GET /api/eval/meta, tRPC eval.meta, the web pages). */
 export function evalVocabulary() {
   return {
@@ -80,6 +85,7 @@ export function evalVocabulary() {
     leadSignals: LEAD_SIGNALS.map((id) => ({ id, ...LEAD_SIGNAL_WORDS[id] })),
     leadStatuses: LEAD_STATUSES.map((id) => ({ id, ...LEAD_STATUS_WORDS[id] })),
     compareOutcomes: OUTCOMES.map((id) => ({ id, ...OUTCOME_WORDS[id] })),
+    gateReasons: Object.entries(GATE_REASONS).map(([code, r]) => ({ code, ...r })),
     lifecycle: RUN_LIFECYCLE,
     limits: EVAL_LIMITS,
   };
@@ -122,6 +128,14 @@ export const EvalVocabularyOut = z
     compareOutcomes: z
       .array(z.object({ id: z.enum(OUTCOMES), label: z.string(), meaning: z.string() }))
       .meta({ description: "A question's outcome in the comparison of two runs" }),
+    gateReasons: z
+      .array(
+        z.object({ code: z.string(), outcome: z.enum(["fail", "pending", "fail or pending"]), meaning: z.string() }),
+      )
+      .meta({
+        description:
+          "Every reason code the release gate gives (result.reasons[].code), the outcome it leads to and what it means",
+      }),
     lifecycle: z.string(),
     limits: z.record(z.string(), z.number()),
   })

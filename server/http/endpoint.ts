@@ -8,6 +8,7 @@ import { closeIfUnread, limitBody } from "../core/body";
 import { ApiError, errors } from "../core/errors";
 import { findUnstorable } from "../core/text";
 import { metrics } from "../telemetry/metrics";
+import { failSpan, inSpan } from "../telemetry/tracing";
 
 /**
  * A REST endpoint described once: the route handler and the OpenAPI document are both derived from this.
@@ -173,57 +174,73 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * leaves it unread (a refusal, an endpoint that takes no body) closes the connection instead of draining it.
  */
 export function handle(endpoint: Endpoint<ZodType, ZodType, ZodType>) {
-  return async (request: Request, context: RouteContext): Promise<Response> => {
-    const started = performance.now();
-    // nothing is read until the body is asked for, after authentication; an endpoint without a body schema that
-    // reads the request itself (MCP) gets the same limit
-    const guarded = limitBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-    let response: Response;
-    try {
-      const principal = await authorize(endpoint, request.headers);
-      const params = parsePart(endpoint.params, await context.params, "path");
-      const url = new URL(request.url);
-      const query = parsePart(endpoint.query, queryObject(url.searchParams), "query");
-      let body: unknown;
-      if (endpoint.body) {
-        const type = request.headers.get("content-type") ?? "";
-        if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
-          throw new ApiError(
-            415,
-            "UNSUPPORTED_MEDIA_TYPE",
-            "Send the body as JSON with Content-Type: application/json",
-          );
-        }
-        const text = await guarded.text();
-        let raw: unknown;
-        try {
-          raw = text.trim() ? JSON.parse(text) : undefined;
-        } catch (e) {
-          throw errors.badRequest("INVALID_JSON", `The request body is not valid JSON: ${(e as Error).message}`);
-        }
-        if (raw === undefined) throw errors.badRequest("REQUEST_INVALID", "A JSON request body is required");
-        body = parsePart(endpoint.body, raw, "body");
-      }
-      const result = await endpoint.handler({
-        principal,
-        params,
-        query,
-        body,
-        db: await getDb(),
-        get request() {
-          return guarded.request; // made only for a handler that reads the request itself (MCP)
-        },
-      });
-      response = result instanceof Response ? result : json(result.status, result.body);
-    } catch (error) {
-      response = errorResponse(error);
-    }
-    metrics().httpDuration.observe(
-      { route: endpoint.path, method: endpoint.method, status: String(response.status) },
-      (performance.now() - started) / 1000,
-    );
-    return closeIfUnread(response, guarded.unread());
+  const spanName = `${endpoint.method} ${endpoint.path}`;
+  const attributes = {
+    "http.request.method": endpoint.method,
+    "http.route": endpoint.path,
+    "flowbench.operation_id": endpoint.operationId,
   };
+  // one span per request (server/telemetry/tracing.ts; a no-op while traces are off): the route template, never the
+  // path's values, its headers or its body
+  return (request: Request, context: RouteContext): Promise<Response> =>
+    inSpan(spanName, { kind: "server", attributes }, async (span) => {
+      const response = await answer(endpoint, request, context);
+      span?.setAttribute("http.response.status_code", response.status);
+      if (response.status >= 500) failSpan(span, String(response.status));
+      return response;
+    });
+}
+
+async function answer(
+  endpoint: Endpoint<ZodType, ZodType, ZodType>,
+  request: Request,
+  context: RouteContext,
+): Promise<Response> {
+  const started = performance.now();
+  // nothing is read until the body is asked for, after authentication; an endpoint without a body schema that
+  // reads the request itself (MCP) gets the same limit
+  const guarded = limitBody(request, endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  let response: Response;
+  try {
+    const principal = await authorize(endpoint, request.headers);
+    const params = parsePart(endpoint.params, await context.params, "path");
+    const url = new URL(request.url);
+    const query = parsePart(endpoint.query, queryObject(url.searchParams), "query");
+    let body: unknown;
+    if (endpoint.body) {
+      const type = request.headers.get("content-type") ?? "";
+      if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+        throw new ApiError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON with Content-Type: application/json");
+      }
+      const text = await guarded.text();
+      let raw: unknown;
+      try {
+        raw = text.trim() ? JSON.parse(text) : undefined;
+      } catch (e) {
+        throw errors.badRequest("INVALID_JSON", `The request body is not valid JSON: ${(e as Error).message}`);
+      }
+      if (raw === undefined) throw errors.badRequest("REQUEST_INVALID", "A JSON request body is required");
+      body = parsePart(endpoint.body, raw, "body");
+    }
+    const result = await endpoint.handler({
+      principal,
+      params,
+      query,
+      body,
+      db: await getDb(),
+      get request() {
+        return guarded.request; // made only for a handler that reads the request itself (MCP)
+      },
+    });
+    response = result instanceof Response ? result : json(result.status, result.body);
+  } catch (error) {
+    response = errorResponse(error);
+  }
+  metrics().httpDuration.observe(
+    { route: endpoint.path, method: endpoint.method, status: String(response.status) },
+    (performance.now() - started) / 1000,
+  );
+  return closeIfUnread(response, guarded.unread());
 }
 
 const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

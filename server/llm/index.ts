@@ -7,6 +7,7 @@ import { env, type Env } from "../core/env";
 import { createOfflineProvider, OFFLINE_MODEL } from "./offline";
 import { createOpenAiProvider } from "./openai";
 import { metrics } from "../telemetry/metrics";
+import { inSpan } from "../telemetry/tracing";
 import type { LlmProvider, LlmSettings } from "./types";
 
 export type { ChatTurn, LlmProvider, LlmRequest, LlmResponse, LlmSettings, LlmUsage } from "./types";
@@ -39,22 +40,43 @@ export function createLlmProvider(settings: LlmSettings): LlmProvider {
   return counted(isLlmConfigured(settings) ? createOpenAiProvider(settings) : createOfflineProvider(), settings.model);
 }
 
-/** Counts every call and the tokens its answer reports (flowbench_model_calls_total, flowbench_model_tokens_total). */
+/**
+ * Counts every call and the tokens its answer reports (flowbench_model_calls_total, flowbench_model_tokens_total),
+ * and records it as a span with the OpenTelemetry GenAI conventions (`chat <model>`, CLIENT; a no-op while traces
+ * are off): the system, the requested and answering model, the tokens the provider reported. Never the messages.
+ */
 function counted(provider: LlmProvider, defaultModel: string): LlmProvider {
+  const system = provider.offline ? "flowbench.offline" : "openai";
   return {
     ...provider,
-    async chat(req) {
-      const m = metrics();
-      try {
-        const res = await provider.chat(req);
-        m.modelCalls.inc({ model: res.model, outcome: "ok" });
-        m.modelTokens.inc({ model: res.model, type: "prompt" }, res.usage.promptTokens);
-        m.modelTokens.inc({ model: res.model, type: "completion" }, res.usage.completionTokens);
-        return res;
-      } catch (error) {
-        m.modelCalls.inc({ model: req.model ?? (provider.offline ? OFFLINE_MODEL : defaultModel), outcome: "error" });
-        throw error;
-      }
+    chat(req) {
+      const requested = req.model ?? (provider.offline ? OFFLINE_MODEL : defaultModel);
+      const attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.system": system,
+        "gen_ai.provider.name": system,
+        "gen_ai.request.model": requested,
+        ...(req.temperature !== undefined ? { "gen_ai.request.temperature": req.temperature } : {}),
+        ...(req.maxTokens !== undefined ? { "gen_ai.request.max_tokens": req.maxTokens } : {}),
+      };
+      return inSpan(`chat ${requested}`, { kind: "client", attributes }, async (span) => {
+        const m = metrics();
+        try {
+          const res = await provider.chat(req);
+          m.modelCalls.inc({ model: res.model, outcome: "ok" });
+          m.modelTokens.inc({ model: res.model, type: "prompt" }, res.usage.promptTokens);
+          m.modelTokens.inc({ model: res.model, type: "completion" }, res.usage.completionTokens);
+          span?.setAttributes({
+            "gen_ai.response.model": res.model,
+            "gen_ai.usage.input_tokens": res.usage.promptTokens,
+            "gen_ai.usage.output_tokens": res.usage.completionTokens,
+          });
+          return res;
+        } catch (error) {
+          m.modelCalls.inc({ model: requested, outcome: "error" });
+          throw error;
+        }
+      });
     },
   };
 }

@@ -15,6 +15,14 @@ import type { Prisma } from "../db/generated/client";
 import { env } from "../core/env";
 import { toStorable, toStorableText } from "../core/text";
 import { getLlmProvider } from "../llm";
+import {
+  captureContent,
+  contentAttribute,
+  currentOtelTraceId,
+  failSpan,
+  inSpan,
+  type Span,
+} from "../telemetry/tracing";
 import { renderTemplate, renderTemplatesDeep, type StartConfig, type EndConfig } from "../workflow";
 import { RuntimeError, errorMessage } from "./errors";
 import { HTTP_LIMITS, defaultResolver } from "./http/client";
@@ -193,95 +201,117 @@ async function walk(
     if (++executed > maxSteps)
       throw new RunFailure("LIMIT_STEPS", `The run exceeded the limit of ${maxSteps} steps`, node.id);
 
-    const startedAt = new Date().toISOString();
-    const t0 = performance.now();
-    let noted: unknown = null;
-    try {
-      if (node.config === null)
-        throw new RuntimeError(
-          "NODE_CONFIG_INVALID",
-          `The config of ${node.id} is invalid: ${node.configError ?? "see the validator"}`,
-        );
-      let outcome: NodeOutcome;
-      if (node.type === "start") {
-        noted = opts.input;
-        outcome = {
-          status: "succeeded",
-          input: opts.input,
-          output: resolveStartOutputs(node.config as StartConfig, opts.input, { sessionId: opts.sessionId, history }),
-        };
-      } else if (node.type === "end") {
-        const config = node.config as EndConfig;
-        const answer = renderTemplate(config.output ?? "", scope);
-        const payload =
-          config.payload === undefined ? null : (renderTemplatesDeep(config.payload, scope) as Record<string, unknown>);
-        if (!endReached) {
-          endReached = true;
-          state.answer = answer;
-          state.payload = payload;
+    // one span per node that runs (server/telemetry/tracing.ts; a no-op while traces are off); an llm node's model
+    // call is its child span with the GenAI conventions (server/llm)
+    await inSpan(
+      `node.${node.type}`,
+      { attributes: { "flowbench.node.id": node.id, "flowbench.node.type": node.type } },
+      async (span) => {
+        const startedAt = new Date().toISOString();
+        const t0 = performance.now();
+        let noted: unknown = null;
+        try {
+          if (node.config === null)
+            throw new RuntimeError(
+              "NODE_CONFIG_INVALID",
+              `The config of ${node.id} is invalid: ${node.configError ?? "see the validator"}`,
+            );
+          let outcome: NodeOutcome;
+          if (node.type === "start") {
+            noted = opts.input;
+            outcome = {
+              status: "succeeded",
+              input: opts.input,
+              output: resolveStartOutputs(node.config as StartConfig, opts.input, {
+                sessionId: opts.sessionId,
+                history,
+              }),
+            };
+          } else if (node.type === "end") {
+            const config = node.config as EndConfig;
+            const answer = renderTemplate(config.output ?? "", scope);
+            const payload =
+              config.payload === undefined
+                ? null
+                : (renderTemplatesDeep(config.payload, scope) as Record<string, unknown>);
+            if (!endReached) {
+              endReached = true;
+              state.answer = answer;
+              state.payload = payload;
+            }
+            outcome = {
+              status: "succeeded",
+              input: null,
+              output: payload ? { output: answer, payload } : { output: answer },
+            };
+          } else {
+            const ctx: NodeContext<Record<string, unknown>> = {
+              db,
+              node,
+              config: node.config,
+              scope,
+              signal,
+              mode: opts.mode,
+              agentId: opts.agentId,
+              memoryScope: opts.memoryScope ?? "",
+              history,
+              idempotencyScope: opts.idempotencyScope,
+              deps,
+              noteInput: (input) => {
+                noted = input;
+              },
+            };
+            if (node.type === "llm") state.llmCalls++;
+            outcome = await raceAbort(HANDLERS[node.type](ctx as NodeContext<never>), signal);
+          }
+          scope[node.id] = outcome.output;
+          const step: TraceStep = {
+            nodeId: node.id,
+            type: node.type,
+            status: outcome.status,
+            input: forTrace(outcome.input, node.type, redactor),
+            output: forTrace(outcome.output, node.type, redactor),
+            startedAt,
+            durationMs: round3(performance.now() - t0),
+          };
+          if (outcome.usage) {
+            step.usage = outcome.usage;
+            state.promptTokens += outcome.usage.promptTokens;
+            state.completionTokens += outcome.usage.completionTokens;
+          }
+          if (outcome.provider) step.provider = outcome.provider;
+          state.steps.push(step);
+          span?.setAttribute("flowbench.node.status", outcome.status);
+          if (span && captureContent()) {
+            // the operator's opt-in: the step as the trace stores it (redacted by name, and by value so far)
+            span.setAttributes({
+              "flowbench.node.input": contentAttribute(redactor.value(step.input)),
+              "flowbench.node.output": contentAttribute(redactor.value(step.output)),
+            });
+          }
+          for (const e of node.outgoing) {
+            const branch = plan.edges[e]?.branch ?? null;
+            if (outcome.branch === undefined || branch === outcome.branch) active[e] = 1;
+          }
+        } catch (e) {
+          const error = classify(e, signal);
+          const step: TraceStep = {
+            nodeId: node.id,
+            type: node.type,
+            status: "failed",
+            input: forTrace(noted, node.type, redactor),
+            output: null,
+            error,
+            startedAt,
+            durationMs: round3(performance.now() - t0),
+          };
+          if (node.type === "llm") step.provider = deps.llm.name;
+          state.steps.push(step);
+          span?.setAttribute("flowbench.node.status", "failed");
+          throw new RunFailure(error.code, `${node.id}: ${error.message}`, node.id);
         }
-        outcome = {
-          status: "succeeded",
-          input: null,
-          output: payload ? { output: answer, payload } : { output: answer },
-        };
-      } else {
-        const ctx: NodeContext<Record<string, unknown>> = {
-          db,
-          node,
-          config: node.config,
-          scope,
-          signal,
-          mode: opts.mode,
-          agentId: opts.agentId,
-          memoryScope: opts.memoryScope ?? "",
-          history,
-          idempotencyScope: opts.idempotencyScope,
-          deps,
-          noteInput: (input) => {
-            noted = input;
-          },
-        };
-        if (node.type === "llm") state.llmCalls++;
-        outcome = await raceAbort(HANDLERS[node.type](ctx as NodeContext<never>), signal);
-      }
-      scope[node.id] = outcome.output;
-      const step: TraceStep = {
-        nodeId: node.id,
-        type: node.type,
-        status: outcome.status,
-        input: forTrace(outcome.input, node.type, redactor),
-        output: forTrace(outcome.output, node.type, redactor),
-        startedAt,
-        durationMs: round3(performance.now() - t0),
-      };
-      if (outcome.usage) {
-        step.usage = outcome.usage;
-        state.promptTokens += outcome.usage.promptTokens;
-        state.completionTokens += outcome.usage.completionTokens;
-      }
-      if (outcome.provider) step.provider = outcome.provider;
-      state.steps.push(step);
-      for (const e of node.outgoing) {
-        const branch = plan.edges[e]?.branch ?? null;
-        if (outcome.branch === undefined || branch === outcome.branch) active[e] = 1;
-      }
-    } catch (e) {
-      const error = classify(e, signal);
-      const step: TraceStep = {
-        nodeId: node.id,
-        type: node.type,
-        status: "failed",
-        input: forTrace(noted, node.type, redactor),
-        output: null,
-        error,
-        startedAt,
-        durationMs: round3(performance.now() - t0),
-      };
-      if (node.type === "llm") step.provider = deps.llm.name;
-      state.steps.push(step);
-      throw new RunFailure(error.code, `${node.id}: ${error.message}`, node.id);
-    }
+      },
+    );
   }
   if (!endReached) throw new RunFailure("END_NOT_REACHED", "The run finished without reaching an end node");
 }
@@ -321,12 +351,42 @@ export function runRedactor(
   return new RunRedactor(policy, field);
 }
 
-/** executeWorkflow with explicit dependencies (tests, benchmarks) and face-specific trace fields. */
-export async function runWorkflow(
+/**
+ * executeWorkflow with explicit dependencies (tests, benchmarks) and face-specific trace fields. The run is one span
+ * (`agent.run`, a child of the request or job that started it; a no-op while traces are off) whose trace id the
+ * stored Trace keeps (`otelTraceId`), and whose attribute `flowbench.trace_id` names the stored Trace.
+ */
+export function runWorkflow(
   db: Db,
   opts: ExecuteOptions,
   deps: RuntimeDeps,
   extras: RunExtras = {},
+): Promise<ExecuteResult> {
+  const attributes = {
+    "gen_ai.operation.name": "invoke_agent",
+    "flowbench.source": opts.source,
+    "flowbench.mode": opts.mode,
+    ...(opts.agentId ? { "gen_ai.agent.id": opts.agentId } : {}),
+    ...(opts.workflowVersionId ? { "flowbench.workflow_version_id": opts.workflowVersionId } : {}),
+  };
+  return inSpan("agent.run", { attributes }, async (span) => {
+    const result = await runTraced(db, opts, deps, extras, span);
+    span?.setAttributes({
+      "flowbench.run.status": result.status,
+      "flowbench.usage.prompt_tokens": result.usage.promptTokens,
+      "flowbench.usage.completion_tokens": result.usage.completionTokens,
+    });
+    if (result.error) failSpan(span, result.error.code);
+    return result;
+  });
+}
+
+async function runTraced(
+  db: Db,
+  opts: ExecuteOptions,
+  deps: RuntimeDeps,
+  extras: RunExtras,
+  span: Span | undefined,
 ): Promise<ExecuteResult> {
   const t0 = performance.now();
   const redactor = runRedactor(opts.workflow, deps.redact);
@@ -343,9 +403,11 @@ export async function runWorkflow(
       cache: extras.cache ?? "bypass",
       llmProvider: deps.llm.name,
       createdById: opts.actorId ?? null,
+      otelTraceId: currentOtelTraceId() ?? null,
     },
     select: { id: true },
   });
+  span?.setAttribute("flowbench.trace_id", trace.id);
 
   const memory = memoryScopeFor(opts, trace.id);
   opts = { ...opts, memoryScope: memory.scope };

@@ -149,6 +149,10 @@ export const TraceOut = z
     startedAt: z.iso.datetime(),
     finishedAt: z.iso.datetime().nullable(),
     createdById: z.string().nullable(),
+    otelTraceId: z.string().nullable().meta({
+      description:
+        "The OpenTelemetry trace this run was a span of (32 hex digits; its span `agent.run` carries `flowbench.trace_id`), when the server exported traces (OTEL_EXPORTER_OTLP_ENDPOINT) and sampled this one",
+    }),
     feedbackSummary: z.object({ count: z.int(), averageScore: z.number().nullable(), lastScore: z.int().nullable() }),
   })
   .meta({ id: "Trace" });

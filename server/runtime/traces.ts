@@ -30,6 +30,7 @@ const summarySelect = {
   startedAt: true,
   finishedAt: true,
   createdById: true,
+  otelTraceId: true,
   feedback: { select: { score: true, createdAt: true }, orderBy: { createdAt: "asc" } },
 } as const satisfies Prisma.TraceSelect;
 

@@ -17,7 +17,7 @@ const RUN_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800];
 function create() {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  return {
+  const m = {
     registry,
     httpDuration: new client.Histogram({
       name: "flowbench_http_request_duration_seconds",
@@ -50,6 +50,17 @@ function create() {
       labelNames: ["event", "outcome"] as const,
       registers: [registry],
     }),
+    otelSpansExported: new client.Counter({
+      name: "flowbench_otel_spans_exported_total",
+      help: "OpenTelemetry spans the OTLP endpoint accepted (0 while OTEL_EXPORTER_OTLP_ENDPOINT is unset)",
+      registers: [registry],
+    }),
+    otelSpansDropped: new client.Counter({
+      name: "flowbench_otel_spans_dropped_total",
+      help: "OpenTelemetry spans lost, by reason (queue_full: the bounded export queue was full; export_failed: the OTLP endpoint refused, failed or did not answer in time)",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
     modelCalls: new client.Counter({
       name: "flowbench_model_calls_total",
       help: "Model calls, by model and outcome (ok, error)",
@@ -57,6 +68,9 @@ function create() {
       registers: [registry],
     }),
   };
+  // both reasons are listed from the start, at 0, so an alert on their rate has a series to read
+  for (const reason of ["queue_full", "export_failed"]) m.otelSpansDropped.inc({ reason }, 0);
+  return m;
 }
 
 /** This process's metrics (made on first use). */

@@ -17,7 +17,8 @@ for (const server of servers()) {
       );
       const set = await ok(
         api(server, "POST", "/api/eval/sets", {
-          body: { agentId: created.agent.id, name: "Queue nav", kind: "golden", gateThreshold: 1 },
+          // no audit of adopted passes: the counts below are the spot-check rule's (eval-audit.test.ts has the audit)
+          body: { agentId: created.agent.id, name: "Queue nav", kind: "golden", gateThreshold: 1, auditRate: 0 },
         }),
         201,
       );

@@ -17,7 +17,8 @@ for (const server of servers()) {
       );
       const set = await ok(
         api(server, "POST", "/api/eval/sets", {
-          body: { agentId: created.agent.id, name: "Undo", kind: "golden", gateThreshold: 2 },
+          // no audit of adopted passes: the gate below is the spot-check rule's (eval-audit.test.ts has the audit)
+          body: { agentId: created.agent.id, name: "Undo", kind: "golden", gateThreshold: 2, auditRate: 0 },
         }),
         201,
       );

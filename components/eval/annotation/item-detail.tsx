@@ -76,6 +76,14 @@ export function ItemDetail(props: {
           ) : null}
           <Badge>{it.verdict?.classification || it.sampleClassification || "no scenario"}</Badge>
           {it.status === "failed" && <Badge tone="danger">execution failed</Badge>}
+          {it.audit && (
+            <Badge
+              tone="violet"
+              title="An adopted pass drawn at random for a person to check (the audit of adopted passes)"
+            >
+              audit item
+            </Badge>
+          )}
           {it.badCase && <BadCaseBadge status={it.badCase.status} />}
         </div>
         <div className="flex gap-1">
@@ -93,6 +101,15 @@ export function ItemDetail(props: {
           <h3 id="item-question" className="text-base font-semibold leading-snug text-slate-900 wrap-break-word">
             {it.question}
           </h3>
+          {it.audit && it.verdict?.source === "adopted" && (
+            <p
+              role="note"
+              className="mt-2 rounded-lg border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-950"
+            >
+              Audit: this pass was adopted from the machine suggestion and drawn at random for a person to check. Read
+              the answer, then confirm it with Pass or overturn it with Fail; the gate waits for every audit item.
+            </p>
+          )}
         </section>
 
         <div className="min-w-0 space-y-5 @min-[40rem]:col-start-1 @min-[40rem]:row-start-2">

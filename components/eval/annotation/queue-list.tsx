@@ -14,7 +14,8 @@ import type { useQueueNav } from "./use-queue-nav";
 import { yourReviewWords } from "./reviews-panel";
 
 /**
- * The queue beside the item: the view chips (All, No verdict, Spot-check), the suggestion/verdict/question/scenario
+ * The queue beside the item: the view chips (All, No verdict, Spot-check, Disputed, Adopted passes: the adopted passes
+ * no person has typed a verdict on, what an overturning audit asks people to review), the suggestion/verdict/question/scenario
  * filters (in the URL), the compact rows with the machine suggestion's dot and the verdict, and where the open item
  * sits when the list does not show it. Hidden from 1024 to 1279 px unless `shown`.
  */
@@ -38,7 +39,16 @@ export function QueueList({
   const [url] = useEvalUrl();
   const rows = queue.rows;
   const matching = queue.counts?.matching;
-  const view = url.status === "disputed" ? "disputed" : url.spot ? "spot" : url.verdict === "none" ? "open" : "all";
+  const view =
+    url.status === "disputed"
+      ? "disputed"
+      : url.spot
+        ? "spot"
+        : url.source === "adopted" && url.verdict === "pass"
+          ? "adopted"
+          : url.verdict === "none"
+            ? "open"
+            : "all";
   const setFilter = onFilter;
   const queueOpen = shown;
   return (
@@ -51,10 +61,11 @@ export function QueueList({
         <div role="group" aria-label="Show" className="flex flex-wrap gap-1.5">
           {(
             [
-              ["all", "All", { spot: undefined, verdict: undefined, status: undefined }],
-              ["open", "No verdict", { spot: undefined, verdict: "none", status: undefined }],
-              ["spot", "Spot-check", { spot: "1", verdict: undefined, status: undefined }],
-              ["disputed", "Disputed", { spot: undefined, verdict: undefined, status: "disputed" }],
+              ["all", "All", { spot: undefined, verdict: undefined, status: undefined, source: undefined }],
+              ["open", "No verdict", { spot: undefined, verdict: "none", status: undefined, source: undefined }],
+              ["spot", "Spot-check", { spot: "1", verdict: undefined, status: undefined, source: undefined }],
+              ["disputed", "Disputed", { spot: undefined, verdict: undefined, status: "disputed", source: undefined }],
+              ["adopted", "Adopted passes", { spot: undefined, verdict: "pass", status: undefined, source: "adopted" }],
             ] as const
           ).map(([id, label, patch]) => (
             <ToggleChip key={id} pressed={view === id} onClick={() => setFilter(patch)}>
@@ -149,6 +160,14 @@ export function QueueList({
                     ) : r.spotCheck && r.verdict ? (
                       <span className="text-slate-600">checked</span>
                     ) : null}
+                    {r.audit && (
+                      <span
+                        className="rounded bg-violet-100 px-1 font-medium text-violet-800"
+                        title="Audit item: an adopted pass drawn at random for a person to check"
+                      >
+                        audit
+                      </span>
+                    )}
                     {r.suggestion?.flags.length ? (
                       <span className="text-amber-700">⚑ {r.suggestion.flags.length}</span>
                     ) : null}

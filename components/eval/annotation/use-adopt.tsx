@@ -77,8 +77,9 @@ export function useAdopt(
               <strong>{unknown}</strong> unknown suggestion{unknown === 1 ? "" : "s"} do not: a person decides those.{" "}
             </>
           ) : null}
-          Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns and flagged
-          items.
+          Items that already have a verdict are left alone. Then the spot-check list opens: fails, unknowns, flagged
+          items, and the audit: a random share of the adopted passes (the set&apos;s audit rate, at least 3) for a
+          person to check.
         </>
       ),
       confirmLabel: `Adopt ${n}`,

@@ -16,16 +16,25 @@ type Queue = {
 };
 type Target = { id: string; key?: string };
 
+/** Which items a list still has to do: see isLeft. */
+export type LeftRule = "open" | "spot" | "adopted";
+
 /**
  * An item still to do in this queue: without a verdict; under the spot-check filter, every spot-check item no person
- * has typed a verdict on (adopted ones too: `spotCheckLeft`, the server's one rule). The server's `nextOpen` is the same.
+ * has typed a verdict on (adopted ones too: `spotCheckLeft`, the server's one rule); in the adopted passes
+ * (source=adopted), every one no person has typed a verdict on. The server's `nextOpen` is the same.
  */
-export const isLeft = (r: QueueRow, spot: boolean) => (spot ? r.spotCheckLeft : !r.verdict);
+export const isLeft = (r: QueueRow, rule: LeftRule) =>
+  rule === "spot" ? r.spotCheckLeft : rule === "adopted" ? !r.verdict || r.verdict.source === "adopted" : !r.verdict;
 
 /** The next item left after `currentId` (then from the top), else null. */
-export function nextLeftItem(rows: readonly QueueRow[], currentId: string | undefined, spot: boolean): QueueRow | null {
+export function nextLeftItem(
+  rows: readonly QueueRow[],
+  currentId: string | undefined,
+  rule: LeftRule,
+): QueueRow | null {
   const i = currentId ? rows.findIndex((x) => x.id === currentId) : -1;
-  const left = (r: QueueRow) => isLeft(r, spot);
+  const left = (r: QueueRow) => isLeft(r, rule);
   return rows.slice(i + 1).find(left) ?? rows.slice(0, Math.max(0, i)).find(left) ?? null;
 }
 
@@ -37,7 +46,7 @@ export function nextLeftItem(rows: readonly QueueRow[], currentId: string | unde
  * back to the list's first row.
  */
 export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId: string | undefined) {
-  const spot = !!filter.spotCheck;
+  const rule: LeftRule = filter.spotCheck ? "spot" : filter.source === "adopted" ? "adopted" : "open";
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { rows } = queue;
@@ -60,9 +69,9 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
   const ahead = useMemo<Array<Target | null | undefined>>(
     () =>
       inList
-        ? [rows[index + 1], rows[index + 2], rows[index - 1], nextLeftItem(rows, itemId, spot)]
+        ? [rows[index + 1], rows[index + 2], rows[index - 1], nextLeftItem(rows, itemId, rule)]
         : [placed?.next, placed?.prev],
-    [inList, rows, index, itemId, placed?.next, placed?.prev, spot],
+    [inList, rows, index, itemId, placed?.next, placed?.prev, rule],
   );
   useEffect(() => {
     for (const r of ahead)
@@ -80,11 +89,11 @@ export function useQueueNav(runId: string, filter: Filter, queue: Queue, itemId:
     (id: string, patched: QueueRow[] = rows): Target | null | undefined => {
       const i = patched.findIndex((r) => r.id === id);
       if (i === -1) return undefined;
-      const after = patched.slice(i + 1).find((r) => isLeft(r, spot));
+      const after = patched.slice(i + 1).find((r) => isLeft(r, rule));
       if (after) return after;
-      return queue.hasNextPage ? undefined : nextLeftItem(patched, id, spot); // wraps to the top
+      return queue.hasNextPage ? undefined : nextLeftItem(patched, id, rule); // wraps to the top
     },
-    [rows, spot, queue.hasNextPage],
+    [rows, rule, queue.hasNextPage],
   );
   /** The next item left after `id`: from the loaded rows when they hold it, else the server's answer (`nextOpen`). */
   const nextOpenAfter = useCallback(

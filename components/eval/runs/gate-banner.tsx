@@ -3,7 +3,8 @@ import type { EvalReport } from "../types";
 /**
  * The release gate as the server decided it with THE gate rule (server/eval/reports/gate.ts): the same answer as
  * check_eval_golden_gate. PASS (green), FAIL (red: decided) or PENDING (neutral: still answering, questions without a
- * verdict, spot-checks left; with what is missing), in words and colour, with every reason and how the passes were made.
+ * verdict, spot-checks left, audit items left; with what is missing), in words and colour, with every reason and how
+ * the passes were made. The audit of adopted passes has its own line beside it (audit-summary.tsx).
  */
 export function GateBanner({
   gate,

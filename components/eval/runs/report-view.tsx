@@ -10,6 +10,7 @@ import { CountBars, PassRateBars } from "../charts";
 import { costNote, costText, count, ms, pct, pctRange, words } from "../format";
 import type { EvalReport } from "../types";
 import { EvalLink } from "../context";
+import { AuditSummary } from "./audit-summary";
 import { GateBanner } from "./gate-banner";
 import { ConsistencyCard } from "./consistency-card";
 
@@ -72,6 +73,7 @@ export function ReportView({ runId, live }: { runId: string; live: boolean }) {
   return (
     <div id="report" className="space-y-5">
       <GateBanner gate={r.gate} kind={r.set.kind} currentThreshold={r.set.currentGateThreshold} />
+      {r.set.kind === "golden" && <AuditSummary audit={r.audit} runId={r.run.shortId} />}
 
       <Card
         title="Pass rates"

@@ -215,3 +215,134 @@ describe("the gate with several reviewers per item (issue 23)", () => {
     );
   });
 });
+
+/**
+ * The audit of adopted passes (issue 23). The false-pass intervals are the 95 % Wilson intervals statsmodels 0.15.0
+ * gives (Python 3.11.7, 2026-11-28):
+ *
+ *   python3 -c "
+ *   from statsmodels.stats.proportion import proportion_confint as pc
+ *   for k,n in [(1,5),(0,3),(0,5),(2,10)]: print(k,n,repr(pc(k,n,method='wilson')))"
+ *
+ *   1 5 (0.036224108632430196, 0.6244653702374748)
+ *   0 3 (0.0, 0.5614970317550455)
+ *   0 5 (0.0, 0.43448246478317487)
+ *   2 10 (0.056682151454375246, 0.5098375284633583)
+ *
+ * The gate rounds an interval outwards to 4 decimals (statistics.ts roundedInterval).
+ */
+describe("the gate: the audit of adopted passes", () => {
+  const adoptedPass = (key: string, extra: Partial<GateQuestion> = {}): GateQuestion => ({
+    key,
+    verdict: "pass",
+    source: "adopted",
+    ...extra,
+  });
+  const typed = (key: string, verdict: "pass" | "fail", extra: Partial<GateQuestion> = {}): GateQuestion => ({
+    key,
+    verdict,
+    source: "human",
+    ...extra,
+  });
+  const audited = (questions: GateQuestion[], audit: Partial<NonNullable<GateInput["audit"]>> = {}, threshold = 3) =>
+    evaluateGate({
+      runId: "r",
+      shortId: "R-AUDIT",
+      runStatus: "completed",
+      setKind: "golden",
+      threshold,
+      questions,
+      audit: { rate: 0.1, maxOverturn: 0, draws: 1, ...audit },
+    });
+  const round4 = (x: number, up: boolean) => (up ? Math.ceil(x * 10000) : Math.floor(x * 10000)) / 10000;
+
+  it("is pending with GATE_AUDIT_PENDING and the count until every audit item has a typed verdict", () => {
+    const qs = [
+      adoptedPass("a", { audit: true }),
+      adoptedPass("b", { audit: true }),
+      typed("c", "pass", { audit: true }),
+      adoptedPass("d"),
+      adoptedPass("e"),
+    ];
+    const g = audited(qs);
+    expect(g.status).toBe("pending");
+    expect(g.reasons.map((r) => r.code)).toEqual(["GATE_AUDIT_PENDING"]);
+    expect(g.reasons[0]!.message).toMatch(/^2 of 3 audit items/);
+    expect(g.missing).toEqual(["2 audit items to check"]);
+    expect(g.auditLeft).toEqual(["a", "b"]);
+    expect(g.audit).toMatchObject({ sampled: 3, checked: 1, overturned: 0, adoptedPassesLeft: 4 });
+    expect(g.audit!.line).toBe("audit of adopted passes: 1 of 3 checked, 0 overturned");
+    // every audit item confirmed: the verdicts decide (adopted passes still count)
+    const done = audited([typed("a", "pass", { audit: true }), typed("b", "pass", { audit: true }), ...qs.slice(2)]);
+    expect(done.status).toBe("pass");
+    expect(done.audit).toMatchObject({ sampled: 3, checked: 3, overturned: 0, falsePassRate: 0 });
+    expect(done.audit!.interval).toEqual({ low: 0, high: round4(0.5614970317550455, true) });
+  });
+
+  it("fails with GATE_AUDIT_OVERTURNED past maxAuditOverturn until the rest of the adopted passes are reviewed", () => {
+    const qs = [
+      typed("a", "fail", { audit: true }),
+      typed("b", "pass", { audit: true }),
+      typed("c", "pass", { audit: true }),
+      typed("d", "pass", { audit: true }),
+      typed("e", "pass", { audit: true }),
+      adoptedPass("f"),
+      adoptedPass("g"),
+    ];
+    const g = audited(qs);
+    expect(g.status).toBe("fail");
+    expect(g.reasons.map((r) => r.code)).toEqual(["GATE_AUDIT_OVERTURNED"]);
+    expect(g.reasons[0]!.message).toBe(
+      "the audit overturned 1 of 5 checked adopted passes (the set allows 0): 2 adopted passes left for people to review",
+    );
+    expect(g.audit).toMatchObject({ sampled: 5, checked: 5, overturned: 1, adoptedPassesLeft: 2, falsePassRate: 0.2 });
+    expect(g.audit!.line).toBe("audit of adopted passes: 5 of 5 checked, 1 overturned");
+    expect(g.audit!.interval).toEqual({
+      low: round4(0.036224108632430196, false),
+      high: round4(0.6244653702374748, true),
+    });
+    // one overturn allowed: no audit reason
+    expect(audited(qs, { maxOverturn: 1 }).status).toBe("pass");
+    // people review one of the rest: still failing; both: the verdicts decide again
+    expect(audited([...qs.slice(0, 5), typed("f", "pass"), adoptedPass("g")]).status).toBe("fail");
+    const reviewed = audited([...qs.slice(0, 5), typed("f", "pass"), typed("g", "pass")]);
+    expect(reviewed.status).toBe("pass");
+    expect(reviewed.audit).toMatchObject({ overturned: 1, adoptedPassesLeft: 0 });
+  });
+
+  it("rate 0 is 'no audit'; no draw yet at a rate above 0 shows nothing; several reviewers per item have none", () => {
+    const none = audited([adoptedPass("a"), adoptedPass("b"), adoptedPass("c")], { rate: 0 });
+    expect(none.status).toBe("pass");
+    expect(none.audit).toMatchObject({ rate: 0, sampled: 0, checked: 0, falsePassRate: null, interval: null });
+    expect(none.audit!.line).toBe("audit of adopted passes: no audit (rate 0)");
+    expect(audited([adoptedPass("a")], { draws: 0 }, 1).audit).toBeNull();
+    expect(
+      evaluateGate({
+        runId: "r",
+        shortId: "R-AUDIT",
+        runStatus: "completed",
+        setKind: "golden",
+        threshold: 1,
+        questions: [q("a", "pass")],
+        audit: null,
+      }).audit,
+    ).toBeNull();
+  });
+
+  it("the false-pass estimate in words", async () => {
+    const { falsePassWords } = await import("./gate");
+    const g = audited([
+      typed("a", "fail", { audit: true }),
+      ...["b", "c", "d", "e", "f", "g", "h", "i"].map((k) => typed(k, "pass", { audit: true })),
+      typed("j", "fail", { audit: true }),
+    ]);
+    expect(g.audit).toMatchObject({ checked: 10, overturned: 2, falsePassRate: 0.2 });
+    expect(g.audit!.interval).toEqual({
+      low: round4(0.056682151454375246, false),
+      high: round4(0.5098375284633583, true),
+    });
+    expect(falsePassWords(g.audit!)).toBe(
+      "estimated false-pass rate of the adopted passes 20 % (95 % interval 6-51 %, n 10)",
+    );
+  });
+});

@@ -5,7 +5,7 @@
  * human-confirmed pass rate over the judged questions; it is shown beside the count, the decision stays the threshold
  * on the count.
  */
-import { intervalWords, roundedInterval, wilson, type Interval } from "./statistics";
+import { intervalWords, percent, roundedInterval, wilson, type Interval } from "./statistics";
 
 export type GateQuestion = {
   key: string;
@@ -16,7 +16,14 @@ export type GateQuestion = {
   spotCheck?: boolean;
   /** its reviewers disagree and no adjudicator has decided yet (several reviewers per item); absent: not */
   disputed?: boolean;
+  /** drawn by an adoption's audit (an adopted pass a person must check: verdicts/audit-sample.ts); absent: not */
+  audit?: boolean;
 };
+/**
+ * The audit of adopted passes as the run keeps it: the run's `auditRate` and `maxAuditOverturn` (fixed when it was
+ * created) and how many adoptions drew an audit (0: nothing adopted yet, or only before audits existed).
+ */
+export type GateAuditInput = { rate: number; maxOverturn: number; draws: number };
 /** Agreement between the people who reviewed (runs with several reviewers per item) and what the run requires. */
 export type GateReviewerAgreement = { n: number; kappa: number | null; minKappa: number | null };
 export type GateInput = {
@@ -28,6 +35,8 @@ export type GateInput = {
   questions: GateQuestion[];
   /** runs with several reviewers per item; absent or null: one reviewer per item */
   reviewerAgreement?: GateReviewerAgreement | null;
+  /** the audit of adopted passes (runs with one reviewer per item); absent or null: none */
+  audit?: GateAuditInput | null;
 };
 export type GateStatus = "pass" | "fail" | "pending";
 export type GateReasonCode =
@@ -41,7 +50,78 @@ export type GateReasonCode =
   | "GATE_OUT_OF_REACH"
   | "GATE_THRESHOLD_UNREACHABLE"
   | "GATE_DISPUTED"
-  | "GATE_REVIEWER_AGREEMENT";
+  | "GATE_REVIEWER_AGREEMENT"
+  | "GATE_AUDIT_PENDING"
+  | "GATE_AUDIT_OVERTURNED";
+
+/** Every reason the gate gives, with what it means (the vocabulary, GET /api/eval/meta `gateReasons`, lists them). */
+export const GATE_REASONS: Record<
+  GateReasonCode,
+  { outcome: "fail" | "pending" | "fail or pending"; meaning: string }
+> = {
+  GATE_TRACK_B: {
+    outcome: "fail",
+    meaning: "The run's set is a regression pool (track B): only golden-set runs (track A) can pass",
+  },
+  GATE_RUN_STATE: { outcome: "fail", meaning: "The run was cancelled or failed: it never finished answering" },
+  GATE_ANSWERING: { outcome: "pending", meaning: "The run has not started or is still answering" },
+  GATE_NO_QUESTIONS: { outcome: "fail", meaning: "The set version has no questions" },
+  GATE_UNJUDGED: { outcome: "pending", meaning: "Questions without a verdict (with their count and keys)" },
+  GATE_SPOT_CHECKS_LEFT: {
+    outcome: "pending",
+    meaning:
+      "Spot-check questions (suggestion fail or unknown, or a guardrail flag) whose verdict no person has typed yet",
+  },
+  GATE_BELOW_THRESHOLD: {
+    outcome: "fail or pending",
+    meaning: "Fewer human-confirmed passes than the run's threshold: a fail once every question is judged and checked",
+  },
+  GATE_OUT_OF_REACH: {
+    outcome: "fail",
+    meaning: "Even if every open question passed, the passes would stay below the threshold",
+  },
+  GATE_THRESHOLD_UNREACHABLE: { outcome: "fail", meaning: "The threshold is more than the set's questions" },
+  GATE_DISPUTED: {
+    outcome: "pending",
+    meaning: "Questions whose reviewers disagree, waiting for an adjudicator (with their count)",
+  },
+  GATE_REVIEWER_AGREEMENT: {
+    outcome: "fail or pending",
+    meaning:
+      "Agreement between reviewers (kappa) below the set's minReviewerKappa: pending while anything else is open, then a fail",
+  },
+  GATE_AUDIT_PENDING: {
+    outcome: "pending",
+    meaning:
+      "Adopted passes drawn for the audit (audit: true on the spot-check list) that no person has typed a verdict on yet (with their count)",
+  },
+  GATE_AUDIT_OVERTURNED: {
+    outcome: "fail",
+    meaning:
+      "The audit overturned more adopted passes (a person typed fail) than the set's maxAuditOverturn: a fail until people have typed a verdict on every other adopted pass too",
+  },
+};
+
+/**
+ * The audit of adopted passes in the gate's answer (null when the run has none: several reviewers per item, or no
+ * adoption has drawn one and the rate is above 0).
+ */
+export type GateAudit = {
+  /** the run's auditRate (0: no audit) and maxAuditOverturn */
+  rate: number;
+  maxOverturn: number;
+  /** audit items drawn, those a person has typed a verdict on, and of those the ones typed fail (overturned) */
+  sampled: number;
+  checked: number;
+  overturned: number;
+  /** adopted passes no person has typed a verdict on yet (the rest to review after an overturning audit) */
+  adoptedPassesLeft: number;
+  /** the estimated false-pass rate of the adopted passes: overturned / checked, with its 95 % Wilson interval */
+  falsePassRate: number | null;
+  interval: Interval | null;
+  /** "audit of adopted passes: 5 of 5 checked, 1 overturned" or "audit of adopted passes: no audit (rate 0)" */
+  line: string;
+};
 export type GateResult = {
   passed: boolean;
   status: GateStatus;
@@ -79,6 +159,10 @@ export type GateResult = {
   disputed: string[];
   spotChecksLeft: string[];
   failing: string[];
+  /** the audit of adopted passes; null when the run has none */
+  audit: GateAudit | null;
+  /** keys of the audit items no person has typed a verdict on yet */
+  auditLeft: string[];
 };
 
 const READY = new Set(["awaiting_review", "completed"]);
@@ -92,6 +176,38 @@ const list = (keys: string[]) => `${keys.slice(0, 10).join(", ")}${keys.length >
  */
 export function gateCountsLine(c: GateResult["counts"]): string {
   return `${c.pass}/${c.questions} human-confirmed passes, ${intervalWords(c.interval)}, threshold ${c.threshold} (${c.passTyped} typed, ${c.passAdopted} adopted; ${c.judged} judged, ${c.unjudged} unjudged)`;
+}
+
+/** The audit's line for people (the report, the gate CLI, the run page). */
+export function auditLine(a: Pick<GateAudit, "rate" | "sampled" | "checked" | "overturned">): string {
+  if (a.rate <= 0) return "audit of adopted passes: no audit (rate 0)";
+  return `audit of adopted passes: ${a.checked} of ${a.sampled} checked, ${a.overturned} overturned`;
+}
+
+/** The estimated false-pass rate in words: "estimated false-pass rate of the adopted passes 20 % (95 % interval 4-62 %, n 5)". */
+export function falsePassWords(a: Pick<GateAudit, "falsePassRate" | "interval" | "checked">): string | null {
+  if (a.falsePassRate === null) return null;
+  return `estimated false-pass rate of the adopted passes ${percent(a.falsePassRate)} % (${intervalWords(a.interval)}, n ${a.checked})`;
+}
+
+/** The audit of adopted passes from the questions (pure; see GateAudit). */
+export function auditOf(input: GateInput): GateAudit | null {
+  const a = input.audit;
+  if (!a || (a.draws === 0 && a.rate > 0)) return null;
+  const typed = (x: GateQuestion) => x.verdict !== null && x.source !== "adopted";
+  // a run's rate is fixed when it is created, so at rate 0 nothing is drawn; marks there would not be this audit's
+  const drawn = a.rate > 0 ? input.questions.filter((x) => x.audit) : [];
+  const checked = drawn.filter(typed);
+  const overturned = checked.filter((x) => x.verdict === "fail").length;
+  const counts = { rate: a.rate, sampled: drawn.length, checked: checked.length, overturned };
+  return {
+    ...counts,
+    maxOverturn: a.maxOverturn,
+    adoptedPassesLeft: input.questions.filter((x) => x.verdict === "pass" && x.source === "adopted").length,
+    falsePassRate: checked.length ? Math.round((overturned / checked.length) * 10000) / 10000 : null,
+    interval: roundedInterval(wilson(overturned, checked.length)),
+    line: auditLine(counts),
+  };
 }
 
 export function evaluateGate(input: GateInput): GateResult {
@@ -175,6 +291,22 @@ export function evaluateGate(input: GateInput): GateResult {
     });
     missing.push(`${plural(input.threshold - pass, "more pass", "more passes")}`);
   }
+  const audit = auditOf(input);
+  const auditLeft = audit && audit.rate > 0 ? q.filter((x) => x.audit && !typedOf(x)).map((x) => x.key) : [];
+  if (audit && auditLeft.length) {
+    open.push({
+      code: "GATE_AUDIT_PENDING",
+      message: `${auditLeft.length} of ${audit.sampled} audit items (adopted passes drawn for a person to check) have no verdict a person typed: ${list(auditLeft)}`,
+    });
+    missing.push(`${plural(auditLeft.length, "audit item")} to check`);
+  }
+  if (audit && audit.overturned > audit.maxOverturn && audit.adoptedPassesLeft > 0) {
+    // lifted once people have typed a verdict on every other adopted pass: then the verdicts decide, as without adoption
+    decided.push({
+      code: "GATE_AUDIT_OVERTURNED",
+      message: `the audit overturned ${audit.overturned} of ${audit.checked} checked adopted passes (the set allows ${audit.maxOverturn}): ${plural(audit.adoptedPassesLeft, "adopted pass", "adopted passes")} left for people to review`,
+    });
+  }
   const ra = input.reviewerAgreement;
   if (ra && ra.minKappa !== null && ra.kappa !== null && ra.kappa < ra.minKappa) {
     // below the agreement the run requires: decided once nothing else is open (more reviews may still change it)
@@ -224,5 +356,7 @@ export function evaluateGate(input: GateInput): GateResult {
     disputed,
     spotChecksLeft,
     failing,
+    audit,
+    auditLeft,
   };
 }

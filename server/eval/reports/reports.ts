@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { registerGateProbe } from "../../webhooks/emit";
-import { evaluateGate, type GateInput } from "./gate";
+import { evaluateGate, falsePassWords, type GateInput } from "./gate";
 import { agreement, reviewerAgreement, type Binary } from "./kappa";
 import { runJudgeRef } from "../suggestions/judge-agent";
 import { needsSpotCheck, SUGGESTION_JSON } from "../suggestions/suggest";
@@ -40,6 +40,8 @@ export type ReportRow = {
   /** several reviewers per item: they disagree and no adjudicator has decided yet */
   disputed: boolean;
   adjudicated: boolean;
+  /** drawn by an adoption's audit (an adopted pass a person must check) */
+  audit: boolean;
 };
 
 /** One person's (or the adopted suggestion's) review of a question, in the order the reviews were given. */
@@ -112,6 +114,7 @@ type PackedRow = [
   number,
   boolean,
   boolean,
+  boolean,
 ];
 
 /**
@@ -126,7 +129,7 @@ export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
       i."suggestion"->>${SUGGESTION_JSON.verdict}::text,
       jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath),
       i."latencyMs", i."promptTokens", i."completionTokens", i."llmCalls", i."judgeTokens", i."judgeCalls",
-      i."disputed", i."adjudicatedAt" IS NOT NULL)
+      i."disputed", i."adjudicatedAt" IS NOT NULL, i."auditId" IS NOT NULL)
       ORDER BY s."position", s."key")::text AS "rows"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${runId}`;
@@ -148,6 +151,7 @@ export async function reportRows(db: Db, runId: string): Promise<ReportRow[]> {
     judgeCalls: r[13],
     disputed: r[14],
     adjudicated: r[15],
+    audit: r[16],
   }));
 }
 
@@ -215,13 +219,23 @@ const withRates = (run: RunRow, { answered, ...g }: Group) => {
   };
 };
 
-type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags" | "disputed">;
+type GateRow = Pick<ReportRow, "key" | "verdict" | "verdictSource" | "sv" | "flags" | "disputed" | "audit">;
+
+/**
+ * How many adoptions drew an audit of their passes on the run (runs with one reviewer per item; several reviewers
+ * always include a person's review, so adoption draws no audit there).
+ */
+export async function auditDraws(db: Db, run: Pick<RunRow, "id" | "reviewsPerItem">): Promise<number> {
+  if (run.reviewsPerItem > 1) return 0;
+  return db.evalAudit.count({ where: { runId: run.id } });
+}
 
 /** The gate's input from a run and its rows: each question's verdict, who made it, and whether it is a spot-check (the one rule). */
 export function gateInputFor(
   run: RunRow,
   rows: GateRow[],
   agreementOfReviewers: { n: number; kappa: number | null } | null = null,
+  draws = 0,
 ): GateInput {
   return {
     runId: run.id,
@@ -235,7 +249,10 @@ export function gateInputFor(
       source: r.verdict ? (r.verdictSource === "adopted" ? "adopted" : "human") : null,
       spotCheck: r.sv ? needsSpotCheck({ verdict: r.sv, flags: r.flags ?? [] }) : false,
       ...(run.reviewsPerItem > 1 ? { disputed: r.disputed } : {}),
+      ...(r.audit ? { audit: true } : {}),
     })),
+    // the audit of adopted passes: runs with one reviewer per item (several reviewers include a person's review)
+    audit: run.reviewsPerItem > 1 ? null : { rate: run.auditRate, maxOverturn: run.maxAuditOverturn, draws },
     ...(agreementOfReviewers
       ? {
           reviewerAgreement: {
@@ -249,7 +266,7 @@ export function gateInputFor(
 }
 
 /** The report from a run and its rows (pure). */
-export function buildReport(run: RunRow, rows: ReportRow[], reviews: ReviewRow[] = []) {
+export function buildReport(run: RunRow, rows: ReportRow[], reviews: ReviewRow[] = [], draws = 0) {
   const reviewers = reviewerAgreementOf(run, rows, reviews);
   const total = rows.length;
   const count = (f: (r: ReportRow) => boolean) => rows.filter(f).length;
@@ -374,19 +391,29 @@ export function buildReport(run: RunRow, rows: ReportRow[], reviews: ReviewRow[]
       },
       judging: { tokens: sum((r) => r.judgeTokens), modelCalls: sum((r) => r.judgeCalls) },
     },
-    gate: evaluateGate(gateInputFor(run, rows, reviewers)),
+    ...gateAndAudit(gateInputFor(run, rows, reviewers, draws)),
+  };
+}
+
+/** The gate and the audit of adopted passes (the gate's, with its estimate in words) of a gate input. */
+function gateAndAudit(input: GateInput) {
+  const gate = evaluateGate(input);
+  return {
+    audit: gate.audit ? { ...gate.audit, estimate: falsePassWords(gate.audit) } : null,
+    gate,
   };
 }
 
 export async function runReport(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
-  const [rows, progress, { prices }, reviews] = await Promise.all([
+  const [rows, progress, { prices }, reviews, draws] = await Promise.all([
     reportRows(db, run.id),
     progressOf(db, run.id),
     modelPrices(db),
     reviewRows(db, run),
+    auditDraws(db, run),
   ]);
-  const report = buildReport(run, rows, reviews);
+  const report = buildReport(run, rows, reviews, draws);
   // a run without tokens (pasted answers, the built-in judge) costs nothing: no need to read its tokens by model
   const tokens = report.tokens.answering.totalTokens + report.tokens.judging.tokens;
   return {
@@ -402,17 +429,19 @@ export async function runGate(db: Db, idOrShort: string) {
   const run = await resolveRun(db, idOrShort);
   const rows = await db.$queryRaw<Array<GateRow & { flags: unknown; classification: string; adjudicated: boolean }>>`
     SELECT s."key", i."verdict"::text AS "verdict", i."verdictSource", i."disputed",
-      (i."adjudicatedAt" IS NOT NULL) AS "adjudicated",
+      (i."adjudicatedAt" IS NOT NULL) AS "adjudicated", (i."auditId" IS NOT NULL) AS "audit",
       COALESCE(NULLIF(i."classification", ''), s."classification") AS "classification",
       i."suggestion"->>${SUGGESTION_JSON.verdict}::text AS "sv",
       jsonb_path_query_array(i."suggestion", ${SUGGESTION_JSON.flagNamesPath}::jsonpath) AS "flags"
     FROM "EvalRunItem" i JOIN "EvalSample" s ON s."id" = i."sampleId"
     WHERE i."runId" = ${run.id} ORDER BY s."position", s."key"`;
-  const reviewers = reviewerAgreementOf(run, rows, await reviewRows(db, run));
+  const [reviews, draws] = await Promise.all([reviewRows(db, run), auditDraws(db, run)]);
+  const reviewers = reviewerAgreementOf(run, rows, reviews);
   const input = gateInputFor(
     run,
     rows.map((r) => ({ ...r, flags: Array.isArray(r.flags) ? (r.flags as string[]) : null })),
     reviewers,
+    draws,
   );
   return {
     runId: run.id,

@@ -94,12 +94,42 @@ export const CompareQuery = z.object({
 
 export const UsageQuery = dayRangeQuery({ agentId: z.string().max(64).optional() }, { bounded: true });
 
+/** The audit of adopted passes in the gate's answer (server/eval/reports/gate.ts `auditOf`). */
+export const GateAuditOut = z
+  .object({
+    rate: z.number().meta({ description: "The run's auditRate (0: no audit)" }),
+    maxOverturn: z.number().int().meta({ description: "The run's maxAuditOverturn" }),
+    sampled: z.number().int().meta({ description: "Audit items drawn (every adoption's audit together)" }),
+    checked: z.number().int().meta({ description: "Of those, the ones a person has typed a verdict on" }),
+    overturned: z.number().int().meta({ description: "Of those, the ones typed fail: adopted passes overturned" }),
+    adoptedPassesLeft: z.number().int().meta({
+      description:
+        "Adopted passes no person has typed a verdict on yet (audit items or not): the rest people review after an overturning audit (queue filter source=adopted&verdict=pass)",
+    }),
+    falsePassRate: z.number().nullable().meta({
+      description:
+        "The estimated false-pass rate of the adopted passes: overturned / checked (a fraction); null before any audit item is checked",
+    }),
+    interval: IntervalOut.meta({
+      description: "95 % Wilson interval of overturned / checked; null before any audit item is checked",
+    }),
+    line: z.string().meta({
+      description:
+        'For people: "audit of adopted passes: 5 of 5 checked, 1 overturned", or "audit of adopted passes: no audit (rate 0)"',
+    }),
+  })
+  .nullable()
+  .meta({
+    description:
+      "The audit of adopted passes (one reviewer per item); null on runs with several reviewers per item and before any adoption drew one (unless the rate is 0: then it says no audit)",
+  });
+
 export const GateResultOut = z
   .object({
     passed: z.boolean().meta({ description: "status is pass" }),
     status: z.enum(["pass", "fail", "pending"]).meta({
       description:
-        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run, agreement between reviewers below the set's minReviewerKappa once nothing else is open); pending = not decided yet (still answering, questions without a verdict, disputed questions, spot-checks left)",
+        "pass; fail = decided (all judged and checked below the threshold, the threshold out of reach even if every open question passed, a regression pool, a cancelled or failed run, agreement between reviewers below the set's minReviewerKappa once nothing else is open; an audit that overturned more adopted passes than the set's maxAuditOverturn, until people have reviewed the other adopted passes); pending = not decided yet (still answering, questions without a verdict, disputed questions, spot-checks left, audit items left). Every reason code: GET /api/eval/meta gateReasons",
     }),
     summary: z.string().meta({ description: "One line starting with PASS, FAIL or PENDING" }),
     reasons: z.array(z.object({ code: z.string(), message: z.string() })),
@@ -139,6 +169,10 @@ export const GateResultOut = z
     disputed: z.array(z.string()).meta({ description: "Keys of the disputed questions" }),
     spotChecksLeft: z.array(z.string()).meta({ description: "Keys of the spot-check questions left" }),
     failing: z.array(z.string()),
+    audit: GateAuditOut,
+    auditLeft: z
+      .array(z.string())
+      .meta({ description: "Keys of the audit items no person has typed a verdict on yet (GATE_AUDIT_PENDING)" }),
   })
   .meta({ id: "EvalGateResult" });
 
@@ -172,8 +206,20 @@ export const GateOut = z
             .boolean()
             .optional()
             .meta({ description: "Its reviewers disagree and no adjudicator has decided yet" }),
+          audit: z.boolean().optional().meta({
+            description: "Drawn by an adoption's audit: an adopted pass a person must check (GET /runs/{id}/audits)",
+          }),
         }),
       ),
+      audit: z
+        .object({
+          rate: z.number().meta({ description: "The run's auditRate (0: no audit)" }),
+          maxOverturn: z.number().int().meta({ description: "The run's maxAuditOverturn" }),
+          draws: z.number().int().meta({ description: "Adoptions that drew an audit on this run" }),
+        })
+        .nullable()
+        .optional()
+        .meta({ description: "The audit of adopted passes; null on runs with several reviewers per item" }),
       reviewerAgreement: z
         .object({
           n: z.number().int(),
@@ -356,6 +402,18 @@ export const ReportOut = z
       .meta({
         description:
           "Repeated answers: questions whose machine suggestions differ between their answers. Never counted by a gate (it counts the verdicts on the first answers)",
+      }),
+    audit: GateAuditOut.unwrap()
+      .extend({
+        estimate: z.string().nullable().meta({
+          description:
+            '"estimated false-pass rate of the adopted passes 20 % (95 % interval 4-62 %, n 5)"; null before any audit item is checked',
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "The audit of adopted passes (the gate's, with the estimate in words); null on runs with several reviewers per item and before any adoption drew one (unless the rate is 0: no audit)",
       }),
     gate: GateResultOut,
   })

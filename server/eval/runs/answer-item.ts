@@ -11,6 +11,7 @@ import type { Turn } from "../sets/schemas";
 import { EVAL_LIMITS } from "../limits";
 import { settleAnswering } from "./run-rows";
 import { metrics } from "../../telemetry/metrics";
+import { inSpan } from "../../telemetry/tracing";
 
 /**
  * Answering ONE item of an in-platform run, as the queue's worker does it: claim, answer through the runtime,
@@ -190,23 +191,25 @@ async function answerClaimed(
     }).finally(() => clearMemoryScope(db, memoryScope).catch(() => undefined));
   };
   const judgeOne = (outcome: AnswerOutcome, n: number) =>
-    suggest(
-      suggestInputFor(sample, ctx, {
-        answer: outcome.answer,
-        judgeText: outcome.judgeText,
-        payload: outcome.payload,
-        failed: outcome.status === "failed",
-        error: outcome.error,
-        steps: outcome.steps,
-        hasHttpNodes: ctx.hasHttpNodes,
-        turns: outcome.turns,
-      }),
-      {
-        judge: ctx.judge,
-        db,
-        signal: opts.signal,
-        idempotencyScope: `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}:judge`,
-      },
+    inSpan("eval.judge", { attributes: { "flowbench.eval.answer": n + 1 } }, () =>
+      suggest(
+        suggestInputFor(sample, ctx, {
+          answer: outcome.answer,
+          judgeText: outcome.judgeText,
+          payload: outcome.payload,
+          failed: outcome.status === "failed",
+          error: outcome.error,
+          steps: outcome.steps,
+          hasHttpNodes: ctx.hasHttpNodes,
+          turns: outcome.turns,
+        }),
+        {
+          judge: ctx.judge,
+          db,
+          signal: opts.signal,
+          idempotencyScope: `eval:${job.runId}:${job.itemId}${n ? `:r${n}` : ""}:judge`,
+        },
+      ),
     );
   const outcome = await answerOnce(0);
   if (!opts.alive()) return; // simulated process death: nothing after this point happens

@@ -56,6 +56,7 @@ export const itemSelect = {
   disputed: true,
   adjudicatedById: true,
   adjudicatedAt: true,
+  auditId: true,
   reviews: { select: reviewSelect, orderBy: { at: "asc" } },
   run: { select: { reviewsPerItem: true } },
   sample: {
@@ -171,6 +172,7 @@ export function itemOut(i: ItemRow, viewer: string | null = null) {
     verdict: verdictOf(i),
     verdictVersion: i.verdictVersion,
     reviews: reviewsOut(i, viewer),
+    audit: i.auditId !== null,
     badCase: i.badCase,
   };
 }
@@ -185,6 +187,7 @@ export const queueSelect = {
   verdictSource: true,
   classification: true,
   disputed: true,
+  auditId: true,
   reviews: { select: { reviewerId: true, verdict: true } },
   run: { select: { reviewsPerItem: true } },
   sample: { select: { key: true, position: true, question: true, classification: true } },
@@ -195,6 +198,7 @@ type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
 /** A queue row as `viewer` (a reviewer id, or null) may see it: the reviews as counts and the viewer's own verdict only. */
 export function queueRowOut(i: QueueRow, viewer: string | null = null) {
   const s = i.suggestion as Suggestion | null;
+  const audit = i.auditId !== null;
   return {
     id: i.id,
     key: i.sample.key,
@@ -204,8 +208,13 @@ export function queueRowOut(i: QueueRow, viewer: string | null = null) {
     status: shownStatus(i),
     suggestion: s ? { verdict: s.verdict, flags: s.flags.map((f) => f.flag) } : null,
     verdict: i.verdict ? { verdict: i.verdict, source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
-    spotCheck: needsSpotCheck(s),
-    spotCheckLeft: spotCheckLeft(s, i.verdict ? { source: (i.verdictSource ?? "human") as "human" | "adopted" } : null),
+    spotCheck: needsSpotCheck(s) || audit,
+    spotCheckLeft: spotCheckLeft(
+      s,
+      i.verdict ? { source: (i.verdictSource ?? "human") as "human" | "adopted" } : null,
+      audit,
+    ),
+    audit,
     reviews:
       i.run.reviewsPerItem > 1
         ? {
@@ -226,7 +235,16 @@ export function suggestionWhere(verdict: SuggestionVerdict | "none"): Prisma.Eva
   return { suggestion: { path: [SUGGESTION_JSON.verdict], equals: verdict } };
 }
 
-/** The spot-check rule (SPOT_CHECK, the same as needsSpotCheck) as a database filter. */
+/** Items whose verdict is typed by a person (human) or adopted and not yet typed by a person (adopted). */
+export function sourceWhere(source: "human" | "adopted"): Prisma.EvalRunItemWhereInput {
+  if (source === "adopted") return { verdict: { not: null }, verdictSource: "adopted" };
+  return { verdict: { not: null }, OR: [{ verdictSource: "human" }, { verdictSource: null }] };
+}
+
+/**
+ * The spot-check list as a database filter: the spot-check rule (SPOT_CHECK, the same as needsSpotCheck) or drawn by
+ * an adoption's audit of its passes (`auditId`; verdicts/audit.ts).
+ */
 export function spotCheckWhere(): Prisma.EvalRunItemWhereInput {
   const flagged: Prisma.EvalRunItemWhereInput = {
     AND: [
@@ -234,7 +252,13 @@ export function spotCheckWhere(): Prisma.EvalRunItemWhereInput {
       { NOT: { suggestion: { path: [SUGGESTION_JSON.flags], equals: [] } } },
     ],
   };
-  return { OR: [...SPOT_CHECK.verdicts.map((v) => suggestionWhere(v)), ...(SPOT_CHECK.anyFlag ? [flagged] : [])] };
+  return {
+    OR: [
+      ...SPOT_CHECK.verdicts.map((v) => suggestionWhere(v)),
+      ...(SPOT_CHECK.anyFlag ? [flagged] : []),
+      { auditId: { not: null } },
+    ],
+  };
 }
 
 /** Items of a business scenario: the verdict's classification, else the sample's ("" = none). */

@@ -10,6 +10,7 @@ import {
   itemSelect,
   queueRowOut,
   queueSelect,
+  sourceWhere,
   spotCheckWhere,
   suggestionWhere,
 } from "./item-rows";
@@ -31,6 +32,7 @@ function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma
   if (q.suggestion) and.push(suggestionWhere(q.suggestion));
   if (q.spotCheck) and.push(spotCheckWhere());
   if (q.classification !== undefined) and.push(classificationWhere(q.classification));
+  if (q.source) and.push(sourceWhere(q.source));
   if (q.q)
     and.push({
       sample: {
@@ -138,10 +140,15 @@ export async function listQueue(
  * spot-check item is left until a person has typed its verdict (`spotCheckLeft` in suggest.ts, the same rule as the
  * progress's `spotCheckLeft` count and the gate's spot-checks).
  */
-function openWhere(q: { spotCheck?: boolean }, viewer: string | null): Prisma.EvalRunItemWhereInput {
-  const open: Prisma.EvalRunItemWhereInput = q.spotCheck
-    ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] }
-    : { verdict: null };
+function openWhere(
+  q: { spotCheck?: boolean; source?: "human" | "adopted" },
+  viewer: string | null,
+): Prisma.EvalRunItemWhereInput {
+  // the adopted verdicts still to review (source=adopted) are left until a person types theirs, like spot-checks
+  const open: Prisma.EvalRunItemWhereInput =
+    q.spotCheck || q.source === "adopted"
+      ? { OR: [{ verdict: null }, { verdictSource: "adopted" }] }
+      : { verdict: null };
   // several reviewers per item: not disputed (an adjudicator's) and not yet reviewed by the viewer
   return { AND: [open, { disputed: false }, ...(viewer ? [{ reviews: { none: { reviewerId: viewer } } }] : [])] };
 }

@@ -31,6 +31,8 @@ describe("annotation queue: review progress and an item's neighbours (embedded d
       samples: questions(150),
       threshold: 100,
       name: "Long queue",
+      // no audit of adopted passes here (its own tests: verdicts/audit-sample.test.ts, eval-audit): the spot-check rule alone
+      auditRate: 0,
     });
     const run = await createRun(db, { setVersionId, mode: "pasted", tier: "invoke" }, ann);
     runId = run.id;

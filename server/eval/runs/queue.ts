@@ -26,6 +26,7 @@ import {
 } from "./queue-jobs";
 import { QuietLoop } from "./quiet-loop";
 import { WebhookWorker } from "../../webhooks/worker";
+import { inSpan } from "../../telemetry/tracing";
 import { attachWebhookQueue, detachWebhookQueue } from "../../webhooks/queue";
 
 /**
@@ -340,11 +341,32 @@ export class EvalQueue implements RunQueue {
         // Embedded PGlite answers queries without real I/O, so a worker whose model is fast (the offline provider)
         // could chain promises for a whole run and starve the HTTP server: give the event loop a turn per item.
         await new Promise((r) => setImmediate(r));
-        if (job.data.kind === "shadow") {
-          await this.quiet.wait(() => this.stopping);
-          await shadowTrace(this.db, job.data.itemId, "live");
-        } else if (job.data.kind === "judge") await this.processJudge(job.data, abort.signal);
-        else if ((await this.processAnswer(job.data, abort.signal)) === "busy") {
+        if (job.data.kind === "shadow") await this.quiet.wait(() => this.stopping);
+        // each job is a trace of its own (a no-op while traces are off): its run's agent.run span, model calls and
+        // queries are its children
+        const outcome = await inSpan(
+          `eval.${job.data.kind}`,
+          {
+            kind: "consumer",
+            root: true,
+            attributes: {
+              "flowbench.eval.job": job.data.kind,
+              "flowbench.eval.run_id": job.data.runId,
+              "flowbench.eval.item_id": job.data.itemId,
+              "flowbench.eval.attempt": job.retryCount + 1,
+            },
+          },
+          async (span) => {
+            if (job.data.kind === "shadow") await shadowTrace(this.db, job.data.itemId, "live");
+            else if (job.data.kind === "judge") await this.processJudge(job.data, abort.signal);
+            else if ((await this.processAnswer(job.data, abort.signal)) === "busy") {
+              span?.setAttribute("flowbench.eval.outcome", "busy");
+              return "busy" as const;
+            }
+            return "done" as const;
+          },
+        );
+        if (outcome === "busy") {
           // the run is at its total concurrency (other instances answer its items): back to the queue, tried shortly
           if (!this.crashed) await this.release(job.id);
           return;

@@ -134,7 +134,14 @@ describe("evaluation services: runs: creation, pasted answers, closing, lifecycl
       role: "annotator",
     });
     const rita: Principal = { kind: "user", userId: user.id, email: user.email, role: "annotator" };
-    const { set, setVersionId } = await seedSet(db, { agentId, samples: questions(6), threshold: 3, name: "Pages" });
+    const { set, setVersionId } = await seedSet(db, {
+      agentId,
+      samples: questions(6),
+      threshold: 3,
+      name: "Pages",
+      // no audit of adopted passes here (its own tests: verdicts/audit-sample.test.ts, eval-audit): the spot-check rule alone
+      auditRate: 0,
+    });
     const run = await createRun(db, { setVersionId, mode: "pasted", tier: "invoke", environment: "pages" }, rita);
     expect(run.createdByLabel).toBe("Rita Reviewer");
     await submitPastedAnswers(db, run.id, {

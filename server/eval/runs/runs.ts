@@ -77,17 +77,29 @@ async function insertRun(
           const { set } = await tx.evalSetVersion.findUniqueOrThrow({
             where: { id: data.setVersionId },
             select: {
-              set: { select: { gateThreshold: true, judge: true, reviewsPerItem: true, minReviewerKappa: true } },
+              set: {
+                select: {
+                  gateThreshold: true,
+                  judge: true,
+                  reviewsPerItem: true,
+                  minReviewerKappa: true,
+                  auditRate: true,
+                  maxAuditOverturn: true,
+                },
+              },
             },
           });
           const judge = await describeJudge(tx, storedJudgeSpec(set.judge) ?? defaultJudge());
-          // so are the reviews per item and the agreement the gate requires: a change to the set affects new runs only
+          // so are the reviews per item, the agreement the gate requires and the audit of adopted passes: a change to
+          // the set affects new runs only
           const run = await tx.evalRun.create({
             data: {
               ...data,
               gateThreshold: set.gateThreshold,
               reviewsPerItem: set.reviewsPerItem,
               minReviewerKappa: set.minReviewerKappa,
+              auditRate: set.auditRate,
+              maxAuditOverturn: set.maxAuditOverturn,
               judge: judge as unknown as Prisma.InputJsonValue,
               shortId: newShortId(),
               createdById: actorRef(actor),

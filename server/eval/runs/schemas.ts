@@ -174,13 +174,18 @@ export const ListItemsQuery = z.object({
   verdict: z.enum(["pass", "fail", "none"]).optional(),
   suggestion: z.enum(["pass", "fail", "unknown", "none"]).optional(),
   spotCheck: QueryFlag.meta({
-    description: "Only items to spot-check: suggestion fail or unknown, or any guardrail flag",
+    description:
+      "Only items to spot-check: suggestion fail or unknown, or any guardrail flag, or drawn by an adoption's audit (audit: true)",
   }),
   classification: z
     .string()
     .max(L.maxClassificationChars)
     .optional()
     .meta({ description: "Business scenario: the verdict's classification, else the sample's" }),
+  source: z.enum(["human", "adopted"]).optional().meta({
+    description:
+      "Who made the verdict: typed by a person, or adopted from the machine suggestion and not yet typed by a person. `source=adopted&verdict=pass` is the adopted passes still to review (what an overturning audit, GATE_AUDIT_OVERTURNED, asks people to review); an item leaves the list once a person types its verdict",
+  }),
   q: z
     .string()
     .trim()
@@ -251,6 +256,14 @@ export const EvalRunOut = z
       .number()
       .int()
       .meta({ description: "The set's current reviews per item (applies to runs created from now on)" }),
+    auditRate: z.number().meta({
+      description:
+        "Share of each adoption's passes drawn for a person to audit, the set's value when the run was created (fixed); 0: no audit",
+    }),
+    maxAuditOverturn: z.number().int().meta({
+      description:
+        "Audit items a person may overturn before this run's gate fails with GATE_AUDIT_OVERTURNED, the set's value when the run was created (fixed)",
+    }),
     judge: JudgeRefOut.meta({
       description:
         "The run's judge: the set's judge when the run was created, kept (its suggestions are what the queue and adoption use). Runs created before judges could be chosen report the server's default judge.",
@@ -275,6 +288,34 @@ export const EvalRunOut = z
     progress: ProgressOut,
   })
   .meta({ id: "EvalRun" });
+
+/** One adoption's audit of the passes it wrote (server/eval/verdicts/audit-sample.ts says how the sample is drawn). */
+export const EvalAuditOut = z
+  .object({
+    id: z.string(),
+    at: date,
+    byId: z.string().nullable(),
+    algorithm: z.string().meta({ description: "The sampler and its version: mulberry32-fisher-yates/1" }),
+    seed: z.number().int().meta({ description: "The PRNG's seed (0 .. 2^31 - 1): redraws the sample from population" }),
+    rate: z.number().meta({ description: "The run's auditRate when drawn (0: no audit)" }),
+    population: z.array(z.string()).meta({
+      description:
+        "The adopted passes the sample was drawn from: the ids of the items this adoption wrote a pass on whose suggestion is outside the spot-check rule (no flag), sorted",
+    }),
+    sample: z.array(z.string()).meta({ description: "The drawn item ids, sorted (the audit items)" }),
+    sampleKeys: z.array(z.string()).meta({ description: "The drawn items' sample keys, in the same order" }),
+  })
+  .meta({ id: "EvalAudit" });
+
+export const EvalAuditsOut = z
+  .object({
+    runId: z.string(),
+    shortId: z.string(),
+    auditRate: z.number(),
+    maxAuditOverturn: z.number().int(),
+    audits: z.array(EvalAuditOut).meta({ description: "Every adoption's audit, oldest first" }),
+  })
+  .meta({ id: "EvalAudits" });
 
 export const EvalItemOut = z
   .object({
@@ -326,6 +367,10 @@ export const EvalItemOut = z
       description:
         "Runs with several reviewers per item (reviewsPerItem > 1); null otherwise. `verdict` is then the final verdict only (null while reviews are missing or disputed)",
     }),
+    audit: z.boolean().meta({
+      description:
+        "Drawn by an adoption's audit of the passes it wrote: an adopted pass a person must check (on the spot-check list until a person types its verdict; GATE_AUDIT_PENDING until then)",
+    }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
   })
   .meta({ id: "EvalRunItem" });
@@ -355,10 +400,15 @@ export const EvalQueueRowOut = z
     status: z.enum(ITEM_STATUSES),
     suggestion: z.object({ verdict: z.enum(["pass", "fail", "unknown"]), flags: z.array(z.string()) }).nullable(),
     verdict: z.object({ verdict: z.enum(["pass", "fail"]), source: z.enum(["human", "adopted"]) }).nullable(),
-    spotCheck: z.boolean().meta({ description: "Suggestion fail or unknown, or any guardrail flag" }),
+    spotCheck: z
+      .boolean()
+      .meta({ description: "Suggestion fail or unknown, or any guardrail flag, or drawn by the audit (audit: true)" }),
     spotCheckLeft: z.boolean().meta({
       description:
         "A spot-check item without a verdict a person typed (no verdict, or adopted): the tag the queue shows",
+    }),
+    audit: z.boolean().meta({
+      description: "Drawn by an adoption's audit of the passes it wrote (an adopted pass a person must check)",
     }),
     reviews: z
       .object({
@@ -518,4 +568,8 @@ export const EvalAdoptOut = z.object({
     alreadyJudged: z.number().int(),
   }),
   spotCheck: z.array(EvalItemOut),
+  audit: EvalAuditOut.nullable().meta({
+    description:
+      "The audit this adoption drew of the passes it wrote outside the spot-check rule (null when it wrote none, or on a run with several reviewers per item); its items are on `spotCheck` with audit: true",
+  }),
 });

@@ -34,7 +34,13 @@ describe("spot-check after adopt, and undo", () => {
   beforeAll(async () => {
     ({ db, close } = await createEvalTestDb());
     const agentId = (await seedAgent(db)).id;
-    const { setVersionId } = await seedSet(db, { agentId, samples: questions(6), threshold: 4 });
+    const { setVersionId } = await seedSet(db, {
+      agentId,
+      samples: questions(6),
+      threshold: 4,
+      // no audit of adopted passes here (its own tests: verdicts/audit-sample.test.ts, eval-audit): the spot-check rule alone
+      auditRate: 0,
+    });
     const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
     runId = run.id;
     // q002 and q005 are bad (suggestion fail: spot-check), the rest good (pass)

@@ -104,6 +104,16 @@ export const SamplePatch = z.object(sampleFields).partial().meta({ id: "EvalSamp
 
 // ---------------------------------------------------------------- sets, versions, runs
 
+/** The audit of adopted passes (server/eval/verdicts/audit-sample.ts): the set's two settings, as inputs. */
+const auditRateField = z.number().min(0).max(1).meta({
+  description:
+    "Share (0-1) of the passes each adoption of machine suggestions writes that are drawn at random for a person to check (the audit: audit items are on the spot-check list with audit: true); at least 3, all of them if fewer; 0: no audit. Default 0.1. Runs keep the value they were created with",
+});
+const maxAuditOverturnField = z.number().int().min(0).max(L.maxSamplesPerVersion).meta({
+  description:
+    "Audit items a person may overturn (an adopted pass typed fail) before the gate fails with GATE_AUDIT_OVERTURNED until people have reviewed every other adopted pass. Default 0: any overturn. Runs keep the value they were created with",
+});
+
 export const CreateSetInput = z
   .object({
     agentId: z.string().min(1).max(64),
@@ -121,6 +131,8 @@ export const CreateSetInput = z
       description:
         "Agreement between reviewers the gate requires (Cohen's kappa for two reviewers, Fleiss' kappa for three), e.g. 0.6; below it the gate fails with GATE_REVIEWER_AGREEMENT. null: not required (default). Runs keep the value they were created with",
     }),
+    auditRate: auditRateField.optional(),
+    maxAuditOverturn: maxAuditOverturnField.optional(),
   })
   .meta({ id: "EvalSetCreate" });
 
@@ -137,6 +149,8 @@ export const UpdateSetInput = z
       description:
         "Agreement between reviewers the gate requires (Cohen's kappa for two reviewers, Fleiss' kappa for three), e.g. 0.6; below it the gate fails with GATE_REVIEWER_AGREEMENT. null: not required (default). Runs keep the value they were created with",
     }),
+    auditRate: auditRateField.optional(),
+    maxAuditOverturn: maxAuditOverturnField.optional(),
     judge: JudgeSpec.nullable().optional().meta({
       description:
         'The set\'s judge: {"type":"builtin"}, {"type":"llm"} or {"type":"agent","agentId","version"} (a judge agent\'s pinned version); null: the server\'s default again. Runs created afterwards use it.',
@@ -242,6 +256,14 @@ export const EvalSetOut = z
       .number()
       .nullable()
       .meta({ description: "Agreement between reviewers (kappa) the gate requires; null: not required" }),
+    auditRate: z.number().meta({
+      description:
+        "Share of each adoption's passes drawn for a person to audit (at least 3, all if fewer); 0: no audit. New runs take it",
+    }),
+    maxAuditOverturn: z.number().int().meta({
+      description:
+        "Audit items a person may overturn before the gate fails with GATE_AUDIT_OVERTURNED. New runs take it",
+    }),
     judge: JudgeSpec.nullable().meta({
       description:
         "The set's judge, which each run takes when it is created; null: not chosen, runs take the server's default (the LLM judge when a model provider is configured and EVAL_JUDGE is auto, else builtin)",

@@ -35,6 +35,8 @@ const setSelect = {
   gateThreshold: true,
   reviewsPerItem: true,
   minReviewerKappa: true,
+  auditRate: true,
+  maxAuditOverturn: true,
   judge: true,
   createdById: true,
   createdAt: true,

@@ -84,12 +84,15 @@ export const SPOT_CHECK = { verdicts: ["fail", "unknown"] as readonly Suggestion
 /**
  * A spot-check item is "left" until a person has typed a verdict on it (confirming the adopted one counts): no verdict,
  * or a verdict adopted in bulk. The gate (gate.ts) is pending while any is left; the queue's tag and its P/F/N follow it.
+ * `audit`: the item was drawn by an adoption's audit of its passes (verdicts/audit-sample.ts), which puts it on the
+ * list too.
  */
 export function spotCheckLeft(
   s: { verdict: SuggestionVerdict; flags: readonly unknown[] } | null | undefined,
   verdict: { source: "human" | "adopted" } | null,
+  audit = false,
 ): boolean {
-  return needsSpotCheck(s) && (!verdict || verdict.source === "adopted");
+  return (needsSpotCheck(s) || audit) && (!verdict || verdict.source === "adopted");
 }
 
 /** Spot-check after bulk adoption (SPOT_CHECK). `flags`: the flags or their names (only whether any fired counts). */

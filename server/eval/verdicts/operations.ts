@@ -10,6 +10,7 @@ import {
   createBadCase,
   createBadCasesForRun,
   getBadCase,
+  listAudits,
   listBadCases,
   setVerdict,
   undoVerdict,
@@ -17,13 +18,14 @@ import {
 } from "..";
 import {
   EvalAdoptOut,
+  EvalAuditsOut,
   EvalItemOut,
   EvalVerdictSetOut,
   EvalVerdictUndoOut,
   RunItemParams,
   RunParams,
 } from "../runs/schemas";
-import { REVIEW_RULES } from "../vocabulary";
+import { AUDIT_RULES, REVIEW_RULES } from "../vocabulary";
 import {
   AdjudicationInput,
   AdoptInput,
@@ -94,11 +96,26 @@ export const evalAdoptSuggestions = defineOperation({
   description: [
     "Adopted verdicts are marked source=adopted (never human). Unknown suggestions never become verdicts; items with a verdict are left alone. A fail gets the suggestion's rationale as basis and an attribution derived from its flags. spotCheck: fail, unknown and guardrail-flagged items. Send `{}`.",
     "The attribution of an adopted fail comes from its strongest flag: no_query -> retrieval, execution_error -> tool, refusal -> guardrail, empty_items -> data, else generation. A spot-check item (suggestion fail or unknown, or any flag; also GET /runs/{id}/items?spotCheck=true) stays left until a person has typed its verdict (the same verdict, typed, counts); the progress, the queue's marks, the neighbours' nextOpen and the gate use that one rule.",
+    AUDIT_RULES,
   ].join(" "),
   params: RunParams,
   body: AdoptInput,
   output: EvalAdoptOut,
   run: ({ db, params, principal }) => adoptSuggestions(db, params.id, principal),
+});
+
+export const evalListAudits = defineOperation({
+  id: "evalListAudits",
+  trpc: "eval.runs.audits",
+  kind: "query",
+  permission: "eval.read",
+  description: [
+    "Every adoption's audit of the passes it wrote, oldest first: the population (item ids, sorted), the seed, the algorithm and the drawn sample with its keys, and the run's auditRate and maxAuditOverturn (fixed when the run was created). With the verdict history (GET /runs/{id}/items/{itemId}) this is what the gate's GATE_AUDIT_PENDING and GATE_AUDIT_OVERTURNED rest on.",
+    AUDIT_RULES,
+  ].join(" "),
+  params: RunParams,
+  output: EvalAuditsOut,
+  run: ({ db, params }) => listAudits(db, params.id),
 });
 
 export const evalCreateBadCase = defineOperation({

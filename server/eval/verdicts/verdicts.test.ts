@@ -117,7 +117,13 @@ describe("evaluation services: verdicts, bulk adopt, spot-checks, Bad Cases (emb
   });
 
   it("bulk adopt: suggestions become adopted verdicts, unknowns do not; spot-check list; unknowns block the gate", async () => {
-    const { setVersionId } = await seedSet(db, { agentId, samples: questions(4), threshold: 2 });
+    const { setVersionId } = await seedSet(db, {
+      agentId,
+      samples: questions(4),
+      threshold: 2,
+      // no audit of adopted passes here (its own tests: verdicts/audit-sample.test.ts, eval-audit): the spot-check rule alone
+      auditRate: 0,
+    });
     const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
     await submitPastedAnswers(db, run.id, {
       answers: [

@@ -9,6 +9,7 @@ import { ATTRIBUTIONS, ATTRIBUTION_LIST, AdjudicationInput, UndoVerdictInput, Ve
 import { ADOPTED_REVIEWER, finalVerdictOf, reviewStateOf, type Review, type ReviewState } from "../runs/reviews";
 import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
 import { maybeComplete, resolveRun } from "../runs/run-rows";
+import { drawAudit } from "./audit";
 
 /**
  * Human verdicts (the only thing gates count), bulk adoption of machine suggestions, and Bad Cases.
@@ -244,12 +245,15 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
   let noSuggestion = 0;
   let alreadyJudged = 0;
   const toAdopt: Array<{ id: string; after: VerdictSnapshot }> = [];
+  // the passes the spot-check rule leaves to the machine: the audit's population (audit.ts)
+  const plainPasses = new Set<string>();
   for (const i of items) {
     const s = i.suggestion as Suggestion | null;
     if (i.verdict) alreadyJudged++;
     else if (!s || (i.status !== "answered" && i.status !== "failed")) noSuggestion++;
     else if (s.verdict === "unknown") unknown++;
-    else
+    else {
+      if (s.verdict === "pass" && !needsSpotCheck(s)) plainPasses.add(i.id);
       toAdopt.push({
         id: i.id,
         after: {
@@ -260,15 +264,17 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
           classification: i.sample.classification,
         },
       });
+    }
   }
   const by = actorRef(actor);
   const now = new Date();
-  await db.$transaction(
+  const audit = await db.$transaction(
     async (tx) => {
+      const written: string[] = [];
       for (let i = 0; i < toAdopt.length; i += 1000) {
         const chunk = JSON.stringify(toAdopt.slice(i, i + 1000).map((a) => ({ id: a.id, ...a.after })));
         // `verdict IS NULL` keeps a human verdict typed meanwhile; each adopted verdict gets its history row
-        await tx.$executeRaw`
+        const rows = await tx.$queryRaw<Array<{ itemId: string }>>`
           WITH x AS (
             SELECT * FROM jsonb_to_recordset(${chunk}::jsonb) AS x("id" text, "verdict" text, "basis" text, "attribution" text, "classification" text)
           ), upd AS (
@@ -282,8 +288,18 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
           SELECT 'c' || md5(random()::text || clock_timestamp()::text || upd."id"), upd."id", upd."verdictVersion", NULL,
             jsonb_build_object('verdict', upd."verdict", 'source', 'adopted', 'basis', upd."basis", 'attribution', upd."attribution", 'classification', upd."classification"),
             ${by}::text, ${now}::timestamp
-          FROM upd`;
+          FROM upd
+          RETURNING "itemId"`;
+        for (const r of rows) written.push(r.itemId);
       }
+      // the audit draws from the passes this adoption wrote (not those a person judged meanwhile), in the same
+      // transaction: an adoption and its audit are stored together or not at all
+      return drawAudit(
+        tx,
+        run,
+        written.filter((id) => plainPasses.has(id)),
+        by,
+      );
     },
     { timeout: 120_000 },
   );
@@ -297,15 +313,20 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
     adopted: toAdopt.length,
     skipped: { unknown, noSuggestion, alreadyJudged },
     spotCheck: spotCheckOf(spot, by),
+    audit,
   };
 }
 
-/** The items to spot-check after an adoption: suggestion fail or unknown or flagged, and the answered ones without a verdict. */
+/**
+ * The items to spot-check after an adoption: suggestion fail or unknown or flagged, the audit's items (adopted passes
+ * drawn for a person to check), and the answered ones without a verdict.
+ */
 function spotCheckOf(rows: Array<Parameters<typeof itemOut>[0]>, viewer: string | null) {
   return rows
     .filter(
       (i) =>
         needsSpotCheck(i.suggestion as Suggestion | null) ||
+        i.auditId !== null ||
         (!i.verdict && (i.status === "answered" || i.status === "failed")),
     )
     .map((i) => itemOut(i, viewer));
@@ -633,7 +654,8 @@ async function adoptAsReviews(db: Db, run: Run, actor: Principal | null) {
     orderBy: [{ sample: { position: "asc" } }],
     select: itemSelect,
   });
-  return { adopted, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck: spotCheckOf(spot, by) };
+  // no audit here: an adopted review is at most one of an item's reviews, so every final verdict includes a person's
+  return { adopted, skipped: { unknown, noSuggestion, alreadyJudged }, spotCheck: spotCheckOf(spot, by), audit: null };
 }
 
 /**

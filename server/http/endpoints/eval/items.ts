@@ -75,6 +75,14 @@ export const evalAdoptSuggestions = rest(op.evalAdoptSuggestions, {
   },
 });
 
+export const evalListAudits = rest(op.evalListAudits, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/runs/{id}/audits",
+  summary: "The audits of adopted passes: each adoption's population, seed, algorithm and drawn sample",
+  responses: { 200: "The run's audits", ...notFound },
+});
+
 export const evalListQueue = rest(op.evalListQueue, {
   ...base,
   method: "GET",
