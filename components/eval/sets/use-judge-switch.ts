@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { errorInfo } from "../types";
 import type { JudgeSpec } from "./use-judge-choices";
@@ -74,11 +74,15 @@ export function useJudgeSwitch(setId: string, onSwitched: () => void) {
     }
   };
 
+  // Stable and a no-op when idle: the dialog calls it from an effect while it is closed, and a new function (or a new
+  // idle object) on every render made that effect re-render the set page forever, so a navigation away from the page
+  // (a transition) never committed ("New version from this" stayed on the set page).
+  const reset = useCallback(() => setPhase((p) => (p.kind === "idle" ? p : { kind: "idle" })), []);
   return {
     phase,
     job: data && data.id === jobId ? data : null,
     pending: update.isPending,
     submit,
-    reset: () => setPhase({ kind: "idle" }),
+    reset,
   };
 }
