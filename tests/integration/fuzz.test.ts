@@ -153,6 +153,8 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
     201,
   );
   const delivery = await ok(api(server, "POST", `/api/admin/webhooks/${webhook.id}/test`), 202);
+  // a judge comparison job: switching the set to the LLM judge, which has no suggestions on the human-typed item yet
+  const switched = await ok(api(server, "PATCH", `/api/eval/sets/${set.id}`, { body: { judge: { type: "llm" } } }), 202);
   return {
     agentId,
     traceId: chat.traceId,
@@ -166,6 +168,7 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
     badCaseId: badCase.badCase.id,
     webhookId: webhook.id,
     deliveryId: delivery.id,
+    jobId: switched.job.id,
   };
 }
 
@@ -189,6 +192,7 @@ function pathValue(path: string, name: string, seed: Seed, operationId = ""): st
   if (path.startsWith("/api/traces/")) return seed.traceId!;
   if (name === "deliveryId") return seed.deliveryId!;
   if (path.startsWith("/api/admin/webhooks/")) return seed.webhookId!;
+  if (path.startsWith("/api/eval/jobs/")) return seed.jobId!;
   throw new Error(`no seeded value for {${name}} in ${path}`);
 }
 

@@ -184,7 +184,13 @@ for (const server of servers()) {
       const short = await chat(server, agentId, "bad"); // under minLength: not judged
       const bad2 = await chat(server, agentId, "another bad question about tea");
 
-      await until("two judged fails", async () => (await leadIds(server, agentId, "judge_fail")).length === 2);
+      // the queue judges the traces in parallel: wait for every judged lead, not only the fails
+      await until(
+        "two judged fails and one unknown",
+        async () =>
+          (await leadIds(server, agentId, "judge_fail")).length === 2 &&
+          (await leadIds(server, agentId, "judge_unknown")).length === 1,
+      );
       expect((await leadIds(server, agentId, "judge_fail")).sort()).toEqual([bad1, bad2].sort());
       expect(await leadIds(server, agentId, "judge_unknown")).toEqual([unclear]);
       const page = await ok(api(server, "GET", `/api/eval/online/leads?agentId=${agentId}&signal=judge_fail`));
