@@ -104,6 +104,14 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
   await ok(api(server, "POST", `/api/builder/agents/${agentId}/publish`, { body: { version: 1 } }));
   const chat = await ok(api(server, "POST", `/api/agents/${agentId}/chat`, { body: { message: "hello fuzz" } }));
   await ok(api(server, "POST", `/api/traces/${chat.traceId}/feedback`, { body: { score: 1, comment: "bad" } }), 201);
+  // an alert: a count rule of one lead, crossed by the low score above once the online worker records the next answer
+  const alertRule = await ok(
+    api(server, "POST", "/api/eval/online/alert-rules", {
+      body: { agentId, name: "fuzz alert", kind: "count", minCount: 1, windowMinutes: 60 },
+    }),
+    201,
+  );
+  await ok(api(server, "POST", `/api/agents/${agentId}/chat`, { body: { message: "hello again fuzz" } }));
   const set = await ok(
     api(server, "POST", "/api/eval/sets", { body: { agentId, name: "fuzz golden", kind: "golden", gateThreshold: 1 } }),
     201,
@@ -154,7 +162,14 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
   );
   const delivery = await ok(api(server, "POST", `/api/admin/webhooks/${webhook.id}/test`), 202);
   // a judge comparison job: switching the set to the LLM judge, which has no suggestions on the human-typed item yet
-  const switched = await ok(api(server, "PATCH", `/api/eval/sets/${set.id}`, { body: { judge: { type: "llm" } } }), 202);
+  const switched = await ok(
+    api(server, "PATCH", `/api/eval/sets/${set.id}`, { body: { judge: { type: "llm" } } }),
+    202,
+  );
+  let alertId: string | undefined;
+  for (const end = Date.now() + 60_000; !alertId && Date.now() < end; await new Promise((r) => setTimeout(r, 250)))
+    alertId = (await ok(api(server, "GET", `/api/eval/online/alerts?agentId=${agentId}`))).items[0]?.id;
+  if (!alertId) throw new Error("the seeded alert rule did not fire within 60 s");
   return {
     agentId,
     traceId: chat.traceId,
@@ -169,6 +184,8 @@ async function seedWorld(server: ServerInfo): Promise<Seed> {
     webhookId: webhook.id,
     deliveryId: delivery.id,
     jobId: switched.job.id,
+    alertId,
+    alertRuleId: alertRule.id,
   };
 }
 
@@ -193,6 +210,8 @@ function pathValue(path: string, name: string, seed: Seed, operationId = ""): st
   if (name === "deliveryId") return seed.deliveryId!;
   if (path.startsWith("/api/admin/webhooks/")) return seed.webhookId!;
   if (path.startsWith("/api/eval/jobs/")) return seed.jobId!;
+  if (path.startsWith("/api/eval/online/alerts/")) return seed.alertId!;
+  if (path.startsWith("/api/eval/online/alert-rules/")) return seed.alertRuleId!;
   throw new Error(`no seeded value for {${name}} in ${path}`);
 }
 
@@ -262,6 +281,12 @@ function bodyOverrides(op: Op, seed: Seed): Record<string, unknown> {
       // repeats apply to in-platform runs only (a rule across two fields, in the schema's description): the generated
       // mode may be pasted
       return { ...common, repeats: undefined };
+    case "evalCreateAlertRule":
+      // the figures depend on the kind (a rule across fields, in the schema's descriptions): a count rule
+      return { ...common, kind: "count", minCount: 2, windowMinutes: 60, lastN: undefined, percent: undefined };
+    case "evalUpdateAlertRule":
+      // the seeded rule counts: a share rule's figures are refused on it
+      return { lastN: undefined, percent: undefined };
     default:
       return common;
   }

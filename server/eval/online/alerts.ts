@@ -111,7 +111,7 @@ export async function updateAlertRule(db: Db, id: string, input: z.input<typeof 
     : (["lastN", "percent"] as const).find((f) => patch[f] !== undefined);
   if (wrong)
     throw errors.badRequest("REQUEST_INVALID", `${wrong} is not a figure of a ${row.kind} rule`, [
-      { path: wrong, message: `a ${row.kind} rule has no ${wrong}` },
+      { path: `/${wrong}`, message: `a ${row.kind} rule has no ${wrong}`, code: "custom" },
     ]);
   const data: Prisma.OnlineAlertRuleUpdateInput = {};
   for (const k of ["name", "lastN", "percent", "minCount", "windowMinutes", "cooldownMinutes", "enabled"] as const)
