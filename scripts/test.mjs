@@ -2,10 +2,11 @@
 // `npm test`: the whole suite, in this order (measured: the comment above the schedule at the end of this file):
 //   lint and format (Biome), first and alone (two seconds)
 //   the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
-//   then two chains side by side: Playwright in Debian's Chromium against that build, then db:check (schema and
-//     migrations in sync) with the sample app's acceptance; and, from the moment the build's compiler is done, the unit
-//     tests (vitest, no server), then the integration tests over real HTTP (the PGlite and the PostgreSQL leg, each
-//     in two processes; the HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts)
+//     and beside it, from the moment the build's compiler is done, the unit tests (vitest, no server), then db:check
+//     (schema and migrations in sync) with the sample app's acceptance
+//   then, side by side, Playwright in Debian's Chromium against that build and the integration tests over real HTTP
+//     (the PGlite and the PostgreSQL leg, each in two processes; the HTTP-shape suites run in one leg only:
+//     integrationExclude in vitest.config.ts)
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -304,31 +305,28 @@ const e2e = [
 
 await stages(lint);
 // The order, measured (README, "The suite's time"): the stages are CPU-bound on a 2-core machine, and running them all
-// at once cost far more than it saved (every stage beside the others took 1.7-3.3 times its CPU seconds alone, and the
-// suite 1,092-1,289 s). So the build first, then two chains side by side, which keep both cores busy without piling up
-// servers: the browser tests then db:check and the sample app; and the unit tests then the integration tests. The
-// second chain, the longer, starts as soon as the build's compiler is done: its type check and page data take one
-// core for 30-40 s.
+// at once cost far more than it saved. Two phases:
+// 1. the production build, and beside it (from the moment its compiler is done: its type check and page data take one
+//    core for 30-40 s) the unit tests, then db:check and the sample app's acceptance, which need no build;
+// 2. the two stages that need the build side by side: the browser tests and the integration tests.
+// The unit tests beside the browser tests (the order before 2026-11-28) took 3.4 times their time alone (372 s against
+// 108 s on a quiet machine): Chromium and the browser's server starve PGlite's WebAssembly and the sandbox's
+// processes, while beside the build they mostly fill the build's one-core stretches.
 const wanted = (name) => !only.length || only.includes(name);
 overlapping = [unit, dbCheck, build, integration, e2e].filter(([name]) => wanted(name)).length > 1;
-const buildDone = (async () => {
-  await stages(build);
-  built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
-  compiled(); // also when the build was skipped, failed or printed neither line
-})();
 await Promise.all([
   (async () => {
-    await buildDone;
-    await stages(e2e);
-    await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
+    await stages(build);
+    built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
+    compiled(); // also when the build was skipped, failed or printed neither line
   })(),
   (async () => {
     await buildCompiled;
     await stages(unit);
-    await buildDone;
-    await stages(integration);
+    await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
   })(),
 ]);
+await stages(e2e, integration);
 
 console.log("\n=== summary ===");
 const ORDER = ["lint", "unit", "db-check", "sample-app", "build", "integration", "e2e"];
