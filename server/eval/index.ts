@@ -72,6 +72,15 @@ export {
 export { createRun, rerunRun, getRun, listRuns, startRun, cancelRun } from "./runs/runs";
 export { closeAnswering, submitPastedAnswers, resuggestRun } from "./runs/pasted";
 export { listItems, listQueue, reviewProgress, queueNeighbours, getItem } from "./runs/items";
+export {
+  claimNextItem,
+  reserveItem,
+  releaseItem,
+  assignItems,
+  peopleProgress,
+  progressWithPeople,
+} from "./runs/reservations";
+export { RESERVATION_MS } from "./runs/reservation-rules";
 export { setVerdict, undoVerdict, adoptSuggestions, adjudicate } from "./verdicts/verdicts";
 export { listAudits } from "./verdicts/audit";
 export { drawAuditSample, auditSampleSize, AUDIT_ALGORITHM } from "./verdicts/audit-sample";

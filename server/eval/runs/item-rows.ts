@@ -11,6 +11,7 @@ import type { Assertion } from "../suggestions/schemas";
 import type { Turn } from "../sets/schemas";
 import type { Attribution } from "../verdicts/schemas";
 import { othersVisible, reviewStateOf, type Review } from "./reviews";
+import { queueMarksOf } from "./reservation-rules";
 
 /** The review rows every item shape reads (runs with several reviewers per item; none otherwise). */
 const reviewSelect = {
@@ -72,6 +73,8 @@ export const itemSelect = {
     },
   },
   badCase: { select: { id: true, status: true } },
+  assigneeId: true,
+  reservations: true,
 } as const;
 export type ItemRow = Prisma.EvalRunItemGetPayload<{ select: typeof itemSelect }>;
 
@@ -174,6 +177,7 @@ export function itemOut(i: ItemRow, viewer: string | null = null) {
     reviews: reviewsOut(i, viewer),
     audit: i.auditId !== null,
     badCase: i.badCase,
+    queue: queueMarksOf(i, viewer),
   };
 }
 export type ItemOutT = ReturnType<typeof itemOut>;
@@ -192,6 +196,8 @@ export const queueSelect = {
   run: { select: { reviewsPerItem: true } },
   sample: { select: { key: true, position: true, question: true, classification: true } },
   badCase: { select: { id: true, status: true } },
+  assigneeId: true,
+  reservations: true,
 } as const;
 type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
 
@@ -224,6 +230,7 @@ export function queueRowOut(i: QueueRow, viewer: string | null = null) {
           }
         : null,
     badCase: i.badCase,
+    queue: queueMarksOf(i, viewer),
   };
 }
 

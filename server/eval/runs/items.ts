@@ -24,7 +24,7 @@ type OtherAnswer = z.infer<typeof OtherAnswerOut>;
 // ---------------------------------------------------------------- items
 
 /** The item filters of listItems and listQueue (one place). */
-function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma.EvalRunItemWhereInput {
+export function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma.EvalRunItemWhereInput {
   const and: Prisma.EvalRunItemWhereInput[] = [{ runId }];
   // `disputed` is shown as the item's status (its reviewers disagree); the answering states are the others
   if (q.status) and.push(q.status === "disputed" ? { disputed: true } : { status: q.status, disputed: false });
@@ -42,7 +42,7 @@ function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>): Prisma
   return { AND: and };
 }
 
-const itemOrder = [
+export const itemOrder = [
   { sample: { position: "asc" } },
   { id: "asc" },
 ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
@@ -140,7 +140,7 @@ export async function listQueue(
  * spot-check item is left until a person has typed its verdict (`spotCheckLeft` in suggest.ts, the same rule as the
  * progress's `spotCheckLeft` count and the gate's spot-checks).
  */
-function openWhere(
+export function openWhere(
   q: { spotCheck?: boolean; source?: "human" | "adopted" },
   viewer: string | null,
 ): Prisma.EvalRunItemWhereInput {

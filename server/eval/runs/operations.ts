@@ -21,8 +21,12 @@ import {
   queueNeighbours,
   rerunRun,
   resuggestRun,
-  reviewProgress,
+  progressWithPeople,
   startRun,
+  claimNextItem,
+  reserveItem,
+  releaseItem,
+  assignItems,
   submitPastedAnswers,
 } from "..";
 import {
@@ -37,6 +41,11 @@ import {
   ResuggestInput,
   EvalReviewProgressOut,
   EvalRunOut,
+  AssigneesInput,
+  EvalAssigneesOut,
+  EvalQueueNextOut,
+  EvalReservationOut,
+  QueueNextInput,
   ListItemsQuery,
   ListRunsQuery,
   PastedAnswersInput,
@@ -212,10 +221,10 @@ export const evalReviewProgress = defineOperation({
   kind: "query",
   permission: "eval.read",
   description:
-    "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict.",
+    "The queue's counts without its rows, for a page to refresh after verdicts and before it offers bulk adoption: `adoptable` (items without a verdict whose suggestion is pass or fail) and `unknownOpen` (unknown suggestions adopt leaves to a person) are what POST /runs/{id}/adopt would do now. `spotCheckLeft` uses the one spot-check rule (suggestion fail or unknown, or any guardrail flag) and counts items without a person's verdict. `people`: per person (everyone who reviewed, holds a live reservation or is assigned items on the run) reviewed, reserved, assigned, left (assigned items still to do for them) and itemsPerHour (their reviews per hour between their first and last review; null before the second). An API token counts as the user who owns it.",
   params: RunParams,
   output: EvalReviewProgressOut,
-  run: ({ db, params }) => reviewProgress(db, params.id),
+  run: ({ db, params }) => progressWithPeople(db, params.id),
 });
 
 export const evalQueueNeighbours = defineOperation({
@@ -229,4 +238,58 @@ export const evalQueueNeighbours = defineOperation({
   query: QueueFilterQuery,
   output: EvalQueueNeighboursOut,
   run: ({ db, params, query, principal }) => queueNeighbours(db, params.id, params.itemId, query, actorRef(principal)),
+});
+
+const RESERVATION_RULES =
+  "A reservation holds an item for one person for 10 minutes (RESERVATION_MS) after it is taken or renewed; it is released by that person's verdict on the item or by DELETE /runs/{id}/items/{itemId}/reservation (leaving it), and lapses after 10 minutes without renewal. An item is reserved by at most as many people as it still needs reviews (the run's reviewsPerItem minus the reviews given), never twice by one person, never by someone who has reviewed it. Reservation is a courtesy, not a lock: a verdict on an item reserved by someone else is accepted (the item and queue answers carry `queue.reservedByOthers`, so a page can warn first). An API token reserves and reviews as the user who owns it.";
+
+export const evalQueueNext = defineOperation({
+  id: "evalQueueNext",
+  trpc: "eval.items.next",
+  kind: "mutation",
+  permission: "eval.annotate",
+  description: [
+    "Reserves the next item of the queue for you and returns it. Body: the queue's filters (status, verdict, suggestion, spotCheck, classification, source, q; all optional). The next item is the first in queue order (sample position) that you can judge (answered or failed) and is still to do for you (no final verdict, with spotCheck=true or source=adopted also an adopted one; not disputed; not reviewed by you), that you do not hold already and that is not reserved by as many people as it still needs reviews: first among the items assigned to you (`fromAssigned: true`), then the unassigned ones, then those assigned to others (`queue.assignedToOther: true`). Each call reserves a further item; to keep one, renew it with PUT /runs/{id}/items/{itemId}/reservation.",
+    "When nothing is left to reserve for you the answer is 200 with `item: null` and `noneLeft: true`. Concurrent calls never hand one item to more people than it needs, nor twice to one person: the claim is one atomic UPDATE that skips rows another caller is claiming.",
+    RESERVATION_RULES,
+  ].join(" "),
+  params: RunParams,
+  body: QueueNextInput,
+  output: EvalQueueNextOut,
+  run: ({ db, params, body, principal }) => claimNextItem(db, params.id, body, actorRef(principal)),
+});
+
+export const evalReserveItem = defineOperation({
+  id: "evalReserveItem",
+  trpc: "eval.items.reserve",
+  kind: "mutation",
+  permission: "eval.annotate",
+  description: `Reserves this item for you, or renews your reservation (another 10 minutes from now): the annotation page calls it when an item opens and every few minutes while it stays open. \`reserved: false\` (200) when the item needs no more reviewers: its places are reserved by others or reviewed, or it has its final verdict or is disputed. ${RESERVATION_RULES}`,
+  params: RunItemParams,
+  output: EvalReservationOut,
+  run: ({ db, params, principal }) => reserveItem(db, params.id, params.itemId, actorRef(principal)),
+});
+
+export const evalReleaseItem = defineOperation({
+  id: "evalReleaseItem",
+  trpc: "eval.items.release",
+  kind: "mutation",
+  permission: "eval.annotate",
+  description: `Releases your reservation of this item (leaving it); releasing one you do not hold changes nothing. ${RESERVATION_RULES}`,
+  params: RunItemParams,
+  output: EvalReservationOut,
+  run: ({ db, params, principal }) => releaseItem(db, params.id, params.itemId, actorRef(principal)),
+});
+
+export const evalPutAssignees = defineOperation({
+  id: "evalPutAssignees",
+  trpc: "eval.runs.assign",
+  kind: "mutation",
+  permission: "eval.manage",
+  description:
+    "Assigns the run's items to people: `{ userIds, seed? }` splits all its items evenly (each person gets the item count divided by the number of people, rounded down or up) and at random: a seeded shuffle (mulberry32, Fisher-Yates) dealt in turn in the order of userIds; the seed (drawn when not given) is stored with the run, so the same seed and people reproduce the same split. Each item stores its person; assigning again replaces the split, an empty list removes it. Each person's POST /runs/{id}/queue/next starts with their own items; the others' items stay reachable and are marked `queue.assignedToOther` in item and queue answers. A user id that is not an enabled user answers 400 REQUEST_INVALID naming it.",
+  params: RunParams,
+  body: AssigneesInput,
+  output: EvalAssigneesOut,
+  run: ({ db, params, body, principal }) => assignItems(db, params.id, body, actorRef(principal)),
 });

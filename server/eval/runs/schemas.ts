@@ -317,6 +317,22 @@ export const EvalAuditsOut = z
   })
   .meta({ id: "EvalAudits" });
 
+/** How an item stands in the reserved and assigned queue for the caller (runs/reservation-rules.ts). */
+export const QueueMarksOut = z
+  .object({
+    assignee: z
+      .string()
+      .nullable()
+      .meta({ description: "The user the item is assigned to (PUT /runs/{id}/assignees); null: nobody's" }),
+    assignedToOther: z.boolean().meta({ description: "Assigned to someone else than you (reachable, but theirs)" }),
+    reservedUntil: date.nullable().meta({ description: "Your reservation of the item ends then; null: you hold none" }),
+    reservedByOthers: z
+      .number()
+      .int()
+      .meta({ description: "People other than you holding a live reservation of the item (a courtesy, not a lock)" }),
+  })
+  .meta({ id: "EvalQueueMarks" });
+
 export const EvalItemOut = z
   .object({
     id: z.string(),
@@ -372,6 +388,7 @@ export const EvalItemOut = z
         "Drawn by an adoption's audit of the passes it wrote: an adopted pass a person must check (on the spot-check list until a person types its verdict; GATE_AUDIT_PENDING until then)",
     }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
+    queue: QueueMarksOut,
   })
   .meta({ id: "EvalRunItem" });
 
@@ -419,6 +436,7 @@ export const EvalQueueRowOut = z
       .nullable()
       .meta({ description: 'Runs with several reviewers per item: "your review 1 of 2"; null otherwise' }),
     badCase: z.object({ id: z.string(), status: z.enum(BAD_CASE_STATUSES) }).nullable(),
+    queue: QueueMarksOut,
   })
   .meta({ id: "EvalQueueRow" });
 
@@ -441,9 +459,86 @@ const reviewCounts = {
     .meta({ description: "Items without a verdict whose suggestion is unknown: adopt leaves them to a person" }),
 };
 
+/** One person's part in a run (GET /runs/{id}/progress `people`). */
+export const PersonProgressOut = z
+  .object({
+    userId: z.string().meta({ description: "The reviewer id: a user id (or token:<id> for a token without owner)" }),
+    name: z.string().nullable().meta({ description: "The user's name, else e-mail" }),
+    reviewed: z.number().int().meta({ description: "Items this person has given a verdict on (their reviews)" }),
+    reserved: z.number().int().meta({ description: "Items this person holds a live reservation of" }),
+    assigned: z.number().int().meta({ description: "Items assigned to this person" }),
+    left: z
+      .number()
+      .int()
+      .meta({ description: "Assigned items still to do for this person: no final verdict, not disputed, not reviewed by them" }),
+    itemsPerHour: z.number().nullable().meta({
+      description: "Reviews per hour between their first and last review in the run (null before the second)",
+    }),
+  })
+  .meta({ id: "EvalPersonProgress" });
+
 export const EvalReviewProgressOut = z
-  .object({ progress: ProgressOut, counts: z.object(reviewCounts) })
+  .object({
+    progress: ProgressOut,
+    counts: z.object(reviewCounts),
+    people: z.array(PersonProgressOut).meta({
+      description: "Everyone who reviewed, holds a reservation or is assigned items on this run, by name",
+    }),
+  })
   .meta({ id: "EvalReviewProgress" });
+
+/** POST /runs/{id}/queue/next: the queue's filters as a JSON body. */
+export const QueueNextInput = QueueFilterQuery;
+
+export const EvalQueueNextOut = z
+  .object({
+    item: EvalQueueRowOut.nullable().meta({
+      description: "The item reserved for you now (its `queue.reservedUntil` says until when); null: none left",
+    }),
+    noneLeft: z.boolean().meta({
+      description:
+        "True when no matching item can be reserved for you: every one has its final verdict, is disputed, was reviewed by you, is reserved by you already, or is reserved by as many people as it still needs reviews",
+    }),
+    fromAssigned: z.boolean().meta({ description: "The item is one of those assigned to you" }),
+  })
+  .meta({ id: "EvalQueueNext" });
+
+export const EvalReservationOut = z
+  .object({
+    itemId: z.string(),
+    reserved: z.boolean().meta({
+      description:
+        "PUT: true when you hold the reservation now (taken or renewed); false when the item needs no more reviewers (all its places are reserved by others or reviewed). DELETE: false",
+    }),
+    until: date.nullable().meta({ description: "Your reservation ends then (null: you hold none)" }),
+    reservedByOthers: z.number().int(),
+  })
+  .meta({ id: "EvalReservation" });
+
+export const AssigneesInput = z.object({
+  userIds: z
+    .array(z.string().min(1).max(64))
+    .max(100)
+    .refine((ids) => new Set(ids).size === ids.length, "each user once")
+    .meta({ description: "The people to split the run's items between; an empty list removes the assignment" }),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional()
+    .meta({ description: "The shuffle's seed (default: drawn at random); stored, so the split can be reproduced" }),
+});
+
+export const EvalAssigneesOut = z
+  .object({
+    runId: z.string(),
+    userIds: z.array(z.string()),
+    seed: z.number().int().nullable(),
+    algorithm: z.string().meta({ description: "How the split was drawn (mulberry32 Fisher-Yates, dealt in turn)" }),
+    assigned: z.array(z.object({ userId: z.string(), items: z.number().int() })),
+  })
+  .meta({ id: "EvalAssignees" });
 
 export const EvalQueueOut = z
   .object({

@@ -10,6 +10,7 @@ import { ADOPTED_REVIEWER, finalVerdictOf, reviewStateOf, type Review, type Revi
 import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
 import { maybeComplete, resolveRun } from "../runs/run-rows";
 import { drawAudit } from "./audit";
+import { dropReservation } from "../runs/reservations";
 
 /**
  * Human verdicts (the only thing gates count), bulk adoption of machine suggestions, and Bad Cases.
@@ -142,6 +143,8 @@ export async function setVerdict(
     return { changed: true };
   });
   await maybeComplete(db, run.id);
+  // a verdict releases the reviewer's reservation of the item (runs/reservations.ts)
+  await dropReservation(db, itemId, reviewerOf(actor));
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
   return { ...itemOut(row, actorRef(actor)), changed: result.changed };
 }
@@ -557,6 +560,7 @@ async function setReview(
     );
   });
   await maybeComplete(db, run.id);
+  await dropReservation(db, itemId, reviewer);
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: itemSelect });
   return { ...itemOut(row, reviewer), changed };
 }

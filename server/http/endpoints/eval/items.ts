@@ -108,3 +108,27 @@ export const evalQueueNeighbours = rest(op.evalQueueNeighbours, {
     "Where one item sits in the annotation queue under the filters: its place, the items around it, the next without a verdict",
   responses: { 200: "The item's place and neighbours", ...notFound },
 });
+
+export const evalQueueNext = rest(op.evalQueueNext, {
+  ...base,
+  method: "POST",
+  path: "/api/eval/runs/{id}/queue/next",
+  summary: "Reserve the next queue item for you (10 minutes) and return it, or noneLeft",
+  responses: { 200: "The reserved item, or `item: null` with `noneLeft: true`", ...invalid(), ...notFound },
+});
+
+export const evalReserveItem = rest(op.evalReserveItem, {
+  ...base,
+  method: "PUT",
+  path: "/api/eval/runs/{id}/items/{itemId}/reservation",
+  summary: "Reserve this item for you or renew your reservation (10 minutes from now)",
+  responses: { 200: "Your reservation (reserved: false when the item needs no more reviewers)", ...notFound },
+});
+
+export const evalReleaseItem = rest(op.evalReleaseItem, {
+  ...base,
+  method: "DELETE",
+  path: "/api/eval/runs/{id}/items/{itemId}/reservation",
+  summary: "Release your reservation of this item (leaving it)",
+  responses: { 200: "The item's reservations after the release", ...notFound },
+});

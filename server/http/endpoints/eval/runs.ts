@@ -101,3 +101,11 @@ export const evalResuggest = rest(op.evalResuggest, {
     404: { description: "NOT_FOUND (the run) or JUDGE_VERSION_NOT_FOUND", schema: ErrorOut },
   },
 });
+
+export const evalPutAssignees = rest(op.evalPutAssignees, {
+  ...base,
+  method: "PUT",
+  path: "/api/eval/runs/{id}/assignees",
+  summary: "Assign the run's items to people: split evenly and at random (seeded, stored)",
+  responses: { 200: "The split: each person's item count and the seed", ...invalid(), ...notFound },
+});

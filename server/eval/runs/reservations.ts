@@ -1,0 +1,297 @@
+/**
+ * Reserved and assigned queues (issue 23), persistence: the next item reserved for a person, renewing and releasing
+ * a reservation, assigning a run's items to people, and each person's part in a run's progress. The rules are in
+ * `reservation-rules.ts` (pure).
+ *
+ * THE claim is one atomic statement: `UPDATE "EvalRunItem" ... WHERE id = (SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1)`.
+ * Every condition that concurrent claims change (the live reservations) is on the item row itself, so a caller
+ * whose snapshot predates another's committed claim re-checks the row's newest version when it locks it (PostgreSQL
+ * re-evaluates a locked row that changed), and a row another caller is claiming right now is skipped rather than
+ * waited for. No interactive transaction is held: a claim costs a candidate read plus one UPDATE.
+ */
+import { randomInt } from "node:crypto";
+import type { z } from "zod";
+import type { Db } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { errors } from "../../core/errors";
+import { actorLabels } from "../../auth/service";
+import { itemOrder, itemsWhere, openWhere, reviewProgress } from "./items";
+import { queueRowOut, queueSelect } from "./item-rows";
+import { resolveRun } from "./run-rows";
+import { ADOPTED_REVIEWER } from "./reviews";
+import { RESERVATION_MS, itemsPerHour, liveReservations, splitItems } from "./reservation-rules";
+import { AssigneesInput, QueueFilterQuery } from "./schemas";
+
+/** Candidate items read per claim attempt, in queue order. */
+const CLAIM_BATCH = 200;
+export const SPLIT_ALGORITHM = "mulberry32-fisher-yates-dealt";
+
+const who = (viewer: string | null) => viewer ?? "(unknown)";
+
+/**
+ * Claims the first of `ids` (in that order) that `me` may reserve now, in one statement; returns its id or null.
+ * May: not disputed, not reviewed by `me`, no live reservation of `me`, and live reservations plus reviews fewer
+ * than the run's reviewsPerItem. The row's expired reservations are dropped as it is written.
+ */
+async function claimAmong(db: Db, ids: string[], me: string, needed: number, now: number): Promise<string | null> {
+  const until = now + RESERVATION_MS;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE "EvalRunItem" AS i
+    SET "reservations" = COALESCE(
+        (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
+          WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${me}::text),
+        '[]'::jsonb) || jsonb_build_array(jsonb_build_object('by', ${me}::text, 'until', ${until}::bigint))
+    WHERE i."id" = (
+      SELECT c."id" FROM "EvalRunItem" c
+      WHERE c."id" = ANY(${ids}::text[])
+        AND NOT c."disputed"
+        AND NOT EXISTS (SELECT 1 FROM "EvalReview" r WHERE r."itemId" = c."id" AND r."reviewerId" = ${me}::text)
+        AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(c."reservations") e
+          WHERE e->>'by' = ${me}::text AND (e->>'until')::bigint > ${now}::bigint)
+        AND (SELECT count(*) FROM jsonb_array_elements(c."reservations") e WHERE (e->>'until')::bigint > ${now}::bigint)
+          + (SELECT count(*) FROM "EvalReview" r WHERE r."itemId" = c."id") < ${needed}::int
+      ORDER BY array_position(${ids}::text[], c."id")
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED)
+    RETURNING i."id" AS "id"`;
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * The next item of the queue (its filters) reserved for `viewer` for RESERVATION_MS: first among the items assigned
+ * to them, then the unassigned ones, then the others' (marked `queue.assignedToOther`); in queue order within each.
+ * Only items a person can judge (answered or failed) and still to do for them (`openWhere`). `noneLeft` when none.
+ */
+export async function claimNextItem(
+  db: Db,
+  idOrShort: string,
+  filters: z.input<typeof QueueFilterQuery>,
+  viewer: string | null,
+) {
+  const q = QueueFilterQuery.parse(filters);
+  const run = await resolveRun(db, idOrShort);
+  const me = who(viewer);
+  const base: Prisma.EvalRunItemWhereInput = {
+    AND: [itemsWhere(run.id, q), openWhere(q, me), { status: { in: ["answered", "failed"] } }],
+  };
+  const passes: Prisma.EvalRunItemWhereInput[] = [
+    { assigneeId: me },
+    { assigneeId: null },
+    { assigneeId: { not: null }, NOT: { assigneeId: me } },
+  ];
+  for (const [pass, where] of passes.entries()) {
+    for (let skip = 0; ; skip += CLAIM_BATCH) {
+      const batch = await db.evalRunItem.findMany({
+        where: { AND: [base, where] },
+        orderBy: itemOrder,
+        skip,
+        take: CLAIM_BATCH,
+        select: { id: true },
+      });
+      if (batch.length === 0) break;
+      const id = await claimAmong(
+        db,
+        batch.map((b) => b.id),
+        me,
+        run.reviewsPerItem,
+        Date.now(),
+      );
+      if (id) {
+        const row = await db.evalRunItem.findUniqueOrThrow({ where: { id }, select: queueSelect });
+        return { item: queueRowOut(row, me), noneLeft: false, fromAssigned: pass === 0 };
+      }
+      if (batch.length < CLAIM_BATCH) break;
+    }
+  }
+  return { item: null, noneLeft: true, fromAssigned: false };
+}
+
+async function itemOfRun(db: Db, idOrShort: string, itemId: string) {
+  const run = await resolveRun(db, idOrShort);
+  const item = await db.evalRunItem.findFirst({ where: { id: itemId, runId: run.id }, select: { id: true } });
+  if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
+  return run;
+}
+
+async function reservationAnswer(db: Db, itemId: string, me: string) {
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: { reservations: true } });
+  const live = liveReservations(row.reservations, Date.now());
+  const mine = live.find((r) => r.by === me);
+  return {
+    itemId,
+    reserved: mine !== undefined,
+    until: mine ? new Date(mine.until).toISOString() : null,
+    reservedByOthers: live.filter((r) => r.by !== me).length,
+  };
+}
+
+/**
+ * Reserves one item for `viewer` or renews their reservation (another RESERVATION_MS from now): the page calls it when
+ * an item opens and while it stays open. One statement, like the claim; `reserved: false` when the item needs no
+ * more reviewers (its places are reserved by others or reviewed, or it is decided or disputed).
+ */
+export async function reserveItem(db: Db, idOrShort: string, itemId: string, viewer: string | null) {
+  const run = await itemOfRun(db, idOrShort, itemId);
+  const me = who(viewer);
+  const now = Date.now();
+  const until = now + RESERVATION_MS;
+  await db.$executeRaw`
+    UPDATE "EvalRunItem" AS i
+    SET "reservations" = COALESCE(
+        (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
+          WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${me}::text),
+        '[]'::jsonb) || jsonb_build_array(jsonb_build_object('by', ${me}::text, 'until', ${until}::bigint))
+    WHERE i."id" = (
+      SELECT c."id" FROM "EvalRunItem" c
+      WHERE c."id" = ${itemId}::text AND NOT c."disputed"
+        AND (c."verdict" IS NULL OR c."verdictSource" = 'adopted')
+        AND NOT EXISTS (SELECT 1 FROM "EvalReview" r WHERE r."itemId" = c."id" AND r."reviewerId" = ${me}::text)
+        AND (EXISTS (SELECT 1 FROM jsonb_array_elements(c."reservations") e
+              WHERE e->>'by' = ${me}::text AND (e->>'until')::bigint > ${now}::bigint)
+          OR (SELECT count(*) FROM jsonb_array_elements(c."reservations") e WHERE (e->>'until')::bigint > ${now}::bigint)
+            + (SELECT count(*) FROM "EvalReview" r WHERE r."itemId" = c."id") < ${run.reviewsPerItem}::int)
+      FOR UPDATE)`;
+  return reservationAnswer(db, itemId, me);
+}
+
+/** Drops `reviewer`'s reservation of an item (and any expired ones); nothing to drop is fine. One statement. */
+export async function dropReservation(db: Db, itemId: string, reviewer: string) {
+  const now = Date.now();
+  await db.$executeRaw`
+    UPDATE "EvalRunItem" AS i
+    SET "reservations" = COALESCE(
+        (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
+          WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${reviewer}::text),
+        '[]'::jsonb)
+    WHERE i."id" = ${itemId}::text AND EXISTS (SELECT 1 FROM jsonb_array_elements(i."reservations") e
+      WHERE e->>'by' = ${reviewer}::text)`;
+}
+
+/** Releases `viewer`'s reservation of an item (leaving it); idempotent. */
+export async function releaseItem(db: Db, idOrShort: string, itemId: string, viewer: string | null) {
+  await itemOfRun(db, idOrShort, itemId);
+  const me = who(viewer);
+  await dropReservation(db, itemId, me);
+  return reservationAnswer(db, itemId, me);
+}
+
+/**
+ * Splits a run's items (all of them, in queue order) evenly and at random between people (`splitItems`, seeded; the
+ * seed is stored in the run's `assignment`) and stores each item's person; an empty list removes the assignment.
+ * Users must exist and be enabled (400 REQUEST_INVALID naming the others). Two statements in one batch.
+ */
+export async function assignItems(
+  db: Db,
+  idOrShort: string,
+  input: z.input<typeof AssigneesInput>,
+  byId: string | null,
+) {
+  const data = AssigneesInput.parse(input);
+  const run = await resolveRun(db, idOrShort);
+  const users = data.userIds.length
+    ? await db.user.findMany({ where: { id: { in: data.userIds }, disabledAt: null }, select: { id: true } })
+    : [];
+  const known = new Set(users.map((u) => u.id));
+  const unknown = data.userIds.filter((id) => !known.has(id));
+  if (unknown.length)
+    throw errors.badRequest(
+      "REQUEST_INVALID",
+      `Not an enabled user: ${unknown.join(", ")}`,
+      unknown.map((id) => ({ path: `/userIds/${data.userIds.indexOf(id)}`, message: "no enabled user has this id" })),
+    );
+  const seed = data.userIds.length ? (data.seed ?? randomInt(0, 2 ** 31 - 1)) : null;
+  const items = await db.evalRunItem.findMany({ where: { runId: run.id }, orderBy: itemOrder, select: { id: true } });
+  const split = splitItems(
+    items.map((i) => i.id),
+    data.userIds,
+    seed ?? 0,
+  );
+  const ids = [...split.keys()];
+  const owners = ids.map((id) => split.get(id)!);
+  await db.$transaction([
+    db.$executeRaw`UPDATE "EvalRunItem" SET "assigneeId" = NULL WHERE "runId" = ${run.id} AND "assigneeId" IS NOT NULL`,
+    db.$executeRaw`
+      UPDATE "EvalRunItem" AS i SET "assigneeId" = v.uid
+      FROM unnest(${ids}::text[], ${owners}::text[]) AS v(id, uid)
+      WHERE i."id" = v.id AND i."runId" = ${run.id}`,
+    db.evalRun.update({
+      where: { id: run.id },
+      data: {
+        assignment: data.userIds.length
+          ? { userIds: data.userIds, seed, algorithm: SPLIT_ALGORITHM, byId, at: new Date().toISOString() }
+          : { userIds: [], seed: null, algorithm: SPLIT_ALGORITHM, byId, at: new Date().toISOString() },
+      },
+    }),
+  ]);
+  return {
+    runId: run.id,
+    userIds: data.userIds,
+    seed,
+    algorithm: SPLIT_ALGORITHM,
+    assigned: data.userIds.map((userId) => ({ userId, items: owners.filter((o) => o === userId).length })),
+  };
+}
+
+type Count = { who: string; n: bigint | number };
+
+/**
+ * Each person's part in a run: reviews given (a person's verdicts; with several reviewers per item, their reviews),
+ * live reservations, assigned items and those still to do for them, and their pace. Everyone who appears in any of
+ * them; by name.
+ */
+export async function peopleProgress(db: Db, run: { id: string; reviewsPerItem: number }) {
+  const now = Date.now();
+  const reviewed =
+    run.reviewsPerItem > 1
+      ? db.$queryRaw<Array<Count & { first: Date; last: Date }>>`
+        SELECT r."reviewerId" AS who, count(*) AS n, min(r."at") AS first, max(r."at") AS last
+        FROM "EvalReview" r JOIN "EvalRunItem" i ON i."id" = r."itemId"
+        WHERE i."runId" = ${run.id} AND r."reviewerId" <> ${ADOPTED_REVIEWER}
+        GROUP BY r."reviewerId"`
+      : db.$queryRaw<Array<Count & { first: Date; last: Date }>>`
+        SELECT "verdictById" AS who, count(*) AS n, min("verdictAt") AS first, max("verdictAt") AS last
+        FROM "EvalRunItem"
+        WHERE "runId" = ${run.id} AND "verdict" IS NOT NULL AND "verdictSource" = 'human' AND "verdictById" IS NOT NULL
+        GROUP BY "verdictById"`;
+  const [reviews, reserved, assigned] = await Promise.all([
+    reviewed,
+    db.$queryRaw<Count[]>`
+      SELECT e->>'by' AS who, count(*) AS n
+      FROM "EvalRunItem" i, jsonb_array_elements(i."reservations") e
+      WHERE i."runId" = ${run.id} AND jsonb_array_length(i."reservations") > 0
+        AND (e->>'until')::bigint > ${now}::bigint
+      GROUP BY e->>'by'`,
+    db.$queryRaw<Array<Count & { left: bigint | number }>>`
+      SELECT i."assigneeId" AS who, count(*) AS n,
+        count(*) FILTER (WHERE i."verdict" IS NULL AND NOT i."disputed" AND NOT EXISTS (
+          SELECT 1 FROM "EvalReview" r WHERE r."itemId" = i."id" AND r."reviewerId" = i."assigneeId")) AS left
+      FROM "EvalRunItem" i
+      WHERE i."runId" = ${run.id} AND i."assigneeId" IS NOT NULL
+      GROUP BY i."assigneeId"`,
+  ]);
+  const ids = new Set([...reviews, ...reserved, ...assigned].map((r) => r.who));
+  const labels = await actorLabels(db, ids);
+  return [...ids]
+    .map((userId) => {
+      const r = reviews.find((x) => x.who === userId);
+      const a = assigned.find((x) => x.who === userId);
+      const n = Number(r?.n ?? 0);
+      return {
+        userId,
+        name: labels.get(userId) ?? null,
+        reviewed: n,
+        reserved: Number(reserved.find((x) => x.who === userId)?.n ?? 0),
+        assigned: Number(a?.n ?? 0),
+        left: Number(a?.left ?? 0),
+        itemsPerHour: itemsPerHour(n, r?.first ?? null, r?.last ?? null),
+      };
+    })
+    .sort((x, y) => (x.name ?? x.userId).localeCompare(y.name ?? y.userId));
+}
+
+/** GET /runs/{id}/progress: the queue's counts (`reviewProgress`) and each person's part (`peopleProgress`). */
+export async function progressWithPeople(db: Db, idOrShort: string) {
+  const run = await resolveRun(db, idOrShort);
+  const [counts, people] = await Promise.all([reviewProgress(db, run.id), peopleProgress(db, run)]);
+  return { ...counts, people };
+}
