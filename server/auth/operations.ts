@@ -1,14 +1,15 @@
 /**
- * Users and API tokens as operations (operation.ts): admins only, on tRPC alone (`admin.*`, the settings pages;
- * `rest: false`: no REST route on purpose).
+ * Users and API tokens as operations (operation.ts): admins only, on tRPC (`admin.*`, the settings pages); all but
+ * creating a token are `rest: false` (no REST route on purpose); `POST /api/admin/tokens` lets scripts make a
+ * reviewer's token (server/http/endpoints/admin.ts).
  */
 import { z } from "zod";
 import { defineOperation } from "./operation";
 import {
-  CreateTokenInput,
+  AdminCreateTokenInput,
   CreateUserInput,
   RoleSchema,
-  createToken,
+  createTokenFor,
   createUser,
   listTokens,
   listUsers,
@@ -85,16 +86,17 @@ export const adminListTokens = defineOperation({
   run: ({ db }) => listTokens(db),
 });
 
-/** The plain token is in this answer only. */
+/** The plain token is in this answer only. The one operation here with a REST face too (POST /api/admin/tokens). */
 export const adminCreateToken = defineOperation({
   id: "adminCreateToken",
   trpc: "admin.tokens.create",
-  rest: false,
   kind: "mutation",
   permission: "admin",
-  body: CreateTokenInput,
-  output: TokenOut.extend({ token: z.string() }),
-  run: ({ db, body, principal }) => createToken(db, body, principal.userId),
+  description:
+    "Creates an API token for any user (`userId`; default: you). The token acts as that user: it reviews as them (its verdicts, reviews and reservations are theirs, blind review included). `role` defaults to the owner's role and may not exceed it (400 REQUEST_INVALID); an unknown or disabled user answers 404 NOT_FOUND. The plain token is in this answer only (it is stored hashed); revoke it in Settings.",
+  body: AdminCreateTokenInput,
+  output: TokenOut.extend({ token: z.string() }).meta({ id: "AdminCreatedToken" }),
+  run: ({ db, body, principal }) => createTokenFor(db, body, principal.userId),
 });
 
 export const adminRevokeToken = defineOperation({

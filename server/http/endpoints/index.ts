@@ -1,3 +1,4 @@
+import * as admin from "./admin";
 import * as builder from "./builder";
 import * as evaluation from "./eval";
 import * as mcp from "./mcp";
@@ -31,4 +32,5 @@ export const ENDPOINTS: Endpoint[] = [
   ...Object.values(evaluation),
   ...Object.values(mcp),
   ...Object.values(webhooks),
+  ...Object.values(admin),
 ] as unknown as Endpoint[];
