@@ -18,7 +18,14 @@ export function TokensPanel() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.admin.tokens.list.queryKey() });
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [role, setRole] = useState<RoleValue>("builder");
+  const users = useQuery(trpc.admin.users.list.queryOptions());
+  const userName = (id: string | null) => {
+    const u = users.data?.find((x) => x.id === id);
+    return u ? u.name || u.email : null;
+  };
+  // "" = the owner's role (a token may not exceed its owner's role); the owner "" = you
+  const [role, setRole] = useState<RoleValue | "">("");
+  const [owner, setOwner] = useState("");
   const create = useMutation(
     trpc.admin.tokens.create.mutationOptions({
       onSuccess: async (t) => {
@@ -33,7 +40,14 @@ export function TokensPanel() {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    create.mutate({ name: String(new FormData(form).get("name")), role }, { onSuccess: () => form.reset() });
+    create.mutate(
+      {
+        name: String(new FormData(form).get("name")),
+        ...(role ? { role } : {}),
+        ...(owner ? { userId: owner } : {}),
+      },
+      { onSuccess: () => form.reset() },
+    );
   }
 
   return (
@@ -44,7 +58,7 @@ export function TokensPanel() {
         </h2>
         <p className="text-sm text-slate-500">
           Send as <code className="rounded bg-slate-100 px-1 text-slate-700">Authorization: Bearer …</code>. A token is
-          shown once and stored only as a hash.
+          shown once and stored only as a hash. A token acts as its owner: it reviews as that person.
         </p>
       </div>
       {created && (
@@ -96,7 +110,8 @@ export function TokensPanel() {
                 <Td className="max-w-xs">
                   <p className="truncate font-medium">{t.name}</p>
                   <p className="text-xs text-slate-500">
-                    <code>{t.prefix}…</code> · created{" "}
+                    <code>{t.prefix}…</code>
+                    {t.ownerId && userName(t.ownerId) ? ` · for ${userName(t.ownerId)}` : ""} · created{" "}
                     <span title={when(t.createdAt)}>{new Date(t.createdAt).toLocaleDateString()}</span>
                   </p>
                 </Td>
@@ -142,11 +157,27 @@ export function TokensPanel() {
           className={`min-w-48 flex-1 ${inlineInputClass}`}
         />
         <select
+          value={owner}
+          onChange={(e) => setOwner(e.target.value)}
+          aria-label="Token owner"
+          className={inlineInputClass}
+        >
+          <option value="">For me</option>
+          {users.data
+            ?.filter((u) => !u.disabledAt)
+            .map((u) => (
+              <option key={u.id} value={u.id}>
+                For {u.name || u.email}
+              </option>
+            ))}
+        </select>
+        <select
           value={role}
-          onChange={(e) => setRole(e.target.value as RoleValue)}
+          onChange={(e) => setRole(e.target.value as RoleValue | "")}
           aria-label="Token role"
           className={inlineInputClass}
         >
+          <option value="">Owner's role</option>
           {ROLE_OPTIONS.map((r) => (
             <option key={r.value} value={r.value}>
               {r.label}

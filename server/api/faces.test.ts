@@ -42,6 +42,7 @@ vi.mock("../agents/service", async (orig) => recorders(await orig<Record<string,
 vi.mock("../runtime/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "runtime"));
 vi.mock("../runtime/traces", async (orig) => recorders(await orig<Record<string, unknown>>(), "traces"));
 vi.mock("../runtime/validate-code", async (orig) => recorders(await orig<Record<string, unknown>>(), "validate"));
+vi.mock("../auth/admin-tokens", async (orig) => recorders(await orig<Record<string, unknown>>(), "auth"));
 vi.mock("../webhooks/service", async (orig) => recorders(await orig<Record<string, unknown>>(), "webhooks"));
 
 const { ENDPOINTS } = await import("../http/endpoints");

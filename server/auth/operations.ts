@@ -5,17 +5,8 @@
  */
 import { z } from "zod";
 import { defineOperation } from "./operation";
-import {
-  AdminCreateTokenInput,
-  CreateUserInput,
-  RoleSchema,
-  createTokenFor,
-  createUser,
-  listTokens,
-  listUsers,
-  revokeToken,
-  updateUser,
-} from "./service";
+import { AdminCreateTokenInput, createTokenFor } from "./admin-tokens";
+import { CreateUserInput, RoleSchema, createUser, listTokens, listUsers, revokeToken, updateUser } from "./service";
 
 const date = z.iso.datetime();
 

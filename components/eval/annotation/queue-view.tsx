@@ -17,6 +17,7 @@ import { useItemMove } from "./use-item-move";
 import { QueueToolbar } from "./queue-toolbar";
 import { usePaneScroll } from "./use-pane-scroll";
 import { useReviewProgress } from "./use-review-progress";
+import { useReservation } from "./use-reservation";
 import { useJudging } from "./use-verdict";
 import { useAdopt } from "./use-adopt";
 import { useItemDetail } from "./use-queue";
@@ -87,6 +88,8 @@ export function QueueView({ runId }: { runId: string }) {
   const adopt = useAdopt(runId, { progress, queue });
 
   const judgeable = current?.status === "answered" || current?.status === "failed";
+  // the open item is reserved for this person while it is open (a courtesy to the others, not a lock)
+  const reservation = useReservation(runId, judgeable ? itemId : undefined, caps.annotate);
   const canJudge = caps.annotate && judgeable;
   const judgeTitle = !caps.annotate
     ? deniedReason(role, "annotate")
@@ -176,6 +179,20 @@ export function QueueView({ runId }: { runId: string }) {
           aria-label="Item"
           className="min-h-0 min-w-0 lg:overflow-y-auto lg:overscroll-contain lg:rounded-xl"
         >
+          {itemId && reservation && (
+            <p
+              data-testid="reservation"
+              className={`mb-2 rounded-lg border px-3 py-1.5 text-xs ${reservation.reservedByOthers ? "border-amber-200 bg-amber-50 text-amber-900" : "border-slate-200 bg-white text-slate-600"}`}
+            >
+              {reservation.reserved && reservation.until
+                ? `Reserved for you until ${new Date(reservation.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`
+                : "Not reserved for you: the item needs no more reviewers"}
+              {reservation.reservedByOthers
+                ? ` · also reserved by ${reservation.reservedByOthers} other ${reservation.reservedByOthers === 1 ? "person" : "people"}`
+                : ""}
+              {current?.queue.assignedToOther ? " · assigned to someone else" : ""}
+            </p>
+          )}
           {itemId ? (
             <ItemDetail
               runId={runId}

@@ -16,6 +16,7 @@ import { ago, ms, when } from "../format";
 import type { EvalRun } from "../types";
 import { AnswersDialog } from "./answers-dialog";
 import { ReportView } from "./report-view";
+import { PeopleCard } from "./people-card";
 import { useMutationToast } from "../hooks/use-mutation-toast";
 
 const LIVE = new Set(["created", "answering"]);
@@ -250,6 +251,8 @@ export function RunView({ runId }: { runId: string }) {
           </p>
         </div>
       </Card>
+
+      {answered && <PeopleCard runId={r.id} />}
 
       {r.status === "created" || (r.status === "answering" && p.done === 0) ? null : (
         <ReportView runId={runId} live={LIVE.has(r.status)} />

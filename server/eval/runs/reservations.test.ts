@@ -16,7 +16,12 @@ import {
 import { itemsPerHour, liveReservations, splitItems } from "./reservation-rules";
 
 const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
-const person = (userId: string): Principal => ({ kind: "user", userId, email: `${userId}@example.com`, role: "annotator" });
+const person = (userId: string): Principal => ({
+  kind: "user",
+  userId,
+  email: `${userId}@example.com`,
+  role: "annotator",
+});
 
 describe("reservation rules (pure)", () => {
   it("split: even, seeded, reproducible", () => {
@@ -55,7 +60,10 @@ describe("reserved and assigned queues (embedded database)", () => {
   beforeAll(async () => {
     ({ db, close } = await createEvalTestDb());
     const agentId = (await seedAgent(db)).id;
-    ({ setVersionId, set: { id: setId } } = await seedSet(db, {
+    ({
+      setVersionId,
+      set: { id: setId },
+    } = await seedSet(db, {
       agentId,
       samples: questions(30),
       threshold: 100,
@@ -113,7 +121,10 @@ describe("reserved and assigned queues (embedded database)", () => {
     expect((await claimNextItem(db, runId, {}, "bob")).item?.id).toBe(ids[1]);
     expect((await reserveItem(db, runId, ids[0]!, "bob")).reserved).toBe(false);
     // it lapses: the place is free again
-    await db.evalRunItem.update({ where: { id: ids[0]! }, data: { reservations: [{ by: "ann", until: Date.now() - 1 }] } });
+    await db.evalRunItem.update({
+      where: { id: ids[0]! },
+      data: { reservations: [{ by: "ann", until: Date.now() - 1 }] },
+    });
     expect((await claimNextItem(db, runId, {}, "cy")).item?.id).toBe(ids[0]);
     // renewing keeps it; releasing frees it
     const renewed = await reserveItem(db, runId, ids[0]!, "cy");
@@ -147,9 +158,17 @@ describe("reserved and assigned queues (embedded database)", () => {
       { userId: "ann", items: 15 },
       { userId: "bob", items: 15 },
     ]);
-    const first = await db.evalRunItem.findMany({ where: { runId }, orderBy: { id: "asc" }, select: { id: true, assigneeId: true } });
+    const first = await db.evalRunItem.findMany({
+      where: { runId },
+      orderBy: { id: "asc" },
+      select: { id: true, assigneeId: true },
+    });
     await assignItems(db, runId, { userIds: ["ann", "bob"], seed: 7 }, "admin");
-    const again = await db.evalRunItem.findMany({ where: { runId }, orderBy: { id: "asc" }, select: { id: true, assigneeId: true } });
+    const again = await db.evalRunItem.findMany({
+      where: { runId },
+      orderBy: { id: "asc" },
+      select: { id: true, assigneeId: true },
+    });
     expect(again).toEqual(first);
     const stored = await db.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { assignment: true } });
     expect(stored.assignment).toMatchObject({ userIds: ["ann", "bob"], seed: 7 });

@@ -467,10 +467,9 @@ export const PersonProgressOut = z
     reviewed: z.number().int().meta({ description: "Items this person has given a verdict on (their reviews)" }),
     reserved: z.number().int().meta({ description: "Items this person holds a live reservation of" }),
     assigned: z.number().int().meta({ description: "Items assigned to this person" }),
-    left: z
-      .number()
-      .int()
-      .meta({ description: "Assigned items still to do for this person: no final verdict, not disputed, not reviewed by them" }),
+    left: z.number().int().meta({
+      description: "Assigned items still to do for this person: no final verdict, not disputed, not reviewed by them",
+    }),
     itemsPerHour: z.number().nullable().meta({
       description: "Reviews per hour between their first and last review in the run (null before the second)",
     }),
