@@ -27,7 +27,11 @@ test("an opened queue item is reserved for its person, and the run page lists pe
   await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
     format: "json",
     content: JSON.stringify(
-      keys.map((key) => ({ key, question: `Queue question ${key}: a breakfast dish and its price?` })),
+      keys.map((key) => ({
+        key,
+        question: `Queue question ${key}: a breakfast dish and its price?`,
+        expected_points: ["recommends a breakfast dish", "mentions the price"],
+      })),
     ),
   });
   const version = await call("POST", `/api/eval/sets/${set.id}/versions/1/freeze`, {});

@@ -39,7 +39,7 @@ export async function createTokenFor(db: Db, input: z.input<typeof AdminCreateTo
   const role = data.role ?? owner.role;
   if (ROLES.indexOf(role) < ROLES.indexOf(owner.role))
     throw errors.badRequest("REQUEST_INVALID", `A token's role may not exceed its owner's (${owner.role})`, [
-      { path: "/role", message: `at most ${owner.role}` },
+      { path: "/role", message: `at most ${owner.role}`, code: "custom" },
     ]);
   return createToken(db, { name: data.name, role }, owner.id);
 }

@@ -14,6 +14,8 @@ import {
   submitPastedAnswers,
 } from "../index";
 import { itemsPerHour, liveReservations, splitItems } from "./reservation-rules";
+import { createTokenFor } from "../../auth/admin-tokens";
+import { principalFromToken } from "../../auth/service";
 
 const GOOD = "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
 const person = (userId: string): Principal => ({
@@ -172,8 +174,11 @@ describe("reserved and assigned queues (embedded database)", () => {
     expect(again).toEqual(first);
     const stored = await db.evalRun.findUniqueOrThrow({ where: { id: runId }, select: { assignment: true } });
     expect(stored.assignment).toMatchObject({ userIds: ["ann", "bob"], seed: 7 });
-    await expect(assignItems(db, runId, { userIds: ["nobody"] }, "admin")).rejects.toMatchObject({
+    // the documented InputProblem shape: path, message, code
+    await expect(assignItems(db, runId, { userIds: ["ann", "nobody"] }, "admin")).rejects.toMatchObject({
+      status: 400,
       code: "REQUEST_INVALID",
+      details: [{ path: "/userIds/1", message: "no enabled user has this id", code: "custom" }],
     });
 
     const own = await claimNextItem(db, runId, {}, "ann");
@@ -191,5 +196,18 @@ describe("reserved and assigned queues (embedded database)", () => {
     const people = (await progressWithPeople(db, runId)).people;
     expect(people.find((p) => p.userId === "ann")).toMatchObject({ assigned: 15, left: 15, reserved: 16 });
     expect(people.find((p) => p.userId === "bob")).toMatchObject({ assigned: 15, reserved: 0 });
+  });
+
+  it("an admin's token for another user: the owner's role by default, never above it; it acts as the owner", async () => {
+    await db.user.update({ where: { id: "cy" }, data: { role: "annotator" } });
+    const t = await createTokenFor(db, { userId: "cy", name: "cy's token" }, "ann");
+    expect(t).toMatchObject({ ownerId: "cy", role: "annotator" });
+    expect(await principalFromToken(db, t.token)).toMatchObject({ kind: "token", userId: "cy", role: "annotator" });
+    await expect(createTokenFor(db, { userId: "cy", name: "too high", role: "admin" }, "ann")).rejects.toMatchObject({
+      status: 400,
+      code: "REQUEST_INVALID",
+      details: [{ path: "/role", message: "at most annotator", code: "custom" }],
+    });
+    await expect(createTokenFor(db, { userId: "nobody", name: "x" }, "ann")).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -197,7 +197,11 @@ export async function assignItems(
     throw errors.badRequest(
       "REQUEST_INVALID",
       `Not an enabled user: ${unknown.join(", ")}`,
-      unknown.map((id) => ({ path: `/userIds/${data.userIds.indexOf(id)}`, message: "no enabled user has this id" })),
+      unknown.map((id) => ({
+        path: `/userIds/${data.userIds.indexOf(id)}`,
+        message: "no enabled user has this id",
+        code: "custom",
+      })),
     );
   const seed = data.userIds.length ? (data.seed ?? randomInt(0, 2 ** 31 - 1)) : null;
   const items = await db.evalRunItem.findMany({ where: { runId: run.id }, orderBy: itemOrder, select: { id: true } });
