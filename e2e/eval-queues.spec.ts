@@ -68,8 +68,9 @@ test("an opened queue item is reserved for its person, and the run page lists pe
   await expect(row.getByRole("cell")).toHaveText([DANA.name, "0", "1", "0", "—", "—"]);
   await atBothSizes(admin, "eval-queues-people", { check: async () => expect(row).toBeVisible() });
 
-  // leaving the item releases it
-  await page.goto(`/eval?tab=runs&run=${run.shortId}`);
+  // leaving the item (to the run's report, within the app) releases it
+  await page.getByRole("link", { name: "Report", exact: true }).click();
+  await expect(page).toHaveURL(/tab=runs/);
   await expect.poll(async () => (await danaOf())?.reserved ?? 0).toBe(0);
   await context.close();
   await admin.context().close();

@@ -11,7 +11,8 @@ export type ReservationState = { itemId: string; reserved: boolean; until: strin
 
 /**
  * The open item is reserved for the person while it is open (issue 23): reserved when it opens, renewed every few
- * minutes, released when the view leaves it (another item, another page). The server keeps the rules
+ * minutes, released when the view leaves it (another item, another view of the app; a closed tab's reservation
+ * lapses after its 10 minutes). The server keeps the rules
  * (server/eval/runs/reservations.ts); a reservation is a courtesy, so a failure here never blocks judging.
  */
 export function useReservation(runId: string, itemId: string | undefined, enabled: boolean) {
