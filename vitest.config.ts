@@ -59,11 +59,15 @@ const integrationExclude: Record<string, string[]> = {
 // eval 42, online-loop 25, runtime 21, readiness 17, login-throttle 16, demo-online-loop 12, shadow 11. The parts took
 // 127 (PGlite long), 145, 119 (PostgreSQL long) and 162 s; with login-throttle and runtime moved to the long parts
 // (a69063a: PostgreSQL's login-throttle not yet) 129, 113, 108 and 144 s; at e147e2e 144, 127, 137 and 141 s.
+// At 4f55749, beside the browser tests (2026-11-28's schedule, scripts/test.mjs), quiet machine: PGlite long 332 s
+// (eval 116, runtime 62, sample-gate 60, shadow 43), rest 382 (judges 183, online-judging 50, online-loop 24, backup
+// 23, otel 22); PostgreSQL long 335 (fuzz 99, eval 91, online-loop 78), rest 359 (judges 134, multi-instance 84,
+// online-judging 40, eval-audit 23): online-judging (PGlite) and eval-audit (PostgreSQL) moved to the long parts.
 // Rebalance from the durations the reporter prints after each file.
 const longSuites = (
   {
-    pglite: ["eval", "runtime", "sample-gate", "shadow", "login-throttle"],
-    postgresql: ["eval", "fuzz", "online-loop", "readiness", "runtime", "login-throttle"],
+    pglite: ["eval", "runtime", "sample-gate", "shadow", "login-throttle", "online-judging"],
+    postgresql: ["eval", "fuzz", "online-loop", "readiness", "runtime", "login-throttle", "eval-audit"],
   } as Record<string, string[]>
 )[process.env.FLOWBENCH_IT_LEG ?? ""]?.map(file) ?? [file("eval"), file("fuzz")];
 const part = process.env.FLOWBENCH_IT_PART;

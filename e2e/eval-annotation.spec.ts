@@ -32,7 +32,7 @@ const key = (i: number) => `a${String(i).padStart(3, "0")}`;
 const question = (i: number) => `Annotation question ${i}: a breakfast dish near the office and its price?`;
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   agentId = (
@@ -495,7 +495,7 @@ test("an in-platform answer's execution steps: each step's input and output for 
 test("keyboard only: adopt, every spot-check item (F on the adopted fails, P / U / C on the unknown), nothing left, the report, gate PASS", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const keys = Array.from({ length: 10 }, (_, k) => `w${String(k + 1).padStart(2, "0")}`);
   const set = await call("POST", "/api/eval/sets", {
     agentId,

@@ -23,7 +23,7 @@ const question = (i: number) => `Breakfast near the office, question ${i}: which
 const shown = (page: Page) => page.locator("#item-question");
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   agentId = (await call("POST", "/api/builder/agents", { name: `Audit e2e ${Date.now()}`, workflow: recipe.workflow }))
     .agent.id;

@@ -43,7 +43,7 @@ async function pastedRun(setVersionId: string, verdicts: V[]) {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   agentId = (await call("POST", "/api/builder/agents", { name: `Many runs e2e ${STAMP}`, workflow: recipe.workflow }))

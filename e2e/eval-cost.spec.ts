@@ -27,7 +27,7 @@ async function waitForStatus(runId: string, status: string) {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   await call("PUT", "/api/admin/model-prices", { prices: [] });
   const recipe = await call("GET", "/api/builder/recipes/minimal");
@@ -112,7 +112,7 @@ test("cost: the Settings price form, the report and the item, at 1440x900 and 10
 test("repeats: the create-run dialog, consistency in the report, the other answers, at 1440x900 and 1024x768", async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   await page.setViewportSize(SIZES[0]);
   await signIn(page);
   await page.goto(`/eval?tab=runs&agent=${agentId}`);

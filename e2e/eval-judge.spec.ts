@@ -32,7 +32,7 @@ let setId = "";
 let judgeName = "";
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   ({ agentId } = await createSampleAgent(call, `Judge e2e ${STAMP}`));
   const set = await call("POST", "/api/eval/sets", {

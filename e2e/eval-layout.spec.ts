@@ -66,7 +66,7 @@ async function goldenSet(name: string, samples: Array<Record<string, unknown>>, 
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   agentId = (await call("POST", "/api/builder/agents", { name: `Layout e2e ${STAMP}`, workflow: recipe.workflow }))

@@ -69,7 +69,7 @@ async function pastedRun(path: string, body: unknown, bad: (i: number) => boolea
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   data.agentName = `Pages agent ${STAMP}`;
   data.agentId = (

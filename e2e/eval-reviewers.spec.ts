@@ -23,7 +23,7 @@ async function as(browser: Browser, who: { email: string; password: string }): P
 }
 
 test("two people review one run in two contexts, blind; a third adjudicates their dispute", async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   const agentId = (
     await call("POST", "/api/builder/agents", { name: `Reviewers e2e ${STAMP}`, workflow: recipe.workflow })

@@ -153,7 +153,7 @@ test("a draft candidate from a JSON file: live chats shadowed, the matrix, disag
 });
 
 test("publish the candidate: the draft becomes version 2 and goes live; then a version candidate", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page);
   await page.goto(`/eval?tab=intent-shadow&agent=${agentId}`);
   await page.getByRole("button", { name: "Publish the candidate" }).click();

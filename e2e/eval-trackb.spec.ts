@@ -36,7 +36,7 @@ async function chatTrace(agentId: string, message: string): Promise<string> {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const agent = await call("POST", "/api/builder/agents", { name: `Track B ${STAMP}`, workflow: llmWorkflow() });
   data.agentId = agent.agent.id;
@@ -94,7 +94,7 @@ const column = (page: Page, label: string, n: number) => page.getByRole("region"
 test("the board: Judge only where there is an answer, one scrolling row, no 'not confirmed' after a freeze", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   await page.goto(boardUrl());
@@ -163,7 +163,7 @@ async function boardIsOneScrollingRow(page: Page, longColumn: Locator) {
 }
 
 test("a Bad Case: expected points, re-run created and started, Verify says what it rests on", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   await page.goto(`/eval?tab=bad-cases&agent=${data.agentId}&case=${data.badCaseId}`);

@@ -105,7 +105,7 @@ export const EVAL_ERROR_CODES: Record<string, { status: number; description: str
   JUDGE_AGREEMENT_DROP: {
     status: 409,
     description:
-      "Switching a set's judge was refused: on the set's human-typed verdicts (at least 20) the candidate's kappa is more than 0.05 below the current judge's, or its fail recall more than 0.05 lower. details[0] has both judges' figures; send force: true with a reason to switch anyway.",
+      "Switching a set's judge was refused: on the set's human-typed verdicts (at least 20) the candidate's kappa is more than 0.05 below the current judge's, or its fail recall more than 0.05 lower, or either is none where the current judge has one (the candidate answered unknown where it decided). details[0] has both judges' figures; send force: true with a reason to switch anyway.",
   },
   JUDGE_COMPARISON_SUPERSEDED: {
     status: 409,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Binary, type Verdict3, figuresOf } from "./calibration";
-import { judgeSwitchFigures } from "./judge-switch";
+import { agreementDrop, judgeSwitchFigures } from "./judge-switch";
 
 const rep = <T>(n: number, x: T): T[] => Array.from({ length: n }, () => x);
 const table = (pp: number, pf: number, fp: number, ff: number) =>
@@ -35,5 +35,31 @@ describe("a judge switch's decision", () => {
     const few = judgeSwitchFigures("a", table(5, 0, 0, 5), "b", table(0, 5, 5, 0));
     expect(few).toMatchObject({ enough: false, drops: [] });
     expect(judgeSwitchFigures("a", table(10, 2, 2, 10), "b", figuresOf([]))).toBeNull();
+  });
+
+  it("a candidate that answers only unknown (no pairs, no kappa, no recall) is a drop, not 'nothing to compare'", () => {
+    const current = table(10, 2, 2, 10);
+    const unknowns = figuresOf(rep(24, { judge: "unknown" as Verdict3, human: "pass" as Binary }));
+    expect(unknowns).toMatchObject({ n: 24, pairs: 0, kappa: { value: null }, failRecall: { value: null } });
+    const figures = judgeSwitchFigures("llm", current, "agent:j@1", unknowns);
+    expect(figures).toMatchObject({ enough: true, drops: ["kappa", "failRecall"] });
+    // a perfect candidate whose kappa is undefined only because everyone said pass is no drop: as many pairs
+    const allPass = table(24, 0, 0, 0);
+    expect(judgeSwitchFigures("a", table(20, 0, 4, 0), "b", allPass)?.drops).toEqual([]);
+  });
+
+  it("the refusal names both judges by their labels and says 'none' for a figure the candidate lacks", () => {
+    const figures = judgeSwitchFigures(
+      "llm",
+      table(10, 2, 2, 10),
+      "agent:j@1",
+      figuresOf(rep(24, { judge: "unknown" as Verdict3, human: "fail" as Binary })),
+    )!;
+    const e = agreementDrop(figures, { current: "LLM judge", candidate: "Rubric judge v1" });
+    expect(e.status).toBe(409);
+    expect(e.message).toBe(
+      "Rubric judge v1 agrees less with people than LLM judge on this set's human-typed verdicts (kappa none vs 0.6667, fail recall none vs 0.8333); send force: true with a reason to switch anyway",
+    );
+    expect(e.message).not.toContain("agent:j@1");
   });
 });

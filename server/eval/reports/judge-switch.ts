@@ -15,7 +15,7 @@ import { errors } from "../../core/errors";
 import { evalError, jsonOrDbNull } from "../errors";
 import type { JudgeSwitchFigures, UpdateSetInput } from "../sets/schemas";
 import { storeSet } from "../sets/sets";
-import { defaultJudge, judgeKey, storedJudgeSpec } from "../suggestions/judge-agent";
+import { defaultJudge, describeJudge, judgeKey, storedJudgeSpec } from "../suggestions/judge-agent";
 import type { JudgeSpecT } from "../suggestions/schemas";
 import { type CalibrationItem, type Figures, MIN_CALIBRATION_ITEMS, figuresOf, pairsFor } from "./calibration";
 import { calibrationItems } from "./set-calibration";
@@ -32,25 +32,41 @@ const side = (key: string, f: Figures) => ({
   kappa: f.kappa.value,
   failRecall: f.failRecall.value,
 });
-const dropped = (current: number | null, candidate: number | null) =>
-  current !== null && candidate !== null && Math.round((current - candidate) * 10000) / 10000 > MAX_JUDGE_DROP;
+/**
+ * Whether a figure dropped: by more than MAX_JUDGE_DROP; or to none at all (null) where the current judge has one and
+ * the candidate has fewer pass/fail pairs, i.e. it answered `unknown` where the current judge decided (a judge that
+ * answers only unknown has no kappa and no recall, and must not pass as "no drop").
+ */
+const dropped = (current: number | null, candidate: number | null, pairs: { current: number; candidate: number }) => {
+  if (current === null) return false;
+  if (candidate === null) return pairs.candidate < pairs.current;
+  return Math.round((current - candidate) * 10000) / 10000 > MAX_JUDGE_DROP;
+};
 
 /** The decision's figures (pure): null when the candidate has no suggestions on the items. */
 export function judgeSwitchFigures(currentKey: string, current: Figures, candidateKey: string, candidate: Figures) {
   if (candidate.n === 0) return null;
   const enough = current.n >= MIN_CALIBRATION_ITEMS && candidate.n >= MIN_CALIBRATION_ITEMS;
+  const pairs = { current: current.pairs, candidate: candidate.pairs };
   const drops: SwitchFigures["drops"] = [];
-  if (enough && dropped(current.kappa.value, candidate.kappa.value)) drops.push("kappa");
-  if (enough && dropped(current.failRecall.value, candidate.failRecall.value)) drops.push("failRecall");
+  if (enough && dropped(current.kappa.value, candidate.kappa.value, pairs)) drops.push("kappa");
+  if (enough && dropped(current.failRecall.value, candidate.failRecall.value, pairs)) drops.push("failRecall");
   return { current: side(currentKey, current), candidate: side(candidateKey, candidate), enough, drops };
 }
 
-/** The 409 a refused switch answers (the comparison job records the same in its result). */
-export function agreementDrop(figures: SwitchFigures) {
+/**
+ * The 409 a refused switch answers (the comparison job records the same in its result), naming the judges by their
+ * labels ("Rubric judge v2", "LLM judge (model)"; the keys are in the figures).
+ */
+export function agreementDrop(figures: SwitchFigures, labels: { current: string; candidate: string }) {
+  const figure = (v: number | null) => (v === null ? "none" : String(v));
   return evalError(
     "JUDGE_AGREEMENT_DROP",
-    `${figures.candidate.key} agrees less with people than ${figures.current.key} on this set's human-typed verdicts (${figures.drops
-      .map((d) => `${d} ${figures.candidate[d]} vs ${figures.current[d]}`)
+    `${labels.candidate} agrees less with people than ${labels.current} on this set's human-typed verdicts (${figures.drops
+      .map(
+        (d) =>
+          `${d === "failRecall" ? "fail recall" : d} ${figure(figures.candidate[d])} vs ${figure(figures.current[d])}`,
+      )
       .join(", ")}); send force: true with a reason to switch anyway`,
     [figures],
   );
@@ -90,7 +106,13 @@ export async function decideJudgeSwitch(
       candidateKey,
       figuresOf(pairsFor(items, candidateKey)),
     );
-    if (figures?.drops.length && !req.force) throw agreementDrop(figures);
+    if (figures?.drops.length && !req.force) {
+      const [current, candidate] = await Promise.all([
+        describeJudge(db, before ?? defaultJudge()),
+        describeJudge(db, after ?? defaultJudge()),
+      ]);
+      throw agreementDrop(figures, { current: current.label, candidate: candidate.label });
+    }
   }
   const out = await storeSet(db, setId, { ...fields, judge: after });
   await db.evalSetJudgeChange.create({
