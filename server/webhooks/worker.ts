@@ -13,6 +13,7 @@ import {
   overdueDeliveries,
 } from "./queue";
 import { retryDelaySeconds, signedHeaders } from "./sign";
+import { IdleWait } from "../core/idle";
 
 export type WebhookWorkerOptions = {
   db: Db;
@@ -69,7 +70,7 @@ export class WebhookWorker {
   private readonly busyEndpoints = new Set<string>();
   private stopping = false;
   private loopDone: Promise<void> | null = null;
-  private wakeFn: (() => void) | null = null;
+  private readonly idle = new IdleWait();
   private lastSweep = 0;
   /** attempts finished by this instance (tests) */
   processed = 0;
@@ -91,22 +92,11 @@ export class WebhookWorker {
   }
 
   private wake() {
-    const f = this.wakeFn;
-    this.wakeFn = null;
-    f?.();
+    this.idle.wake();
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wakeFn = null;
-        resolve();
-      }, ms);
-      this.wakeFn = () => {
-        clearTimeout(t);
-        resolve();
-      };
-    });
+    return this.idle.sleep(ms);
   }
 
   private sql() {

@@ -10,6 +10,7 @@ import {
   processAnswers,
   processJudge,
 } from "./watch";
+import { IdleWait } from "../../core/idle";
 
 export type OnlineWorkerOptions = { db: Db; boss: PgBoss; pollMs?: number; log?: (message: string) => void };
 
@@ -29,7 +30,7 @@ export class OnlineWorker {
   private readonly quiet = new QuietLoop();
   private stopping = false;
   private loopDone: Promise<void> | null = null;
-  private wakeFn: (() => void) | null = null;
+  private readonly idle = new IdleWait();
   /** jobs finished by this instance (tests, the benchmark) */
   processed = 0;
 
@@ -49,22 +50,11 @@ export class OnlineWorker {
   }
 
   private wake() {
-    const f = this.wakeFn;
-    this.wakeFn = null;
-    f?.();
+    this.idle.wake();
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wakeFn = null;
-        resolve();
-      }, ms);
-      this.wakeFn = () => {
-        clearTimeout(t);
-        resolve();
-      };
-    });
+    return this.idle.sleep(ms);
   }
 
   private async loop(): Promise<void> {

@@ -28,6 +28,7 @@ import { QuietLoop } from "./quiet-loop";
 import { WebhookWorker } from "../../webhooks/worker";
 import { inSpan } from "../../telemetry/tracing";
 import { attachWebhookQueue, detachWebhookQueue } from "../../webhooks/queue";
+import { IdleWait } from "../../core/idle";
 
 /**
  * The durable answering queue: pg-boss 10 over PostgreSQL. One queue (`eval-item`), one job per item to answer
@@ -70,7 +71,7 @@ export class EvalQueue implements RunQueue {
   private stopping = false;
   private crashed = false;
   private loopDone: Promise<void> | null = null;
-  private wakeFn: (() => void) | null = null;
+  private readonly idle = new IdleWait();
   private slots: number;
   private lastCheck = 0;
   private lastSweep = 0;
@@ -203,22 +204,11 @@ export class EvalQueue implements RunQueue {
   // ------------------------------------------------------------ worker loop
 
   private wake() {
-    const f = this.wakeFn;
-    this.wakeFn = null;
-    f?.();
+    this.idle.wake();
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(() => {
-        this.wakeFn = null;
-        resolve();
-      }, ms);
-      this.wakeFn = () => {
-        clearTimeout(t);
-        resolve();
-      };
-    });
+    return this.idle.sleep(ms);
   }
 
   private runningFor(runId: string): number {
