@@ -67,7 +67,8 @@ export function LoopBoard({
             Leads <span className="text-xs font-normal text-slate-600">{newLeads ?? "…"} new</span>
           </h3>
           <p className="mt-2 px-1 text-xs text-slate-700">
-            Online answers scored low or flagged by the guardrail rules, not yet in a pool or dismissed.
+            Online answers scored low, flagged by the guardrail rules or judged fail or unknown by the online judge, not
+            yet in a pool or dismissed.
           </p>
           <Button size="sm" variant="secondary" className="mt-2 w-full" onClick={onReviewLeads}>
             Review the new leads ↓
