@@ -4,24 +4,28 @@ import { api, atBothSizes, type Json, signIn } from "./helpers";
 /**
  * Reserved queues (issue 23) in the browser: a person opens an item of the annotation queue and it is reserved for
  * them (the page says until when; the server counts it); the run page, seen by an admin in another context while the
- * item stays open, shows the people table with that reservation. Screenshots at 1440x900 and 1024x768.
+ * item stays open, shows the people table with that reservation. A verdict on an item someone else holds is allowed
+ * after a warning naming them (Escape and Cancel keep it unjudged, Enter gives it); none on an item nobody else holds.
+ * Screenshots at 1440x900 and 1024x768.
  */
 const call = api();
 const STAMP = Date.now();
 const DANA = { email: `dana-${STAMP}@e2e.flowbench.test`, password: "dana-password-1", name: `Dana ${STAMP}` };
+const HANA = { email: `hana-${STAMP}@e2e.flowbench.test`, password: "hana-password-1", name: `Hana ${STAMP}` };
+const ELI = { email: `eli-${STAMP}@e2e.flowbench.test`, password: "eli-password-1", name: `Eli ${STAMP}` };
 
-test("an opened queue item is reserved for its person, and the run page lists people", async ({ browser }) => {
-  test.setTimeout(120_000);
+/** A pasted run of three answered questions (q1, q2, q3) on a new golden set with `reviewsPerItem`. */
+async function pastedRun(reviewsPerItem: number, label: string) {
   const recipe = await call("GET", "/api/builder/recipes/minimal");
   const agentId = (
-    await call("POST", "/api/builder/agents", { name: `Queues e2e ${STAMP}`, workflow: recipe.workflow })
+    await call("POST", "/api/builder/agents", { name: `Queues e2e ${label} ${STAMP}`, workflow: recipe.workflow })
   ).agent.id;
   const set = await call("POST", "/api/eval/sets", {
     agentId,
     name: "Reserved queue",
     kind: "golden",
     gateThreshold: 1,
-    reviewsPerItem: 2,
+    reviewsPerItem,
   });
   const keys = ["q1", "q2", "q3"];
   await call("POST", `/api/eval/sets/${set.id}/versions/1/import`, {
@@ -40,7 +44,14 @@ test("an opened queue item is reserved for its person, and the run page lists pe
     answers: keys.map((key) => ({ key, answer: "The scallion pancake, 12 yuan." })),
   });
   const items: Json[] = (await call("GET", `/api/eval/runs/${run.id}/items`)).items;
-  const first = items.find((i) => i.key === "q1")!.id as string;
+  const idOf = (key: string) => items.find((i) => i.key === key)!.id as string;
+  return { run, idOf };
+}
+
+test("an opened queue item is reserved for its person, and the run page lists people", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { run, idOf } = await pastedRun(2, "people");
+  const first = idOf("q1");
   const dana = (await call("POST", "/api/trpc/admin.users.create", { ...DANA, role: "annotator" })).result.data;
 
   // Dana opens the queue: its first item is reserved for her while it is open
@@ -74,4 +85,68 @@ test("an opened queue item is reserved for its person, and the run page lists pe
   await expect.poll(async () => (await danaOf())?.reserved ?? 0).toBe(0);
   await context.close();
   await admin.context().close();
+});
+
+test("a verdict on an item someone else holds: the page names them and asks first", async ({ browser }) => {
+  test.setTimeout(150_000);
+  const { run, idOf } = await pastedRun(1, "held");
+  const first = idOf("q1");
+  const second = idOf("q2");
+  const hana = (await call("POST", "/api/trpc/admin.users.create", { ...HANA, role: "annotator" })).result.data;
+  const eli = (await call("POST", "/api/trpc/admin.users.create", { ...ELI, role: "annotator" })).result.data;
+  const open = async (who: typeof HANA) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, who);
+    await page.goto(`/eval?tab=annotation&run=${run.shortId}&item=${first}`);
+    return page;
+  };
+  const verdictOf = async (itemId: string) =>
+    (await call("GET", `/api/eval/runs/${run.id}/items/${itemId}`)).verdict as Json;
+
+  // Hana opens q1: it is reserved for her
+  const holder = await open(HANA);
+  await expect(holder.getByTestId("reservation")).toContainText("Reserved for you until");
+
+  // Eli opens the same item: the page names who holds it
+  const page = await open(ELI);
+  await expect(page.getByTestId("reservation")).toContainText(`also reserved by ${HANA.name}`);
+  const warning = page.getByRole("alertdialog", { name: `${HANA.name} is reviewing this item` });
+
+  // P asks first, naming her; Escape keeps the item unjudged
+  await page.keyboard.press("p");
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText(`${HANA.name} reserved q1 in the queue until`);
+  await expect(warning.getByRole("button", { name: "Give my verdict anyway" })).toBeFocused();
+  await atBothSizes(page, "eval-queues-held-warning", { check: async () => expect(warning).toBeVisible() });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.keyboard.press("Escape");
+  await expect(warning).toBeHidden();
+  expect(await verdictOf(first)).toBeNull();
+
+  // the Pass button asks too; Cancel keeps it unjudged
+  await page.getByRole("button", { name: /^Pass/ }).click();
+  await expect(warning).toBeVisible();
+  await warning.getByRole("button", { name: "Cancel" }).click();
+  await expect(warning).toBeHidden();
+  expect(await verdictOf(first)).toBeNull();
+
+  // P again, and Enter gives the verdict anyway: stored as Eli's
+  await page.keyboard.press("p");
+  await expect(warning).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(warning).toBeHidden();
+  await expect.poll(async () => (await verdictOf(first))?.verdict).toBe("pass");
+  expect((await verdictOf(first)).byId).toBe(eli.id);
+  expect(hana.id).not.toBe(eli.id);
+
+  // the view moved on to q2, which nobody else holds: P gives the verdict at once, no question
+  await expect(page).toHaveURL(new RegExp(`item=${second}`));
+  await expect(page.getByTestId("reservation")).toContainText("Reserved for you until");
+  await page.keyboard.press("p");
+  await expect.poll(async () => (await verdictOf(second))?.verdict).toBe("pass");
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+
+  await holder.context().close();
+  await page.context().close();
 });

@@ -7,6 +7,7 @@ import { useVocabulary } from "../hooks/use-vocabulary";
 import { EmptyState, ErrorState } from "@/components/ui/feedback";
 import { deniedReason, useCaps, useEvalUrl } from "../context";
 import { queueFilter } from "../url-state";
+import type { EvalItem } from "../types";
 import { CommentDialog, FailDialog } from "./fail-dialog";
 import { ItemDetail } from "./item-detail";
 import { ShortcutsDialog } from "./shortcuts-dialog";
@@ -18,6 +19,7 @@ import { QueueToolbar } from "./queue-toolbar";
 import { usePaneScroll } from "./use-pane-scroll";
 import { useReviewProgress } from "./use-review-progress";
 import { useReservation } from "./use-reservation";
+import { useHeldWarning } from "./use-held-warning";
 import { useJudging } from "./use-verdict";
 import { useAdopt } from "./use-adopt";
 import { useItemDetail } from "./use-queue";
@@ -89,7 +91,10 @@ export function QueueView({ runId }: { runId: string }) {
 
   const judgeable = current?.status === "answered" || current?.status === "failed";
   // the open item is reserved for this person while it is open (a courtesy to the others, not a lock)
-  const reservation = useReservation(runId, judgeable ? itemId : undefined, caps.annotate);
+  const reserving = useReservation(runId, judgeable ? itemId : undefined, caps.annotate);
+  const reservation = reserving.state;
+  // a verdict on an item someone else holds is allowed, after the page says who holds it (use-held-warning.ts)
+  const mayJudge = useHeldWarning(reserving);
   const canJudge = caps.annotate && judgeable;
   const judgeTitle = !caps.annotate
     ? deniedReason(role, "annotate")
@@ -102,9 +107,15 @@ export function QueueView({ runId }: { runId: string }) {
             ? "The reviewers disagree: an adjudicator decides this item"
             : "This item has no answer yet"
         : undefined;
-  const pass = () => canJudge && current && judging.judge({ item: current, verdict: "pass" });
-  const fail = () => canJudge && setFailing(true);
-  const comment = () => canJudge && setCommenting(true);
+  /** `then` once the person may give a verdict on the open item (asked first when someone else holds it) */
+  const whenMayJudge = (then: (item: EvalItem) => void) => {
+    if (!canJudge || !current) return;
+    const item = current;
+    void mayJudge(item).then((ok) => ok && then(item));
+  };
+  const pass = () => whenMayJudge((item) => judging.judge({ item, verdict: "pass" }));
+  const fail = () => whenMayJudge(() => setFailing(true));
+  const comment = () => whenMayJudge(() => setCommenting(true));
   const undo = () => caps.annotate && void judging.undo();
   useAnnotationKeys(
     {
@@ -188,7 +199,9 @@ export function QueueView({ runId }: { runId: string }) {
                 ? `Reserved for you until ${new Date(reservation.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`
                 : "Not reserved for you: the item needs no more reviewers"}
               {reservation.reservedByOthers
-                ? ` · also reserved by ${reservation.reservedByOthers} other ${reservation.reservedByOthers === 1 ? "person" : "people"}`
+                ? reservation.heldBy.length
+                  ? ` · also reserved by ${reservation.heldBy.map((h) => h.label).join(", ")}`
+                  : ` · also reserved by ${reservation.reservedByOthers} other ${reservation.reservedByOthers === 1 ? "person" : "people"}`
                 : ""}
               {current?.queue.assignedToOther ? " · assigned to someone else" : ""}
             </p>

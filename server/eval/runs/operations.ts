@@ -241,7 +241,7 @@ export const evalQueueNeighbours = defineOperation({
 });
 
 const RESERVATION_RULES =
-  "A reservation holds an item for one person for 10 minutes (RESERVATION_MS) after it is taken or renewed; it is released by that person's verdict on the item or by DELETE /runs/{id}/items/{itemId}/reservation (leaving it), and lapses after 10 minutes without renewal. An item is reserved by at most as many people as it still needs reviews (the run's reviewsPerItem minus the reviews given), never twice by one person, never by someone who has reviewed it. Reservation is a courtesy, not a lock: a verdict on an item reserved by someone else is accepted (the item and queue answers carry `queue.reservedByOthers`, so a page can warn first). An API token reserves and reviews as the user who owns it.";
+  "A reservation holds an item for one person for 10 minutes (RESERVATION_MS) after it is taken or renewed; it is released by that person's verdict on the item or by DELETE /runs/{id}/items/{itemId}/reservation (leaving it), and lapses after 10 minutes without renewal. An item is reserved by at most as many people as it still needs reviews (the run's reviewsPerItem minus the reviews given), never twice by one person, never by someone who has reviewed it. Reservation is a courtesy, not a lock: a verdict on an item reserved by someone else is accepted (the item and queue answers carry `queue.reservedByOthers`, and the reservation's answer `heldBy` names those people, so a page can warn first). An API token reserves and reviews as the user who owns it.";
 
 export const evalQueueNext = defineOperation({
   id: "evalQueueNext",

@@ -121,7 +121,10 @@ describe("reserved and assigned queues (embedded database)", () => {
     expect(a.item?.id).toBe(ids[0]);
     // bob cannot get ann's item while her reservation lives
     expect((await claimNextItem(db, runId, {}, "bob")).item?.id).toBe(ids[1]);
-    expect((await reserveItem(db, runId, ids[0]!, "bob")).reserved).toBe(false);
+    const refused = await reserveItem(db, runId, ids[0]!, "bob");
+    // bob is told who holds it, by name, so the page can say so before his verdict (a courtesy, not a lock)
+    expect(refused).toMatchObject({ reserved: false, reservedByOthers: 1, heldBy: [{ label: "ANN" }] });
+    expect(Date.parse(refused.heldBy[0]!.until)).toBeGreaterThan(Date.now());
     // it lapses: the place is free again
     await db.evalRunItem.update({
       where: { id: ids[0]! },

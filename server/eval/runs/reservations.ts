@@ -117,11 +117,20 @@ async function reservationAnswer(db: Db, itemId: string, me: string) {
   const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: itemId }, select: { reservations: true } });
   const live = liveReservations(row.reservations, Date.now());
   const mine = live.find((r) => r.by === me);
+  const others = live.filter((r) => r.by !== me);
+  // who holds it, by name: the page names them before a verdict on it (a courtesy, not a lock)
+  const labels = others.length
+    ? await actorLabels(
+        db,
+        others.map((r) => r.by),
+      )
+    : new Map<string, string>();
   return {
     itemId,
     reserved: mine !== undefined,
     until: mine ? new Date(mine.until).toISOString() : null,
-    reservedByOthers: live.filter((r) => r.by !== me).length,
+    reservedByOthers: others.length,
+    heldBy: others.map((r) => ({ label: labels.get(r.by) ?? r.by, until: new Date(r.until).toISOString() })),
   };
 }
 

@@ -511,6 +511,17 @@ export const EvalReservationOut = z
     }),
     until: date.nullable().meta({ description: "Your reservation ends then (null: you hold none)" }),
     reservedByOthers: z.number().int(),
+    heldBy: z
+      .array(
+        z.object({
+          label: z.string().meta({ description: "Who: the person's name (or e-mail)" }),
+          until: date.meta({ description: "Their reservation ends then" }),
+        }),
+      )
+      .meta({
+        description:
+          "The people other than you holding a live reservation of the item, by name: the page names them before you give a verdict on it (allowed: a courtesy, not a lock)",
+      }),
   })
   .meta({ id: "EvalReservation" });
 
