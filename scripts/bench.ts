@@ -12,6 +12,8 @@
  *   eval-ui   the evaluation pages on a 10,000-item run: annotation first paint, next item after a verdict, report (Chromium)
  *   online    leads over 100,000 online traces (both databases); chat latency with the intent shadow off and on,
  *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
+ *   queues    the reserved queue over HTTP: next item after a verdict with reservations on (both databases), 1,000
+ *             concurrent next-item calls on PostgreSQL (10 people x 100; no item reserved twice, asserted)
  * Flags (`--name=value`) are passed to every part (see each part's header). Needs a production build (`npm run build`).
  *   --cpu-prof-dir=DIR validate: the REST server's V8 CPU profile is written to DIR (eval: the report's, see there)
  *   --json FILE        also write every row (value, unit, reference, ratio, target) as JSON (scripts/lib/bench-rows.ts)
@@ -114,6 +116,7 @@ const PARTS: Record<string, string> = {
   "eval-ui": "scripts/bench-eval-ui.ts",
   online: "scripts/bench-online.ts",
   judges: "scripts/bench-judges.ts",
+  queues: "scripts/bench-queues.ts",
 };
 
 /** `--json FILE`, `--json=FILE`, `--compare OLD [NEW]`: taken out of the arguments; the rest are parts and flags. */

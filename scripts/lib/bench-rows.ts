@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 
 export type BenchRow = {
-  /** the bench part: validate, runtime, sandbox, eval, canvas, eval-ui, online, judges */
+  /** the bench part: validate, runtime, sandbox, eval, canvas, eval-ui, online, judges, queues */
   part: string;
   /** stable within a part: `--compare` matches rows by part and name */
   name: string;
