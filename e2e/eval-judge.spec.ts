@@ -123,6 +123,9 @@ test("the Judge card: calibration, a switch through the comparison job, a refuse
   await expect(refused.getByRole("table", { name: "The figures the switch was refused on" })).toContainText(
     "dropped by more than 0.05",
   );
+  // said to a person, not the API's "send force: true"
+  await expect(refused.getByRole("alert")).toContainText("say why");
+  await expect(refused.getByRole("alert")).not.toContainText("force: true");
   await expect(refused.getByRole("button", { name: "Switch anyway" })).toBeDisabled();
   await refused.getByLabel("Why switch anyway?").fill("The Python judge is too strict on prices for this set.");
   await atBothSizes(page, "eval-judge-refused");

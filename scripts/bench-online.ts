@@ -168,8 +168,10 @@ async function offOnLatency(
       await toggle(true);
       on.push(...(await chats(size)));
       worked += size;
-      await toggle(false);
+      // drained before the rule is turned off: a judgment whose rule is disabled by the time its job runs is dropped
+      // (judgeOnlineTrace), so turning it off first left the queue's work undone and the wait ran out
       drains.push(await drained());
+      await toggle(false);
     }
     const p50off = pct(off, 50);
     const p50on = pct(on, 50);

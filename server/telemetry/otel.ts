@@ -10,7 +10,13 @@ import {
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { setGlobalErrorHandler, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { envDetector, detectResources, resourceFromAttributes } from "@opentelemetry/resources";
+import {
+  detectResources,
+  envDetector,
+  hostDetector,
+  resourceFromAttributes,
+  serviceInstanceIdDetector,
+} from "@opentelemetry/resources";
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
@@ -142,10 +148,12 @@ const KEY = Symbol.for("flowbench.otel");
 export function startOtel(settings: OtelSettings): Started {
   const g = globalThis as typeof globalThis & { [KEY]?: Started };
   if (g[KEY]) return g[KEY];
+  // host.name and a service.instance.id per process, so the spans of two instances behind one balancer are told apart;
+  // OTEL_RESOURCE_ATTRIBUTES (envDetector, last) wins over both
   const resource = resourceFromAttributes({
     [ATTR_SERVICE_NAME]: settings.serviceName,
     [ATTR_SERVICE_VERSION]: settings.serviceVersion,
-  }).merge(detectResources({ detectors: [envDetector] }));
+  }).merge(detectResources({ detectors: [hostDetector, serviceInstanceIdDetector, envDetector] }));
   const selfObs = spanCountingMeterProvider();
   const processor = new BatchSpanProcessor({
     exporter: new OTLPTraceExporter(),

@@ -180,6 +180,9 @@ describe("OpenTelemetry traces over OTLP/HTTP", () => {
       "flowbench.operation_id": expect.any(String),
     });
     expect(rest.resource["service.name"]).toBe("flowbench");
+    // an instance of its own among several (compose runs two): its host and a per-process instance id
+    expect(rest.resource["host.name"]).toEqual(expect.any(String));
+    expect(rest.resource["service.instance.id"]).toMatch(/^[0-9a-f-]{36}$/);
     // database time: Prisma's spans (one per operation, one per query sent) under the request's span
     const query = await spanWhere((s) => s.name === "prisma:client:db_query" && under(s, rest), "for a query");
     expect(query.kind).toBe(3); // CLIENT

@@ -13,17 +13,21 @@ export function AuditSummary({ audit, runId }: { audit: EvalReport["audit"]; run
   const noAudit = audit.rate <= 0;
   const left = audit.sampled - audit.checked;
   const overturned = audit.overturned > audit.maxOverturn;
-  const tone = noAudit
-    ? "border-slate-200 bg-white text-slate-800"
-    : overturned
-      ? "border-red-200 bg-red-50 text-red-950"
-      : left
-        ? "border-violet-200 bg-violet-50 text-violet-950"
-        : "border-emerald-200 bg-emerald-50 text-emerald-950";
+  // overturned, but every adopted pass has since been reviewed by a person: the audit no longer holds the gate
+  // (GATE_AUDIT_OVERTURNED ends there), so the card is no longer red
+  const blocking = overturned && audit.adoptedPassesLeft > 0;
+  const state = noAudit ? "none" : blocking ? "overturned" : left ? "open" : overturned ? "reviewed" : "done";
+  const tone = {
+    none: "border-slate-200 bg-white text-slate-800",
+    overturned: "border-red-200 bg-red-50 text-red-950",
+    open: "border-violet-200 bg-violet-50 text-violet-950",
+    reviewed: "border-emerald-200 bg-emerald-50 text-emerald-950",
+    done: "border-emerald-200 bg-emerald-50 text-emerald-950",
+  }[state];
   return (
     <section
       aria-label="Audit of adopted passes"
-      data-audit={noAudit ? "none" : overturned ? "overturned" : left ? "open" : "done"}
+      data-audit={state}
       className={`rounded-xl border px-4 py-3 text-sm ${tone}`}
     >
       <p className="font-semibold first-letter:uppercase">{audit.line}</p>

@@ -101,8 +101,11 @@ export function ChangeJudgeDialog({
         onSubmit={() => candidate && void sw.submit(candidate.spec, { reason: reason.trim() })}
       >
         <div className="space-y-4">
+          {/* the server's message is written for API callers ("send force: true"); the figures say it to people */}
           <p className="text-sm text-slate-700" role="alert">
-            {phase.message}
+            {phase.figures
+              ? "It agrees less with the people's typed verdicts than the current judge. To switch anyway, say why: the set's judge history keeps your reason with these figures."
+              : phase.message}
           </p>
           {phase.figures && <RefusalFigures figures={phase.figures} />}
           <Field label="Why switch anyway?" hint="Required. The set's judge history keeps it with the figures.">
