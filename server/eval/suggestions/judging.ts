@@ -241,11 +241,16 @@ export async function judgeStoredItem(
     judgeUsage: mergeTokens(tokensOf(item.judgeUsage), out.judgeUsage) as unknown as Prisma.InputJsonValue,
   };
   if (opts.as === "other" && opts.judge) {
-    // one statement: two judges' suggestions stored at once never overwrite each other's key
+    // one statement: two judges' suggestions stored at once never overwrite each other's key, and the suggestion and
+    // the judging tokens it cost appear together (a reader between two statements saw the suggestion without its
+    // tokens: judges.test.ts on PostgreSQL, stop 36)
     await db.$executeRaw`
-      UPDATE "EvalRunItem" SET "otherSuggestions" = COALESCE("otherSuggestions", '{}'::jsonb) || jsonb_build_object(${opts.judge.ref.key}::text, ${JSON.stringify(out.suggestion)}::jsonb)
+      UPDATE "EvalRunItem" SET
+        "otherSuggestions" = COALESCE("otherSuggestions", '{}'::jsonb) || jsonb_build_object(${opts.judge.ref.key}::text, ${JSON.stringify(out.suggestion)}::jsonb),
+        "judgeTokens" = "judgeTokens" + ${out.judgeTokens}::int,
+        "judgeCalls" = "judgeCalls" + ${out.judgeCalls}::int,
+        "judgeUsage" = ${JSON.stringify(usage.judgeUsage)}::jsonb
       WHERE "id" = ${itemId}`;
-    await db.evalRunItem.update({ where: { id: itemId }, data: usage });
     return;
   }
   await db.evalRunItem.update({
