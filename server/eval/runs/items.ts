@@ -89,7 +89,10 @@ async function countsOf(db: Db, runId: string) {
   const [progress, spotCheckLeft, adoptable, unknownOpen] = await Promise.all([
     progressOf(db, runId),
     db.evalRunItem.count({
-      where: { AND: [{ runId }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }] },
+      // a disputed item waits for an adjudicator, not for a spot-check: the gate counts it there too (gate.ts)
+      where: {
+        AND: [{ runId, disputed: false }, spotCheckWhere(), { OR: [{ verdict: null }, { verdictSource: "adopted" }] }],
+      },
     }),
     db.evalRunItem.count({
       where: { AND: [{ runId, verdict: null }, { OR: [suggestionWhere("pass"), suggestionWhere("fail")] }] },

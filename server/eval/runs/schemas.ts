@@ -445,10 +445,10 @@ const reviewCounts = {
   judged: z.number().int(),
   human: z.number().int().meta({ description: "Verdicts typed by a person (including adopted ones a person changed)" }),
   adopted: z.number().int().meta({ description: "Machine suggestions adopted in bulk, not yet changed by a person" }),
-  spotCheckLeft: z
-    .number()
-    .int()
-    .meta({ description: "Spot-check items without a human verdict (no verdict, or adopted)" }),
+  spotCheckLeft: z.number().int().meta({
+    description:
+      "Spot-check items without a human verdict (no verdict, or adopted); a disputed item is not among them (it waits for an adjudicator), as in the gate",
+  }),
   adoptable: z
     .number()
     .int()

@@ -139,4 +139,31 @@ describe("spot-check after adopt, and undo", () => {
     expect((await getRun(db, run.id)).status).toBe("awaiting_review");
     expect((await runGate(db, run.id)).result).toMatchObject({ status: "pending", unjudged: ["q001"] });
   });
+
+  it("a disputed spot-check item waits for an adjudicator: not a spot-check left, in the queue's counts as in the gate", async () => {
+    const agentId = (await seedAgent(db, "Disputed spot-check")).id;
+    const { set, setVersionId } = await seedSet(db, {
+      agentId,
+      samples: questions(2, { prefix: "ds" }),
+      threshold: 1,
+      auditRate: 0,
+    });
+    await db.evalSet.update({ where: { id: set.id }, data: { reviewsPerItem: 2 } });
+    const run = await createRun(db, { setVersionId, mode: "pasted" }, null);
+    // both answers bad: both suggestions fail, both spot-check items
+    await submitPastedAnswers(db, run.id, {
+      answers: [
+        { key: "ds001", answer: BAD },
+        { key: "ds002", answer: BAD },
+      ],
+    });
+    const rows = Object.fromEntries((await listQueue(db, run.id, {})).items.map((r) => [r.key, r.id]));
+    await setVerdict(db, run.id, rows.ds001!, { verdict: "pass", basis: "fine to me" }, ana);
+    await setVerdict(db, run.id, rows.ds001!, { verdict: "fail", basis: "greets only", attribution: "generation" }, bo);
+    expect((await getItem(db, run.id, rows.ds001!, "ana")).status).toBe("disputed");
+    const gate = (await runGate(db, run.id)).result;
+    expect(gate).toMatchObject({ status: "pending", spotChecksLeft: ["ds002"] });
+    expect((await reviewProgress(db, run.id)).counts.spotCheckLeft).toBe(gate.spotChecksLeft.length);
+    expect((await listQueue(db, run.id, {})).counts?.spotCheckLeft).toBe(1);
+  });
 });
