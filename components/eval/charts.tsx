@@ -28,6 +28,11 @@ export const COLORS = {
 };
 export const pctLabel = (v: unknown) => (typeof v === "number" ? `${Math.round(v * 100)}%` : "");
 export const tick = { fontSize: 12, fill: "#475569" };
+/**
+ * A tooltip's text in the page's text colours: recharts colours each line like its series (a light fill on the white
+ * tooltip fails axe's colour contrast once a pointer rests on a chart, as in a browser test of the report).
+ */
+export const tooltipText = { itemStyle: { color: "#0f172a" }, labelStyle: { color: "#334155" } } as const;
 const compactNumber = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 /**
  * A rate of 0 is a result, not a missing bar: recharts drops zero-width bars and their labels, so a 0 is drawn 2 px
@@ -73,7 +78,7 @@ export function PassRateBars({
           <CartesianGrid horizontal={false} stroke="#e2e8f0" />
           <XAxis type="number" domain={[0, 1]} tickFormatter={pctLabel} tick={tick} />
           <YAxis type="category" dataKey="group" width={140} tick={tick} />
-          <Tooltip formatter={(v) => pctLabel(v)} />
+          <Tooltip {...tooltipText} formatter={(v) => pctLabel(v)} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           <Bar
             dataKey="machine"
@@ -131,7 +136,7 @@ export function CountBars({
           <CartesianGrid horizontal={false} stroke="#e2e8f0" />
           <XAxis type="number" allowDecimals={false} tick={tick} />
           <YAxis type="category" dataKey="name" width={140} tick={tick} />
-          <Tooltip />
+          <Tooltip {...tooltipText} />
           <Bar dataKey="value" name={valueName} fill={COLORS[tone]} isAnimationActive={false}>
             <LabelList dataKey="value" position="right" style={{ fontSize: 11, fill: "#334155" }} />
           </Bar>
@@ -170,6 +175,7 @@ export function DailyBars<K extends string>({
             width={compact ? 48 : 40}
           />
           <Tooltip
+            {...tooltipText}
             formatter={(v) => (percent ? pctLabel(v) : typeof v === "number" ? v.toLocaleString("en-US") : String(v))}
           />
           {series.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}

@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, ErrorBar, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { COLORS, pctLabel, tick } from "./charts";
+import { COLORS, pctLabel, tick, tooltipText } from "./charts";
 
 /** One line of the trend: a set version at a tier; each point a run with its rate and 95 % interval. */
 export type TrendLine = {
@@ -34,7 +34,7 @@ export function TrendChart({ lines, order, label }: { lines: TrendLine[]; order:
           <CartesianGrid vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="run" tick={tick} padding={{ left: 32, right: 32 }} />
           <YAxis domain={[0, 1]} tickFormatter={pctLabel} tick={tick} width={44} />
-          <Tooltip formatter={(v) => (Array.isArray(v) ? "" : pctLabel(v))} />
+          <Tooltip {...tooltipText} formatter={(v) => (Array.isArray(v) ? "" : pctLabel(v))} />
           {lines.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
           {lines.map((l, i) => (
             <Line
