@@ -80,6 +80,7 @@ export {
   peopleProgress,
   progressWithPeople,
 } from "./runs/reservations";
+export { getAssignment } from "./runs/assignees";
 export { RESERVATION_MS } from "./runs/reservation-rules";
 export { setVerdict, undoVerdict, adoptSuggestions, adjudicate } from "./verdicts/verdicts";
 export { listAudits } from "./verdicts/audit";

@@ -27,6 +27,7 @@ import {
   reserveItem,
   releaseItem,
   assignItems,
+  getAssignment,
   submitPastedAnswers,
 } from "..";
 import {
@@ -43,6 +44,7 @@ import {
   EvalRunOut,
   AssigneesInput,
   EvalAssigneesOut,
+  EvalAssignmentOut,
   EvalQueueNextOut,
   EvalReservationOut,
   QueueNextInput,
@@ -275,10 +277,22 @@ export const evalReleaseItem = defineOperation({
   trpc: "eval.items.release",
   kind: "mutation",
   permission: "eval.annotate",
-  description: `Releases your reservation of this item (leaving it); releasing one you do not hold changes nothing. ${RESERVATION_RULES}`,
+  description: `Releases your reservation of this item (leaving it); releasing one you do not hold changes nothing. Over REST it takes the browser's session cookie and no body, so a page that is closing can send it with \`fetch(url, { method: "DELETE", keepalive: true })\` (the annotation page does on \`pagehide\`). ${RESERVATION_RULES}`,
   params: RunItemParams,
   output: EvalReservationOut,
   run: ({ db, params, principal }) => releaseItem(db, params.id, params.itemId, actorRef(principal)),
+});
+
+export const evalGetAssignees = defineOperation({
+  id: "evalGetAssignees",
+  trpc: "eval.runs.assignees",
+  kind: "query",
+  permission: "eval.manage",
+  description:
+    "The run's assignment as stored (the people its items are split between, the seed, when it was set) and the candidates: every enabled user whose role may review (admin, builder, annotator), with name and e-mail. Listing users is otherwise for admins (Settings); this list is what a manager (eval.manage) needs to choose whom to assign, and nothing more.",
+  params: RunParams,
+  output: EvalAssignmentOut,
+  run: ({ db, params }) => getAssignment(db, params.id),
 });
 
 export const evalPutAssignees = defineOperation({

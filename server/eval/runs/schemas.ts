@@ -550,6 +550,29 @@ export const EvalAssigneesOut = z
   })
   .meta({ id: "EvalAssignees" });
 
+/** GET /runs/{id}/assignees: the run's assignment as stored, and who may be assigned. */
+export const EvalAssignmentOut = z
+  .object({
+    runId: z.string(),
+    userIds: z.array(z.string()).meta({ description: "The people the items are split between now (empty: none)" }),
+    seed: z.number().int().nullable().meta({ description: "The stored seed of the split (null without one)" }),
+    at: z.iso.datetime().nullable().meta({ description: "When the assignment was last set or removed" }),
+    candidates: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string().nullable(),
+          email: z.string(),
+          role: z.string().meta({ description: "admin, builder or annotator" }),
+        }),
+      )
+      .meta({
+        description:
+          "Every enabled user whose role may review (eval.annotate: admin, builder, annotator), by name: whom PUT /runs/{id}/assignees may name usefully",
+      }),
+  })
+  .meta({ id: "EvalAssignment" });
+
 export const EvalQueueOut = z
   .object({
     run: EvalRunOut,

@@ -102,6 +102,14 @@ export const evalResuggest = rest(op.evalResuggest, {
   },
 });
 
+export const evalGetAssignees = rest(op.evalGetAssignees, {
+  ...base,
+  method: "GET",
+  path: "/api/eval/runs/{id}/assignees",
+  summary: "The run's assignment and the people who may be assigned (enabled users who may review)",
+  responses: { 200: "The assignment and the candidates", ...notFound },
+});
+
 export const evalPutAssignees = rest(op.evalPutAssignees, {
   ...base,
   method: "PUT",

@@ -1,5 +1,6 @@
 import { handle, otherMethods } from "@/server/http/endpoint";
-import { evalPutAssignees } from "@/server/http/endpoints/eval";
+import { evalGetAssignees, evalPutAssignees } from "@/server/http/endpoints/eval";
 
+export const GET = handle(evalGetAssignees);
 export const PUT = handle(evalPutAssignees);
-export const { GET, POST, PATCH, DELETE, OPTIONS } = otherMethods(["PUT"]);
+export const { POST, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "PUT"]);
