@@ -1,11 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, atBothSizes, type Json, signIn } from "./helpers";
+import { api, atBothSizes, E2E_BASE, type Json, signIn } from "./helpers";
 
 /**
  * Reserved queues (issue 23) in the browser: a person opens an item of the annotation queue and it is reserved for
  * them (the page says until when; the server counts it); the run page, seen by an admin in another context while the
  * item stays open, shows the people table with that reservation. A verdict on an item someone else holds is allowed
  * after a warning naming them (Escape and Cancel keep it unjudged, Enter gives it); none on an item nobody else holds.
+ * A manager assigns a run to two people in the run page's dialog (an annotator has no such control), and a page
+ * closed on an item releases it at once (pagehide), so someone else's next-item claim gets it.
  * Screenshots at 1440x900 and 1024x768.
  */
 const call = api();
@@ -13,6 +15,12 @@ const STAMP = Date.now();
 const DANA = { email: `dana-${STAMP}@e2e.flowbench.test`, password: "dana-password-1", name: `Dana ${STAMP}` };
 const HANA = { email: `hana-${STAMP}@e2e.flowbench.test`, password: "hana-password-1", name: `Hana ${STAMP}` };
 const ELI = { email: `eli-${STAMP}@e2e.flowbench.test`, password: "eli-password-1", name: `Eli ${STAMP}` };
+const ADA = { email: `ada-${STAMP}@e2e.flowbench.test`, password: "ada-password-1", name: `Ada ${STAMP}` };
+const BEN = { email: `ben-${STAMP}@e2e.flowbench.test`, password: "ben-password-1", name: `Ben ${STAMP}` };
+const FAY = { email: `fay-${STAMP}@e2e.flowbench.test`, password: "fay-password-1", name: `Fay ${STAMP}` };
+const GUS = { email: `gus-${STAMP}@e2e.flowbench.test`, password: "gus-password-1", name: `Gus ${STAMP}` };
+const annotator = async (who: typeof ADA): Promise<{ id: string }> =>
+  (await call("POST", "/api/trpc/admin.users.create", { ...who, role: "annotator" })).result.data;
 
 /** A pasted run of three answered questions (q1, q2, q3) on a new golden set with `reviewsPerItem`. */
 async function pastedRun(reviewsPerItem: number, label: string) {
@@ -149,4 +157,121 @@ test("a verdict on an item someone else holds: the page names them and asks firs
 
   await holder.context().close();
   await page.context().close();
+});
+
+test("a manager assigns a run to two people in the page; an annotator has no such control", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const { run } = await pastedRun(1, "assign");
+  const ada = await annotator(ADA);
+  const ben = await annotator(BEN);
+
+  // the manager (an admin) opens the run page: "Assign reviewers…" on the Reviewers card
+  const admin = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await signIn(admin);
+  await admin.goto(`/eval?tab=runs&run=${run.shortId}`);
+  const card = admin.getByRole("region", { name: "Reviewers", exact: true });
+  await expect(card).toContainText("Nobody has reviewed, reserved or been assigned an item yet.");
+  await card.getByRole("button", { name: "Assign reviewers…" }).click();
+  const dialog = admin.getByRole("dialog", { name: "Assign reviewers" });
+  await expect(dialog).toBeVisible();
+  // keyboard only: the search box has the focus; narrow the people, tick both with Space, Ctrl+Enter assigns
+  const find = dialog.getByRole("searchbox", { name: "Find a person" });
+  await expect(find).toBeFocused();
+  await find.fill(`${STAMP}`);
+  await expect(dialog.getByRole("checkbox", { name: ADA.name })).toBeVisible();
+  await dialog.getByRole("checkbox", { name: ADA.name }).focus();
+  await admin.keyboard.press("Space");
+  await dialog.getByRole("checkbox", { name: BEN.name }).focus();
+  await admin.keyboard.press("Space");
+  await expect(dialog.getByTestId("assign-summary")).toHaveText(
+    `${ADA.name}, ${BEN.name}: 3 items between 2 people: 1 or 2 each.`,
+  );
+  await expect(dialog.getByRole("button", { name: "Assign to 2 people" })).toBeEnabled();
+  await atBothSizes(admin, "eval-queues-assign-dialog", { check: async () => expect(dialog).toBeVisible() });
+  await admin.setViewportSize({ width: 1440, height: 900 });
+  await admin.keyboard.press("Control+Enter");
+  await expect(dialog).toBeHidden();
+  await expect(admin.getByRole("status").filter({ hasText: "Assigned to 2 people" })).toBeVisible();
+
+  // the Reviewers table shows each person's items at once, as the server counts them
+  const people: Json[] = (await call("GET", `/api/eval/runs/${run.id}/progress`)).people;
+  const count = (id: string) => people.find((p) => p.userId === id)?.assigned as number;
+  expect([count(ada.id), count(ben.id)].sort()).toEqual([1, 2]);
+  const table = card.getByRole("table", { name: "Reviewers of this run" });
+  for (const [who, id] of [
+    [ADA, ada.id],
+    [BEN, ben.id],
+  ] as const) {
+    const n = String(count(id));
+    await expect(table.getByRole("row").filter({ hasText: who.name }).getByRole("cell")).toHaveText([
+      who.name,
+      "0",
+      "0",
+      n,
+      n,
+      "—",
+    ]);
+  }
+  expect(await call("GET", `/api/eval/runs/${run.id}/assignees`)).toMatchObject({ userIds: [ada.id, ben.id] });
+  await atBothSizes(admin, "eval-queues-assigned", {
+    prepare: async () => card.scrollIntoViewIfNeeded(),
+    check: async () => expect(table).toBeVisible(),
+  });
+  await admin.setViewportSize({ width: 1440, height: 900 });
+
+  // an annotator sees the same table and no way to assign
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await signIn(page, ADA);
+  await page.goto(`/eval?tab=runs&run=${run.shortId}`);
+  const theirs = page.getByRole("region", { name: "Reviewers", exact: true });
+  await expect(theirs.getByRole("row").filter({ hasText: ADA.name })).toBeVisible();
+  await expect(theirs.getByRole("button")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /assign/i })).toHaveCount(0);
+  await page.context().close();
+
+  // the manager removes the assignment: nobody is listed any more
+  await card.getByRole("button", { name: "Change the assignment…" }).click();
+  await expect(dialog.getByTestId("assignment-now")).toContainText(`${ADA.name}, ${BEN.name}`);
+  await expect(dialog.getByRole("checkbox", { name: ADA.name })).toBeChecked();
+  await atBothSizes(admin, "eval-queues-reassign-dialog", { check: async () => expect(dialog).toBeVisible() });
+  await admin.setViewportSize({ width: 1440, height: 900 });
+  await dialog.getByRole("button", { name: "Remove the assignment" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card).toContainText("Nobody has reviewed, reserved or been assigned an item yet.");
+  expect(await call("GET", `/api/eval/runs/${run.id}/assignees`)).toMatchObject({ userIds: [], seed: null });
+  await admin.context().close();
+});
+
+test("a page closed on an item releases it at once: the next person's claim gets it", async ({ browser }) => {
+  test.setTimeout(150_000);
+  const { run, idOf } = await pastedRun(1, "closed");
+  const first = idOf("q1");
+  const fay = await annotator(FAY);
+  const gus = await annotator(GUS);
+  const gusToken: string = (await call("POST", "/api/admin/tokens", { userId: gus.id, name: `gus ${STAMP}` })).token;
+  const asGus = api(E2E_BASE, gusToken);
+  const reservedBy = async (id: string) =>
+    (((await call("GET", `/api/eval/runs/${run.id}/progress`)).people as Json[]).find((p) => p.userId === id)
+      ?.reserved ?? 0) as number;
+
+  // Fay opens q1 (the queue's first item): it is reserved for her
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, FAY);
+  await page.goto(`/eval?tab=annotation&run=${run.shortId}&item=${first}`);
+  await expect(page.getByTestId("reservation")).toContainText("Reserved for you until");
+  await expect.poll(() => reservedBy(fay.id)).toBe(1);
+
+  // she closes the tab on it (unload handlers run, as when a person closes it): the reservation goes with the page,
+  // not 10 minutes later
+  const closedAt = Date.now();
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => reservedBy(fay.id), { timeout: 15_000 }).toBe(0);
+  expect((await call("GET", `/api/eval/runs/${run.id}/items/${first}`)).queue).toMatchObject({ reservedByOthers: 0 });
+
+  // Gus asks for his next item: q1 itself, at once (while Fay held it, he would have got q2)
+  const next = await asGus("POST", `/api/eval/runs/${run.id}/queue/next`, {});
+  expect(next.item?.id).toBe(first);
+  expect(Date.now() - closedAt).toBeLessThan(60_000);
+  await context.close();
 });
