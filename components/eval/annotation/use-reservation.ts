@@ -17,9 +17,26 @@ export type ReservationState = {
 };
 
 /**
+ * Releases the reservation with a request the browser still sends after the page is gone: `fetch` with `keepalive`
+ * (a tRPC call is an ordinary fetch, dropped with the page; `sendBeacon` can only POST) to the REST route
+ * `DELETE /api/eval/runs/{id}/items/{itemId}/reservation`, which takes the browser's session cookie (same origin, so
+ * it is sent; REST has no other origin rule) and needs no body.
+ */
+export function releaseOnPageEnd(runId: string, itemId: string) {
+  const url = `/api/eval/runs/${encodeURIComponent(runId)}/items/${encodeURIComponent(itemId)}/reservation`;
+  try {
+    void fetch(url, { method: "DELETE", keepalive: true, credentials: "same-origin" }).catch(() => undefined);
+  } catch {
+    // a courtesy: the reservation lapses by itself after its 10 minutes
+  }
+}
+
+/**
  * The open item is reserved for the person while it is open (issue 23): reserved when it opens, renewed every few
- * minutes, released when the view leaves it (another item, another view of the app; a closed tab's reservation
- * lapses after its 10 minutes). The server keeps the rules
+ * minutes, released when the view leaves it (another item, another view of the app) and when the page itself ends
+ * (a closed tab or window, a reload, a link out: `pagehide`, with a request that outlives the page,
+ * `releaseOnPageEnd`). A page the browser kept in its back/forward cache reserves the item again when it is shown
+ * (`pageshow` persisted). A mere tab switch releases nothing: the person is coming back. The server keeps the rules
  * (server/eval/runs/reservations.ts); a reservation is a courtesy, so a failure here never blocks judging.
  */
 export function useReservation(runId: string, itemId: string | undefined, enabled: boolean) {
@@ -35,8 +52,16 @@ export function useReservation(runId: string, itemId: string | undefined, enable
     const input = { id: runId, itemId };
     calls.current.reserve(input);
     const timer = setInterval(() => calls.current.reserve(input), RENEW_MS);
+    const onHide = () => releaseOnPageEnd(runId, itemId);
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) calls.current.reserve(input);
+    };
+    window.addEventListener("pagehide", onHide);
+    window.addEventListener("pageshow", onShow);
     return () => {
       clearInterval(timer);
+      window.removeEventListener("pagehide", onHide);
+      window.removeEventListener("pageshow", onShow);
       setState(null);
       calls.current.release(input);
     };
