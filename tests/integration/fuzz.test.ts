@@ -284,6 +284,9 @@ function bodyOverrides(op: Op, seed: Seed): Record<string, unknown> {
     case "evalCreateAlertRule":
       // the figures depend on the kind (a rule across fields, in the schema's descriptions): a count rule
       return { ...common, kind: "count", minCount: 2, windowMinutes: 60, lastN: undefined, percent: undefined };
+    case "evalPutAssignees":
+      // generated user ids name no enabled user (400, naming them): the empty list, removing the assignment, is valid
+      return { userIds: [] };
     case "evalUpdateAlertRule":
       // the seeded rule counts: a share rule's figures are refused on it
       return { lastN: undefined, percent: undefined };
