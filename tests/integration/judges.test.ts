@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, startServer, type StartedServer } from "../../scripts/lib/app-server";
 import { rubricJudgeReply } from "../../server/eval/testing";
@@ -675,7 +678,11 @@ for (const server of servers()) {
           return "I recommend the scallion pancake breakfast dish; the price is 12 yuan.";
         },
       });
-      let url = `pglite:memory://judges-${Date.now()}`;
+      // a folder, not pglite:memory: startServer fills it with the migrated empty database (a copy) instead of the
+      // server applying every migration at start-up, which took 95 s on a loaded machine and ran out the 120 s wait
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-it-judges-"));
+      let url = `pglite:${dir}`;
+      drop = async () => fs.rmSync(dir, { recursive: true, force: true });
       if (server.name === "postgresql") ({ url, drop } = await createPostgresDatabase({ migrated: true }));
       own = await startServer(`judges-llm-${server.name}`, url, {
         OPENAI_BASE_URL: model.url,
