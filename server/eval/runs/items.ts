@@ -43,7 +43,7 @@ export function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>):
 }
 
 export const itemOrder = [
-  { sample: { position: "asc" } },
+  { position: "asc" },
   { id: "asc" },
 ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
 
@@ -160,7 +160,7 @@ export function openWhere(
 export const NEIGHBOUR_WINDOW = 20;
 
 /**
- * Where one item sits in the queue under the filters, in queue order (sample position, then id), whether it matches
+ * Where one item sits in the queue under the filters, in queue order (the position of its sample, then id), whether it matches
  * them or not (a shared link opens any item): its place among the matching items (null when it does not match), up to
  * NEIGHBOUR_WINDOW matching items before it (`before`, in queue order: its previous one is the last) and after it
  * (`after`: its next one is the first) with the place of the first of them (`firstPosition`: of `before`, the item when it
@@ -180,19 +180,19 @@ export async function queueNeighbours(
   const run = await resolveRun(db, idOrShort);
   const item = await db.evalRunItem.findFirst({
     where: { id: itemId, runId: run.id },
-    select: { id: true, sample: { select: { position: true } } },
+    select: { id: true, position: true },
   });
   if (!item) throw errors.notFound(`Item ${itemId} of run ${run.shortId}`);
   const where = itemsWhere(run.id, q);
-  const p = item.sample.position;
+  const p = item.position;
   const beforeIt: Prisma.EvalRunItemWhereInput = {
-    OR: [{ sample: { position: { lt: p } } }, { sample: { position: p }, id: { lt: item.id } }],
+    OR: [{ position: { lt: p } }, { position: p, id: { lt: item.id } }],
   };
   const afterIt: Prisma.EvalRunItemWhereInput = {
-    OR: [{ sample: { position: { gt: p } } }, { sample: { position: p }, id: { gt: item.id } }],
+    OR: [{ position: { gt: p } }, { position: p, id: { gt: item.id } }],
   };
   const backwards = [
-    { sample: { position: "desc" } },
+    { position: "desc" },
     { id: "desc" },
   ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
   const [matches, ahead, matching, before, after, openAfter] = await Promise.all([

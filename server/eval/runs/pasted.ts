@@ -251,7 +251,7 @@ export async function closeAnswering(db: Db, idOrShort: string) {
     throw evalErrors.runState(`Run ${run.shortId} is ${run.status}: answering is already closed`, run.status);
   const open = await db.evalRunItem.findMany({
     where: { runId: run.id, status: "pending" },
-    orderBy: { sample: { position: "asc" } },
+    orderBy: { position: "asc" },
     select: {
       id: true,
       sample: { select: { id: true, key: true, question: true, expectedPoints: true, assertions: true } },

@@ -128,7 +128,7 @@ describe("reserved and assigned queues (embedded database)", () => {
     // it lapses: the place is free again
     await db.evalRunItem.update({
       where: { id: ids[0]! },
-      data: { reservations: [{ by: "ann", until: Date.now() - 1 }] },
+      data: { reservations: [{ by: "ann", until: Date.now() - 1 }], fullUntil: BigInt(Date.now() - 1) },
     });
     expect((await claimNextItem(db, runId, {}, "cy")).item?.id).toBe(ids[0]);
     // renewing keeps it; releasing frees it
@@ -144,6 +144,31 @@ describe("reserved and assigned queues (embedded database)", () => {
     expect(next.item?.id).toBe(ids[2]);
     const progress = await progressWithPeople(db, runId);
     expect(progress.people.find((p) => p.userId === "cy")).toMatchObject({ name: "CY", reviewed: 1, reserved: 1 });
+  });
+
+  it("a row is known full while its places are taken (fullUntil: the earliest end), and no longer once one is freed", async () => {
+    const { runId, ids } = await newRun(2);
+    const full = async () =>
+      (await db.evalRunItem.findUniqueOrThrow({ where: { id: ids[0]! }, select: { fullUntil: true } })).fullUntil;
+    const a = await claimNextItem(db, runId, {}, "ann");
+    expect(await full()).toBeNull(); // one of two places
+    const b = await claimNextItem(db, runId, {}, "bob");
+    expect([a.item?.id, b.item?.id]).toEqual([ids[0], ids[0]]);
+    // both places taken: full until the earlier of the two reservations ends
+    expect(Number(await full())).toBe(Date.parse(a.item!.queue.reservedUntil!));
+    // a renewal keeps it full, until the earlier end (now bob's)
+    await reserveItem(db, runId, ids[0]!, "ann");
+    expect(Number(await full())).toBe(Date.parse(b.item!.queue.reservedUntil!));
+    // cy's claim skips it without looking (the candidate read leaves it out) and takes the next
+    expect((await claimNextItem(db, runId, {}, "cy")).item?.id).toBe(ids[1]);
+    // bob leaves: a place is free, so the row is no longer known full, and cy's next claim takes it
+    await releaseItem(db, runId, ids[0]!, "bob");
+    expect(await full()).toBeNull();
+    expect((await claimNextItem(db, runId, {}, "cy")).item?.id).toBe(ids[0]);
+    // ann's verdict fills one place for good, cy holds the other: full again until cy's reservation ends
+    await setVerdict(db, runId, ids[0]!, { verdict: "pass" }, person("ann"));
+    await reserveItem(db, runId, ids[0]!, "cy");
+    expect(Number(await full())).toBeGreaterThan(Date.now());
   });
 
   it("with two reviewers, a person's review counts as a place and they never get the item again", async () => {

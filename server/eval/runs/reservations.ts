@@ -12,35 +12,49 @@
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
-import type { Prisma } from "../../db/generated/client";
+import { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
 import { actorLabels } from "../../auth/service";
 import { itemOrder, itemsWhere, openWhere, reviewProgress } from "./items";
 import { queueRowOut, queueSelect } from "./item-rows";
-import { resolveRun } from "./run-rows";
+import { resolveRun, runKey } from "./run-rows";
 import { ADOPTED_REVIEWER } from "./reviews";
 import { RESERVATION_MS, itemsPerHour, liveReservations, splitItems } from "./reservation-rules";
 import { AssigneesInput, QueueFilterQuery } from "./schemas";
 
 /** Candidate items read per claim attempt, in queue order. */
-const CLAIM_BATCH = 200;
+const CLAIM_BATCH = 50;
 export const SPLIT_ALGORITHM = "mulberry32-fisher-yates-dealt";
 
 const who = (viewer: string | null) => viewer ?? "(unknown)";
+
+/**
+ * The SET of a statement that gives `me` a place on the item row `i` until `until` (a claim or a renewal): its
+ * expired entries and `me`'s old one dropped, `me`'s new one added; and `fullUntil`, the time until which the row is
+ * known full (its live reservations plus its reviews fill `needed`): the earliest of their ends, when they fill it.
+ * Both read `i`, the row's newest version once the statement has locked it.
+ */
+function placeFor(me: string, now: number, until: number, needed: number) {
+  const others = Prisma.sql`(SELECT e FROM jsonb_array_elements(i."reservations") e
+    WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${me}::text)`;
+  return Prisma.sql`"reservations" = COALESCE((SELECT jsonb_agg(o.e) FROM ${others} AS o(e)), '[]'::jsonb)
+      || jsonb_build_array(jsonb_build_object('by', ${me}::text, 'until', ${until}::bigint)),
+    "fullUntil" = CASE
+      WHEN (SELECT count(*) FROM ${others} AS o(e)) + 1
+        + (SELECT count(*) FROM "EvalReview" r WHERE r."itemId" = i."id") >= ${needed}::int
+      THEN LEAST(${until}::bigint, (SELECT min((o.e->>'until')::bigint) FROM ${others} AS o(e)))
+      ELSE NULL END`;
+}
 
 /**
  * Claims the first of `ids` (in that order) that `me` may reserve now, in one statement; returns its id or null.
  * May: not disputed, not reviewed by `me`, no live reservation of `me`, and live reservations plus reviews fewer
  * than the run's reviewsPerItem. The row's expired reservations are dropped as it is written.
  */
-async function claimAmong(db: Db, ids: string[], me: string, needed: number, now: number): Promise<string | null> {
-  const until = now + RESERVATION_MS;
+async function claimAmong(db: Prisma.TransactionClient, ids: string[], me: string, needed: number, now: number): Promise<string | null> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     UPDATE "EvalRunItem" AS i
-    SET "reservations" = COALESCE(
-        (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
-          WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${me}::text),
-        '[]'::jsonb) || jsonb_build_array(jsonb_build_object('by', ${me}::text, 'until', ${until}::bigint))
+    SET ${placeFor(me, now, now + RESERVATION_MS, needed)}
     WHERE i."id" = (
       SELECT c."id" FROM "EvalRunItem" c
       WHERE c."id" = ANY(${ids}::text[])
@@ -69,41 +83,62 @@ export async function claimNextItem(
   viewer: string | null,
 ) {
   const q = QueueFilterQuery.parse(filters);
-  const run = await resolveRun(db, idOrShort);
+  const run = await db.evalRun.findUnique({
+    where: runKey(idOrShort),
+    select: { id: true, reviewsPerItem: true, assignment: true },
+  });
+  if (!run) throw errors.notFound(`Run ${idOrShort}`);
   const me = who(viewer);
   const base: Prisma.EvalRunItemWhereInput = {
     AND: [itemsWhere(run.id, q), openWhere(q, me), { status: { in: ["answered", "failed"] } }],
   };
-  const passes: Prisma.EvalRunItemWhereInput[] = [
-    { assigneeId: me },
-    { assigneeId: null },
-    { assigneeId: { not: null }, NOT: { assigneeId: me } },
-  ];
-  for (const [pass, where] of passes.entries()) {
-    for (let skip = 0; ; skip += CLAIM_BATCH) {
-      const batch = await db.evalRunItem.findMany({
-        where: { AND: [base, where] },
-        orderBy: itemOrder,
-        skip,
-        take: CLAIM_BATCH,
-        select: { id: true },
-      });
-      if (batch.length === 0) break;
-      const id = await claimAmong(
-        db,
-        batch.map((b) => b.id),
-        me,
-        run.reviewsPerItem,
-        Date.now(),
-      );
-      if (id) {
-        const row = await db.evalRunItem.findUniqueOrThrow({ where: { id }, select: queueSelect });
-        return { item: queueRowOut(row, me), noneLeft: false, fromAssigned: pass === 0 };
+  // the three groups only when the run is assigned (`assignment` is stored with its items' people, in one batch)
+  const people = (run.assignment as { userIds?: string[] } | null)?.userIds ?? [];
+  const passes: Prisma.EvalRunItemWhereInput[] = people.length
+    ? [
+        ...(people.includes(me) ? [{ assigneeId: me }] : []),
+        { assigneeId: null },
+        { assigneeId: { not: null }, NOT: { assigneeId: me } },
+      ]
+    : [{}];
+  // One transaction, so the candidates are read just before the claim on the same connection: read first and
+  // claimed after a wait for the pool, they would be stale under many callers (every one of them taken by then).
+  // Held for a few milliseconds; it waits for a connection as long as the pool makes it.
+  const claimed = await db.$transaction(
+    async (tx) => {
+      for (const [pass, where] of passes.entries()) {
+        // in queue order, a batch at a time, leaving out the rows known full now (`fullUntil`); the next batch starts
+        // after the last one read (a cursor: the rows known full change under the reads)
+        let after: string | null = null;
+        for (;;) {
+          const now = Date.now();
+          const batch: Array<{ id: string }> = await tx.evalRunItem.findMany({
+            where: { AND: [base, where, { OR: [{ fullUntil: null }, { fullUntil: { lte: BigInt(now) } }] }] },
+            orderBy: itemOrder,
+            ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+            take: CLAIM_BATCH,
+            select: { id: true },
+          });
+          if (batch.length === 0) break;
+          const id = await claimAmong(
+            tx,
+            batch.map((b) => b.id),
+            me,
+            run.reviewsPerItem,
+            now,
+          );
+          if (id) return { id, mine: people.includes(me) && pass === 0 };
+          if (batch.length < CLAIM_BATCH) break;
+          after = batch.at(-1)!.id;
+        }
       }
-      if (batch.length < CLAIM_BATCH) break;
-    }
-  }
-  return { item: null, noneLeft: true, fromAssigned: false };
+      return null;
+    },
+    { maxWait: 120_000, timeout: 30_000 },
+  );
+  if (!claimed) return { item: null, noneLeft: true, fromAssigned: false };
+  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: claimed.id }, select: queueSelect });
+  return { item: queueRowOut(row, me), noneLeft: false, fromAssigned: claimed.mine };
 }
 
 async function itemOfRun(db: Db, idOrShort: string, itemId: string) {
@@ -143,13 +178,9 @@ export async function reserveItem(db: Db, idOrShort: string, itemId: string, vie
   const run = await itemOfRun(db, idOrShort, itemId);
   const me = who(viewer);
   const now = Date.now();
-  const until = now + RESERVATION_MS;
   await db.$executeRaw`
     UPDATE "EvalRunItem" AS i
-    SET "reservations" = COALESCE(
-        (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
-          WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${me}::text),
-        '[]'::jsonb) || jsonb_build_array(jsonb_build_object('by', ${me}::text, 'until', ${until}::bigint))
+    SET ${placeFor(me, now, now + RESERVATION_MS, run.reviewsPerItem)}
     WHERE i."id" = (
       SELECT c."id" FROM "EvalRunItem" c
       WHERE c."id" = ${itemId}::text AND NOT c."disputed"
@@ -163,7 +194,10 @@ export async function reserveItem(db: Db, idOrShort: string, itemId: string, vie
   return reservationAnswer(db, itemId, me);
 }
 
-/** Drops `reviewer`'s reservation of an item (and any expired ones); nothing to drop is fine. One statement. */
+/**
+ * Drops `reviewer`'s reservation of an item (and any expired ones); nothing to drop is fine. One statement. The row
+ * is no longer known full (`fullUntil`): the next claim looks at it again.
+ */
 export async function dropReservation(db: Db, itemId: string, reviewer: string) {
   const now = Date.now();
   await db.$executeRaw`
@@ -171,7 +205,8 @@ export async function dropReservation(db: Db, itemId: string, reviewer: string) 
     SET "reservations" = COALESCE(
         (SELECT jsonb_agg(e) FROM jsonb_array_elements(i."reservations") e
           WHERE (e->>'until')::bigint > ${now}::bigint AND e->>'by' <> ${reviewer}::text),
-        '[]'::jsonb)
+        '[]'::jsonb),
+      "fullUntil" = NULL
     WHERE i."id" = ${itemId}::text AND EXISTS (SELECT 1 FROM jsonb_array_elements(i."reservations") e
       WHERE e->>'by' = ${reviewer}::text)`;
 }

@@ -53,10 +53,13 @@ export const runSelect = {
 } as const;
 export type RunRow = Prisma.EvalRunGetPayload<{ select: typeof runSelect }>;
 
-/** Runs are addressed by internal id or short Run ID (R-7K2F9, case-insensitive). */
+/** Runs are addressed by internal id or short Run ID (R-7K2F9, case-insensitive): the unique key to find one by. */
+export const runKey = (idOrShort: string) =>
+  /^r-[0-9a-z]{5}$/i.test(idOrShort) ? { shortId: idOrShort.toUpperCase() } : { id: idOrShort };
+
+/** The run with what most reads show of it (`runSelect`); 404 when there is none. */
 export async function resolveRun(db: Tx, idOrShort: string): Promise<RunRow> {
-  const where = /^r-[0-9a-z]{5}$/i.test(idOrShort) ? { shortId: idOrShort.toUpperCase() } : { id: idOrShort };
-  const run = await db.evalRun.findUnique({ where, select: runSelect });
+  const run = await db.evalRun.findUnique({ where: runKey(idOrShort), select: runSelect });
   if (!run) throw errors.notFound(`Run ${idOrShort}`);
   return run;
 }

@@ -108,10 +108,12 @@ async function insertRun(
           });
           const samples = await tx.evalSample.findMany({
             where: { setVersionId: data.setVersionId },
-            select: { id: true },
+            select: { id: true, position: true },
             orderBy: { position: "asc" },
           });
-          await tx.evalRunItem.createMany({ data: samples.map((s) => ({ runId: run.id, sampleId: s.id })) });
+          await tx.evalRunItem.createMany({
+            data: samples.map((s) => ({ runId: run.id, sampleId: s.id, position: s.position })),
+          });
           return run.id;
         },
         { timeout: 60_000 },

@@ -10,6 +10,7 @@ import { ADOPTED_REVIEWER, finalVerdictOf, reviewStateOf, type Review, type Revi
 import { inferAttribution, needsSpotCheck, type Suggestion } from "../suggestions/suggest";
 import { maybeComplete, resolveRun } from "../runs/run-rows";
 import { drawAudit } from "./audit";
+import { itemOrder } from "../runs/items";
 import { dropReservation } from "../runs/reservations";
 
 /**
@@ -309,7 +310,7 @@ export async function adoptSuggestions(db: Db, runIdOrShort: string, actor: Prin
   await maybeComplete(db, run.id);
   const spot = await db.evalRunItem.findMany({
     where: { runId: run.id },
-    orderBy: [{ sample: { position: "asc" } }],
+    orderBy: itemOrder,
     select: itemSelect,
   });
   return {
@@ -655,7 +656,7 @@ async function adoptAsReviews(db: Db, run: Run, actor: Principal | null) {
   await maybeComplete(db, run.id);
   const spot = await db.evalRunItem.findMany({
     where: { runId: run.id },
-    orderBy: [{ sample: { position: "asc" } }],
+    orderBy: itemOrder,
     select: itemSelect,
   });
   // no audit here: an adopted review is at most one of an item's reviews, so every final verdict includes a person's
