@@ -81,7 +81,14 @@ async function pastedRun(call: Call, n: number, label: string): Promise<string> 
 }
 
 async function withServer<T>(label: string, databaseUrl: string, work: (call: Call) => Promise<T>): Promise<T> {
-  const server = await startServer(`bench-queues-${label}`, databaseUrl, { EVAL_WORKER: "off" });
+  // BENCH_CPU_PROF_DIR: the server's CPU profile is written there when it stops (where a claim's time goes)
+  const profDir = process.env.BENCH_CPU_PROF_DIR;
+  const server = await startServer(
+    `bench-queues-${label}`,
+    databaseUrl,
+    { EVAL_WORKER: "off" },
+    { nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profDir)}`] : [] },
+  );
   try {
     return await work(caller(server));
   } finally {

@@ -3,8 +3,9 @@ import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client
 import type { ServerInfo } from "./global-setup";
 
 /**
- * Reserved and assigned queues (issue 23) over real HTTP on both databases: 10 people asking for the next item 20
- * times each at the same moment on a run with two reviewers per item (distinct reservations per person, never more
+ * Reserved and assigned queues (issue 23) over real HTTP on both databases: 10 people asking for the next item 100
+ * times each at the same moment on PostgreSQL (20 times on the embedded database, whose one connection takes the
+ * claims in turn) on a run with two reviewers per item (distinct reservations per person, never more
  * than two people per item, "none left" only when nothing is left for that person), renewal, release and a verdict
  * releasing; 401/403; a manager's seeded split of a run's items; progress per person; an admin's token for another
  * user reviewing as that user (REST and tRPC).
@@ -61,8 +62,10 @@ async function pastedRun(server: ServerInfo, n: number, label: string) {
 
 for (const server of servers()) {
   describe(`reserved and assigned queues on ${server.name}`, () => {
-    it("10 people x 20 next-item calls at once: distinct per person, at most 2 people per item; renew, release, a verdict releases; an admin's token reviews as its owner", async () => {
-      const { newRun } = await pastedRun(server, 100, "race");
+    // the issue's race: 10 x 100 on PostgreSQL; a place for each call (two per item)
+    const calls = server.name === "postgresql" ? 100 : 20;
+    it(`10 people x ${calls} next-item calls at once: distinct per person, at most 2 people per item; renew, release, a verdict releases; an admin's token reviews as its owner`, async () => {
+      const { newRun } = await pastedRun(server, (10 * calls) / 2, "race");
       const runId = await newRun();
       const stamp = Date.now();
       // ten annotators, each with a token an admin made for them over REST (201, shown once, the owner's role)
@@ -87,7 +90,7 @@ for (const server of servers()) {
       const started = Date.now();
       const answers = await Promise.all(
         people.flatMap((p) =>
-          Array.from({ length: 20 }, () =>
+          Array.from({ length: calls }, () =>
             ok<Next>(api(server, "POST", `/api/eval/runs/${runId}/queue/next`, { token: p.token, body: {} })).then(
               (r) => ({ p: p.id, r }),
             ),
@@ -97,7 +100,7 @@ for (const server of servers()) {
       const elapsed = Date.now() - started;
       const got = answers.filter((a) => a.r.item);
       console.log(
-        `[eval-queues] ${server.name}: 200 concurrent next-item calls in ${elapsed} ms, ${got.length} reservations, ${answers.length - got.length} none left`,
+        `[eval-queues] ${server.name}: ${answers.length} concurrent next-item calls in ${elapsed} ms, ${got.length} reservations, ${answers.length - got.length} none left`,
       );
       expect(answers.every((a) => (a.r.item === null) === a.r.noneLeft)).toBe(true);
       const byItem = new Map<string, string[]>();
@@ -110,8 +113,8 @@ for (const server of servers()) {
       // "none left" is true when said: every item is reserved by two people or already by the one told so
       for (const p of new Set(answers.filter((a) => a.r.noneLeft).map((a) => a.p)))
         for (const holders of byItem.values()) expect(holders.length === 2 || holders.includes(p)).toBe(true);
-      // 200 places for 200 calls: nearly all are taken (the last callers may only find items they already hold)
-      expect(got.length).toBeGreaterThanOrEqual(180);
+      // a place for each call: nearly all are taken (the last callers may only find items they already hold)
+      expect(got.length).toBeGreaterThanOrEqual(answers.length * 0.9);
 
       // the server's count of reservations per person is what the callers got
       const progress = await ok(api(server, "GET", `/api/eval/runs/${runId}/progress`));
