@@ -7,7 +7,7 @@
  * Every condition that concurrent claims change (the live reservations) is on the item row itself, so a caller
  * whose snapshot predates another's committed claim re-checks the row's newest version when it locks it (PostgreSQL
  * re-evaluates a locked row that changed), and a row another caller is claiming right now is skipped rather than
- * waited for. No interactive transaction is held: a claim costs a candidate read plus one UPDATE.
+ * waited for. The candidates are read in the same short transaction, just before the UPDATE (see `claimNextItem`).
  */
 import { randomInt } from "node:crypto";
 import type { z } from "zod";
