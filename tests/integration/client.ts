@@ -129,6 +129,39 @@ export function minimalWorkflow() {
   };
 }
 
+/**
+ * A set (`body`: POST /api/eval/sets) whose first version holds one sample per key, imported and frozen; and a pasted
+ * run of that version answered with `answer(key)`. Over REST, as a person or script would make them.
+ */
+export async function frozenSetWithPastedRun(
+  server: ServerInfo,
+  body: Record<string, unknown>,
+  keys: string[],
+  sample: (key: string) => { question: string; expected_points: string[] },
+) {
+  const set = await ok(api(server, "POST", "/api/eval/sets", { body }), 201);
+  await ok(
+    api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+      body: { format: "json", content: JSON.stringify(keys.map((key) => ({ key, ...sample(key) }))) },
+    }),
+  );
+  const version = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
+  /** A new pasted run of the frozen version, every key answered. */
+  const pastedRun = async (answer: (key: string) => string) => {
+    const run = await ok(
+      api(server, "POST", "/api/eval/runs", { body: { setVersionId: version.id, mode: "pasted" } }),
+      201,
+    );
+    await ok(
+      api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
+        body: { answers: keys.map((key) => ({ key, answer: answer(key) })) },
+      }),
+    );
+    return run;
+  };
+  return { set, version, pastedRun };
+}
+
 /** Signs in through next-auth's credentials flow over HTTP and returns the session cookie. */
 export async function signIn(base: string, email: string, password: string): Promise<string> {
   const csrfRes = await fetch(`${base}/api/auth/csrf`);

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { drawAuditSample } from "@/server/eval/verdicts/audit-sample";
-import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
+import { api, frozenSetWithPastedRun, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -42,34 +42,17 @@ async function pastedRun(
   bad: number,
   settings: { auditRate?: number; maxAuditOverturn?: number; gateThreshold?: number } = {},
 ) {
-  const set = await ok(
-    api(server, "POST", "/api/eval/sets", {
-      body: { agentId, name, kind: "golden", gateThreshold: settings.gateThreshold ?? 1, ...settings },
-    }),
-    201,
-  );
   const keys = Array.from({ length: good + bad }, (_, i) => `${i < good ? "g" : "b"}${String(i).padStart(3, "0")}`);
-  await ok(
-    api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
-      body: {
-        format: "json",
-        content: JSON.stringify(
-          keys.map((key) => ({
-            key,
-            question: `Recommend a breakfast dish with its price (${key})`,
-            expected_points: ["scallion pancake", "12 yuan"],
-          })),
-        ),
-      },
+  const { set, pastedRun } = await frozenSetWithPastedRun(
+    server,
+    { agentId, name, kind: "golden", gateThreshold: settings.gateThreshold ?? 1, ...settings },
+    keys,
+    (key) => ({
+      question: `Recommend a breakfast dish with its price (${key})`,
+      expected_points: ["scallion pancake", "12 yuan"],
     }),
   );
-  const v = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
-  const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: v.id, mode: "pasted" } }), 201);
-  await ok(
-    api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
-      body: { answers: keys.map((key) => ({ key, answer: key.startsWith("g") ? GOOD : BAD })) },
-    }),
-  );
+  const run = await pastedRun((key) => (key.startsWith("g") ? GOOD : BAD));
   return { set, run };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
+import { api, frozenSetWithPastedRun, minimalWorkflow, ok, servers, tokenWithRole, trpc } from "./client";
 import type { ServerInfo } from "./global-setup";
 
 /**
@@ -26,37 +26,17 @@ async function pastedRun(server: ServerInfo, n: number, label: string) {
     }),
     201,
   );
-  const set = await ok(
-    api(server, "POST", "/api/eval/sets", {
-      body: { agentId: created.agent.id, name: `Queues ${label}`, kind: "golden", gateThreshold: 2, reviewsPerItem: 2 },
-    }),
-    201,
-  );
   const keys = Array.from({ length: n }, (_, i) => `k${String(i + 1).padStart(3, "0")}`);
-  await ok(
-    api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
-      body: {
-        format: "json",
-        content: JSON.stringify(
-          keys.map((key) => ({
-            key,
-            question: `Recommend a breakfast dish and its price (${key})`,
-            expected_points: ["recommends a breakfast dish", "mentions the price"],
-          })),
-        ),
-      },
+  const { pastedRun } = await frozenSetWithPastedRun(
+    server,
+    { agentId: created.agent.id, name: `Queues ${label}`, kind: "golden", gateThreshold: 2, reviewsPerItem: 2 },
+    keys,
+    (key) => ({
+      question: `Recommend a breakfast dish and its price (${key})`,
+      expected_points: ["recommends a breakfast dish", "mentions the price"],
     }),
   );
-  const v = await ok(api(server, "POST", `/api/eval/sets/${set.id}/versions/1/freeze`));
-  const newRun = async () => {
-    const run = await ok(api(server, "POST", "/api/eval/runs", { body: { setVersionId: v.id, mode: "pasted" } }), 201);
-    await ok(
-      api(server, "POST", `/api/eval/runs/${run.id}/answers`, {
-        body: { answers: keys.map((key) => ({ key, answer: "Try the scallion pancake, 12 yuan." })) },
-      }),
-    );
-    return run.id as string;
-  };
+  const newRun = async () => (await pastedRun(() => "Try the scallion pancake, 12 yuan.")).id as string;
   return { newRun };
 }
 
