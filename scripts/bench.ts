@@ -14,6 +14,7 @@
  *             over HTTP against a started server whose queue worker runs the shadow jobs (both databases)
  *   queues    the reserved queue over HTTP: next item after a verdict with reservations on (both databases), 1,000
  *             concurrent next-item calls on PostgreSQL (10 people x 100; no item reserved twice, asserted)
+ *   memory    the server's resident memory over 10,000 chats in a row (both databases): idle, after warm-up, growth
  * Flags (`--name=value`) are passed to every part (see each part's header). Needs a production build (`npm run build`).
  *   --cpu-prof-dir=DIR validate: the REST server's V8 CPU profile is written to DIR (eval: the report's, see there)
  *   --json FILE        also write every row (value, unit, reference, ratio, target) as JSON (scripts/lib/bench-rows.ts)
@@ -117,6 +118,7 @@ const PARTS: Record<string, string> = {
   online: "scripts/bench-online.ts",
   judges: "scripts/bench-judges.ts",
   queues: "scripts/bench-queues.ts",
+  memory: "scripts/bench-memory.ts",
 };
 
 /** `--json FILE`, `--json=FILE`, `--compare OLD [NEW]`: taken out of the arguments; the rest are parts and flags. */

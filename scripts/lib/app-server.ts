@@ -20,6 +20,8 @@ export type StartedServer = {
   adminEmail: string;
   adminPassword: string;
   logFile: string;
+  /** the server's process id (what a benchmark reads its memory from) */
+  pid: number;
   stop: () => Promise<void>;
   /**
    * kill -9, as an instance dies: the server's process group when started with `group: true` (the server and every
@@ -180,6 +182,7 @@ export async function startServer(
     adminEmail,
     adminPassword,
     logFile,
+    pid: child.pid!,
     kill: () => {
       if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
       if (group) process.kill(-child.pid, "SIGKILL");
