@@ -130,7 +130,20 @@ export async function startServer(
   const log = fs.openSync(logFile, "w");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    [
+      ...nodeArgs,
+      path.join(ROOT, "node_modules/next/dist/bin/next"),
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+      // idle connections outlive the callers' own idle limit (undici's fetch drops them after 4 s): with Node's 5 s
+      // a loaded machine could delay a test's next request past the server's close, and a POST sent on the socket
+      // as it closed failed with "other side closed" (judges.test in a fresh-clone run at load 15)
+      "--keepAliveTimeout",
+      "65000",
+    ],
     {
       cwd: ROOT,
       env: {

@@ -42,10 +42,7 @@ export function itemsWhere(runId: string, q: z.output<typeof QueueFilterQuery>):
   return { AND: and };
 }
 
-export const itemOrder = [
-  { position: "asc" },
-  { id: "asc" },
-] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+export const itemOrder = [{ position: "asc" }, { id: "asc" }] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
 
 /**
  * The reads below show items as one person may see them (`viewer`: a reviewer id, `reviewerOf(principal)`): on a run
@@ -191,10 +188,7 @@ export async function queueNeighbours(
   const afterIt: Prisma.EvalRunItemWhereInput = {
     OR: [{ position: { gt: p } }, { position: p, id: { gt: item.id } }],
   };
-  const backwards = [
-    { position: "desc" },
-    { id: "desc" },
-  ] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
+  const backwards = [{ position: "desc" }, { id: "desc" }] satisfies Prisma.EvalRunItemOrderByWithRelationInput[];
   const [matches, ahead, matching, before, after, openAfter] = await Promise.all([
     db.evalRunItem.count({ where: { AND: [where, { id: item.id }] } }),
     db.evalRunItem.count({ where: { AND: [where, beforeIt] } }),

@@ -51,7 +51,13 @@ function placeFor(me: string, now: number, until: number, needed: number) {
  * May: not disputed, not reviewed by `me`, no live reservation of `me`, and live reservations plus reviews fewer
  * than the run's reviewsPerItem. The row's expired reservations are dropped as it is written.
  */
-async function claimAmong(db: Prisma.TransactionClient, ids: string[], me: string, needed: number, now: number): Promise<string | null> {
+async function claimAmong(
+  db: Prisma.TransactionClient,
+  ids: string[],
+  me: string,
+  needed: number,
+  now: number,
+): Promise<string | null> {
   const rows = await db.$queryRaw<Array<{ id: string }>>`
     UPDATE "EvalRunItem" AS i
     SET ${placeFor(me, now, now + RESERVATION_MS, needed)}
