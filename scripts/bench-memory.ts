@@ -50,6 +50,13 @@ function rssMiB(pid: number): number {
 
 const quiet = () => new Promise((r) => setTimeout(r, 1_000));
 
+/** The V8 heap in use, in MiB, as the server's own metrics say (prom-client's `nodejs_heap_size_used_bytes`). */
+async function heapMiB(url: string, token: string): Promise<number> {
+  const text = await (await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+  return Number(m?.[1] ?? Number.NaN) / 2 ** 20;
+}
+
 async function measure(label: string, databaseUrl: string) {
   const llm = await startFakeLlmServer({ delayMs: 0 });
   const server = await startServer(`bench-memory-${label}`, databaseUrl, {
@@ -81,17 +88,19 @@ async function measure(label: string, databaseUrl: string) {
     await chats(WARM_UP);
     await quiet();
     const warm = rssMiB(server.pid);
+    const heaps = [await heapMiB(server.url, server.adminToken)];
     const readings: number[] = [];
     for (let done = 0; done < CHATS; done += EVERY) {
       await chats(Math.min(EVERY, CHATS - done));
       await quiet();
       readings.push(rssMiB(server.pid));
+      heaps.push(await heapMiB(server.url, server.adminToken));
     }
     const seconds = (performance.now() - started) / 1000;
     const last = readings.at(-1)!;
     const growth = last / warm - 1;
     console.log(
-      `  ${label}: idle ${idle.toFixed(0)} MiB; after ${WARM_UP} chats ${warm.toFixed(0)} MiB; every ${EVERY} more: ${readings.map((r) => r.toFixed(0)).join(", ")} MiB; growth over ${CHATS} chats ${(growth * 100).toFixed(1)} % (target <= 10 %); ${(((WARM_UP + CHATS) / seconds) | 0).toString()} chats/s`,
+      `  ${label}: idle ${idle.toFixed(0)} MiB; after ${WARM_UP} chats ${warm.toFixed(0)} MiB; every ${EVERY} more: ${readings.map((r) => r.toFixed(0)).join(", ")} MiB; growth over ${CHATS} chats ${(growth * 100).toFixed(1)} % (target <= 10 %); V8 heap in use at the same readings ${heaps.map((h) => h.toFixed(0)).join(", ")} MiB; ${(((WARM_UP + CHATS) / seconds) | 0).toString()} chats/s`,
     );
     recordRow({
       part: "memory",
