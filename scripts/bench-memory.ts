@@ -3,8 +3,10 @@
  * production server on each database (the embedded one in the server's own process, so its pages count; PostgreSQL
  * when reachable), an llm agent published and chatted with one message at a time, each message new (no answer cache
  * hit), the local model answering at once. RSS is read from /proc (the server's process and every process it started)
- * after a quiet second: at start (idle), after a warm-up of 1,000 chats, then every 2,000 chats. Growth is the last
- * reading over the one after warm-up (target: at most 10 %, no leak).
+ * after a full garbage collection (SIGUSR2 to a server started with --expose-gc and `lib/gc-on-signal.cjs`) and a
+ * quiet second: at start (idle), after a warm-up of 1,000 chats, then every 2,000 chats; beside it the V8 heap in use
+ * after that collection (what is alive). Growth is the last reading over the one after warm-up (target: at most 10 %,
+ * no leak).
  *   BENCH_MEMORY_CHATS  chats after the warm-up (default 10,000)
  */
 import fs from "node:fs";
@@ -48,7 +50,11 @@ function rssMiB(pid: number): number {
   return kib / 1024;
 }
 
-const quiet = () => new Promise((r) => setTimeout(r, 1_000));
+/** A full collection in the server (lib/gc-on-signal.cjs), then a quiet second for the pages to settle. */
+const collect = async (pid: number) => {
+  process.kill(pid, "SIGUSR2");
+  await new Promise((r) => setTimeout(r, 1_000));
+};
 
 /** The V8 heap in use, in MiB, as the server's own metrics say (prom-client's `nodejs_heap_size_used_bytes`). */
 async function heapMiB(url: string, token: string): Promise<number> {
@@ -59,11 +65,12 @@ async function heapMiB(url: string, token: string): Promise<number> {
 
 async function measure(label: string, databaseUrl: string) {
   const llm = await startFakeLlmServer({ delayMs: 0 });
-  const server = await startServer(`bench-memory-${label}`, databaseUrl, {
-    OPENAI_BASE_URL: llm.url,
-    OPENAI_MODEL: "bench-model",
-    EVAL_WORKER: "off",
-  });
+  const server = await startServer(
+    `bench-memory-${label}`,
+    databaseUrl,
+    { OPENAI_BASE_URL: llm.url, OPENAI_MODEL: "bench-model", EVAL_WORKER: "off" },
+    { nodeArgs: ["--expose-gc", "--require", path.join(import.meta.dirname, "lib/gc-on-signal.cjs")] },
+  );
   try {
     const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
     const post = async (p: string, body: unknown) => {
@@ -72,7 +79,7 @@ async function measure(label: string, databaseUrl: string) {
       if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
-    await quiet();
+    await collect(server.pid);
     const idle = rssMiB(server.pid);
     const workflow = WorkflowSchema.parse(linearChain(3)); // start -> llm_1 -> end
     const created = (await post("/api/builder/agents", { name: "bench memory", workflow })) as {
@@ -86,13 +93,13 @@ async function measure(label: string, databaseUrl: string) {
     };
     const started = performance.now();
     await chats(WARM_UP);
-    await quiet();
+    await collect(server.pid);
     const warm = rssMiB(server.pid);
     const heaps = [await heapMiB(server.url, server.adminToken)];
     const readings: number[] = [];
     for (let done = 0; done < CHATS; done += EVERY) {
       await chats(Math.min(EVERY, CHATS - done));
-      await quiet();
+      await collect(server.pid);
       readings.push(rssMiB(server.pid));
       heaps.push(await heapMiB(server.url, server.adminToken));
     }
