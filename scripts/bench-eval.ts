@@ -28,7 +28,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { DIST_DIR, ROOT, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
 import { reportSeed } from "./lib/bench-report-seed";
 import type { ModelServer } from "../server/eval/testing";
-import { recordRow } from "./lib/bench-rows";
+import { loadAverages, recordRow } from "./lib/bench-rows";
 
 process.env.EVAL_JUDGE = "builtin";
 
@@ -506,10 +506,7 @@ async function main() {
 
   rows.push({
     name: "machine load during the run",
-    value: os
-      .loadavg()
-      .map((x) => x.toFixed(1))
-      .join(" "),
+    value: loadAverages(1),
     note: `${os.cpus().length} cores (load average 1/5/15 min)`,
   });
   const w = [Math.max(...rows.map((r) => r.name.length)), Math.max(...rows.map((r) => r.value.length))];

@@ -14,7 +14,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { recordRow } from "./lib/bench-rows";
+import { loadAverages, recordRow } from "./lib/bench-rows";
 
 process.env.EVAL_JUDGE = "builtin";
 
@@ -218,10 +218,7 @@ async function main() {
   }
   rows.push({
     name: "machine load during the run",
-    value: os
-      .loadavg()
-      .map((x) => x.toFixed(1))
-      .join(" "),
+    value: loadAverages(1),
     note: `${os.cpus().length} cores (load average 1/5/15 min)`,
   });
   const w = [Math.max(...rows.map((r) => r.name.length)), Math.max(...rows.map((r) => r.value.length))];

@@ -15,8 +15,8 @@ import path from "node:path";
 import { startFakeLlmServer } from "../server/llm/testing";
 import { WorkflowSchema } from "../server/workflow";
 import { linearChain } from "../server/workflow/testing";
-import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
-import { recordRow } from "./lib/bench-rows";
+import { DIST_DIR, adminPost, createPostgresDatabase, postgresReachable, startServer } from "./lib/app-server";
+import { loadAverages, recordRow } from "./lib/bench-rows";
 
 const CHATS = Number(process.env.BENCH_MEMORY_CHATS ?? 10_000);
 const WARM_UP = 1_000;
@@ -72,13 +72,7 @@ async function measure(label: string, databaseUrl: string) {
     { nodeArgs: ["--expose-gc", "--require", path.join(import.meta.dirname, "lib/gc-on-signal.cjs")] },
   );
   try {
-    const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(`${server.url}${p}`, { method: "POST", headers, body: JSON.stringify(body) });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const post = adminPost(server);
     await collect(server.pid);
     const idle = rssMiB(server.pid);
     const workflow = WorkflowSchema.parse(linearChain(3)); // start -> llm_1 -> end
@@ -133,12 +127,7 @@ async function measure(label: string, databaseUrl: string) {
 }
 
 if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
-console.log(
-  `load average before: ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")} (${os.cpus().length} cores)`,
-);
+console.log(`load average before: ${loadAverages()} (${os.cpus().length} cores)`);
 console.log(
   `server memory over ${CHATS} chats in a row (production server, one chat at a time, model answering at once)`,
 );
@@ -156,10 +145,5 @@ if (await postgresReachable()) {
     await drop();
   }
 } else console.log("  PostgreSQL: not reachable, skipped");
-console.log(
-  `load average after: ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")}`,
-);
+console.log(`load average after: ${loadAverages()}`);
 process.exit(0);

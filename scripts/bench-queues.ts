@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DIST_DIR, createPostgresDatabase, postgresReachable, startServer, type StartedServer } from "./lib/app-server";
-import { recordRow } from "./lib/bench-rows";
+import { loadAverages, recordRow } from "./lib/bench-rows";
 import { claimNextItem, createRun, submitPastedAnswers } from "../server/eval/index";
 import { createEvalTestDb, questions, seedAgent, seedSet } from "../server/eval/testing";
 
@@ -240,12 +240,7 @@ async function raceInProcess(url: string) {
 
 if (!fs.existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error("run `npm run build` first");
 const parts = (process.env.BENCH_QUEUE_PARTS ?? "next,race").split(",");
-console.log(
-  `load average before: ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")} (${os.cpus().length} cores)`,
-);
+console.log(`load average before: ${loadAverages()} (${os.cpus().length} cores)`);
 if (parts.includes("next")) {
   console.log("next item after a verdict, reservations on (over HTTP, production server)");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-bench-queues-"));
@@ -280,10 +275,5 @@ if (pgParts.length) {
     }
   } else console.log("  PostgreSQL: not reachable, skipped");
 }
-console.log(
-  `load average after: ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" ")}`,
-);
+console.log(`load average after: ${loadAverages()}`);
 process.exit(0);

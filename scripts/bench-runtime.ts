@@ -21,7 +21,7 @@ import { HTTP_LIMITS, defaultResolver } from "../server/runtime/http/client";
 import type { RuntimeDeps } from "../server/runtime/nodes/context";
 import { WorkflowSchema, type Workflow } from "../server/workflow";
 import { linearChain } from "../server/workflow/testing";
-import { DIST_DIR, startServer } from "./lib/app-server";
+import { DIST_DIR, adminPost, startServer } from "./lib/app-server";
 import { recordRow } from "./lib/bench-rows";
 
 function percentile(sorted: number[], p: number): number {
@@ -131,13 +131,7 @@ export async function benchChatThroughput(
     OPENAI_MODEL: "bench-model",
   });
   try {
-    const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
-    const post = async (p: string, body: unknown) => {
-      const res = await fetch(`${server.url}${p}`, { method: "POST", headers, body: JSON.stringify(body) });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const post = adminPost(server);
     const workflow = WorkflowSchema.parse(linearChain(3)); // start -> llm_1 -> end
     const created = (await post("/api/builder/agents", { name: "bench", workflow })) as { agent: { id: string } };
     const id = created.agent.id;

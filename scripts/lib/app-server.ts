@@ -31,6 +31,18 @@ export type StartedServer = {
 };
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+/** POST with the server's admin token, JSON in and out; a non-2xx answer throws with its status and body. */
+export function adminPost(server: Pick<StartedServer, "url" | "adminToken">) {
+  const headers = { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json" };
+  return async (p: string, body: unknown) => {
+    const res = await fetch(`${server.url}${p}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 /** The build folder (`NEXT_DIST_DIR`, default .next): `next start` reads the same variable via next.config.mjs. */
 export const DIST_DIR = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next");
 export { postgresReachable };

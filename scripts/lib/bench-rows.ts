@@ -53,6 +53,13 @@ export function readRows(file: string): BenchRow[] {
     .map((l) => JSON.parse(l) as BenchRow);
 }
 
+/** The machine's load averages (1, 5, 15 minutes) as a benchmark prints them: "2.05 3.11 6.15". */
+export const loadAverages = (digits = 2) =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(digits))
+    .join(" ");
+
 export function machine(loadBefore: number) {
   return { cores: os.cpus().length, node: process.version, loadBefore, loadAfter: os.loadavg()[0]! };
 }
