@@ -238,7 +238,9 @@ export class WebhookWorker {
       const attempts = d.attempts + 1;
       const counter = metrics().webhookDeliveries;
       if (error === null) {
+        // the endpoint's row first, in the order a delete takes them (the endpoint, then its deliveries by the cascade)
         await this.db.$transaction([
+          this.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } }),
           this.db.webhookDelivery.update({
             where: { id: d.id },
             data: {
@@ -252,7 +254,6 @@ export class WebhookWorker {
               deliveredAt: now,
             },
           }),
-          this.db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } }),
         ]);
         counter.inc({ event: d.event, outcome: "delivered" });
         return "done";
@@ -273,7 +274,13 @@ export class WebhookWorker {
           `Disabled ${now.toISOString()}: every delivery failed for ${duration(failedFor)} (since ${failingSince.toISOString()}); the last attempt: ${error}`,
           500,
         );
+        // the endpoint's row first, as deleting an endpoint takes it (then its deliveries, by the cascade): the other
+        // order deadlocked with a DELETE /webhooks/{id} on PostgreSQL (500 P2034 in a fresh-clone run)
         await this.db.$transaction([
+          this.db.webhookEndpoint.update({
+            where: { id: endpoint.id },
+            data: { enabled: false, disabledAt: now, disabledReason: reason },
+          }),
           this.db.webhookDelivery.update({
             where: { id: d.id },
             data: {
@@ -285,10 +292,6 @@ export class WebhookWorker {
               lastAttemptAt: now,
               nextAttemptAt: null,
             },
-          }),
-          this.db.webhookEndpoint.update({
-            where: { id: endpoint.id },
-            data: { enabled: false, disabledAt: now, disabledReason: reason },
           }),
           this.db.webhookDelivery.updateMany({
             where: { endpointId: endpoint.id, status: "pending", id: { not: d.id } },
