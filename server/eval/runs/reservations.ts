@@ -114,16 +114,21 @@ export async function claimNextItem(
     async (tx) => {
       for (const [pass, where] of passes.entries()) {
         // in queue order, a batch at a time, leaving out the rows known full now (`fullUntil`); the next batch starts
-        // after the last one read (a cursor: the rows known full change under the reads)
-        let after: string | null = null;
+        // after the last one read, by its place (position, id), not by an offset or Prisma's cursor: the rows known
+        // full change under the reads, and a cursor row the filter now leaves out would make `skip: 1` drop another
+        let after: { position: number; id: string } | null = null;
         for (;;) {
           const now = Date.now();
-          const batch: Array<{ id: string }> = await tx.evalRunItem.findMany({
-            where: { AND: [base, where, { OR: [{ fullUntil: null }, { fullUntil: { lte: BigInt(now) } }] }] },
+          const beyond: Prisma.EvalRunItemWhereInput[] = after
+            ? [{ OR: [{ position: { gt: after.position } }, { position: after.position, id: { gt: after.id } }] }]
+            : [];
+          const batch: Array<{ id: string; position: number }> = await tx.evalRunItem.findMany({
+            where: {
+              AND: [base, where, ...beyond, { OR: [{ fullUntil: null }, { fullUntil: { lte: BigInt(now) } }] }],
+            },
             orderBy: itemOrder,
-            ...(after ? { cursor: { id: after }, skip: 1 } : {}),
             take: CLAIM_BATCH,
-            select: { id: true },
+            select: { id: true, position: true },
           });
           if (batch.length === 0) break;
           const id = await claimAmong(
@@ -135,7 +140,7 @@ export async function claimNextItem(
           );
           if (id) return { id, mine: people.includes(me) && pass === 0 };
           if (batch.length < CLAIM_BATCH) break;
-          after = batch.at(-1)!.id;
+          after = batch.at(-1)!;
         }
       }
       return null;
