@@ -46,6 +46,7 @@ export async function signIn(page: Page, who: { email: string; password: string 
 
 /** No serious or critical axe violation on the page as it is now (open dialogs included); a failure names the elements. */
 export async function expectNoSeriousA11yViolations(page: Page) {
+  await transitionsSettled(page);
   const axe = await new AxeBuilder({ page }).analyze();
   const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const found = serious.map(
@@ -53,6 +54,23 @@ export async function expectNoSeriousA11yViolations(page: Page) {
   );
   // the violations lead the message, so the one line a CI summary keeps of a failure names them
   expect(found, `serious axe violations at ${page.url()}: ${found.join(" | ")}`).toEqual([]);
+}
+
+/**
+ * Waits for the page's finite CSS transitions and animations to end. A button that has just become enabled fades from
+ * `disabled:opacity-60` to full colour over 150 ms; axe measuring it half-way reports a contrast the page never rests
+ * at (a fresh-clone CI run failed on the set page's buttons that way, under load). Endless ones (spinners, skeletons)
+ * are left running: they would never settle.
+ */
+async function transitionsSettled(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /**
