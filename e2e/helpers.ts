@@ -47,7 +47,7 @@ export async function signIn(page: Page, who: { email: string; password: string 
 /** No serious or critical axe violation on the page as it is now (open dialogs included); a failure names the elements. */
 export async function expectNoSeriousA11yViolations(page: Page) {
   await transitionsSettled(page);
-  const axe = await new AxeBuilder({ page }).analyze();
+  const axe = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
   const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const found = serious.map(
     (v) => `${v.id}: ${v.help} @ ${v.nodes.map((n) => `${n.target.join(" ")} ${n.html.slice(0, 160)}`).join(", ")}`,
