@@ -5,6 +5,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { defaultSnapshotCacheDir, makeSnapshotFile, type SnapshotCache, snapshotCache } from "./snapshot-cache";
 import {
   SandboxError,
   type CodeSandbox,
@@ -35,6 +36,11 @@ export type SandboxOptions = {
   tmpWriteCapMb?: number;
   /** Start workers from a Pyodide memory snapshot (fast) instead of cold. Default true. */
   useSnapshot?: boolean;
+  /**
+   * Where the snapshot is kept between hosts (snapshot-cache.ts); null: no cache, every host makes its own. Default:
+   * env CODE_SANDBOX_CACHE_DIR, else a folder of this user in the OS's temporary folder.
+   */
+  snapshotCacheDir?: string | null;
   /** Where server/runtime/sandbox and node_modules/pyodide live. Default process.cwd(). */
   appRoot?: string;
 };
@@ -73,7 +79,7 @@ export function clampTimeout(ms: number | undefined): number {
  * cannot turn strings into code (eval, Function, in every worker too). Node 20's permission model does not cover
  * the network; the workers refuse sockets themselves.
  */
-export function hostExecArgv(sandboxDir: string, pyodideDir: string): string[] {
+export function hostExecArgv(sandboxDir: string, pyodideDir: string, readableFiles: string[] = []): string[] {
   // Node 20 only knows --experimental-permission; Node 22.13+/23.5+ call it --permission.
   const permission = process.allowedNodeEnvironmentFlags.has("--permission")
     ? "--permission"
@@ -82,6 +88,7 @@ export function hostExecArgv(sandboxDir: string, pyodideDir: string): string[] {
     permission,
     `--allow-fs-read=${path.join(pyodideDir, "*")}`,
     `--allow-fs-read=${path.join(sandboxDir, "*")}`,
+    ...readableFiles.map((f) => `--allow-fs-read=${f}`),
     "--allow-worker",
     "--disallow-code-generation-from-strings",
     "--no-warnings",
@@ -101,11 +108,13 @@ type HostReply =
   | { type: "result"; id: string; ok: true; value: unknown }
   | { type: "result"; id: string; ok: false; error: WireError };
 type HostStats = { type: "stats"; workers: number; busy: number; queued: number; restarts: number };
-type HostMessage = HostReply | HostStats | { type: "hello"; pid: number };
+type HostMessage = HostReply | HostStats | { type: "hello"; pid: number } | { type: "snapshot-cache-rejected" };
 type RunValue = { resultJson: string; stdout: string; stderr: string; durationMs: number };
 /** What warmUp() learned about start-up, for the benchmark. */
 export type StartupInfo = {
   snapshotMs: number | null;
+  /** where the workers' snapshot came from: the on-disk cache, made by this host, or none (cold starts) */
+  snapshotSource: "cache" | "made" | null;
   firstReadyMs: number | null;
   workerStartMs: number[];
   workers: number;
@@ -144,6 +153,8 @@ export class HostSandbox implements CodeSandbox {
   private closing: Promise<void> | null = null;
   private readonly options: SandboxOptions;
   startupInfo: StartupInfo | null = null;
+  /** the snapshot cache of the running host (snapshot-cache.ts), with the folders its snapshot is made from */
+  private cache: (SnapshotCache & { sandboxDir: string; pyodideDir: string }) | null = null;
 
   constructor(options: SandboxOptions = {}) {
     this.options = options;
@@ -294,8 +305,17 @@ export class HostSandbox implements CodeSandbox {
       tmpWriteCapMb: this.options.tmpWriteCapMb,
       useSnapshot: this.options.useSnapshot ?? true,
       pyodideDir,
+      snapshotFile: undefined as string | undefined,
     };
-    const execArgv = hostExecArgv(sandboxDir, pyodideDir);
+    // the snapshot an earlier host left (read-only for this one); without one this host makes its own, and a maker
+    // process writes one for the next host meanwhile
+    const cacheDir =
+      this.options.snapshotCacheDir === undefined ? defaultSnapshotCacheDir() : this.options.snapshotCacheDir;
+    const cache = hostOptions.useSnapshot && cacheDir ? snapshotCache(sandboxDir, pyodideDir, cacheDir) : null;
+    this.cache = cache && { ...cache, sandboxDir, pyodideDir };
+    if (cache && fs.existsSync(cache.file)) hostOptions.snapshotFile = cache.file;
+    else if (cache) void makeSnapshotFile(cache, sandboxDir, pyodideDir, hostExecArgv(sandboxDir, pyodideDir));
+    const execArgv = hostExecArgv(sandboxDir, pyodideDir, hostOptions.snapshotFile ? [hostOptions.snapshotFile] : []);
     // Empty environment: no secret of the app is there to be read.
     const child = fork(path.join(/*turbopackIgnore: true*/ sandboxDir, "host.mjs"), [JSON.stringify(hostOptions)], {
       execArgv,
@@ -320,6 +340,20 @@ export class HostSandbox implements CodeSandbox {
   }
 
   private onMessage(m: HostMessage): void {
+    if (m.type === "snapshot-cache-rejected") {
+      // a damaged cache file would otherwise make every later host make its own snapshot: a new one replaces it
+      const cache = this.cache;
+      if (cache) {
+        fs.rmSync(cache.file, { force: true });
+        void makeSnapshotFile(
+          cache,
+          cache.sandboxDir,
+          cache.pyodideDir,
+          hostExecArgv(cache.sandboxDir, cache.pyodideDir),
+        );
+      }
+      return;
+    }
     if (m.type === "stats") {
       this.hostStats = { workers: m.workers, busy: m.busy, queued: m.queued, restarts: m.restarts };
       return;

@@ -7,7 +7,8 @@
 // host -> client: {type:"result", id, ok:true, value} | {type:"result", id, ok:false, error:{code, message, ...}}
 //                 {type:"stats", workers, busy, queued, restarts}
 import { Worker } from "node:worker_threads";
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 
@@ -27,6 +28,11 @@ const config = {
   tracebackCapChars: 16 * 1024,
   tmpWriteCapBytes: clampInt(opts.tmpWriteCapMb, 1, 1024, 32) * 1024 * 1024,
   useSnapshot: opts.useSnapshot !== false,
+  // snapshot-cache.ts: a snapshot an earlier host made, to start from (read-only here), or, in the one-shot maker
+  // process (the only one with write permission, and it never runs a snippet), the temporary file to write a new one
+  // to (Node 20's permission model refuses rename: the client moves it into place)
+  snapshotFile: typeof opts.snapshotFile === "string" ? opts.snapshotFile : null,
+  makeSnapshotTo: typeof opts.makeSnapshotTo === "string" ? opts.makeSnapshotTo : null,
   pyodideDir: opts.pyodideDir ?? path.resolve(here, "../../../node_modules/pyodide"),
 };
 
@@ -64,7 +70,7 @@ const COLD_START_MS = 90_000;
 let lastStartError = "";
 let respawnTimer = null;
 let warmWaiters = [];
-const timing = { snapshotMs: null, firstReadyMs: null, workerStartMs: [] };
+const timing = { snapshotMs: null, snapshotSource: null, firstReadyMs: null, workerStartMs: [] };
 const t0 = performance.now();
 
 function liveWorkers() {
@@ -102,7 +108,12 @@ async function start() {
   started = true;
   if (config.useSnapshot) {
     try {
-      snapshot = await makeSnapshot();
+      snapshot = config.snapshotFile ? readCachedSnapshot(config.snapshotFile) : null;
+      if (snapshot) timing.snapshotSource = "cache";
+      else {
+        snapshot = await makeSnapshot();
+        timing.snapshotSource = "made";
+      }
     } catch (e) {
       // Fall back to cold starts: slower (seconds per worker) but otherwise identical.
       process.stderr.write(`[code-sandbox] snapshot failed, using cold starts: ${e.message}\n`);
@@ -129,6 +140,39 @@ function workerData(mode, extra = {}) {
 
 // JS heap bound for each worker; wasm memory is capped separately inside the worker.
 const resourceLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 };
+
+// A cached snapshot file: 32 bytes of SHA-256 over the rest, then the snapshot. A missing, short or altered file is
+// not used (null): the host makes its own, as without a cache.
+const HASH_BYTES = 32;
+function readCachedSnapshot(file) {
+  let buf;
+  try {
+    buf = readFileSync(file);
+  } catch {
+    return null;
+  }
+  const body = buf.subarray(HASH_BYTES);
+  if (buf.length <= HASH_BYTES || !createHash("sha256").update(body).digest().equals(buf.subarray(0, HASH_BYTES))) {
+    process.stderr.write(`[code-sandbox] the cached snapshot ${file} does not match its hash: not used\n`);
+    send({ type: "snapshot-cache-rejected" }); // the client replaces it
+    return null;
+  }
+  const sab = new SharedArrayBuffer(body.length);
+  new Uint8Array(sab).set(body);
+  return sab;
+}
+
+/** The maker's whole life: make a snapshot, write it where the client said (which renames it into place), exit. */
+async function makeSnapshotFile(file) {
+  try {
+    const body = new Uint8Array(await makeSnapshot());
+    writeFileSync(file, Buffer.concat([createHash("sha256").update(body).digest(), body]));
+    process.exit(0);
+  } catch (e) {
+    process.stderr.write(`[code-sandbox] the snapshot cache was not written: ${e.message}\n`);
+    process.exit(1);
+  }
+}
 
 function makeSnapshot() {
   const begun = performance.now();
@@ -548,4 +592,5 @@ process.on("message", (msg) => {
   }
 });
 
-send({ type: "hello", pid: process.pid });
+if (config.makeSnapshotTo) void makeSnapshotFile(config.makeSnapshotTo);
+else send({ type: "hello", pid: process.pid });
