@@ -143,6 +143,7 @@ export class WebhookWorker {
         if (!this.stopping) this.log(`worker loop error: ${(e as Error).message}`);
       }
       if (this.stopping) break;
+      if (fetched > 0 || this.inflight.size > 0) this.idle.busy(); // IdleWait: polls less often only when quiet
       if (fetched === 0 || this.inflight.size >= this.slots) await this.sleep(this.pollMs);
     }
   }

@@ -296,6 +296,7 @@ export class EvalQueue implements RunQueue {
         if (!this.stopping) this.opts.log(`worker loop error: ${(e as Error).message}`);
       }
       if (this.stopping) break;
+      if (fetched > 0 || this.inflight.size > 0) this.idle.busy(); // IdleWait: polls less often only when quiet
       if (
         fetched === 0 ||
         this.inflight.size >= this.slots ||
