@@ -168,15 +168,24 @@ test("a manager assigns a run to two people in the page; an annotator has no suc
   // the manager (an admin) opens the run page: "Assign reviewers…" on the Reviewers card
   const admin = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signIn(admin);
+  // the people who may review are read when the dialog opens, here 1.5 s late (as on a busy server, where a CI run
+  // once found the focus left on the dialog's first button): the search box must still get the focus when they come
+  const peopleRoute = /\/api\/trpc\/[^?]*eval\.runs\.assignees/;
+  await admin.route(peopleRoute, async (route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  });
   await admin.goto(`/eval?tab=runs&run=${run.shortId}`);
   const card = admin.getByRole("region", { name: "Reviewers", exact: true });
   await expect(card).toContainText("Nobody has reviewed, reserved or been assigned an item yet.");
   await card.getByRole("button", { name: "Assign reviewers…" }).click();
   const dialog = admin.getByRole("dialog", { name: "Assign reviewers" });
   await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("status", { name: "Loading the people who may review" })).toBeVisible();
   // keyboard only: the search box has the focus; narrow the people, tick both with Space, Ctrl+Enter assigns
   const find = dialog.getByRole("searchbox", { name: "Find a person" });
   await expect(find).toBeFocused();
+  await admin.unroute(peopleRoute);
   await find.fill(`${STAMP}`);
   await expect(dialog.getByRole("checkbox", { name: ADA.name })).toBeVisible();
   await dialog.getByRole("checkbox", { name: ADA.name }).focus();
