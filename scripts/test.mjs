@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in this order (measured: the comment above the schedule at the end of this file):
 //   lint and format (Biome), first and alone (two seconds)
-//   the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree)
-//     and beside it, from the moment the build's compiler is done, the unit tests (vitest, no server), then db:check
-//     (schema and migrations in sync) with the sample app's acceptance
-//   then, side by side, Playwright in Debian's Chromium against that build and the integration tests over real HTTP
-//     (the PGlite and the PostgreSQL leg, each in two processes; the HTTP-shape suites run in one leg only:
-//     integrationExclude in vitest.config.ts)
+//   the production build (skipped when the build in NEXT_DIST_DIR, default .next, is of the sources in the tree),
+//     then the integration tests over real HTTP (the PGlite and the PostgreSQL leg, each in two processes; the
+//     HTTP-shape suites run in one leg only: integrationExclude in vitest.config.ts)
+//   and beside that chain, from the moment the build's compiler is done, the unit tests (vitest, no server), then
+//     db:check (schema and migrations in sync) with the sample app's acceptance, then Playwright in Debian's Chromium
+//     against the build
 // Each stage's summary line gives its wall and CPU seconds (scripts/lib/cpu-time.mjs), then the total; it ends with
 // one line `flowbench: N passed, M failed` counting every test and check.
 // `node scripts/test.mjs <stage>...` runs only those stages (lint unit db-check sample-app build integration e2e).
@@ -305,28 +305,34 @@ const e2e = [
 
 await stages(lint);
 // The order, measured (README, "The suite's time"): the stages are CPU-bound on a 2-core machine, and running them all
-// at once cost far more than it saved. Two phases:
-// 1. the production build, and beside it (from the moment its compiler is done: its type check and page data take one
-//    core for 30-40 s) the unit tests, then db:check and the sample app's acceptance, which need no build;
-// 2. the two stages that need the build side by side: the browser tests and the integration tests.
+// at once cost far more than it saved. Two chains side by side:
+// 1. the production build, then the integration tests;
+// 2. from the moment the build's compiler is done (its type check and page data take one core for 30-40 s) the unit
+//    tests, then db:check and the sample app's acceptance, which need no build, then the browser tests.
 // The unit tests beside the browser tests (the order before 2026-11-28) took 3.4 times their time alone (372 s against
 // 108 s on a quiet machine): Chromium and the browser's server starve PGlite's WebAssembly and the sandbox's
-// processes, while beside the build they mostly fill the build's one-core stretches.
+// processes, while beside the build they mostly fill the build's one-core stretches. Until 2026-11-28 13:00 the
+// integration tests waited for the unit tests too; the unit tests alone left most of a core idle for 90 s.
 const wanted = (name) => !only.length || only.includes(name);
 overlapping = [unit, dbCheck, build, integration, e2e].filter(([name]) => wanted(name)).length > 1;
+let buildDone;
+const buildFinished = new Promise((resolve) => (buildDone = resolve));
 await Promise.all([
   (async () => {
     await stages(build);
     built = fs.existsSync(path.join(distDir, "BUILD_ID")) && results.every((r) => r.name !== "build" || r.ok);
     compiled(); // also when the build was skipped, failed or printed neither line
+    buildDone();
+    await stages(integration);
   })(),
   (async () => {
     await buildCompiled;
     await stages(unit);
     await stages(dbCheck, ...(hasSampleApp ? [sampleApp] : []));
+    await buildFinished;
+    await stages(e2e);
   })(),
 ]);
-await stages(e2e, integration);
 
 console.log("\n=== summary ===");
 const ORDER = ["lint", "unit", "db-check", "sample-app", "build", "integration", "e2e"];
