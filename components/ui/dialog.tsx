@@ -4,10 +4,37 @@ import { createContext, useCallback, useContext, useEffect, useId, useRef, useSt
 import { Button } from "./button";
 import { ICONS, Icon } from "./icon";
 
+const FIELDS = "[data-autofocus],input,textarea,select";
+
+/**
+ * A dialog whose fields come after it opened (its content was still loading) had to focus a button: the first field
+ * takes the focus when it appears, unless the person has moved it meanwhile (a key or a click in the dialog) or the
+ * dialog closed. Returns the clean-up.
+ */
+function focusFieldWhenItComes(d: HTMLDialogElement, fallback: HTMLElement): () => void {
+  const stop = () => {
+    observer.disconnect();
+    d.removeEventListener("keydown", stop, true);
+    d.removeEventListener("pointerdown", stop, true);
+  };
+  const observer = new MutationObserver(() => {
+    if (!d.open || document.activeElement !== fallback) return stop();
+    const field = d.querySelector<HTMLElement>(FIELDS);
+    if (!field) return;
+    stop();
+    field.focus();
+  });
+  observer.observe(d, { childList: true, subtree: true });
+  d.addEventListener("keydown", stop, true);
+  d.addEventListener("pointerdown", stop, true);
+  return stop;
+}
+
 /**
  * A modal dialog on the native <dialog> element (showModal, aria-modal): the page behind is inert, so focus stays
  * inside; Escape closes; focus returns to what opened it; keys pressed inside never reach the page's shortcuts.
- * Labelled by its title, described by its description.
+ * Focus goes to `initialFocus`, else the first field, else the first button, and to the first field when it comes
+ * later (content that was loading). Labelled by its title, described by its description.
  */
 export function Dialog({
   open,
@@ -46,8 +73,9 @@ export function Dialog({
       d.showModal();
       const first =
         (initialFocus ? d.querySelector<HTMLElement>(initialFocus) : null) ??
-        d.querySelector<HTMLElement>("[data-autofocus],input,textarea,select,button:not([data-dialog-close])");
+        d.querySelector<HTMLElement>(`${FIELDS},button:not([data-dialog-close])`);
       first?.focus();
+      if (!initialFocus && first && !first.matches(FIELDS)) return focusFieldWhenItComes(d, first);
     } else if (!open && d.open) {
       d.close();
       (opener.current as HTMLElement | null)?.focus?.();

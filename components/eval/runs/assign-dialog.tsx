@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { Button } from "@/components/ui/button";
@@ -51,13 +51,6 @@ export function AssignDialog({
       setFilter("");
     }
   }, [open, assigned]);
-  // the search box has the focus once the people are there: when they arrive after the dialog has opened (a cold
-  // cache, a slow server), the dialog has already focused its first button, and the box takes the focus then
-  const find = useRef<HTMLInputElement>(null);
-  const loaded = current.isSuccess;
-  useEffect(() => {
-    if (open && loaded) find.current?.focus();
-  }, [open, loaded]);
   const candidates = current.data?.candidates ?? [];
   const byId = useMemo(() => new Map(candidates.map((c) => [c.id, c])), [candidates]);
   const shown = useMemo(() => {
@@ -133,7 +126,6 @@ export function AssignDialog({
           <label className="block text-sm font-medium text-slate-700">
             Find a person
             <input
-              ref={find}
               type="search"
               className={`${inputClass} mt-1`}
               value={filter}
