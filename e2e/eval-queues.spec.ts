@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { api, atBothSizes, E2E_BASE, type Json, signIn } from "./helpers";
+import { api, atBothSizes, E2E_BASE, type Json, SHOTS, shot, signIn } from "./helpers";
 
 /**
  * Reserved queues (issue 23) in the browser: a person opens an item of the annotation queue and it is reserved for
@@ -182,6 +182,7 @@ test("a manager assigns a run to two people in the page; an annotator has no suc
   const dialog = admin.getByRole("dialog", { name: "Assign reviewers" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole("status", { name: "Loading the people who may review" })).toBeVisible();
+  await shot(admin, { path: `${SHOTS}/eval-queues-assign-dialog-loading.png` });
   // keyboard only: the search box has the focus; narrow the people, tick both with Space, Ctrl+Enter assigns
   const find = dialog.getByRole("searchbox", { name: "Find a person" });
   await expect(find).toBeFocused();
