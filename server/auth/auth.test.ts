@@ -124,6 +124,39 @@ describe("users, tokens and first start (embedded database)", () => {
     expect(await principalFromToken(db, owned.token)).toBeNull();
   });
 
+  it("a burst of calls with an uncached token makes one lookup; a revocation while it is in flight is not undone by it", async () => {
+    const t = await createToken(db, { name: "burst", role: "annotator" }, null);
+    const reads: string[] = [];
+    const counted = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (prop !== "apiToken") return Reflect.get(target, prop, receiver);
+        return new Proxy(target.apiToken, {
+          get(d, op, r) {
+            const f = Reflect.get(d, op, r);
+            return typeof f === "function"
+              ? (...args: unknown[]) => {
+                  reads.push(String(op));
+                  return f.apply(d, args);
+                }
+              : f;
+          },
+        });
+      },
+    });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => principalFromToken(counted, t.token)));
+    expect(answers.every((a) => a?.kind === "token" && a.tokenId === t.id)).toBe(true);
+    // one read of the token and one write of its lastUsedAt, not fifty of each
+    expect(reads).toEqual(["findUnique", "update"]);
+
+    // revoked by this process while a lookup (begun before) is in flight: callers after the revocation look again
+    await new Promise((r) => setTimeout(r, PRINCIPAL_TTL_MS + 50));
+    const inFlight = principalFromToken(db, t.token);
+    await revokeToken(db, t.id);
+    expect(await principalFromToken(db, t.token)).toBeNull();
+    await inFlight; // whatever it read, it may not put the token back in the cache
+    expect(await principalFromToken(db, t.token)).toBeNull();
+  });
+
   it("a disabled user's tokens stop working at once and work again when the user is re-enabled", async () => {
     const admin = { kind: "token" as const, tokenId: "t", userId: null, role: "admin" as const };
     const u = await createUser(db, { email: "owner@example.com", password: "password-1", role: "builder" });

@@ -147,6 +147,9 @@ function principalCache(): Map<string, CachedPrincipal> {
 /** Forgets every cached token principal (after a write that changes who a token is). */
 export function forgetPrincipals(): void {
   principalCache().clear();
+  // a lookup that read the token before this write may neither answer later callers nor fill the cache
+  lookups().clear();
+  generation.n++;
 }
 
 /**
@@ -160,6 +163,31 @@ export async function principalFromToken(db: Db, token: string): Promise<Princip
   const now = Date.now();
   const hit = cache.get(hash);
   if (hit && hit.until > now) return hit.principal;
+  // one lookup per token at a time: a burst of calls with a token not (or no longer) cached waits for the first one's
+  // lookup instead of each reading the token and writing its lastUsedAt (a thousand at once did)
+  const pending = lookups().get(hash);
+  if (pending) return pending;
+  const lookup = lookUpToken(db, hash, now).finally(() => {
+    if (lookups().get(hash) === lookup) lookups().delete(hash);
+  });
+  lookups().set(hash, lookup);
+  return lookup;
+}
+
+const LOOKUPS = Symbol.for("flowbench.principalLookups");
+function lookups(): Map<string, Promise<Principal | null>> {
+  const g = globalThis as typeof globalThis & { [LOOKUPS]?: Map<string, Promise<Principal | null>> };
+  g[LOOKUPS] ??= new Map();
+  return g[LOOKUPS];
+}
+/** Counts forgetPrincipals() calls (on globalThis like the cache): a lookup caches only if none came meanwhile. */
+const generation: { n: number } = ((globalThis as Record<symbol, unknown>)[Symbol.for("flowbench.principalGen")] ??= {
+  n: 0,
+}) as { n: number };
+
+async function lookUpToken(db: Db, hash: string, now: number): Promise<Principal | null> {
+  const cache = principalCache();
+  const startedIn = generation.n;
   const row = await db.apiToken.findUnique({
     where: { tokenHash: hash },
     include: { owner: { select: { disabledAt: true } } },
@@ -177,7 +205,7 @@ export async function principalFromToken(db: Db, token: string): Promise<Princip
     for (const [k, v] of cache) if (v.until <= now) cache.delete(k);
     if (cache.size >= PRINCIPAL_CACHE_MAX) cache.clear();
   }
-  cache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS });
+  if (generation.n === startedIn) cache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS });
   return principal;
 }
 
