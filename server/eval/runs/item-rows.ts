@@ -199,7 +199,7 @@ export const queueSelect = {
   assigneeId: true,
   reservations: true,
 } as const;
-type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
+export type QueueRow = Prisma.EvalRunItemGetPayload<{ select: typeof queueSelect }>;
 
 /** A queue row as `viewer` (a reviewer id, or null) may see it: the reviews as counts and the viewer's own verdict only. */
 export function queueRowOut(i: QueueRow, viewer: string | null = null) {

@@ -91,6 +91,25 @@ describe("reserved and assigned queues (embedded database)", () => {
     expect(row.queue.reservedUntil).not.toBeNull();
   });
 
+  it("the claimed item is the queue row the list shows the same person (its relations read in the claim's statement)", async () => {
+    const { runId, ids } = await newRun(2);
+    await setVerdict(db, runId, ids[0]!, { verdict: "pass" }, person("ann"));
+    await claimNextItem(db, runId, {}, "cy"); // a second person holding the next place of item 0
+    const claimed = await claimNextItem(db, runId, {}, "bob");
+    expect(claimed.item?.id).toBe(ids[1]);
+    const listed = (await listQueue(db, runId, { limit: 2 }, "bob")).items.find((i) => i.id === ids[1]);
+    expect(claimed.item).toEqual(listed);
+    expect(claimed.item).toMatchObject({
+      reviews: { needed: 2, given: 0, mine: null },
+      suggestion: { verdict: "pass" },
+    });
+    // an item with a review given: its count comes back with it
+    await releaseItem(db, runId, ids[0]!, "cy");
+    const byDee = await claimNextItem(db, runId, {}, "dee");
+    expect(byDee.item).toMatchObject({ id: ids[0], reviews: { needed: 2, given: 1, mine: null } });
+    expect(byDee.item).toEqual((await listQueue(db, runId, { limit: 1 }, "dee")).items[0]);
+  });
+
   it("75 concurrent claims by 3 people on 30 items x 2 reviews: all distinct per person, at most 2 per item, then none left", async () => {
     const { runId } = await newRun(2);
     const people = ["ann", "bob", "cy"];

@@ -16,7 +16,7 @@ import { Prisma } from "../../db/generated/client";
 import { errors } from "../../core/errors";
 import { actorLabels } from "../../auth/service";
 import { itemOrder, itemsWhere, openWhere, reviewProgress } from "./items";
-import { queueRowOut, queueSelect } from "./item-rows";
+import { type QueueRow, queueRowOut } from "./item-rows";
 import { resolveRun, runKey } from "./run-rows";
 import { ADOPTED_REVIEWER } from "./reviews";
 import { RESERVATION_MS, itemsPerHour, liveReservations, splitItems } from "./reservation-rules";
@@ -46,8 +46,21 @@ function placeFor(me: string, now: number, until: number, needed: number) {
       ELSE NULL END`;
 }
 
+/** The claimed row as the statement returns it: the item's columns of `queueSelect`, its relations flattened. */
+type ClaimedRow = Omit<QueueRow, "reviews" | "run" | "sample" | "badCase"> & {
+  reviews: Array<{ reviewerId: string; verdict: QueueRow["reviews"][number]["verdict"] }>;
+  key: string;
+  samplePosition: number;
+  question: string;
+  sampleClassification: string;
+  badCaseId: string | null;
+  badCaseStatus: NonNullable<QueueRow["badCase"]>["status"] | null;
+};
+
 /**
- * Claims the first of `ids` (in that order) that `me` may reserve now, in one statement; returns its id or null.
+ * Claims the first of `ids` (in that order) that `me` may reserve now, in one statement, and returns it as a queue
+ * row (`queueSelect`'s shape, read in the same statement: a claim is the queue's hot path, and five reads of the row
+ * and its relations after it were half its statements), or null.
  * May: not disputed, not reviewed by `me`, no live reservation of `me`, and live reservations plus reviews fewer
  * than the run's reviewsPerItem. The row's expired reservations are dropped as it is written.
  */
@@ -57,8 +70,9 @@ async function claimAmong(
   me: string,
   needed: number,
   now: number,
-): Promise<string | null> {
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+): Promise<QueueRow | null> {
+  const rows = await db.$queryRaw<ClaimedRow[]>`
+    WITH claimed AS (
     UPDATE "EvalRunItem" AS i
     SET ${placeFor(me, now, now + RESERVATION_MS, needed)}
     WHERE i."id" = (
@@ -73,8 +87,23 @@ async function claimAmong(
       ORDER BY array_position(${ids}::text[], c."id")
       LIMIT 1
       FOR UPDATE SKIP LOCKED)
-    RETURNING i."id" AS "id"`;
-  return rows[0]?.id ?? null;
+    RETURNING i.*)
+    SELECT c."id", c."status"::text AS "status", c."suggestion", c."verdict"::text AS "verdict", c."verdictSource",
+      c."classification", c."disputed", c."auditId", c."assigneeId", c."reservations",
+      COALESCE((SELECT jsonb_agg(jsonb_build_object('reviewerId', r."reviewerId", 'verdict', r."verdict"))
+        FROM "EvalReview" r WHERE r."itemId" = c."id"), '[]'::jsonb) AS "reviews",
+      s."key", s."position" AS "samplePosition", s."question", s."classification" AS "sampleClassification",
+      b."id" AS "badCaseId", b."status"::text AS "badCaseStatus"
+    FROM claimed c JOIN "EvalSample" s ON s."id" = c."sampleId" LEFT JOIN "BadCase" b ON b."itemId" = c."id"`;
+  const r = rows[0];
+  if (!r) return null;
+  const { key, samplePosition, question, sampleClassification, badCaseId, badCaseStatus, ...item } = r;
+  return {
+    ...item,
+    run: { reviewsPerItem: needed },
+    sample: { key, position: samplePosition, question, classification: sampleClassification },
+    badCase: badCaseId && badCaseStatus ? { id: badCaseId, status: badCaseStatus } : null,
+  };
 }
 
 /**
@@ -131,14 +160,14 @@ export async function claimNextItem(
             select: { id: true, position: true },
           });
           if (batch.length === 0) break;
-          const id = await claimAmong(
+          const row = await claimAmong(
             tx,
             batch.map((b) => b.id),
             me,
             run.reviewsPerItem,
             now,
           );
-          if (id) return { id, mine: people.includes(me) && pass === 0 };
+          if (row) return { row, mine: people.includes(me) && pass === 0 };
           if (batch.length < CLAIM_BATCH) break;
           after = batch.at(-1)!;
         }
@@ -148,8 +177,7 @@ export async function claimNextItem(
     { maxWait: 120_000, timeout: 30_000 },
   );
   if (!claimed) return { item: null, noneLeft: true, fromAssigned: false };
-  const row = await db.evalRunItem.findUniqueOrThrow({ where: { id: claimed.id }, select: queueSelect });
-  return { item: queueRowOut(row, me), noneLeft: false, fromAssigned: claimed.mine };
+  return { item: queueRowOut(claimed.row, me), noneLeft: false, fromAssigned: claimed.mine };
 }
 
 async function itemOfRun(db: Db, idOrShort: string, itemId: string) {
