@@ -42,9 +42,10 @@ function snapshotKey(sandboxDir: string, pyodideDir: string): string {
   let key = keys.get(at);
   if (!key) {
     const h = createHash("sha256").update(`${process.version} ${process.arch}\n`);
-    h.update(fs.readFileSync(path.join(pyodideDir, "package.json")));
-    h.update(String(fs.statSync(path.join(pyodideDir, "pyodide.asm.wasm")).size));
-    for (const f of ["worker.mjs", "runner.py"]) h.update(fs.readFileSync(path.join(sandboxDir, f)));
+    h.update(fs.readFileSync(path.join(/*turbopackIgnore: true*/ pyodideDir, "package.json")));
+    h.update(String(fs.statSync(path.join(/*turbopackIgnore: true*/ pyodideDir, "pyodide.asm.wasm")).size));
+    for (const f of ["worker.mjs", "runner.py"])
+      h.update(fs.readFileSync(path.join(/*turbopackIgnore: true*/ sandboxDir, f)));
     key = h.digest("hex").slice(0, 32);
     keys.set(at, key);
   }
