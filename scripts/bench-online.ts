@@ -3,7 +3,8 @@
  *   leads   GET-equivalent listLeads (a page of 20) over 100,000 online chat traces of one agent (2% scored 1-2), on the
  *           embedded database and on the PostgreSQL server when reachable: p50 / p95 of 20 pages (first page and
  *           pages further down by cursor). Target: p50 <= 300 ms per page. Then leadsPerDay over the same traces
- *           (the chart's counts: the last 30 days, every filter change asks for them): p50 / p95 of 5 calls.
+ *           (the chart's counts: the last 30 days, every filter change asks for them): p50 / p95 of 5 calls, after a
+ *           first call that stores every trace's guardrail signals (its time printed apart).
  *           BENCH_LEADS_TRACES (default 100,000) sets the number of traces (a smoke run: 2000).
  *   shadow  online chat latency through the production path: a started production server (next start, its eval
  *           worker in the process, as deployed) on each database, POST /api/agents/{id}/chat one at a time (offline
@@ -79,10 +80,12 @@ async function leadsOn(label: string, url?: string) {
     );
     const counts: number[] = [];
     let total = 0;
+    let first = 0;
     for (let i = 0; i < 6; i++) {
       const t = performance.now();
       total = (await leadsPerDay(db, { agentId })).total;
       if (i > 0) counts.push(performance.now() - t);
+      else first = performance.now() - t; // the first count stores every trace's guardrail signals
     }
     if (total !== Math.ceil(TRACES / 50))
       throw new Error(`leadsPerDay counted ${total} leads, expected ${Math.ceil(TRACES / 50)}`);
@@ -95,7 +98,7 @@ async function leadsOn(label: string, url?: string) {
       target: "<= 150 ms",
     });
     console.log(
-      `  ${label}: leads per day over the last 30 days (${total.toLocaleString("en-US")} leads): p50 ${pct(counts, 50).toFixed(0)} ms, p95 ${pct(counts, 95).toFixed(0)} ms (5 calls)`,
+      `  ${label}: leads per day over the last 30 days (${total.toLocaleString("en-US")} leads): p50 ${pct(counts, 50).toFixed(0)} ms, p95 ${pct(counts, 95).toFixed(0)} ms (5 calls, after a first that stored the signals of the ${TRACES.toLocaleString("en-US")} traces in ${first.toFixed(0)} ms)`,
     );
   } finally {
     await close();

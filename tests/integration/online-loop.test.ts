@@ -173,8 +173,11 @@ for (const server of servers()) {
         total: 6,
         byStatus: { new: 4, in_pool: 1, dismissed: 1 },
         complete: true,
-        scanned: 6,
       });
+      // how many traces this request put through the guardrail rules: at most these 6, none once an earlier count of
+      // the range has stored their signals (server/eval/online/online.test.ts checks the exact figures)
+      expect(counts.scanned).toBeGreaterThanOrEqual(0);
+      expect(counts.scanned).toBeLessThanOrEqual(6);
       expect(counts.days).toEqual([
         { day: day(-2), total: 0, new: 0, in_pool: 0, dismissed: 0 },
         { day: day(-1), total: 0, new: 0, in_pool: 0, dismissed: 0 },

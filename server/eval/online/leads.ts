@@ -25,7 +25,8 @@ import { DismissLeadInput, LeadCountsQuery, LeadsQuery } from "./schemas";
  * in_pool (a regression-pool sample has it as source_trace_id) or dismissed (who, why); the status filter is part of the
  * scan's SQL, so a page holds only matching traces. A page scans at most LEAD_SCAN traces (newest first) to find
  * `limit` leads; `nextCursor` continues the scan, so a quiet stretch of traffic never makes one request slow.
- * `leadsPerDay` counts the leads of a whole time range by day and status (bounded by COUNT_SCAN traces).
+ * `leadsPerDay` counts the leads of a whole time range by day and status in SQL, from the guardrail signals stored on
+ * each trace the first time a count covers it (`storeLeadFlags`: at most COUNT_SCAN traces through the rules a request).
  *
  * Pool: `addTraceToPool` turns an online trace into a sample of a regression-pool set (never a golden set): the
  * question is the user's message (an earlier conversation of the session becomes a script whose earlier turns are
@@ -37,10 +38,10 @@ import { DismissLeadInput, LeadCountsQuery, LeadsQuery } from "./schemas";
  */
 const FLAG_SIGNALS: readonly GuardrailFlag[] = ["execution_error", "empty_items", "no_query"];
 export const LEAD_SCAN = 2000;
-/** Traces a per-day count looks at, newest first, at most (the answer says whether the range was covered). */
+/** Traces a count puts through the guardrail rules, newest first, at most (the answer says whether the range was covered). */
 export const COUNT_SCAN = 20_000;
 const BATCH = 200;
-/** The counts read candidates only (light columns), this many a round trip. */
+/** Storing signals reads candidates only (light columns), this many a round trip. */
 const COUNT_BATCH = 1000;
 const DAY_MS = 86_400_000;
 
@@ -64,29 +65,29 @@ type Scanned = {
   flags: Array<{ flag: string; message: string }>;
 };
 
+/** A trace's lead status in SQL: a regression-pool sample has it (in_pool), else a dismissal (dismissed), else new. */
+const statusSql = Prisma.sql`(CASE
+      WHEN EXISTS (SELECT 1 FROM "EvalSample" s JOIN "EvalSetVersion" v ON v."id" = s."setVersionId" JOIN "EvalSet" e ON e."id" = v."setId"
+                   WHERE s."sourceTraceId" = t."id" AND e."kind" = 'regression_pool') THEN 'in_pool'
+      WHEN EXISTS (SELECT 1 FROM "LeadDismissal" d WHERE d."traceId" = t."id") THEN 'dismissed'
+      ELSE 'new' END)`;
+
 /**
- * The traces that can be leads, as SQL (the counts per day scan only these): a superset of what `leadOf` decides with
- * the guardrail rules (computeFlags stays the one rule; this only keeps traces that cannot be a lead in the database).
- * Per signal: low_score a score at or below maxScore; execution_error a status other than succeeded or an error;
- * no_query (not at tier invoke) an http step or a version with http nodes, and no http step that succeeded with
- * `ok` not false; empty_items (pipeline_live) an empty list (`[]`) in a succeeded http step or in the payload.
- * Unit-tested to count exactly what the unfiltered scan finds (server/eval/online.test.ts).
+ * The traces that can have a guardrail lead signal, as SQL: a superset of what `leadOf` decides with the guardrail rules
+ * (computeFlags stays the one rule; this only keeps the others in the database). Per signal: execution_error a status
+ * other than succeeded or an error; no_query (not at tier invoke) an http step or a version with http nodes, and no
+ * http step that succeeded with `ok` not false; empty_items (pipeline_live) an empty list (`[]`) in a succeeded http
+ * step or in the payload. Unit-tested to find what the unfiltered scan finds (server/eval/online/online.test.ts).
  */
-function candidateSql(q: Filters, httpVersions: string[]): Prisma.Sql {
+function flagCandidateSql(httpVersions: string[]): Prisma.Sql {
   const steps = Prisma.sql`jsonb_array_elements(CASE WHEN jsonb_typeof(t."steps") = 'array' THEN t."steps" ELSE '[]'::jsonb END)`;
   const anyHttp = Prisma.sql`EXISTS (SELECT 1 FROM ${steps} st WHERE st->>'type' = 'http')`;
   const queried = (extra: Prisma.Sql) =>
     Prisma.sql`EXISTS (SELECT 1 FROM ${steps} st WHERE st->>'type' = 'http' AND st->>'status' = 'succeeded' AND (st->'output'->'ok') IS DISTINCT FROM 'false'::jsonb ${extra})`;
-  const bySignal: Record<(typeof LEAD_SIGNALS)[number], Prisma.Sql> = {
-    low_score: Prisma.sql`f."score" <= ${q.maxScore}`,
-    execution_error: Prisma.sql`(t."status" <> 'succeeded' OR (t."error" IS NOT NULL AND t."error" <> 'null'::jsonb))`,
-    no_query: Prisma.sql`(t."mode" <> 'invoke' AND (t."workflowVersionId" = ANY(${httpVersions}::text[]) OR ${anyHttp}) AND NOT ${queried(Prisma.empty)})`,
-    empty_items: Prisma.sql`(t."mode" = 'pipeline_live' AND (${queried(Prisma.sql`AND strpos(st::text, '[]') > 0`)} OR (t."payload" IS NOT NULL AND strpos(t."payload"::text, '[]') > 0)))`,
-    judge_fail: Prisma.sql`j."verdict" = 'fail'`,
-    judge_unknown: Prisma.sql`j."verdict" = 'unknown'`,
-  };
-  const wanted = q.signal ? [bySignal[q.signal]] : Object.values(bySignal);
-  return Prisma.sql`AND (${Prisma.join(wanted, " OR ")})`;
+  return Prisma.sql`COALESCE((
+    (t."status" <> 'succeeded' OR (t."error" IS NOT NULL AND t."error" <> 'null'::jsonb))
+    OR (t."mode" <> 'invoke' AND (t."workflowVersionId" = ANY(${httpVersions}::text[]) OR ${anyHttp}) AND NOT ${queried(Prisma.empty)})
+    OR (t."mode" = 'pipeline_live' AND (${queried(Prisma.sql`AND strpos(st::text, '[]') > 0`)} OR (t."payload" IS NOT NULL AND strpos(t."payload"::text, '[]') > 0)))), false)`;
 }
 
 /** The agent's versions whose workflow has an http node (a trace of one can be a no_query lead without an http step). */
@@ -102,25 +103,23 @@ async function httpVersionIds(db: Db, agentId: string): Promise<string[]> {
  * Online traces of the agent in [start, end) newest first after `after`, in batches, each with its lead signals
  * (null: not a lead, or not the wanted signal). The status is decided in SQL (a regression-pool sample has the trace:
  * in_pool; else a dismissal: dismissed; else new) and filtered there. Light columns only: the http steps (the only
- * steps the guardrail rules look at), the payload of pipeline_live traces, no input or answer. `candidates` (the
- * counts): only traces that can be leads leave the database (`candidateSql`). Stops after `maxScan` traces or when
- * the range is exhausted.
+ * steps the guardrail rules look at), the payload of pipeline_live traces, no input or answer. `unstamped` (storing
+ * signals): only traces with none stored that can have one leave the database (`flagCandidateSql`). Stops after
+ * `maxScan` traces or when the range is exhausted.
  */
 async function* scanLeads(
   db: Db,
   q: Filters,
   range: { start: Date | null; end: Date | null },
   after: { at: Date; id: string } | null,
-  opts: { maxScan: number; batch: number; candidates: boolean; ids?: string[] },
+  opts: { maxScan: number; batch: number; ids?: string[]; unstamped?: boolean },
 ) {
   let cursor = after;
   let scanned = 0;
-  const statusSql = Prisma.sql`(CASE
-      WHEN EXISTS (SELECT 1 FROM "EvalSample" s JOIN "EvalSetVersion" v ON v."id" = s."setVersionId" JOIN "EvalSet" e ON e."id" = v."setId"
-                   WHERE s."sourceTraceId" = t."id" AND e."kind" = 'regression_pool') THEN 'in_pool'
-      WHEN EXISTS (SELECT 1 FROM "LeadDismissal" d WHERE d."traceId" = t."id") THEN 'dismissed'
-      ELSE 'new' END)`;
-  const candidates = opts.candidates ? candidateSql(q, await httpVersionIds(db, q.agentId)) : Prisma.empty;
+  // stamping (`storeLeadFlags`): only the traces not stored yet that can have a guardrail signal
+  const candidates = opts.unstamped
+    ? Prisma.sql`AND t."leadFlagsAt" IS NULL AND ${flagCandidateSql(await httpVersionIds(db, q.agentId))}`
+    : Prisma.empty;
   while (scanned < opts.maxScan) {
     const size = Math.min(opts.batch, opts.maxScan - scanned);
     const batch = await db.$queryRaw<TraceRow[]>`
@@ -202,7 +201,6 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
   for await (const step of scanLeads(db, q, dayBounds(q), parseCursor(q.cursor), {
     maxScan: LEAD_SCAN,
     batch: BATCH,
-    candidates: false,
   })) {
     scanned = step.scanned;
     lastSeen = step.cursor;
@@ -295,6 +293,89 @@ export async function listLeads(db: Db, query: z.input<typeof LeadsQuery>) {
   };
 }
 
+type Range = { start: Date; end: Date | null };
+const rangeSql = (r: Range) =>
+  Prisma.sql`AND t."startedAt" >= ${r.start}::timestamp ${r.end ? Prisma.sql`AND t."startedAt" < ${r.end}::timestamp` : Prisma.empty}`;
+const onlineSql = (agentId: string) =>
+  Prisma.sql`t."agentId" = ${agentId} AND t."source" = ANY(${[...ONLINE_SOURCES]}::text[]) AND t."status" <> 'running'`;
+
+/**
+ * Stores the guardrail lead signals (`leadFlags`, `leadFlagsAt`) of the agent's finished online traces in `range` that
+ * have none stored yet: in one statement for those that cannot have one (`flagCandidateSql`), through the guardrail
+ * rules (computeFlags, as the list) for the others, newest first, at most `max` of them. Returns how many went through
+ * the rules and, when `max` cut them short, the oldest moment up to which every trace has its signals stored.
+ */
+async function storeLeadFlags(
+  db: Db,
+  agentId: string,
+  range: Range,
+  max: number,
+): Promise<{ evaluated: number; coveredFrom: Date | null }> {
+  const httpVersions = await httpVersionIds(db, agentId);
+  // one statement: the traces without stored signals (an index finds them), those that cannot have one stored as
+  // such, and how many are left for the rules (none, once the range is stored: then nothing more is read)
+  const [left] = await db.$queryRaw<Array<{ n: number }>>`
+    WITH unstamped AS (
+      SELECT t."id", ${flagCandidateSql(httpVersions)} AS "candidate" FROM "Trace" t
+      WHERE ${onlineSql(agentId)} ${rangeSql(range)} AND t."leadFlagsAt" IS NULL),
+    stored AS (
+      UPDATE "Trace" AS s SET "leadFlags" = ARRAY[]::text[], "leadFlagsAt" = now()
+      FROM unstamped u WHERE s."id" = u."id" AND NOT u."candidate")
+    SELECT count(*)::int AS n FROM unstamped WHERE "candidate"`;
+  if (!left?.n) return { evaluated: 0, coveredFrom: null };
+  let evaluated = 0;
+  let last: Date | null = null;
+  let ids: string[] = [];
+  let flags: string[] = [];
+  const flush = async () => {
+    if (ids.length)
+      await db.$executeRaw`
+        UPDATE "Trace" AS t SET "leadFlags" = string_to_array(v.f, ','), "leadFlagsAt" = now()
+        FROM unnest(${ids}::text[], ${flags}::text[]) AS v(id, f) WHERE t."id" = v.id`;
+    ids = [];
+    flags = [];
+  };
+  for await (const step of scanLeads(db, rulesOf(agentId), range, null, {
+    maxScan: max,
+    batch: COUNT_BATCH,
+    unstamped: true,
+  })) {
+    evaluated = step.scanned;
+    last = step.cursor.at;
+    // leadOf is null for a trace with no signal at all; its flags are then none
+    ids.push(step.cursor.id);
+    flags.push((step.lead?.flags ?? []).map((f) => f.flag).join(","));
+    if (ids.length >= COUNT_BATCH) await flush();
+  }
+  await flush();
+  return { evaluated, coveredFrom: evaluated >= max ? last : null };
+}
+
+/**
+ * The leads among the agent's finished online traces in `range`, newest first, with their status: by the stored
+ * guardrail signals (`storeLeadFlags` first), a feedback score at or below maxScore, or a judged fail or unknown; with
+ * the list's signal and status filters. Traces without stored signals count by score and judgment only.
+ */
+async function leadRows(db: Db, q: Filters, range: Range) {
+  const lowScore = Prisma.sql`t."id" IN (SELECT fb."traceId" FROM "TraceFeedback" fb WHERE fb."score" <= ${q.maxScore})`;
+  const judged = (verdicts: string[]) =>
+    Prisma.sql`t."id" IN (SELECT oj."traceId" FROM "OnlineJudgment" oj WHERE oj."verdict" = ANY(${verdicts}::text[]))`;
+  const signal = !q.signal
+    ? Prisma.sql`(cardinality(t."leadFlags") > 0 OR ${lowScore} OR ${judged(["fail", "unknown"])})`
+    : q.signal === "low_score"
+      ? lowScore
+      : q.signal === "judge_fail"
+        ? judged(["fail"])
+        : q.signal === "judge_unknown"
+          ? judged(["unknown"])
+          : Prisma.sql`${q.signal}::text = ANY(t."leadFlags")`;
+  return db.$queryRaw<Array<{ id: string; startedAt: Date; status: "new" | "in_pool" | "dismissed" }>>`
+    SELECT t."id", t."startedAt", ${statusSql} AS "status" FROM "Trace" t
+    WHERE ${onlineSql(q.agentId)} ${rangeSql(range)} AND ${signal}
+      ${q.status ? Prisma.sql`AND ${statusSql} = ${q.status}::text` : Prisma.empty}
+    ORDER BY t."startedAt" DESC, t."id" DESC`;
+}
+
 /**
  * Leads of a whole time range by UTC day and status (the chart of the leads and the board's lead count), with the same
  * filters as the list. The range defaults to the last 30 days ending today and is at most 366 days (the one day-range
@@ -313,34 +394,24 @@ export async function leadsPerDay(db: Db, query: z.input<typeof LeadCountsQuery>
     days.set(day, { day, total: 0, new: 0, in_pool: 0, dismissed: 0 });
   }
   const byStatus = { new: 0, in_pool: 0, dismissed: 0 };
-  let scanned = 0;
-  let last: Date | null = null;
-  for await (const step of scanLeads(db, q, { start, end }, null, {
-    maxScan: COUNT_SCAN,
-    batch: COUNT_BATCH,
-    candidates: true,
-  })) {
-    scanned = step.scanned;
-    last = step.cursor.at;
-    if (!step.lead) continue;
-    const status = step.lead.trace.leadStatus;
-    const row = days.get(step.lead.trace.startedAt.toISOString().slice(0, 10));
+  const stored = await storeLeadFlags(db, q.agentId, { start, end }, COUNT_SCAN);
+  for (const lead of await leadRows(db, q, { start: stored.coveredFrom ?? start, end })) {
+    const row = days.get(lead.startedAt.toISOString().slice(0, 10));
     if (row) {
       row.total++;
-      row[status]++;
+      row[lead.status]++;
     }
-    byStatus[status]++;
+    byStatus[lead.status]++;
   }
-  const complete = scanned < COUNT_SCAN;
   return {
     from,
     to,
     total: byStatus.new + byStatus.in_pool + byStatus.dismissed,
     byStatus,
     days: [...days.values()],
-    scanned,
-    complete,
-    coveredFrom: complete || !last ? null : last,
+    scanned: stored.evaluated,
+    complete: stored.coveredFrom === null,
+    coveredFrom: stored.coveredFrom,
   };
 }
 
@@ -389,7 +460,6 @@ export async function leadSignalsOf(db: Db, agentId: string, traceIds: string[])
   for await (const step of scanLeads(db, rulesOf(agentId), { start: null, end: null }, null, {
     maxScan: traceIds.length,
     batch: Math.min(traceIds.length, BATCH),
-    candidates: false,
     ids: traceIds,
   }))
     if (step.lead) out.set(step.lead.trace.id, step.lead.signals);
@@ -408,7 +478,6 @@ export async function leadsAmongLast(db: Db, agentId: string, lastN: number, sig
   for await (const step of scanLeads(db, rulesOf(agentId), { start: null, end: null }, null, {
     maxScan: lastN,
     batch: Math.min(lastN, BATCH),
-    candidates: false,
   })) {
     answers = step.scanned;
     to ??= step.cursor.at;
@@ -424,12 +493,10 @@ export async function leadsSince(db: Db, agentId: string, since: Date, signal?: 
     SELECT count(*)::int AS n, min(t."startedAt") AS "from", max(t."startedAt") AS "to" FROM "Trace" t
     WHERE t."agentId" = ${agentId} AND t."source" = ANY(${[...ONLINE_SOURCES]}::text[]) AND t."status" <> 'running'
       AND t."startedAt" >= ${since}::timestamp`;
-  const leads: string[] = [];
-  for await (const step of scanLeads(db, rulesOf(agentId, signal), { start: since, end: null }, null, {
-    maxScan: COUNT_SCAN,
-    batch: COUNT_BATCH,
-    candidates: true,
-  }))
-    if (step.lead) leads.push(step.lead.trace.id);
+  const range = { start: since, end: null };
+  const stored = await storeLeadFlags(db, agentId, range, COUNT_SCAN);
+  const leads = (await leadRows(db, rulesOf(agentId, signal), { ...range, start: stored.coveredFrom ?? since })).map(
+    (l) => l.id,
+  );
   return { answers: count?.n ?? 0, leads, from: count?.from ?? null, to: count?.to ?? null };
 }

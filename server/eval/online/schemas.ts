@@ -137,10 +137,11 @@ export const LeadCountsOut = z
       .meta({ description: "Every day of the range, oldest first (zero days included)" }),
     scanned: z.number().int().meta({
       description:
-        "Online traces looked at that could be leads (a low score, an error, a missing query or an empty list; the others never leave the database): at most 20,000, newest first",
+        "Online traces this request put through the guardrail rules: those of the range whose signals were not stored yet and could have one (an error, a missing query or an empty list; the others never leave the database), at most 20,000, newest first. Their signals are stored, so a later count of the range reads them",
     }),
     complete: z.boolean().meta({
-      description: "false: the range holds more such traces than were looked at; counts cover coveredFrom .. to",
+      description:
+        "false: the range holds more traces without stored signals than one request puts through the rules; counts cover coveredFrom .. to (the next request goes on)",
     }),
     coveredFrom: dateOrNull,
   })
