@@ -245,7 +245,18 @@ test("a manager assigns a run to two people in the page; an annotator has no suc
   await expect(dialog.getByRole("checkbox", { name: ADA.name })).toBeChecked();
   await atBothSizes(admin, "eval-queues-reassign-dialog", { check: async () => expect(dialog).toBeVisible() });
   await admin.setViewportSize({ width: 1440, height: 900 });
+  // removing asks first, naming who loses their share; "Keep it" changes nothing
+  const sure = admin.getByRole("alertdialog", { name: "Remove the assignment?" });
   await dialog.getByRole("button", { name: "Remove the assignment" }).click();
+  await expect(sure).toContainText(`${ADA.name}, ${BEN.name} no longer have their own share`);
+  await expect(sure.getByRole("button", { name: "Remove the assignment" })).toBeFocused();
+  await atBothSizes(admin, "eval-queues-remove-confirm", { check: async () => expect(sure).toBeVisible() });
+  await admin.setViewportSize({ width: 1440, height: 900 });
+  await sure.getByRole("button", { name: "Keep it" }).click();
+  await expect(sure).toBeHidden();
+  expect(await call("GET", `/api/eval/runs/${run.id}/assignees`)).toMatchObject({ userIds: [ada.id, ben.id] });
+  await dialog.getByRole("button", { name: "Remove the assignment" }).click();
+  await sure.getByRole("button", { name: "Remove the assignment" }).click();
   await expect(dialog).toBeHidden();
   await expect(card).toContainText("Nobody has reviewed, reserved or been assigned an item yet.");
   expect(await call("GET", `/api/eval/runs/${run.id}/assignees`)).toMatchObject({ userIds: [], seed: null });

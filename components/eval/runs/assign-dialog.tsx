@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/lib/trpc";
 import { FormDialog } from "@/components/ui/form-dialog";
+import { useConfirm } from "@/components/ui/dialog";
 import { Button } from "@/components/ui/button";
 import { EmptyState, ErrorState, LoadingRows } from "@/components/ui/feedback";
 import { inputClass } from "@/components/ui/field";
@@ -24,7 +25,8 @@ function splitText(items: number, people: number): string {
  * "Assign reviewers…" (issue 23, managers only: eval.manage): tick the people the run's items are split between,
  * evenly and at random (PUT /runs/{id}/assignees, the server's seeded split); the people are the server's candidates
  * (GET /runs/{id}/assignees: enabled users who may review), ticked as the run is assigned now. "Remove the
- * assignment" sends the empty list. The Reviewers table reads its counts again after either.
+ * assignment" sends the empty list, after a confirmation naming who loses their items. The Reviewers table reads its
+ * counts again after either.
  */
 export function AssignDialog({
   runId,
@@ -39,6 +41,7 @@ export function AssignDialog({
 }) {
   const trpc = useTRPC();
   const { ok, fail, refresh } = useMutationToast();
+  const confirm = useConfirm();
   // read when the dialog opens (every user who may review is no business of a page that only shows the run)
   const current = useQuery({ ...trpc.eval.runs.assignees.queryOptions({ id: runId }), enabled: open });
   const [picked, setPicked] = useState<string[]>([]);
@@ -96,7 +99,17 @@ export function AssignDialog({
             variant="danger"
             className="mr-auto"
             disabled={assign.isPending}
-            onClick={() => assign.mutate({ id: runId, body: { userIds: [] } })}
+            onClick={async () => {
+              const people = assigned!.map((id) => (byId.get(id) ? nameOf(byId.get(id)!) : id)).join(", ");
+              const sure = await confirm({
+                title: "Remove the assignment?",
+                description: `${people} no longer have their own share of the ${itemCount} items: every item is open to everyone's queue again. Reviews already given stay.`,
+                confirmLabel: "Remove the assignment",
+                cancelLabel: "Keep it",
+                destructive: true,
+              });
+              if (sure) assign.mutate({ id: runId, body: { userIds: [] } });
+            }}
           >
             Remove the assignment
           </Button>
