@@ -40,6 +40,8 @@ export type RunContext = {
   workflowVersionId: string;
   workflow: Workflow;
   hasHttpNodes: boolean;
+  /** the workflow has a memory_save node: only then can an answer leave memory of its own to delete */
+  savesMemory: boolean;
   setAssertions: unknown;
   concurrency: number;
   /** answers per question (1-5): the 2nd and later are kept in repeatAnswers with their own suggestion */
@@ -77,6 +79,7 @@ export async function loadRunContext(
     workflowVersionId: run.workflowVersionId,
     workflow,
     hasHttpNodes: workflow.nodes.some((n) => n.type === "http"),
+    savesMemory: workflow.nodes.some((n) => n.type === "memory_save"),
     setAssertions: run.setVersion.assertions,
     concurrency: run.concurrency,
     repeats: run.repeats,

@@ -6,6 +6,7 @@ import { createEvalTestDb, questions, seedAgent, seedSet, startModelServer, type
 import { EvalQueue } from "./queue";
 import { registerEvalQueue } from "./worker";
 import { cancelRun, createRun, getRun, listItems, runReport, startRun } from "../index";
+import { start, wf } from "../../runtime/testing";
 
 /**
  * In-platform answering through the real runtime, a local OpenAI-compatible server (node:http) and the pg-boss
@@ -106,6 +107,54 @@ describe("in-platform answering (local model server, pg-boss on PGlite)", () => 
     const report = await runReport(db, run.id);
     expect(report.tokens.answering).toMatchObject({ modelCalls: 7, promptTokens: 140, completionTokens: 70 });
     expect(report.tokens.judging.modelCalls).toBe(6);
+    await q.stop();
+  }, 120_000);
+
+  it("each answer has memory of its own: it starts empty, and what a memory_save node wrote is deleted once the answer is stored", async () => {
+    const q = await startQueue({ concurrency: 3 });
+    const memoryAgent = await seedAgent(
+      db,
+      "memory agent",
+      wf(
+        [
+          start(),
+          { id: "load", type: "memory_load", config: { agent_id: "prefs", key: "u-1" } },
+          {
+            id: "save",
+            type: "memory_save",
+            config: { agent_id: "prefs", key: "u-1", data: { q: "{{start.query}}" } },
+          },
+          { id: "end", type: "end", config: { output: "found before: {{load.found}}" } },
+        ],
+        [
+          ["start", "load"],
+          ["load", "save"],
+          ["save", "end"],
+        ],
+      ),
+    );
+    const { setVersionId } = await seedSet(db, { agentId: memoryAgent.id, samples: questions(3), threshold: 1 });
+    const run = await createRun(db, { setVersionId, mode: "in_platform", tier: "invoke", concurrency: 3 }, null);
+    await startRun(db, run.id);
+    await waitFor(
+      "the memory run to finish answering",
+      async () => (await getRun(db, run.id)).status === "awaiting_review",
+    );
+    const items = (await listItems(db, run.id, {})).items;
+    expect(items.map((i) => i.answer)).toEqual(Array(3).fill("found before: false"));
+    // each item saved under its own scope, and the scope is gone with the answer stored
+    const saves = await db.trace.findMany({
+      where: { id: { in: items.map((i) => i.traceId!) } },
+      select: { steps: true },
+    });
+    const scopes = saves.map(
+      (t) =>
+        (t.steps as Array<{ nodeId: string; input?: { scope?: string } }>).find((x) => x.nodeId === "save")?.input
+          ?.scope,
+    );
+    expect(new Set(scopes).size).toBe(3);
+    expect(scopes.every((x) => x?.startsWith("eval-item:"))).toBe(true);
+    expect(await db.agentMemory.count({ where: { agentId: memoryAgent.id } })).toBe(0);
     await q.stop();
   }, 120_000);
 

@@ -219,8 +219,13 @@ export function emitRunEvent(db: Db, type: "run.answered" | "run.completed", run
 
 /** answering -> awaiting_review once no item is pending or answering. Returns true when it moved. */
 export async function settleAnswering(db: Tx, runId: string): Promise<boolean> {
-  const open = await db.evalRunItem.count({ where: { runId, status: { in: ["pending", "answering"] } } });
-  if (open > 0) return false;
+  // called after every answered item: whether one is open, not how many (a count per item read the whole run's open
+  // items each time, quadratic in the run's size)
+  const open = await db.evalRunItem.findFirst({
+    where: { runId, status: { in: ["pending", "answering"] } },
+    select: { id: true },
+  });
+  if (open) return false;
   const answeredAt = new Date();
   const moved = await db.evalRun.updateMany({
     where: { id: runId, status: "answering" },
