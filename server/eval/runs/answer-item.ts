@@ -252,7 +252,7 @@ async function answerClaimed(
   const judgeUsage = mergeTokens(...all.map((x) => x.judged.judgeUsage));
   const now = new Date();
   const jsonb = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-  const rows = await db.$queryRaw<Array<{ updated: bigint | number; open: bigint | number }>>`
+  const rows = await db.$queryRaw<Array<{ updated: bigint | number; pendingLeft: boolean; openLeft: boolean }>>`
     WITH upd AS (
       UPDATE "EvalRunItem" SET
         "status" = ${outcome.status}::"EvalItemStatus", "answer" = ${outcome.answer}, "payload" = ${jsonb(outcome.payload)}::jsonb,
@@ -265,12 +265,16 @@ async function answerClaimed(
       WHERE "id" = ${job.itemId} AND "attempts" = ${attempt} AND "status" = 'answering'
       RETURNING "id")
     SELECT (SELECT count(*) FROM upd) AS "updated",
-      (SELECT count(*) FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" IN ('pending', 'answering') AND "id" <> ${job.itemId}) AS "open"`;
-  // The count above is the statement's snapshot: two workers finishing the last two items at once each still
-  // see the other's item as answering, and neither would settle the run. Re-count after the commit (a new
-  // statement sees every committed item), so the later of the two always settles it.
-  if (Number(rows[0]?.updated ?? 0) > 0) metrics().evalItems.inc({ outcome: outcome.status });
-  if (Number(rows[0]?.updated ?? 0) > 0 || Number(rows[0]?.open ?? 1) === 0) await settleAnswering(db, job.runId);
+      EXISTS (SELECT 1 FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" = 'pending' AND "id" <> ${job.itemId}) AS "pendingLeft",
+      EXISTS (SELECT 1 FROM "EvalRunItem" WHERE "runId" = ${job.runId} AND "status" IN ('pending', 'answering') AND "id" <> ${job.itemId}) AS "openLeft"`;
+  // What is left is the statement's snapshot: two workers finishing the last two items at once each still see the
+  // other's item as answering, and neither would settle the run. So after storing an answer the run is checked again
+  // after the commit (a new statement sees every committed item), and the later of the two always settles it; unless
+  // an item was still pending, whose own answer (or giving up) comes later and settles the run then: most answers
+  // need no second statement.
+  const updated = Number(rows[0]?.updated ?? 0) > 0;
+  if (updated) metrics().evalItems.inc({ outcome: outcome.status });
+  if (updated ? !rows[0]?.pendingLeft : !rows[0]?.openLeft) await settleAnswering(db, job.runId);
 }
 
 /** One of the other answers of a repeated item as stored in repeatAnswers (the shape of the item detail's otherAnswers). */
