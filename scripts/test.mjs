@@ -304,7 +304,7 @@ const e2e = [
 ];
 
 await stages(lint);
-// The order, measured (README, "The suite's time"): the stages are CPU-bound on a 2-core machine, and running them all
+// The order, measured (docs/suite-history.md): the stages are CPU-bound on a 2-core machine, and running them all
 // at once cost far more than it saved. Two chains side by side:
 // 1. the production build, then the integration tests;
 // 2. from the moment the build's compiler is done (its type check and page data take one core for 30-40 s) the unit
