@@ -34,7 +34,7 @@ const FLOORS = {
   api: ["core", "db", "workflow", "llm", "auth", "runtime", "agents", "eval", "seed", "mcp", "telemetry", "webhooks"],
 };
 const TESTS = "\\.test\\.tsx?$";
-const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-(db|postgres)\\.ts$";
+const TEST_HELPERS = "(^|/)(testing|fixtures)\\.ts$|^server/db/test-(db|postgres|legs)\\.ts$";
 
 const layerRules = Object.entries(FLOORS).map(([floor, below]) => ({
   name: `floor-${floor}`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "../db/generated/client";
 import { createTestDb } from "../db/test-db";
-import { createPostgresTestDatabase, postgresReachable } from "../db/test-postgres";
+import { DB_LEGS, legDatabase } from "../db/test-legs";
 import { clientAddress, normalizeClientAddress } from "../core/client-address";
 import { createUser } from "./service";
 import { LOGIN_THROTTLE, throttledLogin, throttledSeconds, throttledMessage, waitAfter } from "./throttle";
@@ -11,8 +11,6 @@ import { LOGIN_THROTTLE, throttledLogin, throttledSeconds, throttledMessage, wai
  * (one table, counted in one statement per key), so this runs on the embedded database and on PostgreSQL (skipped
  * with a notice when none is reachable). Time is the `now` each attempt is given, as instances pass their clock.
  */
-const hasPg = await postgresReachable();
-if (!hasPg) console.warn("[auth] NOTICE: no PostgreSQL server reachable: the login throttle test on it is SKIPPED");
 
 describe("the back-off rule", () => {
   it("is free for 5 account failures (20 per address), then doubles from 1 s up to 15 minutes", () => {
@@ -38,31 +36,15 @@ describe("the back-off rule", () => {
   });
 });
 
-const legs = [
-  { name: "embedded database (PGlite)", pg: false },
-  { name: "PostgreSQL", pg: true },
-] as const;
-
-describe.each(legs)("the login throttle on the $name", (leg) => {
+describe.each(DB_LEGS)("the login throttle on the $name", (leg) => {
   let db: PrismaClient;
-  let close: () => Promise<void>;
-  let drop: (() => Promise<void>) | undefined;
-  const skip = leg.pg && !hasPg;
-
-  beforeAll(async () => {
-    if (skip) return;
-    if (!leg.pg) {
-      ({ db, close } = await createTestDb());
-      return;
-    }
-    const database = await createPostgresTestDatabase({ prefix: "flowbench_throttle" });
-    drop = database.drop;
-    ({ db, close } = await createTestDb(database.url));
-  }, 120_000);
-
-  afterAll(async () => {
-    await close?.();
-    await drop?.();
+  const { skip } = legDatabase(leg, {
+    open: (url) => createTestDb(url),
+    use: (d) => {
+      db = d.db;
+    },
+    prefix: "flowbench_throttle",
+    what: "the login throttle tests",
   });
 
   const PASSWORD = "right-password";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it as vitestIt } from "vitest";
-import { createPostgresTestDatabase, postgresReachable } from "../../db/test-postgres";
+import { DB_LEGS, legDatabase } from "../../db/test-legs";
 import type { PrismaClient } from "../../db/generated/client";
 import { addVersion, createAgent } from "../../agents/service";
 import { addTraceToPool, confirmSample } from "./pool";
@@ -17,12 +17,6 @@ import { createEvalTestDb, llmWorkflow } from "../testing";
  * counts are SQL, so this runs on the embedded database and on PostgreSQL (skipped with a notice when none is
  * reachable).
  */
-const hasPg = await postgresReachable();
-if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the online loop's tests on it are SKIPPED");
-const legs = [
-  { name: "embedded database (PGlite)", pg: false },
-  { name: "PostgreSQL", pg: true },
-] as const;
 
 const http = (status: string, output: unknown) => ({ nodeId: "http_1", type: "http", status, output });
 const llm = { nodeId: "llm_1", type: "llm", status: "succeeded", output: { result: "an answer" } };
@@ -43,23 +37,19 @@ function withHttp() {
   return wf;
 }
 
-describe.each(legs)("leads of the online loop on the $name", (leg) => {
+describe.each(DB_LEGS)("leads of the online loop on the $name", (leg) => {
   let db: PrismaClient;
-  let close: (() => Promise<void>) | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  const it = vitestIt.skipIf(leg.pg && !hasPg);
-  beforeAll(async () => {
-    if (leg.pg && !hasPg) return;
-    let url: string | undefined;
-    if (leg.pg) ({ url, drop } = await createPostgresTestDatabase({ prefix: "flowbench_online" }));
-    ({ db, close } = await createEvalTestDb(url));
-  }, 120_000);
-  afterAll(async () => {
-    await close?.();
-    await drop?.();
+  const { skip } = legDatabase(leg, {
+    open: createEvalTestDb,
+    use: (d) => {
+      db = d.db;
+    },
+    prefix: "flowbench_online",
+    what: "the online loop's tests",
   });
+  const it = vitestIt.skipIf(skip);
 
-  vitestIt.skipIf(!leg.pg || !hasPg)("the application's PostgreSQL sessions run with JIT compilation off", async () => {
+  vitestIt.skipIf(!leg.pg || skip)("the application's PostgreSQL sessions run with JIT compilation off", async () => {
     expect(await db.$queryRawUnsafe("SHOW jit")).toEqual([{ jit: "off" }]);
   });
 

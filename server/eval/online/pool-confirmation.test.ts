@@ -5,7 +5,7 @@ import { addTraceToPool, confirmSample, unconfirmSample } from "./pool";
 import { loopBoard } from "./board";
 import { createSet, createVersion, freezeVersion } from "../sets/sets";
 import { getSample } from "../sets/samples";
-import { createPostgresTestDatabase, postgresReachable } from "../../db/test-postgres";
+import { DB_LEGS, legDatabase } from "../../db/test-legs";
 import { createEvalTestDb, llmWorkflow } from "../testing";
 
 /**
@@ -14,34 +14,16 @@ import { createEvalTestDb, llmWorkflow } from "../testing";
  * draft with the trace, and a new draft copied from an older version takes the trace's confirmation. The board's
  * counts are SQL, so this runs on the embedded database and on PostgreSQL (skipped with a notice when none is reachable).
  */
-const hasPg = await postgresReachable();
-if (!hasPg) console.warn("[eval] NOTICE: no PostgreSQL server reachable: the pool confirmation test on it is SKIPPED");
 
-const legs = [
-  { name: "embedded database (PGlite)", pg: false },
-  { name: "PostgreSQL", pg: true },
-] as const;
-
-describe.each(legs)("pool confirmations on the $name", (leg) => {
+describe.each(DB_LEGS)("pool confirmations on the $name", (leg) => {
   let db: PrismaClient;
-  let close: () => Promise<void>;
-  let drop: (() => Promise<void>) | undefined;
-  const skip = leg.pg && !hasPg;
-
-  beforeAll(async () => {
-    if (skip) return;
-    let url: string | undefined;
-    if (leg.pg) {
-      const database = await createPostgresTestDatabase({ prefix: "flowbench_conf" });
-      drop = database.drop;
-      url = database.url;
-    }
-    ({ db, close } = await createEvalTestDb(url));
-  }, 120_000);
-
-  afterAll(async () => {
-    await close?.();
-    await drop?.();
+  const { skip } = legDatabase(leg, {
+    open: createEvalTestDb,
+    use: (d) => {
+      db = d.db;
+    },
+    prefix: "flowbench_conf",
+    what: "the pool confirmation tests",
   });
 
   it.skipIf(skip)(
