@@ -112,13 +112,13 @@ async function* scanLeads(
   q: Filters,
   range: { start: Date | null; end: Date | null },
   after: { at: Date; id: string } | null,
-  opts: { maxScan: number; batch: number; ids?: string[]; unstamped?: boolean },
+  opts: { maxScan: number; batch: number; ids?: string[]; unstamped?: { httpVersions: string[] } },
 ) {
   let cursor = after;
   let scanned = 0;
   // stamping (`storeLeadFlags`): only the traces not stored yet that can have a guardrail signal
   const candidates = opts.unstamped
-    ? Prisma.sql`AND t."leadFlagsAt" IS NULL AND ${flagCandidateSql(await httpVersionIds(db, q.agentId))}`
+    ? Prisma.sql`AND t."leadFlagsAt" IS NULL AND ${flagCandidateSql(opts.unstamped.httpVersions)}`
     : Prisma.empty;
   while (scanned < opts.maxScan) {
     const size = Math.min(opts.batch, opts.maxScan - scanned);
@@ -338,7 +338,7 @@ async function storeLeadFlags(
   for await (const step of scanLeads(db, rulesOf(agentId), range, null, {
     maxScan: max,
     batch: COUNT_BATCH,
-    unstamped: true,
+    unstamped: { httpVersions },
   })) {
     evaluated = step.scanned;
     last = step.cursor.at;
