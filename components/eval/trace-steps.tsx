@@ -27,7 +27,13 @@ export function TraceSteps({ traceId }: { traceId: string }) {
       </p>
       {t.otelTraceId && (
         <p className="text-xs text-slate-500">
-          OpenTelemetry trace <span className="select-all break-all font-mono text-slate-700">{t.otelTraceId}</span>
+          OpenTelemetry trace{" "}
+          <span
+            className="select-all break-all font-mono text-slate-700"
+            title="Search this trace id in your tracing backend"
+          >
+            {t.otelTraceId}
+          </span>
         </p>
       )}
       <ol className="divide-y divide-slate-100 overflow-hidden rounded-lg border border-slate-200 bg-white text-sm">
@@ -113,14 +119,6 @@ function TraceSummary({ traceId }: { traceId: string }) {
       <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1">
         <dt className="text-slate-500">Source</dt>
         <dd>{t.source}</dd>
-        {t.otelTraceId && (
-          <>
-            <dt className="text-slate-500">OpenTelemetry</dt>
-            <dd className="min-w-0 break-all font-mono text-xs" title="Search this trace id in your tracing backend">
-              {t.otelTraceId}
-            </dd>
-          </>
-        )}
         <dt className="text-slate-500">Input</dt>
         <dd className="min-w-0">
           {Object.keys(input).length ? (
