@@ -32,7 +32,7 @@ export function handleTrpc(req: Request): Promise<Response> {
         endpoint: "/api/trpc",
         req: guarded.request,
         router: appRouter,
-        createContext: () => createContext({ headers: req.headers }),
+        createContext: () => createContext({ headers: req.headers, method: req.method }),
       });
       metrics().httpDuration.observe(
         { route, method: req.method, status: String(response.status) },

@@ -7,9 +7,19 @@ import { getDb } from "../db/client";
 import { ApiError, errors } from "../core/errors";
 import { findUnstorable } from "../core/text";
 
-/** Context: who is calling (session or bearer token) and the database. */
-export async function createContext({ headers }: { headers: Headers }) {
-  return { principal: await resolvePrincipal(headers, "token-or-session"), db: await getDb() };
+/**
+ * Context: who is calling (session or bearer token) and the database; `refused`: why a browser session's call was
+ * refused before it was identified (a mutation from another site's page: server/auth/principal.ts), answered by every
+ * procedure in place of the call.
+ */
+export async function createContext({ headers, method = "GET" }: { headers: Headers; method?: string }) {
+  const db = await getDb();
+  try {
+    return { principal: await resolvePrincipal(headers, "token-or-session", method), refused: null, db };
+  } catch (e) {
+    if (e instanceof ApiError) return { principal: null, refused: e, db };
+    throw e;
+  }
 }
 type Context = Awaited<ReturnType<typeof createContext>>;
 
@@ -89,6 +99,12 @@ export function procedure(permission: Permission) {
   return t.procedure
     .use(mapErrors)
     .use(({ ctx, next }) => {
+      if (ctx.refused)
+        throw new TRPCError({
+          code: STATUS_TO_TRPC[ctx.refused.status]!,
+          message: ctx.refused.message,
+          cause: ctx.refused,
+        });
       if (!ctx.principal)
         throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in, or send Authorization: Bearer <token>" });
       if (!can(ctx.principal.role, permission)) {

@@ -27,6 +27,12 @@ export const errors = {
   unauthorized: (message = "Authentication required: send Authorization: Bearer <token>") =>
     new ApiError(401, "UNAUTHORIZED", message),
   forbidden: (message: string) => new ApiError(403, "FORBIDDEN", message),
+  crossSite: (reason: string) =>
+    new ApiError(
+      403,
+      "CROSS_SITE_REQUEST",
+      `A signed-in browser may change things only from Flowbench's own pages, and this request was refused: ${reason}`,
+    ),
   notFound: (what: string) => new ApiError(404, "NOT_FOUND", `${what} was not found`),
   badRequest: (code: string, message: string, details: unknown[] = []) => new ApiError(400, code, message, details),
   conflict: (code: string, message: string) => new ApiError(409, code, message),

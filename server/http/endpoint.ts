@@ -138,14 +138,14 @@ export function errorResponse(error: unknown): Response {
 }
 
 export async function authorize(
-  endpoint: Pick<Endpoint, "auth" | "permission" | "serviceToken">,
+  endpoint: Pick<Endpoint, "auth" | "permission" | "serviceToken" | "method">,
   headers: Headers,
 ): Promise<Principal | null> {
   if (endpoint.auth === "none") return null;
   const service = endpoint.serviceToken?.();
   if (service && sameSecret(/^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")?.[1], service)) return null;
   const { resolvePrincipal } = await import("../auth/principal");
-  const principal = await resolvePrincipal(headers, endpoint.auth);
+  const principal = await resolvePrincipal(headers, endpoint.auth, endpoint.method);
   if (!principal) {
     throw errors.unauthorized(
       endpoint.auth === "token"

@@ -9,6 +9,11 @@ import { WEBHOOK_ERROR_CODES } from "../webhooks/codes";
 export const ERROR_CODES: Record<string, { status: number; description: string }> = {
   UNAUTHORIZED: { status: 401, description: "No credentials, or a token/session that is unknown, revoked or expired." },
   FORBIDDEN: { status: 403, description: "The caller's role may not perform this operation." },
+  CROSS_SITE_REQUEST: {
+    status: 403,
+    description:
+      "A request that may change something, authenticated by a browser session, that did not come from Flowbench's own pages (the browser's Sec-Fetch-Site is not same-origin, or its Origin is another host): cross-site request forgery is refused. Bearer tokens are not affected.",
+  },
   NOT_FOUND: { status: 404, description: "The resource or path does not exist." },
   METHOD_NOT_ALLOWED: { status: 405, description: "The path exists but not with this HTTP method." },
   INVALID_JSON: { status: 400, description: "The request body is not valid JSON." },

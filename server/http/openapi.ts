@@ -43,6 +43,7 @@ function description(): string {
     "- `/api/builder/*`: `Authorization: Bearer <token>` (API tokens are created by admins under Settings, or by the headless `FLOWBENCH_INIT_API_TOKEN`).",
     "- `/api/eval/*`, `/api/agents/*`, `/api/traces/*`: a signed-in session (cookie) or a bearer token.",
     "- Missing or bad credentials: **401**; a role that may not do it: **403**.",
+    "- A signed-in browser may change things (POST, PUT, PATCH, DELETE) only from Flowbench's own pages: such a request from another page, even one on the same site (another port or subdomain), is **403** `CROSS_SITE_REQUEST` (the browser's `Sec-Fetch-Site`, or its `Origin` against the host). Bearer tokens are not affected.",
     "",
     "### Roles and permissions",
     table(
@@ -102,11 +103,13 @@ function withAuthResponses(e: Endpoint): Record<number, EndpointResponse> {
     ...e.responses,
     401: e.responses[401] ?? { description: who, schema: ErrorOut },
   };
-  if (e.permission)
-    out[403] = e.responses[403] ?? {
-      description: `The caller's role lacks the permission ${e.permission}`,
-      schema: ErrorOut,
-    };
+  // a browser session's request that may change something, from another site's page: 403 CROSS_SITE_REQUEST
+  const crossSite = e.auth === "token-or-session" && e.method !== "GET";
+  const refusals = [
+    ...(e.permission ? [`FORBIDDEN: the caller's role lacks the permission ${e.permission}`] : []),
+    ...(crossSite ? ["CROSS_SITE_REQUEST: a browser session's request that did not come from Flowbench's pages"] : []),
+  ];
+  if (refusals.length) out[403] = e.responses[403] ?? { description: refusals.join("; "), schema: ErrorOut };
   return out;
 }
 

@@ -2,7 +2,7 @@ import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import type { AppRouter } from "@/server/api/root";
 import { ENDPOINTS } from "@/server/http/endpoints";
-import { api, servers, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
+import { api, minimalWorkflow, ok, servers, shapeServers, signIn, tokenWithRole, trpc, trpcErrorOf } from "./client";
 
 /** A concrete URL for an endpoint path, with placeholder ids (auth is checked before anything is looked up). */
 function concrete(path: string): string {
@@ -32,6 +32,122 @@ for (const server of shapeServers()) {
         expect(malformed.status).toBe(401);
       },
     );
+  });
+}
+
+// cross-site request forgery (server/auth/principal.ts crossSiteReason): the HTTP face's rule, on one database
+for (const server of shapeServers()) {
+  describe(`a browser session changes things only from Flowbench's own pages, on ${server.name}`, () => {
+    /** A set with one question in its draft version 1 (made with the admin's token): freezing it is a body-less POST. */
+    async function draftSet() {
+      const agent = await ok(
+        api(server, "POST", "/api/builder/agents", {
+          body: { name: `csrf ${Date.now()}`, workflow: minimalWorkflow() },
+        }),
+        201,
+      );
+      const set = await ok(
+        api(server, "POST", "/api/eval/sets", {
+          body: { agentId: agent.agent.id, name: "csrf set", kind: "golden", gateThreshold: 1 },
+        }),
+        201,
+      );
+      await ok(
+        api(server, "POST", `/api/eval/sets/${set.id}/versions/1/import`, {
+          body: {
+            format: "json",
+            content: JSON.stringify([{ key: "q1", question: "breakfast?", expected_points: ["a dish"] }]),
+          },
+        }),
+      );
+      return set.id as string;
+    }
+    const host = new URL(server.url).host;
+    const versionStatus = async (setId: string) =>
+      (
+        (await ok(api(server, "GET", `/api/eval/sets/${setId}`))).versions as Array<{ version: number; status: string }>
+      ).find((v) => v.version === 1)?.status;
+
+    it("REST: a POST another page makes with the session is 403 CROSS_SITE_REQUEST and changes nothing; the app's own pages, reads and tokens pass", async () => {
+      const cookie = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const setId = await draftSet();
+      const freeze = (headers: Record<string, string>, token: string | null = null) =>
+        api(server, "POST", `/api/eval/sets/${setId}/versions/1/freeze`, { token, headers: { cookie, ...headers } });
+      // a sibling on the same site (another port or subdomain: SameSite=Lax sends the cookie), another site, a page
+      // with an opaque origin, and a browser without Sec-Fetch-Site whose Origin is another host
+      const foreign: Array<Record<string, string>> = [
+        { "sec-fetch-site": "same-site", origin: "http://127.0.0.1:1" },
+        { "sec-fetch-site": "cross-site", origin: "https://elsewhere.example" },
+        { origin: "http://127.0.0.1:1" },
+        { origin: "null" },
+        { origin: `http://${host}`, "x-forwarded-host": "flowbench.example" },
+      ];
+      for (const headers of foreign) {
+        const refused = await freeze(headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(403);
+        expect(refused.body.error.code).toBe("CROSS_SITE_REQUEST");
+        expect(refused.body.error.message).toMatch(/only from Flowbench's own pages/);
+      }
+      expect(await versionStatus(setId)).toBe("draft");
+      // reading is not refused, wherever the page is
+      const read = await api(server, "GET", `/api/eval/sets/${setId}`, {
+        token: null,
+        headers: { cookie, "sec-fetch-site": "cross-site" },
+      });
+      expect(read.status).toBe(200);
+      // a bearer token is no browser's: the same headers do not matter
+      const otherSet = await draftSet();
+      const byToken = await api(server, "POST", `/api/eval/sets/${otherSet}/versions/1/freeze`, {
+        headers: { "sec-fetch-site": "cross-site", origin: "https://elsewhere.example" },
+      });
+      expect(byToken.status).toBe(200);
+      // the app's own page (Sec-Fetch-Site same-origin), behind the balancer (Origin = X-Forwarded-Host), or no browser
+      expect(
+        (await freeze({ origin: "https://flowbench.example", "x-forwarded-host": "flowbench.example" })).status,
+      ).toBe(200);
+      expect(await versionStatus(setId)).toBe("frozen");
+      const again = await draftSet();
+      const own = await api(server, "POST", `/api/eval/sets/${again}/versions/1/freeze`, {
+        token: null,
+        headers: { cookie, "sec-fetch-site": "same-origin", origin: `http://${host}` },
+      });
+      expect(own.status).toBe(200);
+      const third = await draftSet();
+      const noBrowser = await api(server, "POST", `/api/eval/sets/${third}/versions/1/freeze`, {
+        token: null,
+        headers: { cookie },
+      });
+      expect(noBrowser.status).toBe(200);
+    });
+
+    it("tRPC: a mutation another page makes with the session is 403 CROSS_SITE_REQUEST; queries and the app's own pages pass", async () => {
+      const cookie = await signIn(server.url, server.adminEmail, server.adminPassword);
+      const name = `csrf token ${Date.now()}`;
+      const create = (headers: Record<string, string>) =>
+        fetch(`${server.url}/api/trpc/admin.tokens.create`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json", ...headers },
+          body: JSON.stringify({ name, role: "viewer" }),
+        });
+      const refused = await create({ "sec-fetch-site": "same-site", origin: "http://127.0.0.1:1" });
+      expect(refused.status).toBe(403);
+      const body = (await refused.json()) as { error: { message: string; data: { appCode: string } } };
+      expect(body.error.data.appCode).toBe("CROSS_SITE_REQUEST");
+      const list = async () =>
+        (
+          (await (
+            await fetch(`${server.url}/api/trpc/admin.tokens.list`, {
+              headers: { cookie, "sec-fetch-site": "cross-site" },
+            })
+          ).json()) as {
+            result: { data: Array<{ name: string }> };
+          }
+        ).result.data;
+      expect((await list()).filter((t) => t.name === name)).toEqual([]); // nothing made; the query itself answered
+      const own = await create({ "sec-fetch-site": "same-origin", origin: `http://${host}` });
+      expect(own.status).toBe(200);
+      expect((await list()).filter((t) => t.name === name)).toHaveLength(1);
+    });
   });
 }
 
