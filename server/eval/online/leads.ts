@@ -300,6 +300,18 @@ const onlineSql = (agentId: string) =>
   Prisma.sql`t."agentId" = ${agentId} AND t."source" = ANY(${[...ONLINE_SOURCES]}::text[]) AND t."status" <> 'running'`;
 
 /**
+ * Stores the guardrail signals found for finished traces (`flags[i]`: trace `ids[i]`'s, comma-separated, "" for none),
+ * for those that have none stored yet.
+ */
+async function stampLeadFlags(db: Db, ids: string[], flags: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.$executeRaw`
+    UPDATE "Trace" AS t SET "leadFlags" = string_to_array(v.f, ','), "leadFlagsAt" = now()
+    FROM unnest(${ids}::text[], ${flags}::text[]) AS v(id, f)
+    WHERE t."id" = v.id AND t."leadFlagsAt" IS NULL AND t."status" <> 'running'`;
+}
+
+/**
  * Stores the guardrail lead signals (`leadFlags`, `leadFlagsAt`) of the agent's finished online traces in `range` that
  * have none stored yet: in one statement for those that cannot have one (`flagCandidateSql`), through the guardrail
  * rules (computeFlags, as the list) for the others, newest first, at most `max` of them. Returns how many went through
@@ -328,10 +340,7 @@ async function storeLeadFlags(
   let ids: string[] = [];
   let flags: string[] = [];
   const flush = async () => {
-    if (ids.length)
-      await db.$executeRaw`
-        UPDATE "Trace" AS t SET "leadFlags" = string_to_array(v.f, ','), "leadFlagsAt" = now()
-        FROM unnest(${ids}::text[], ${flags}::text[]) AS v(id, f) WHERE t."id" = v.id`;
+    await stampLeadFlags(db, ids, flags);
     ids = [];
     flags = [];
   };
@@ -457,12 +466,20 @@ const rulesOf = (agentId: string, signal?: LeadSignal) =>
 export async function leadSignalsOf(db: Db, agentId: string, traceIds: string[]): Promise<Map<string, LeadSignal[]>> {
   const out = new Map<string, LeadSignal[]>();
   if (!traceIds.length) return out;
+  // the guardrail signals the rules found are stored on the traces as the counts store them (`storeLeadFlags`), so
+  // the counts per day do not put these traces through the rules again
+  const ids: string[] = [];
+  const flags: string[] = [];
   for await (const step of scanLeads(db, rulesOf(agentId), { start: null, end: null }, null, {
     maxScan: traceIds.length,
     batch: Math.min(traceIds.length, BATCH),
     ids: traceIds,
-  }))
+  })) {
+    ids.push(step.cursor.id);
+    flags.push((step.lead?.flags ?? []).map((f) => f.flag).join(","));
     if (step.lead) out.set(step.lead.trace.id, step.lead.signals);
+  }
+  await stampLeadFlags(db, ids, flags);
   return out;
 }
 

@@ -3,7 +3,7 @@ import { DB_LEGS, legDatabase } from "../../db/test-legs";
 import type { PrismaClient } from "../../db/generated/client";
 import { addVersion, createAgent } from "../../agents/service";
 import { addTraceToPool, confirmSample } from "./pool";
-import { leadsPerDay, listLeads } from "./leads";
+import { leadSignalsOf, leadsPerDay, listLeads } from "./leads";
 import { loopBoard } from "./board";
 import { addSample } from "../sets/samples";
 import { createSet, freezeVersion } from "../sets/sets";
@@ -51,6 +51,43 @@ describe.each(DB_LEGS)("leads of the online loop on the $name", (leg) => {
 
   vitestIt.skipIf(!leg.pg || skip)("the application's PostgreSQL sessions run with JIT compilation off", async () => {
     expect(await db.$queryRawUnsafe("SHOW jit")).toEqual([{ jit: "off" }]);
+  });
+
+  it("the online worker's lead check stores the signals it found, so the counts do not put those traces through the rules again", async () => {
+    const created = await createAgent(db, { name: "worker leads", workflow: llmWorkflow() }, null, {});
+    const agentId = created.agent.id;
+    const trace = (i: number, payload: object) =>
+      db.trace.create({
+        data: {
+          agentId,
+          workflowVersionId: created.version.id,
+          source: "chat",
+          mode: "pipeline_live",
+          status: "succeeded",
+          input: { query: `question ${i}` },
+          answer: `answer ${i}`,
+          steps: [{ nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } }, llm],
+          payload,
+          startedAt: new Date(Date.now() - i * 60_000),
+          finishedAt: new Date(Date.now() - i * 60_000 + 1000),
+        },
+      });
+    const empty = await trace(1, { goods_list: [] }); // empty_items
+    const good = await trace(2, { goods_list: [{ name: "tofu" }], note: "[]" }); // a candidate, not a lead
+    const signals = await leadSignalsOf(db, agentId, [empty.id, good.id]);
+    expect([...signals]).toEqual([[empty.id, ["empty_items"]]]);
+    const stored = await db.trace.findMany({
+      where: { id: { in: [empty.id, good.id] } },
+      select: { id: true, leadFlags: true, leadFlagsAt: true },
+    });
+    expect(Object.fromEntries(stored.map((t) => [t.id, t.leadFlags]))).toEqual({
+      [empty.id]: ["empty_items"],
+      [good.id]: [],
+    });
+    expect(stored.every((t) => t.leadFlagsAt !== null)).toBe(true);
+    const counted = await leadsPerDay(db, { agentId });
+    expect(counted.total).toBe(1);
+    expect(counted.scanned).toBe(0);
   });
 
   it("the counts per day store each trace's guardrail signals once, put only candidates through the rules, and count exactly what the list finds, under every filter", async () => {
