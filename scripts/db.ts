@@ -3,7 +3,8 @@
  *   npm run db:migrate -- <name>   create a migration from prisma/schema.prisma, then apply it to DATABASE_URL
  *   npm run db:deploy              apply pending migrations to DATABASE_URL
  *   npm run db:check               fail when prisma/migrations does not produce prisma/schema.prisma
- *   npm run db:backup -- FILE      back up DATABASE_URL to FILE (embedded: stop the server first; PostgreSQL: pg_dump)
+ *   npm run db:backup -- FILE      back up DATABASE_URL to FILE (embedded: with the server stopped, or while it runs
+ *                                  through it: FLOWBENCH_URL and FLOWBENCH_TOKEN; PostgreSQL: pg_dump)
  *   npm run db:restore -- FILE     restore FILE into DATABASE_URL (refuses a backup from a newer schema)
  * With the embedded database, stop the server first: only one process may open a PGlite folder.
  */
@@ -60,9 +61,12 @@ async function main(): Promise<number> {
       }
       try {
         if (command === "backup") {
-          const b = await backupDatabase(target, file);
+          const b = await backupDatabase(target, file, {
+            url: process.env.FLOWBENCH_URL,
+            token: process.env.FLOWBENCH_TOKEN,
+          });
           console.log(
-            `backed up ${target.display} to ${file} (${b.bytes} bytes, schema ${b.migrations.at(-1) ?? "empty"})`,
+            `backed up ${target.display} to ${file} (${b.bytes} bytes, schema ${b.migrations.at(-1) ?? "empty"}${b.online ? `; taken by the running server at ${process.env.FLOWBENCH_URL}` : ""})`,
           );
         } else {
           const r = await restoreDatabase(target, file);

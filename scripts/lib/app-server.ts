@@ -215,17 +215,13 @@ export async function startServer(
     },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
+        // resolved once the process is gone (what a test does next may need its database folder or port): SIGTERM,
+        // and SIGKILL when it has not exited 10 s later
+        const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
         child.kill("SIGTERM");
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(() => {
-            child.kill("SIGKILL");
-            resolve();
-          }, 10_000);
-          child.once("exit", () => {
-            clearTimeout(t);
-            resolve();
-          });
-        });
+        const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(t);
       }
       fs.closeSync(log);
       fs.rmSync(dataDir, { recursive: true, force: true });

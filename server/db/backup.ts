@@ -2,14 +2,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pgliteHolder } from "./adapters";
+import { openPglite, pgliteHolder } from "./adapters";
 import { migrationsList } from "./migrate";
 import type { DatabaseTarget } from "./url";
 
 /**
  * Backups of the platform's database (`npm run db:backup -- FILE`, `npm run db:restore -- FILE`; README
  * "Backups and releases"). The embedded database: its data folder as PGlite dumps it (a gzipped tar), taken while no
- * server has the folder open (opening it replays the log of one that stopped or died, so the copy is consistent). A PostgreSQL server: `pg_dump --format=custom`, consistent while servers run. A restore
+ * server has the folder open (opening it replays the log of one that stopped or died, so the copy is consistent), or
+ * by the server that has it open (GET /api/admin/backup, which `npm run db:backup` asks when FLOWBENCH_URL and
+ * FLOWBENCH_TOKEN are set). A PostgreSQL server: `pg_dump --format=custom`, consistent while servers run. A restore
  * first reads which migrations the backup holds and refuses one from a newer schema (a migration this code does not
  * know), naming both; an older one is restored and then migrated forward, as start-up would.
  */
@@ -27,8 +29,65 @@ function assertClosed(dataDir: string, what: string): void {
   const pid = pgliteHolder(dataDir);
   if (pid !== null)
     throw new BackupError(
-      `${what}: the embedded database at ${dataDir} is open in process ${pid}: stop the server first`,
+      `${what}: the embedded database at ${dataDir} is open in process ${pid}: stop the server first${what === "backup" ? ", or back it up while it runs: set FLOWBENCH_URL (the server's address) and FLOWBENCH_TOKEN (an admin's API token) and run this again" : ""}`,
     );
+}
+
+/**
+ * The embedded database's folder as a gzipped tar, with the migrations it holds: a checkpoint first (so opening the
+ * copy has little log to replay), then PGlite's dump, which copies the folder in one synchronous step of the thread
+ * every query of this instance runs on, so no write lands halfway through the copy.
+ */
+async function dumpEmbedded(db: PGlite): Promise<{ blob: Blob; migrations: string[] }> {
+  const migrations = await appliedMigrations(db);
+  await db.exec("CHECKPOINT");
+  return { blob: await db.dumpDataDir("gzip"), migrations };
+}
+
+/**
+ * A backup of the embedded database this server runs on, taken while it runs (GET /api/admin/backup): from the
+ * process's own PGlite instance (server/db/adapters.ts), so nothing else opens the folder.
+ */
+export async function backupRunningEmbedded(target: DatabaseTarget): Promise<{ blob: Blob; migrations: string[] }> {
+  if (target.kind !== "pglite" || target.dataDir.startsWith("memory://"))
+    throw new BackupError("backup: this server does not run on an embedded database in a folder");
+  return dumpEmbedded(await openPglite(target.dataDir));
+}
+
+/** The header of GET /api/admin/backup's answer naming the newest migration the backup holds. */
+export const BACKUP_SCHEMA_HEADER = "x-flowbench-schema";
+
+/**
+ * Writes a backup of the embedded database a running server has open, asked of that server (`url`, an admin's
+ * `token`): GET /api/admin/backup.
+ */
+async function backupThroughServer(
+  url: string,
+  token: string,
+  file: string,
+): Promise<{ migrations: string[]; bytes: number }> {
+  let res: Response;
+  try {
+    res = await fetch(new URL("/api/admin/backup", url), { headers: { authorization: `Bearer ${token}` } });
+  } catch (e) {
+    throw new BackupError(`backup: the server at ${url} did not answer (${(e as Error).message})`);
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let message = text.slice(0, 500);
+    try {
+      message = (JSON.parse(text) as { error: { message: string } }).error.message;
+    } catch {
+      /* not the error shape: the text as it is */
+    }
+    throw new BackupError(`backup: the server at ${url} answered ${res.status}: ${message}`);
+  }
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const partial = `${file}.partial`;
+  fs.writeFileSync(partial, bytes);
+  fs.renameSync(partial, file);
+  const schema = res.headers.get(BACKUP_SCHEMA_HEADER);
+  return { migrations: schema ? [schema] : [], bytes: bytes.length };
 }
 
 function run(cmd: string, args: string[], what: string): string {
@@ -42,26 +101,32 @@ function run(cmd: string, args: string[], what: string): string {
   return r.stdout;
 }
 
-/** Writes a backup of `target` to `file`; returns what it holds. */
+/**
+ * Writes a backup of `target` to `file`; returns what it holds and whether it was taken `online`. An embedded
+ * database that a running server has open is backed up through that server when `server` names it (FLOWBENCH_URL and
+ * FLOWBENCH_TOKEN for `npm run db:backup`), and refused otherwise.
+ */
 export async function backupDatabase(
   target: DatabaseTarget,
   file: string,
-): Promise<{ migrations: string[]; bytes: number }> {
+  server?: { url?: string; token?: string },
+): Promise<{ migrations: string[]; bytes: number; online: boolean }> {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   if (target.kind === "pglite") {
     if (target.dataDir.startsWith("memory://"))
       throw new BackupError("backup: an in-memory database has nothing to back up");
     if (!fs.existsSync(path.join(target.dataDir, "PG_VERSION")))
       throw new BackupError(`backup: no embedded database at ${target.dataDir}`);
+    if (pgliteHolder(target.dataDir) !== null && server?.url && server.token)
+      return { ...(await backupThroughServer(server.url, server.token, file)), online: true };
     assertClosed(target.dataDir, "backup");
     const db = await PGlite.create({ dataDir: target.dataDir });
     try {
-      const migrations = await appliedMigrations(db);
-      const blob = await db.dumpDataDir("gzip");
+      const { blob, migrations } = await dumpEmbedded(db);
       const partial = `${file}.partial`;
       fs.writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
       fs.renameSync(partial, file);
-      return { migrations, bytes: blob.size };
+      return { migrations, bytes: blob.size, online: false };
     } finally {
       await db.close();
     }
@@ -69,7 +134,7 @@ export async function backupDatabase(
   const partial = `${file}.partial`;
   run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", `--file=${partial}`, target.url], "backup");
   fs.renameSync(partial, file);
-  return { migrations: migrationsInDump(file), bytes: fs.statSync(file).size };
+  return { migrations: migrationsInDump(file), bytes: fs.statSync(file).size, online: false };
 }
 
 async function appliedMigrations(db: PGlite): Promise<string[]> {

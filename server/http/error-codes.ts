@@ -67,6 +67,11 @@ export const ERROR_CODES: Record<string, { status: number; description: string }
   },
   RUN_TIMEOUT: { status: 504, description: "The run exceeded its time limit; traceId names the trace." },
   TRACE_NOT_ONLINE: { status: 409, description: "Feedback is recorded only on online (chat/api) traces." },
+  BACKUP_NOT_EMBEDDED: {
+    status: 409,
+    description:
+      "GET /api/admin/backup backs up the embedded database a server runs on; this one runs on PostgreSQL (back up with npm run db:backup, pg_dump) or in memory.",
+  },
   ...EVAL_ERROR_CODES,
   ...WEBHOOK_ERROR_CODES,
   INTERNAL: {

@@ -14,7 +14,9 @@ import type { ServerInfo } from "./global-setup";
  * Backups (issue 26): `npm run db:backup -- FILE` and `npm run db:restore -- FILE` run as an operator runs them, on
  * both databases. Data made over REST (an agent with a chat trace, a frozen set, a pasted run with a pass and a fail),
  * backed up, the data deleted, restored; a server started on the restored database is ready and answers the same
- * counts and the same report, byte for byte. The embedded database's backup is refused while a server has it open;
+ * counts and the same report, byte for byte. The embedded database's backup is refused while a server has it open,
+ * unless that server takes it (FLOWBENCH_URL and FLOWBENCH_TOKEN: GET /api/admin/backup; PostgreSQL's servers answer
+ * 409 there, pg_dump does it);
  * a backup from a newer schema is refused on restore with both versions named, and nothing is changed.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flowbench-backup-"));
@@ -24,11 +26,11 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function db(command: "backup" | "restore", databaseUrl: string, file: string) {
+function db(command: "backup" | "restore", databaseUrl: string, file: string, env: Record<string, string> = {}) {
   const r = spawnSync(
     process.execPath,
     [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), path.join(ROOT, "scripts/db.ts"), command, file],
-    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8", timeout: 120_000 },
+    { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...env }, encoding: "utf8", timeout: 120_000 },
   );
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
@@ -91,6 +93,21 @@ async function makeData(server: ServerInfo) {
 
 const asInfo = (s: StartedServer): ServerInfo => s;
 
+/** What an embedded database's backup holds, read in process: the rows the test made. */
+async function countsIn(file: string) {
+  const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(file)]) });
+  try {
+    const r = await db.query<Record<string, number>>(
+      `SELECT (SELECT count(*)::int FROM "EvalSet") AS sets, (SELECT count(*)::int FROM "EvalRun") AS runs,
+        (SELECT count(*)::int FROM "EvalRunItem" WHERE "verdict" IS NOT NULL) AS verdicts,
+        (SELECT count(*)::int FROM "Trace") AS traces`,
+    );
+    return r.rows[0];
+  } finally {
+    await db.close();
+  }
+}
+
 /** A copy of an embedded database's backup whose schema has a migration this code does not know. */
 async function newerPgliteBackup(file: string, out: string) {
   const db = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(file)]) });
@@ -128,11 +145,25 @@ for (const leg of servers()) {
       const before = await snapshot(source, made);
       expect(before).toMatchObject({ sets: 1, runs: 1, verdicts: ["pass", "fail", null], traces: 1 });
 
+      const online = path.join(dir, `${leg.name}-online.backup`);
       if (leg.name === "pglite") {
         const open = db("backup", sourceUrl, file);
         expect(open.code, open.out).toBe(1);
-        expect(open.out).toMatch(/is open in process \d+: stop the server first/);
+        expect(open.out).toMatch(/is open in process \d+: stop the server first, or back it up while it runs/);
+        // while it runs, through the server that has it open (GET /api/admin/backup), which keeps answering
+        const whileUp = db("backup", sourceUrl, online, {
+          FLOWBENCH_URL: source.url,
+          FLOWBENCH_TOKEN: source.adminToken,
+        });
+        expect(whileUp.code, whileUp.out).toBe(0);
+        expect(whileUp.out).toMatch(/^backed up .* \(\d+ bytes, schema \d{14}_\w+; taken by the running server at /);
+        expect((await fetch(`${source.url}/api/health/ready`)).status).toBe(200);
         await stops.pop()!();
+      } else {
+        // a server on PostgreSQL does not take backups itself: pg_dump does, while it runs
+        const refused = await api(source, "GET", "/api/admin/backup");
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe("BACKUP_NOT_EMBEDDED");
       }
       const backup = db("backup", sourceUrl, file);
       expect(backup.code, backup.out).toBe(0);
@@ -158,6 +189,9 @@ for (const leg of servers()) {
       const newer = path.join(dir, `${leg.name}-newer.backup`);
       if (leg.name === "pglite") {
         await b.stop();
+        // the backup taken while the server ran holds what the one taken after it stopped holds
+        expect(await countsIn(online)).toEqual({ sets: 1, runs: 1, verdicts: 2, traces: 1 });
+        expect(await countsIn(online)).toEqual(await countsIn(file));
         await newerPgliteBackup(file, newer);
       } else {
         const client = new pg.Client({ connectionString: restoreUrl });

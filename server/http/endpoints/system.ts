@@ -2,6 +2,8 @@ import { z } from "zod";
 import { defineEndpoint } from "../endpoint";
 import { databaseTarget } from "../../db/client";
 import { readiness } from "../../core/readiness";
+import { ApiError, ErrorOut } from "../../core/errors";
+import { BACKUP_SCHEMA_HEADER, backupRunningEmbedded } from "../../db/backup";
 
 export const health = defineEndpoint({
   method: "GET",
@@ -69,5 +71,46 @@ export const ready = defineEndpoint({
       database: { kind, status: database },
     };
     return { status: ok ? 200 : 503, body };
+  },
+});
+
+export const backup = defineEndpoint({
+  method: "GET",
+  path: "/api/admin/backup",
+  operationId: "adminBackup",
+  summary: "A backup of the embedded database, taken while the server runs",
+  description: [
+    "The embedded database's folder as a gzipped tar (the format `npm run db:restore -- FILE` reads), taken by this server from its own open database, so the platform keeps serving: a checkpoint, then one copy of the folder between two statements, consistent as of that moment.",
+    `The ${"`x-flowbench-schema`"} header names the newest migration it holds. \`npm run db:backup -- FILE\` asks for it when the server has the database open and FLOWBENCH_URL and FLOWBENCH_TOKEN are set.`,
+    "On PostgreSQL: 409 BACKUP_NOT_EMBEDDED; back up with `npm run db:backup -- FILE` (pg_dump, consistent while servers run).",
+  ].join(" "),
+  tag: "System",
+  auth: "token",
+  permission: "admin",
+  responses: {
+    200: { description: "The backup (application/gzip, attachment)" },
+    409: { description: "BACKUP_NOT_EMBEDDED: this server does not run on an embedded database", schema: ErrorOut },
+  },
+  handler: async () => {
+    const target = databaseTarget();
+    if (target.kind !== "pglite" || target.dataDir.startsWith("memory://"))
+      throw new ApiError(
+        409,
+        "BACKUP_NOT_EMBEDDED",
+        target.kind === "pglite"
+          ? "This server's embedded database is in memory: there is nothing on disk to back up"
+          : "This server runs on PostgreSQL: back up with `npm run db:backup -- FILE` (pg_dump, consistent while servers run)",
+      );
+    const { blob, migrations } = await backupRunningEmbedded(target);
+    const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+    return new Response(blob, {
+      status: 200,
+      headers: {
+        "content-type": "application/gzip",
+        "content-disposition": `attachment; filename="flowbench-${stamp}.backup"`,
+        "cache-control": "no-store",
+        [BACKUP_SCHEMA_HEADER]: migrations.at(-1) ?? "",
+      },
+    });
   },
 });
