@@ -80,8 +80,11 @@ const TWINS: Record<string, string> = {
     }),
   ),
 };
-/** REST-only: no browser page needs them through tRPC (metrics: Prometheus scrapes it). */
-const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp", "metrics"]);
+/**
+ * REST-only: no browser page needs them through tRPC (metrics: Prometheus scrapes it; adminBackup: a file for
+ * `npm run db:backup` or an operator's curl).
+ */
+const REST_ONLY = new Set(["health", "healthReady", "openapi", "mcp", "metrics", "adminBackup"]);
 
 // ---------------------------------------------------------------- a full instance of a schema
 
