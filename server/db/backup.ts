@@ -54,8 +54,21 @@ export async function backupRunningEmbedded(target: DatabaseTarget): Promise<{ b
   return dumpEmbedded(await openPglite(target.dataDir));
 }
 
-/** The header of GET /api/admin/backup's answer naming the newest migration the backup holds. */
+/**
+ * The headers of GET /api/admin/backup's answer: the newest migration the backup holds, and the folder it is of (its
+ * real path), by which `npm run db:backup` checks that the server it asked runs on the database it was asked to back up.
+ */
 export const BACKUP_SCHEMA_HEADER = "x-flowbench-schema";
+export const BACKUP_FOLDER_HEADER = "x-flowbench-database-folder";
+
+/** A folder's real path (symbolic links resolved), or its absolute path when it cannot be resolved. */
+export function folderIdentity(dataDir: string): string {
+  try {
+    return fs.realpathSync(dataDir);
+  } catch {
+    return path.resolve(dataDir);
+  }
+}
 
 /**
  * Writes a backup of the embedded database a running server has open, asked of that server (`url`, an admin's
@@ -65,6 +78,7 @@ async function backupThroughServer(
   url: string,
   token: string,
   file: string,
+  dataDir: string,
 ): Promise<{ migrations: string[]; bytes: number }> {
   let res: Response;
   try {
@@ -81,6 +95,13 @@ async function backupThroughServer(
       /* not the error shape: the text as it is */
     }
     throw new BackupError(`backup: the server at ${url} answered ${res.status}: ${message}`);
+  }
+  const folder = res.headers.get(BACKUP_FOLDER_HEADER);
+  if (folder !== folderIdentity(dataDir)) {
+    await res.body?.cancel();
+    throw new BackupError(
+      `backup: the server at ${url} runs on another database (${folder ?? "not named"}), not on ${folderIdentity(dataDir)}: nothing written`,
+    );
   }
   const bytes = Buffer.from(await res.arrayBuffer());
   const partial = `${file}.partial`;
@@ -118,7 +139,7 @@ export async function backupDatabase(
     if (!fs.existsSync(path.join(target.dataDir, "PG_VERSION")))
       throw new BackupError(`backup: no embedded database at ${target.dataDir}`);
     if (pgliteHolder(target.dataDir) !== null && server?.url && server.token)
-      return { ...(await backupThroughServer(server.url, server.token, file)), online: true };
+      return { ...(await backupThroughServer(server.url, server.token, file, target.dataDir)), online: true };
     assertClosed(target.dataDir, "backup");
     const db = await PGlite.create({ dataDir: target.dataDir });
     try {

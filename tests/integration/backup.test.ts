@@ -158,6 +158,12 @@ for (const leg of servers()) {
         expect(whileUp.code, whileUp.out).toBe(0);
         expect(whileUp.out).toMatch(/^backed up .* \(\d+ bytes, schema \d{14}_\w+; taken by the running server at /);
         expect((await fetch(`${source.url}/api/health/ready`)).status).toBe(200);
+        // a server that runs on another folder (the leg's own server) is not this database's: nothing written
+        const elsewhere = path.join(dir, "elsewhere.backup");
+        const wrong = db("backup", sourceUrl, elsewhere, { FLOWBENCH_URL: leg.url, FLOWBENCH_TOKEN: leg.adminToken });
+        expect(wrong.code, wrong.out).toBe(1);
+        expect(wrong.out).toMatch(/runs on another database \(.+\), not on .+: nothing written/);
+        expect(fs.existsSync(elsewhere) || fs.existsSync(`${elsewhere}.partial`)).toBe(false);
         await stops.pop()!();
       } else {
         // a server on PostgreSQL does not take backups itself: pg_dump does, while it runs

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../endpoint";
 import { databaseTarget } from "../../db/client";
 import { readiness } from "../../core/readiness";
 import { ApiError, ErrorOut } from "../../core/errors";
-import { BACKUP_SCHEMA_HEADER, backupRunningEmbedded } from "../../db/backup";
+import { BACKUP_FOLDER_HEADER, BACKUP_SCHEMA_HEADER, backupRunningEmbedded, folderIdentity } from "../../db/backup";
 
 export const health = defineEndpoint({
   method: "GET",
@@ -81,7 +81,7 @@ export const backup = defineEndpoint({
   summary: "A backup of the embedded database, taken while the server runs",
   description: [
     "The embedded database's folder as a gzipped tar (the format `npm run db:restore -- FILE` reads), taken by this server from its own open database, so the platform keeps serving: a checkpoint, then one copy of the folder between two statements, consistent as of that moment.",
-    `The ${"`x-flowbench-schema`"} header names the newest migration it holds. \`npm run db:backup -- FILE\` asks for it when the server has the database open and FLOWBENCH_URL and FLOWBENCH_TOKEN are set.`,
+    "The `x-flowbench-schema` header names the newest migration it holds, `x-flowbench-database-folder` the folder it is of. `npm run db:backup -- FILE` asks for it when the server has the database open and FLOWBENCH_URL and FLOWBENCH_TOKEN are set, and writes nothing when the server runs on another folder.",
     "On PostgreSQL: 409 BACKUP_NOT_EMBEDDED; back up with `npm run db:backup -- FILE` (pg_dump, consistent while servers run).",
   ].join(" "),
   tag: "System",
@@ -110,6 +110,7 @@ export const backup = defineEndpoint({
         "content-disposition": `attachment; filename="flowbench-${stamp}.backup"`,
         "cache-control": "no-store",
         [BACKUP_SCHEMA_HEADER]: migrations.at(-1) ?? "",
+        [BACKUP_FOLDER_HEADER]: folderIdentity(target.dataDir),
       },
     });
   },
