@@ -16,6 +16,32 @@ export function createEvalTestDb(url?: string): ReturnType<typeof createTestDb> 
   return createTestDb(url, "eval");
 }
 
+/**
+ * A finished online answer (a chat trace that succeeded at pipeline_live) of the agent's `versionId` to `question`,
+ * as the chat stores one; `data` adds or replaces fields (steps, payload, startedAt...). Returns its id.
+ */
+export async function onlineTrace(
+  db: Db,
+  agentId: string,
+  versionId: string,
+  question: string,
+  data: Record<string, unknown> = {},
+): Promise<string> {
+  const trace = await db.trace.create({
+    data: {
+      agentId,
+      workflowVersionId: versionId,
+      source: "chat",
+      mode: "pipeline_live",
+      status: "succeeded",
+      input: { query: question },
+      answer: `an answer to ${question}`,
+      ...data,
+    },
+  });
+  return trace.id;
+}
+
 /** start -> llm -> end; the llm answers the question (through the configured or the offline provider). */
 export function llmWorkflow() {
   return {

@@ -8,7 +8,7 @@ import { loopBoard } from "./board";
 import { addSample } from "../sets/samples";
 import { createSet, freezeVersion } from "../sets/sets";
 import { LEAD_SIGNALS, LEAD_STATUSES } from "./schemas";
-import { createEvalTestDb, llmWorkflow } from "../testing";
+import { createEvalTestDb, llmWorkflow, onlineTrace } from "../testing";
 
 /**
  * Leads per day store each trace's guardrail signals once (only the traces that can have one, a SQL superset, go
@@ -57,32 +57,23 @@ describe.each(DB_LEGS)("leads of the online loop on the $name", (leg) => {
     const created = await createAgent(db, { name: "worker leads", workflow: llmWorkflow() }, null, {});
     const agentId = created.agent.id;
     const trace = (i: number, payload: object) =>
-      db.trace.create({
-        data: {
-          agentId,
-          workflowVersionId: created.version.id,
-          source: "chat",
-          mode: "pipeline_live",
-          status: "succeeded",
-          input: { query: `question ${i}` },
-          answer: `answer ${i}`,
-          steps: [{ nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } }, llm],
-          payload,
-          startedAt: new Date(Date.now() - i * 60_000),
-          finishedAt: new Date(Date.now() - i * 60_000 + 1000),
-        },
+      onlineTrace(db, agentId, created.version.id, `question ${i}`, {
+        steps: [{ nodeId: "start", type: "start", status: "succeeded", output: { query: `question ${i}` } }, llm],
+        payload,
+        startedAt: new Date(Date.now() - i * 60_000),
+        finishedAt: new Date(Date.now() - i * 60_000 + 1000),
       });
     const empty = await trace(1, { goods_list: [] }); // empty_items
     const good = await trace(2, { goods_list: [{ name: "tofu" }], note: "[]" }); // a candidate, not a lead
-    const signals = await leadSignalsOf(db, agentId, [empty.id, good.id]);
-    expect([...signals]).toEqual([[empty.id, ["empty_items"]]]);
+    const signals = await leadSignalsOf(db, agentId, [empty, good]);
+    expect([...signals]).toEqual([[empty, ["empty_items"]]]);
     const stored = await db.trace.findMany({
-      where: { id: { in: [empty.id, good.id] } },
+      where: { id: { in: [empty, good] } },
       select: { id: true, leadFlags: true, leadFlagsAt: true },
     });
     expect(Object.fromEntries(stored.map((t) => [t.id, t.leadFlags]))).toEqual({
-      [empty.id]: ["empty_items"],
-      [good.id]: [],
+      [empty]: ["empty_items"],
+      [good]: [],
     });
     expect(stored.every((t) => t.leadFlagsAt !== null)).toBe(true);
     const counted = await leadsPerDay(db, { agentId });
@@ -282,20 +273,7 @@ describe.each(DB_LEGS)("leads of the online loop on the $name", (leg) => {
   it("the board counts each pool draft's online samples and the unconfirmed ones exactly, in the database", async () => {
     const created = await createAgent(db, { name: "board drafts", workflow: llmWorkflow() }, null, {});
     const agentId = created.agent.id;
-    const trace = async (i: number) =>
-      (
-        await db.trace.create({
-          data: {
-            agentId,
-            workflowVersionId: created.version.id,
-            source: "chat",
-            mode: "pipeline_live",
-            status: "succeeded",
-            input: { query: `q ${i}` },
-            answer: `a ${i}`,
-          },
-        })
-      ).id;
+    const trace = (i: number) => onlineTrace(db, agentId, created.version.id, `q ${i}`);
     const pool = await createSet(db, { agentId, name: "Pool A", kind: "regression_pool", gateThreshold: 0 }, null);
     const added = [];
     for (let i = 0; i < 3; i++)

@@ -6,7 +6,7 @@ import { loopBoard } from "./board";
 import { createSet, createVersion, freezeVersion } from "../sets/sets";
 import { getSample } from "../sets/samples";
 import { DB_LEGS, legDatabase } from "../../db/test-legs";
-import { createEvalTestDb, llmWorkflow } from "../testing";
+import { createEvalTestDb, llmWorkflow, onlineTrace } from "../testing";
 
 /**
  * Confirming is a property of a sample's trace in a regression pool, not of one version's row: a sample frozen
@@ -31,20 +31,7 @@ describe.each(DB_LEGS)("pool confirmations on the $name", (leg) => {
     async () => {
       const created = await createAgent(db, { name: "confirmations", workflow: llmWorkflow() }, null, {});
       const agentId = created.agent.id;
-      const trace = async (text: string) =>
-        (
-          await db.trace.create({
-            data: {
-              agentId,
-              workflowVersionId: created.version.id,
-              source: "chat",
-              mode: "pipeline_live",
-              status: "succeeded",
-              input: { query: text },
-              answer: `an answer to ${text}`,
-            },
-          })
-        ).id;
+      const trace = (text: string) => onlineTrace(db, agentId, created.version.id, text);
       const pool = await createSet(db, { agentId, name: "Pool", kind: "regression_pool", gateThreshold: 0 }, null);
       const add = async (text: string) =>
         addTraceToPool(db, pool.id, { traceId: await trace(text), expectedPoints: ["a point"] }, null);
