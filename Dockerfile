@@ -29,7 +29,8 @@ COPY lib ./lib
 COPY components ./components
 COPY server ./server
 COPY app ./app
-RUN NEXT_IGNORE_TS_ERRORS=$([ "$SKIP_TYPECHECK" = 1 ] && echo 1 || echo 0) npx next build \
+# CI=1: no Turbopack build cache (next.config.mjs); this layer is rebuilt whole whenever the code changes.
+RUN CI=1 NEXT_IGNORE_TS_ERRORS=$([ "$SKIP_TYPECHECK" = 1 ] && echo 1 || echo 0) npx next build \
  && rm -rf .next/standalone/.env* .next/standalone/data
 
 # 3. The runtime: the standalone server and the files it reads from disk at run time, which the tracer cannot see:
