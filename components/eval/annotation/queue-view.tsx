@@ -67,6 +67,8 @@ export function QueueView({ runId }: { runId: string }) {
     listRef.current?.querySelector<HTMLElement>(`[data-item="${itemId}"]`)?.scrollIntoView({ block: "nearest" });
   }, [itemId]);
 
+  // a new list (another filter) starts without the "nothing left" note; a verdict's late move stays in its list
+  const listKey = JSON.stringify(filter);
   const judging = useJudging(runId, {
     rows,
     patchRow: queue.patchRow,
@@ -82,10 +84,9 @@ export function QueueView({ runId }: { runId: string }) {
     nextLeftLocal: nav.nextLeftLocal,
     nextOpenAfter: nav.nextOpenAfter,
     open: (id) => open(id),
+    at: { itemId, list: listKey },
   });
   const { setNoneLeft } = judging;
-  // a new list (another filter) starts without the "nothing left" note
-  const listKey = JSON.stringify(filter);
   useEffect(() => setNoneLeft(false), [listKey, setNoneLeft]);
   const adopt = useAdopt(runId, { progress, queue });
 

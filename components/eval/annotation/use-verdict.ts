@@ -35,7 +35,8 @@ export function rowPatch(
  * A person's verdicts on the annotation queue, and where the view goes (the queue view's one place for it).
  *
  * - **Optimistic**: P (or a saved fail, or a comment) moves to the next item left at once, before the server answers;
- *   the row shows the verdict meanwhile. A refused verdict brings the item back with the reason: someone else's
+ *   the row shows the verdict meanwhile. When only the server knows the next item (beyond the loaded rows), the move
+ *   waits for its answer and is dropped if the person opened another item or list meanwhile. A refused verdict brings the item back with the reason: someone else's
  *   verdict written meanwhile (409 VERDICT_CONFLICT; the item is reloaded, nothing was overwritten), or any other
  *   refusal (the row is put back as it was).
  * - Every verdict carries the verdictVersion of the item as read; a second verdict on an item whose first is still on
@@ -56,6 +57,8 @@ export function useJudging(
     nextLeftLocal: (id: string, patched: QueueRow[]) => Target | null | undefined;
     nextOpenAfter: (id: string, patched: QueueRow[]) => Promise<Target | null>;
     open: (id: string) => void;
+    /** where the person is now: the open item and the list (its filters), to tell whether they moved meanwhile */
+    at: { itemId: string | undefined; list: string };
   },
 ) {
   const trpc = useTRPC();
@@ -115,6 +118,10 @@ export function useJudging(
       };
       const local = v.nextLeftLocal(item.id, patched);
       if (local !== undefined) moveOn(local);
+      // where the verdict was given: a move that waits for the server happens only if the person is still there (a
+      // late move would take them off an item or list they opened meanwhile, and their next key would land on it)
+      const list = v.at.list;
+      const stillThere = () => viewRef.current.at.itemId === item.id && viewRef.current.at.list === list;
 
       const before = inFlight.current.get(item.id);
       const run = (async () => {
@@ -130,7 +137,10 @@ export function useJudging(
             stored(saved);
             if (saved.changed)
               setLast({ itemId: saved.id, key: item.key, verdict: req.verdict, version: saved.verdictVersion });
-            if (local === undefined) moveOn(await v.nextOpenAfter(item.id, patched).catch(() => null));
+            if (local === undefined) {
+              const next = await v.nextOpenAfter(item.id, patched).catch(() => null);
+              if (stillThere()) moveOn(next);
+            }
           },
           (e: unknown) => {
             const info = errorInfo(e);
