@@ -370,6 +370,39 @@ test("P moves on before the verdict's answer returns (optimistic); the verdict s
   await expect.poll(async () => (await serverItem(40)).verdict?.verdict).toBe("pass");
 });
 
+test("a verdict whose next item only the server knows: if the person moved on meanwhile, its late answer leaves them where they are", async ({
+  page,
+}) => {
+  // item 152 is beyond the loaded first page: after P the view asks the server for the next item left (neighbours)
+  await signIn(page);
+  await openItem(page, 152);
+  await expect(shown(page)).toHaveText(question(152));
+  await expect(page.getByRole("article").getByText(`152 of ${N}`)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  const isNeighbours = (url: URL) =>
+    url.pathname.startsWith("/api/trpc/") && url.pathname.includes("eval.items.neighbours");
+  await page.route(isNeighbours, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.locator("body").press("p");
+  await expect.poll(async () => (await serverItem(152)).verdict?.verdict).toBe("pass");
+  await expect(shown(page)).toHaveText(question(152)); // still here: the next item is not known yet
+  // the person goes back to a151 (K, within the window already loaded) before the server names the next item (a153)
+  await page.locator("body").press("k");
+  await expect(shown(page)).toHaveText(question(151));
+  const answered = page.waitForResponse((r) => isNeighbours(new URL(r.url())));
+  release();
+  await answered;
+  await page.unroute(isNeighbours);
+  await page.waitForTimeout(500); // what the late answer would do happens right after it arrives
+  await expect(shown(page)).toHaveText(question(151));
+  await expect(page).toHaveURL(new RegExp(`item=${item[151]}`));
+  await expect(page.getByText(/Pass for a152\. Next: a153/)).toHaveCount(0);
+});
+
 test("adopt in the page: the confirmation counts what the server would adopt now, then the spot-check list opens", async ({
   page,
 }) => {
