@@ -108,22 +108,32 @@ const openItem = (page: Page, i: number, filters = "") =>
 const shown = (page: Page) => page.locator("#item-question");
 const serverItem = (i: number) => call("GET", `/api/eval/runs/${run.id}/items/${item[i]}`);
 const serverItemOf = (runId: string, itemId: string) => call("GET", `/api/eval/runs/${runId}/items/${itemId}`);
-/** Holds back the item detail answers (tRPC eval.items.get, batched or not) until `release` is called. */
-async function holdItemDetails(page: Page) {
-  let release: () => void = () => undefined;
-  const gate = new Promise<void>((r) => (release = r));
-  await page.route(
-    (url) => url.pathname.startsWith("/api/trpc/") && url.pathname.includes("eval.items.get"),
-    async (route) => {
-      await gate;
-      await route.continue();
+/** A request to the tRPC procedure `procedure` (batched or not). */
+const trpcCall = (procedure: string) => (url: URL) =>
+  url.pathname.startsWith("/api/trpc/") && url.pathname.includes(procedure);
+/**
+ * Holds back the answers of a tRPC procedure until `release` is called: the held ones go on then, and later ones pass
+ * straight through (the route stays; `page.unroute` would race the held handlers and answer them itself). `held()`
+ * counts the requests routed so far.
+ */
+async function holdTrpc(page: Page, procedure: string) {
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (open = r));
+  const matches = trpcCall(procedure);
+  let count = 0;
+  await page.route(matches, async (route) => {
+    count++;
+    await gate;
+    await route.continue();
+  });
+  return {
+    held: () => count,
+    release: async () => {
+      open();
     },
-  );
-  return async () => {
-    release();
-    await page.unroute((url) => url.pathname.startsWith("/api/trpc/") && url.pathname.includes("eval.items.get"));
   };
 }
+const holdItemDetails = async (page: Page) => (await holdTrpc(page, "eval.items.get")).release;
 
 test("the run picker lists the run; the queue's loading state; P does nothing before the item is shown", async ({
   page,
@@ -352,21 +362,13 @@ test("P moves on before the verdict's answer returns (optimistic); the verdict s
   await expect(shown(page)).toHaveText(question(40));
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
   // the server's answers to verdicts are held back: the view must not wait for them
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  let seen = 0;
-  const isVerdict = (url: URL) => url.pathname.startsWith("/api/trpc/") && url.pathname.includes("eval.items.verdict");
-  await page.route(isVerdict, async (route) => {
-    seen++;
-    await held;
-    await route.continue();
-  });
+  const verdicts = await holdTrpc(page, "eval.items.verdict");
   await page.locator("body").press("p");
   await expect(shown(page)).toHaveText(question(41));
-  expect(seen).toBe(1);
+  expect(verdicts.held()).toBe(1);
   expect((await serverItem(40)).verdict).toBeNull(); // not answered yet, and the view moved on
   await expect(page.getByRole("list", { name: "Queue" }).locator(`[data-item="${item[40]}"]`)).toContainText("pass");
-  release(); // the held request goes on to the server now (the route stays: nothing else is judged here)
+  await verdicts.release(); // the held request goes on to the server now
   await expect.poll(async () => (await serverItem(40)).verdict?.verdict).toBe("pass");
 });
 
@@ -379,24 +381,16 @@ test("a verdict whose next item only the server knows: if the person moved on me
   await expect(shown(page)).toHaveText(question(152));
   await expect(page.getByRole("article").getByText(`152 of ${N}`)).toBeVisible();
   await expect(page.getByRole("button", { name: /^Pass/ })).toBeEnabled();
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((r) => (release = r));
-  const isNeighbours = (url: URL) =>
-    url.pathname.startsWith("/api/trpc/") && url.pathname.includes("eval.items.neighbours");
-  await page.route(isNeighbours, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const neighbours = await holdTrpc(page, "eval.items.neighbours");
   await page.locator("body").press("p");
   await expect.poll(async () => (await serverItem(152)).verdict?.verdict).toBe("pass");
   await expect(shown(page)).toHaveText(question(152)); // still here: the next item is not known yet
   // the person goes back to a151 (K, within the window already loaded) before the server names the next item (a153)
   await page.locator("body").press("k");
   await expect(shown(page)).toHaveText(question(151));
-  const answered = page.waitForResponse((r) => isNeighbours(new URL(r.url())));
-  release();
+  const answered = page.waitForResponse((r) => trpcCall("eval.items.neighbours")(new URL(r.url())));
+  await neighbours.release();
   await answered;
-  await page.unroute(isNeighbours);
   await page.waitForTimeout(500); // what the late answer would do happens right after it arrives
   await expect(shown(page)).toHaveText(question(151));
   await expect(page).toHaveURL(new RegExp(`item=${item[151]}`));
