@@ -36,9 +36,9 @@ export function rowPatch(
  *
  * - **Optimistic**: P (or a saved fail, or a comment) moves to the next item left at once, before the server answers;
  *   the row shows the verdict meanwhile. When only the server knows the next item (beyond the loaded rows), the move
- *   waits for its answer and is dropped if the person opened another item or list meanwhile. A refused verdict brings the item back with the reason: someone else's
- *   verdict written meanwhile (409 VERDICT_CONFLICT; the item is reloaded, nothing was overwritten), or any other
- *   refusal (the row is put back as it was).
+ *   waits for its answer and is dropped if the person opened another item or list meanwhile. A refused verdict brings
+ *   the item back with the reason: someone else's verdict written meanwhile (409 VERDICT_CONFLICT; the item is
+ *   reloaded, nothing was overwritten), or any other refusal (the row is put back as it was).
  * - Every verdict carries the verdictVersion of the item as read; a second verdict on an item whose first is still on
  *   its way waits for it and sends the version it made (one's own verdict is never a conflict).
  * - **Undo** (U and a button): takes back one's own last verdict of this session, one step, through the server
